@@ -1,0 +1,49 @@
+package dev.larch.server.session;
+
+import io.netty.util.concurrent.EventExecutor;
+import org.apache.directory.api.ldap.model.message.Request;
+import org.apache.directory.api.ldap.model.message.Response;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
+
+/**
+ * One request in flight, as the protocol layer hands it to a {@link RequestHandler}.
+ *
+ * <p>Contract: the handler calls {@link #complete} exactly once, from any thread, unless the
+ * operation was abandoned (then completing is allowed and ignored). {@link #send} and
+ * {@link #onWritable} are called only on {@link #executor()}.
+ */
+public interface Operation {
+
+    /** The decoded request; its message ID is the one every response carries. */
+    Request request();
+
+    Session session();
+
+    /** The connection's event loop: where the request arrived and where sends must happen. */
+    EventExecutor executor();
+
+    /**
+     * Queues an intermediate response (search entry, reference, intermediate response) and
+     * flushes it. Returns whether the connection can take more right now; when false the caller
+     * should stop producing and resume from {@link #onWritable}.
+     */
+    boolean send(Response response);
+
+    /** Whether the connection can take more output without growing its buffer past the mark. */
+    boolean isWritable();
+
+    /** Runs {@code resume} once on the event loop when the connection is writable again (or closes). */
+    void onWritable(Runnable resume);
+
+    /** True once the client abandoned this operation or the connection closed. */
+    boolean isAbandoned();
+
+    /** Sends the final response, which ends the operation and writes its access-log line. */
+    void complete(ResultResponse response);
+
+    /** Number of search entries sent so far (for the access log and size limits). */
+    int entriesSent();
+
+    /** Nanosecond timestamp ({@link System#nanoTime()}) when the request was decoded. */
+    long startNanos();
+}
