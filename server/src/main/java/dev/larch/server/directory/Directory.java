@@ -1,0 +1,194 @@
+package dev.larch.server.directory;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.nio.ByteBuffer;
+
+import dev.larch.server.entry.EntryCodec;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.error.LdapError;
+import dev.larch.server.index.IndexMaintainer;
+import dev.larch.server.store.Keys;
+import dev.larch.server.store.LmdbStore;
+import dev.larch.server.store.ReadTxn;
+import dev.larch.server.store.WriteTxn;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.name.Dn;
+import org.apache.directory.api.ldap.model.name.Rdn;
+
+/**
+ * The directory tree of one naming context over the store: resolves DNs to entry IDs, loads
+ * entries, and writes them together with their DN and attribute index records.
+ *
+ * <p>DNs are resolved one RDN at a time from the naming context's root, so no key ever holds a
+ * whole DN and a rename moves a subtree by rewriting one DN-index record.
+ *
+ * <p>Thread-safe; every method works inside the caller's transaction.
+ */
+public final class Directory {
+    private final LmdbStore store;
+    private final SchemaEntries schemaEntries;
+    private final IndexMaintainer indexes;
+    private final Dn suffix;
+    private final byte[] suffixKey;
+
+    public Directory(LmdbStore store, SchemaEntries schemaEntries, Dn suffix) {
+        this.store = store;
+        this.schemaEntries = schemaEntries;
+        this.indexes = new IndexMaintainer(store, schemaEntries.schema());
+        this.suffix = schemaEntries.dn(suffix);
+        this.suffixKey = this.suffix.getNormName().getBytes(UTF_8);
+    }
+
+    public LmdbStore store() {
+        return store;
+    }
+
+    public SchemaEntries schemaEntries() {
+        return schemaEntries;
+    }
+
+    public IndexMaintainer indexes() {
+        return indexes;
+    }
+
+    /** The naming context this directory holds. */
+    public Dn suffix() {
+        return suffix;
+    }
+
+    /** Whether {@code dn} is the suffix or below it. */
+    public boolean holds(Dn dn) {
+        return dn.equals(suffix) || dn.isDescendantOf(suffix);
+    }
+
+    /** The ID of the entry named {@code dn} (schema-aware), or {@link ReadTxn#NOT_FOUND}. */
+    public long resolve(ReadTxn txn, Dn dn) {
+        if (!holds(dn)) {
+            return ReadTxn.NOT_FOUND;
+        }
+        long id = txn.childId(Keys.NO_PARENT, suffixKey);
+        for (int i = dn.size() - suffix.size() - 1; i >= 0 && id != ReadTxn.NOT_FOUND; i--) {
+            id = txn.childId(id, rdnKey(dn.getRdn(i)));
+        }
+        return id;
+    }
+
+    /** The ID of the entry named {@code dn}; noSuchObject with the matched DN when absent. */
+    public long require(ReadTxn txn, Dn dn) {
+        long id = resolve(txn, dn);
+        if (id == ReadTxn.NOT_FOUND) {
+            throw noSuchObject(txn, dn);
+        }
+        return id;
+    }
+
+    /** noSuchObject naming the deepest existing ancestor of {@code dn} as the matched DN. */
+    public LdapError noSuchObject(ReadTxn txn, Dn dn) {
+        Dn matched = Dn.EMPTY_DN;
+        if (holds(dn)) {
+            long id = txn.childId(Keys.NO_PARENT, suffixKey);
+            if (id != ReadTxn.NOT_FOUND) {
+                matched = suffix;
+                for (int i = dn.size() - suffix.size() - 1; i > 0; i--) {
+                    id = txn.childId(id, rdnKey(dn.getRdn(i)));
+                    if (id == ReadTxn.NOT_FOUND) {
+                        break;
+                    }
+                    matched = ancestorAt(dn, i);
+                }
+            }
+        }
+        return new LdapError(ResultCodeEnum.NO_SUCH_OBJECT, "no such entry: " + dn.getName(), matched);
+    }
+
+    /** The ancestor of {@code dn} whose leaf RDN is {@code dn.getRdn(index)}. */
+    private static Dn ancestorAt(Dn dn, int index) {
+        Dn ancestor = dn;
+        for (int i = 0; i < index; i++) {
+            ancestor = ancestor.getParent();
+        }
+        return ancestor;
+    }
+
+    /** The entry with this ID; null when it has gone. */
+    public StoredEntry load(ReadTxn txn, long id) {
+        ByteBuffer bytes = txn.entry(id);
+        return bytes == null ? null : EntryCodec.decode(id, bytes);
+    }
+
+    /** The parent's ID, or {@link Keys#NO_PARENT} for the naming context's root. */
+    public long parentOf(ReadTxn txn, long id) {
+        ByteBuffer bytes = txn.entry(id);
+        return bytes == null ? Keys.NO_PARENT : EntryCodec.parentId(bytes);
+    }
+
+    /** Whether entry {@code id} is {@code ancestorId} or lies below it. */
+    public boolean isWithin(ReadTxn txn, long id, long ancestorId) {
+        for (long current = id; current != Keys.NO_PARENT; current = parentOf(txn, current)) {
+            if (current == ancestorId) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Stores a new entry (schema-checked by the caller) under {@code parentId} (NO_PARENT for the
+     * suffix itself) with its DN and index records.
+     */
+    public StoredEntry insert(WriteTxn txn, long parentId, Entry entry) {
+        long id = txn.allocateId();
+        byte[] bytes = EntryCodec.encode(parentId, entry);
+        txn.putEntry(id, bytes);
+        txn.putChild(parentId, keyUnderParent(entry.getDn(), parentId), id);
+        StoredEntry stored = EntryCodec.decode(id, ByteBuffer.wrap(bytes));
+        indexes.add(txn, stored);
+        return stored;
+    }
+
+    /** Replaces an entry's content (same ID, DN and parent), updating only changed index keys. */
+    public StoredEntry replace(WriteTxn txn, StoredEntry before, Entry after) {
+        byte[] bytes = EntryCodec.encode(before.parentId(), after);
+        txn.putEntry(before.id(), bytes);
+        StoredEntry stored = EntryCodec.decode(before.id(), ByteBuffer.wrap(bytes));
+        indexes.update(txn, before, stored);
+        return stored;
+    }
+
+    /** Rewrites an entry under a new DN and parent (modify DN), moving its DN-index record. */
+    public StoredEntry move(WriteTxn txn, StoredEntry before, long newParentId, Entry after) {
+        Dn oldDn = schemaEntries.dn(before.dn());
+        txn.deleteChild(before.parentId(), keyUnderParent(oldDn, before.parentId()));
+        txn.putChild(newParentId, keyUnderParent(after.getDn(), newParentId), before.id());
+        byte[] bytes = EntryCodec.encode(newParentId, after);
+        txn.putEntry(before.id(), bytes);
+        StoredEntry stored = EntryCodec.decode(before.id(), ByteBuffer.wrap(bytes));
+        indexes.update(txn, before, stored);
+        return stored;
+    }
+
+    /** Rewrites only the stored DN string of an entry whose ancestor was renamed. */
+    public void rewriteDn(WriteTxn txn, StoredEntry entry, Dn newDn) {
+        Entry copy = schemaEntries.toEntry(entry);
+        copy.setDn(newDn);
+        txn.putEntry(entry.id(), EntryCodec.encode(entry.parentId(), copy));
+    }
+
+    /** Removes a leaf entry with its DN and index records. */
+    public void delete(WriteTxn txn, StoredEntry entry) {
+        Dn dn = schemaEntries.dn(entry.dn());
+        indexes.remove(txn, entry);
+        txn.deleteChild(entry.parentId(), keyUnderParent(dn, entry.parentId()));
+        txn.deleteEntry(entry.id());
+    }
+
+    private byte[] keyUnderParent(Dn dn, long parentId) {
+        return parentId == Keys.NO_PARENT ? suffixKey : rdnKey(dn.getRdn());
+    }
+
+    private static byte[] rdnKey(Rdn rdn) {
+        return rdn.getNormName().getBytes(UTF_8);
+    }
+}

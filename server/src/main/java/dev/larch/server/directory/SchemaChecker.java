@@ -1,0 +1,124 @@
+package dev.larch.server.directory;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.Set;
+
+import dev.larch.server.error.LdapError;
+import org.apache.directory.api.ldap.model.constants.SchemaConstants;
+import org.apache.directory.api.ldap.model.entry.Attribute;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.entry.Value;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.name.Ava;
+import org.apache.directory.api.ldap.model.schema.AttributeType;
+import org.apache.directory.api.ldap.model.schema.ObjectClass;
+import org.apache.directory.api.ldap.model.schema.SchemaManager;
+import org.apache.directory.api.ldap.model.schema.UsageEnum;
+
+/**
+ * Checks a complete entry against the schema (RFC 4512 section 4.1 rules) before it is stored:
+ * known object classes with a structural one, required and allowed attributes, single-valued
+ * attributes and the naming attributes.
+ *
+ * <p>Thread-safe: reads the schema only.
+ */
+public final class SchemaChecker {
+    private final SchemaManager schema;
+    private final AttributeType objectClassType;
+
+    public SchemaChecker(SchemaManager schema) {
+        this.schema = schema;
+        this.objectClassType = schema.getAttributeType(SchemaConstants.OBJECT_CLASS_AT);
+    }
+
+    /** Throws an {@link LdapError} naming the first rule {@code entry} breaks. */
+    public void check(Entry entry) {
+        Attribute objectClasses = entry.get(objectClassType);
+        if (objectClasses == null || objectClasses.size() == 0) {
+            throw violation("no objectClass attribute");
+        }
+        Set<ObjectClass> closure = closure(objectClasses);
+        boolean structural = false;
+        boolean extensible = false;
+        Set<String> allowed = new HashSet<>();
+        for (ObjectClass oc : closure) {
+            structural |= oc.isStructural();
+            extensible |= SchemaConstants.EXTENSIBLE_OBJECT_OC.equalsIgnoreCase(oc.getName());
+            for (AttributeType must : oc.getMustAttributeTypes()) {
+                if (entry.get(must) == null) {
+                    throw violation("object class '" + oc.getName() + "' requires attribute '" + must.getName() + "'");
+                }
+                allowed.add(must.getOid());
+            }
+            for (AttributeType may : oc.getMayAttributeTypes()) {
+                allowed.add(may.getOid());
+            }
+        }
+        if (!structural) {
+            throw violation("no structural object class provided");
+        }
+        for (Attribute attribute : entry) {
+            AttributeType type = attribute.getAttributeType();
+            if (type.isSingleValued() && attribute.size() > 1) {
+                throw new LdapError(ResultCodeEnum.CONSTRAINT_VIOLATION,
+                        "attribute '" + attribute.getUpId() + "' cannot have multiple values");
+            }
+            if (type.getUsage() != UsageEnum.USER_APPLICATIONS || extensible) {
+                continue;
+            }
+            if (!allowed.contains(type.getOid()) && !allowedBySuperior(type, allowed)) {
+                throw violation("attribute '" + attribute.getUpId() + "' not allowed");
+            }
+        }
+        for (Ava ava : entry.getDn().getRdn()) {
+            Attribute naming = entry.get(ava.getAttributeType());
+            if (naming == null || !naming.contains(ava.getValue())) {
+                throw new LdapError(ResultCodeEnum.NAMING_VIOLATION,
+                        "naming attribute '" + ava.getType() + "' is not present in entry");
+            }
+        }
+    }
+
+    /** A subtype (say cn) is allowed wherever one of its supertypes (name) is. */
+    private static boolean allowedBySuperior(AttributeType type, Set<String> allowed) {
+        for (AttributeType sup = type.getSuperior(); sup != null; sup = sup.getSuperior()) {
+            if (allowed.contains(sup.getOid())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Set<ObjectClass> closure(Attribute objectClasses) {
+        Set<ObjectClass> out = new HashSet<>();
+        Deque<ObjectClass> pending = new ArrayDeque<>();
+        for (Value value : objectClasses) {
+            ObjectClass oc = lookup(value.getString());
+            if (oc == null) {
+                throw violation("unknown object class '" + value.getString() + "'");
+            }
+            pending.add(oc);
+        }
+        while (!pending.isEmpty()) {
+            ObjectClass oc = pending.pop();
+            if (out.add(oc)) {
+                pending.addAll(oc.getSuperiors());
+            }
+        }
+        return out;
+    }
+
+    private ObjectClass lookup(String name) {
+        try {
+            return schema.lookupObjectClassRegistry(name);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private static LdapError violation(String message) {
+        return new LdapError(ResultCodeEnum.OBJECT_CLASS_VIOLATION, message);
+    }
+}

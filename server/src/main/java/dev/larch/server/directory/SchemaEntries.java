@@ -1,0 +1,156 @@
+package dev.larch.server.directory;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.larch.server.entry.StoredAttribute;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.error.LdapError;
+import org.apache.directory.api.ldap.model.entry.Attribute;
+import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
+import org.apache.directory.api.ldap.model.entry.DefaultEntry;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.entry.Value;
+import org.apache.directory.api.ldap.model.exception.LdapException;
+import org.apache.directory.api.ldap.model.exception.LdapInvalidAttributeValueException;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.name.Dn;
+import org.apache.directory.api.ldap.model.schema.AttributeType;
+import org.apache.directory.api.ldap.model.schema.SchemaManager;
+
+/**
+ * Turns client-supplied names and values into schema-aware ones, with the result code a client
+ * should get when they do not fit the schema.
+ *
+ * <p>Thread-safe: the schema manager is only read.
+ */
+public final class SchemaEntries {
+    private final SchemaManager schema;
+
+    public SchemaEntries(SchemaManager schema) {
+        this.schema = schema;
+    }
+
+    public SchemaManager schema() {
+        return schema;
+    }
+
+    /** Parses and normalizes a DN; invalidDNSyntax (or undefinedAttributeType) when it cannot. */
+    public Dn dn(String name) {
+        try {
+            return new Dn(schema, name);
+        } catch (LdapException | IllegalArgumentException e) {
+            throw new LdapError(ResultCodeEnum.INVALID_DN_SYNTAX, "invalid DN '" + name + "'");
+        }
+    }
+
+    /** Makes a client DN schema-aware (the codec hands out DNs without a schema). */
+    public Dn dn(Dn name) {
+        if (name.isSchemaAware()) {
+            return name;
+        }
+        return dn(name.getName());
+    }
+
+    /** The attribute type a description names; undefinedAttributeType when it names none. */
+    public AttributeType type(String description) {
+        String name = description;
+        int options = name.indexOf(';');
+        if (options >= 0) {
+            throw new LdapError(ResultCodeEnum.UNDEFINED_ATTRIBUTE_TYPE,
+                    "attribute options are not supported: " + description);
+        }
+        AttributeType type = schema.getAttributeType(name);
+        if (type == null) {
+            throw new LdapError(ResultCodeEnum.UNDEFINED_ATTRIBUTE_TYPE, "undefined attribute type '" + name + "'");
+        }
+        return type;
+    }
+
+    /** The attribute type a description names, or null when the schema does not know it. */
+    public AttributeType typeOrNull(String description) {
+        return description.indexOf(';') >= 0 ? null : schema.getAttributeType(description);
+    }
+
+    /** A schema-aware copy of a client's entry; fails on undefined types and invalid values. */
+    public Entry fromClient(Dn dn, Entry clientEntry) {
+        Entry entry = new DefaultEntry(schema, dn);
+        for (Attribute clientAttribute : clientEntry) {
+            Attribute attribute = attribute(clientAttribute.getUpId(), clientAttribute);
+            Attribute existing = entry.get(attribute.getAttributeType());
+            try {
+                if (existing == null) {
+                    entry.add(attribute);
+                } else {
+                    for (Value v : attribute) {
+                        existing.add(v);
+                    }
+                }
+            } catch (LdapException e) {
+                throw new LdapError(ResultCodeEnum.OTHER, e.getMessage());
+            }
+        }
+        return entry;
+    }
+
+    /** A schema-aware attribute from client values; invalidAttributeSyntax for a bad value. */
+    public Attribute attribute(String upId, Iterable<Value> clientValues) {
+        AttributeType type = type(upId);
+        Attribute attribute = new DefaultAttribute(upId, type);
+        for (Value clientValue : clientValues) {
+            try {
+                attribute.add(value(type, clientValue));
+            } catch (LdapInvalidAttributeValueException e) {
+                throw new LdapError(ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX, upId + ": value invalid per syntax");
+            }
+        }
+        return attribute;
+    }
+
+    /** One schema-aware value; invalidAttributeSyntax when it does not fit the type. */
+    public Value value(AttributeType type, Value clientValue) {
+        byte[] bytes = clientValue.isHumanReadable()
+                ? clientValue.getString().getBytes(UTF_8)
+                : clientValue.getBytes();
+        return value(type, bytes);
+    }
+
+    public Value value(AttributeType type, byte[] bytes) {
+        try {
+            if (type.getSyntax() != null && type.getSyntax().isHumanReadable()) {
+                return new Value(type, new String(bytes, UTF_8));
+            }
+            return new Value(type, bytes);
+        } catch (LdapInvalidAttributeValueException | IllegalArgumentException e) {
+            throw new LdapError(ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX,
+                    type.getName() + ": value #0 invalid per syntax");
+        }
+    }
+
+    /** A schema-aware, modifiable copy of a stored entry (for modify and rename). */
+    public Entry toEntry(StoredEntry stored) {
+        Entry entry = new DefaultEntry(schema, dn(stored.dn()));
+        for (StoredAttribute a : stored.attributes()) {
+            AttributeType type = schema.getAttributeType(a.oid());
+            if (type == null) {
+                continue; // a type removed from the schema since the entry was written
+            }
+            Attribute attribute = new DefaultAttribute(a.userId(), type);
+            boolean humanReadable = type.getSyntax() == null || type.getSyntax().isHumanReadable();
+            for (int i = 0; i < a.size(); i++) {
+                try {
+                    attribute.add(humanReadable
+                            ? new Value(type, new String(a.values()[i], UTF_8), new String(a.normalized()[i], UTF_8))
+                            : new Value(type, a.values()[i]));
+                } catch (LdapInvalidAttributeValueException e) {
+                    throw new LdapError(ResultCodeEnum.OTHER, "stored value of " + a.userId() + " no longer valid");
+                }
+            }
+            try {
+                entry.add(attribute);
+            } catch (LdapException e) {
+                throw new LdapError(ResultCodeEnum.OTHER, e.getMessage());
+            }
+        }
+        return entry;
+    }
+}

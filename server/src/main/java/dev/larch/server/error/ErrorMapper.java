@@ -1,0 +1,75 @@
+package dev.larch.server.error;
+
+import dev.larch.server.store.StoreFullException;
+import org.apache.directory.api.ldap.model.exception.LdapException;
+import org.apache.directory.api.ldap.model.exception.LdapInvalidAttributeValueException;
+import org.apache.directory.api.ldap.model.exception.LdapInvalidDnException;
+import org.apache.directory.api.ldap.model.exception.LdapNoSuchAttributeException;
+import org.apache.directory.api.ldap.model.exception.LdapOperationException;
+import org.apache.directory.api.ldap.model.message.LdapResult;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place that turns any failure into a result code, matched DN and safe message.
+ * Unexpected exceptions are logged with their cause and reach the client as {@code other}
+ * with a generic message: clients never see stack traces or internal text.
+ */
+public final class ErrorMapper {
+    private static final Logger LOG = LoggerFactory.getLogger(ErrorMapper.class);
+
+    private ErrorMapper() {
+    }
+
+    /** Maps {@code failure} to an {@link LdapError}, logging it if it was not expected. */
+    public static LdapError toLdapError(Throwable failure) {
+        if (failure instanceof LdapError e) {
+            return e;
+        }
+        if (failure instanceof LdapInvalidDnException e) {
+            return new LdapError(ResultCodeEnum.INVALID_DN_SYNTAX, "invalid DN: " + safe(e.getMessage()));
+        }
+        if (failure instanceof LdapInvalidAttributeValueException e) {
+            return new LdapError(ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX, safe(e.getMessage()));
+        }
+        if (failure instanceof LdapNoSuchAttributeException e) {
+            return new LdapError(ResultCodeEnum.UNDEFINED_ATTRIBUTE_TYPE, safe(e.getMessage()));
+        }
+        if (failure instanceof LdapOperationException e && e.getResultCode() != null) {
+            return new LdapError(e.getResultCode(), safe(e.getMessage()), e.getResolvedDn());
+        }
+        if (failure instanceof LdapException e) {
+            return new LdapError(ResultCodeEnum.OTHER, safe(e.getMessage()));
+        }
+        if (failure instanceof StoreFullException e) {
+            LOG.error("write refused: {}", e.getMessage());
+            return new LdapError(ResultCodeEnum.UNWILLING_TO_PERFORM, "the server's data file is full");
+        }
+        LOG.error("unexpected failure while serving a request", failure);
+        return new LdapError(ResultCodeEnum.OTHER, "internal server error");
+    }
+
+    /** Fills {@code response}'s result from {@code failure}. */
+    public static <R extends ResultResponse> R fill(R response, Throwable failure) {
+        LdapError error = toLdapError(failure);
+        LdapResult result = response.getLdapResult();
+        result.setResultCode(error.code());
+        result.setDiagnosticMessage(error.getMessage());
+        if (!error.matchedDn().isEmpty()) {
+            result.setMatchedDn(error.matchedDn());
+        }
+        return response;
+    }
+
+    /** Apache API messages carry an internal error number prefix such as "ERR_13247 "; drop it. */
+    private static String safe(String message) {
+        if (message == null) {
+            return "";
+        }
+        String m = message.replaceFirst("^ERR_\\d+_?\\w*\\s*", "");
+        int newline = m.indexOf('\n');
+        return newline >= 0 ? m.substring(0, newline) : m;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.larch.server.index;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import dev.larch.config.IndexKind;
+
+/**
+ * Computes the index keys of normalized values. The same functions build keys at write time and
+ * lookup keys at search time, so the two can never disagree.
+ */
+public final class IndexKeys {
+    /** Marks the start of a value in substring grams, so grams can anchor an initial substring. */
+    static final byte START = 0x02;
+    /** Marks the end of a value in substring grams, so grams can anchor a final substring. */
+    static final byte END = 0x03;
+    public static final int GRAM = 3;
+    /** The single key under which the presence index lists an attribute's holders. */
+    public static final byte[] PRESENCE_KEY = {1};
+
+    private static final String INTEGER_SYNTAX = "1.3.6.1.4.1.1466.115.121.1.27";
+
+    private IndexKeys() {
+    }
+
+    /**
+     * Every key one normalized value contributes to an index of {@code kind}.
+     *
+     * @param syntaxOid the attribute's syntax, which decides the ordering encoding
+     */
+    public static List<byte[]> keys(IndexKind kind, byte[] normalized, String syntaxOid) {
+        return switch (kind) {
+            case EQUALITY -> List.of(normalized);
+            case PRESENCE -> List.of(PRESENCE_KEY);
+            case SUBSTRING -> grams(normalized, true, true);
+            case ORDERING -> List.of(orderingKey(normalized, syntaxOid));
+        };
+    }
+
+    /**
+     * The distinct three-byte grams of {@code piece}, with the start marker in front when it is an
+     * initial substring and the end marker behind when it is a final one. Byte grams of UTF-8 are
+     * sound for containment: a substring's bytes are a byte-substring of the value's bytes.
+     */
+    public static List<byte[]> grams(byte[] piece, boolean anchoredStart, boolean anchoredEnd) {
+        int n = piece.length + (anchoredStart ? 1 : 0) + (anchoredEnd ? 1 : 0);
+        byte[] framed = new byte[n];
+        int o = 0;
+        if (anchoredStart) {
+            framed[o++] = START;
+        }
+        System.arraycopy(piece, 0, framed, o, piece.length);
+        if (anchoredEnd) {
+            framed[n - 1] = END;
+        }
+        if (n < GRAM) {
+            return List.of();
+        }
+        Set<Gram> distinct = new LinkedHashSet<>();
+        for (int i = 0; i + GRAM <= n; i++) {
+            distinct.add(new Gram(Arrays.copyOfRange(framed, i, i + GRAM)));
+        }
+        List<byte[]> out = new ArrayList<>(distinct.size());
+        for (Gram g : distinct) {
+            out.add(g.bytes);
+        }
+        return out;
+    }
+
+    /**
+     * A key whose unsigned byte order is the value order: integers as sign, length and magnitude;
+     * everything else as its normalized UTF-8, whose byte order is code-point order.
+     */
+    public static byte[] orderingKey(byte[] normalized, String syntaxOid) {
+        if (!INTEGER_SYNTAX.equals(syntaxOid)) {
+            return normalized;
+        }
+        BigInteger value;
+        try {
+            value = new BigInteger(new String(normalized, java.nio.charset.StandardCharsets.US_ASCII).trim());
+        } catch (NumberFormatException e) {
+            return normalized;
+        }
+        byte[] magnitude = value.abs().toByteArray();
+        int len = magnitude.length;
+        byte[] key = new byte[1 + 4 + len];
+        boolean negative = value.signum() < 0;
+        key[0] = (byte) (negative ? 0x00 : 0x01);
+        // Longer magnitudes are larger when positive and smaller when negative.
+        int encodedLen = negative ? ~len : len;
+        key[1] = (byte) (encodedLen >>> 24);
+        key[2] = (byte) (encodedLen >>> 16);
+        key[3] = (byte) (encodedLen >>> 8);
+        key[4] = (byte) encodedLen;
+        for (int i = 0; i < len; i++) {
+            key[5 + i] = (byte) (negative ? ~magnitude[i] : magnitude[i]);
+        }
+        return key;
+    }
+
+    private record Gram(byte[] bytes) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Gram g && Arrays.equals(bytes, g.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(bytes);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.larch.server.index;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import dev.larch.config.IndexKind;
+import dev.larch.server.entry.StoredAttribute;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.store.LmdbStore;
+import dev.larch.server.store.WriteTxn;
+import org.apache.directory.api.ldap.model.schema.AttributeType;
+import org.apache.directory.api.ldap.model.schema.SchemaManager;
+
+/**
+ * Keeps attribute indexes in step with entries, inside the caller's write transaction.
+ *
+ * <p>Thread-safe (stateless apart from the schema and store it reads).
+ */
+public final class IndexMaintainer {
+    private final LmdbStore store;
+    private final SchemaManager schema;
+
+    public IndexMaintainer(LmdbStore store, SchemaManager schema) {
+        this.store = store;
+        this.schema = schema;
+    }
+
+    public void add(WriteTxn txn, StoredEntry entry) {
+        for (StoredAttribute attribute : entry.attributes()) {
+            for (IndexKind kind : store.indexKinds(attribute.oid())) {
+                for (Key key : keys(attribute, kind)) {
+                    txn.indexAdd(attribute.oid(), kind, key.bytes(), entry.id());
+                }
+            }
+        }
+    }
+
+    public void remove(WriteTxn txn, StoredEntry entry) {
+        for (StoredAttribute attribute : entry.attributes()) {
+            for (IndexKind kind : store.indexKinds(attribute.oid())) {
+                for (Key key : keys(attribute, kind)) {
+                    txn.indexDelete(attribute.oid(), kind, key.bytes(), entry.id());
+                }
+            }
+        }
+    }
+
+    /** Applies only the key differences between two versions of the same entry (same ID). */
+    public void update(WriteTxn txn, StoredEntry before, StoredEntry after) {
+        Set<String> oids = new HashSet<>();
+        before.attributes().forEach(a -> oids.add(a.oid()));
+        after.attributes().forEach(a -> oids.add(a.oid()));
+        for (String oid : oids) {
+            Set<IndexKind> kinds = store.indexKinds(oid);
+            if (kinds.isEmpty()) {
+                continue;
+            }
+            StoredAttribute old = before.attribute(oid);
+            StoredAttribute now = after.attribute(oid);
+            for (IndexKind kind : kinds) {
+                Set<Key> oldKeys = old == null ? Set.of() : keys(old, kind);
+                Set<Key> newKeys = now == null ? Set.of() : keys(now, kind);
+                for (Key k : oldKeys) {
+                    if (!newKeys.contains(k)) {
+                        txn.indexDelete(oid, kind, k.bytes(), before.id());
+                    }
+                }
+                for (Key k : newKeys) {
+                    if (!oldKeys.contains(k)) {
+                        txn.indexAdd(oid, kind, k.bytes(), after.id());
+                    }
+                }
+            }
+        }
+    }
+
+    /** Adds one entry's keys to a single index (used when building a newly configured index). */
+    public void addTo(WriteTxn txn, StoredEntry entry, LmdbStore.IndexRef index) {
+        StoredAttribute attribute = entry.attribute(index.attributeOid());
+        if (attribute != null) {
+            for (Key key : keys(attribute, index.kind())) {
+                txn.indexAdd(attribute.oid(), index.kind(), key.bytes(), entry.id());
+            }
+        }
+    }
+
+    private Set<Key> keys(StoredAttribute attribute, IndexKind kind) {
+        String syntax = syntaxOf(attribute.oid());
+        Set<Key> out = new HashSet<>();
+        for (byte[] normalized : attribute.normalized()) {
+            List<byte[]> keys = IndexKeys.keys(kind, normalized, syntax);
+            for (byte[] k : keys) {
+                out.add(new Key(k));
+            }
+        }
+        return out;
+    }
+
+    private String syntaxOf(String oid) {
+        AttributeType type = schema.getAttributeType(oid);
+        return type == null ? null : type.getSyntaxOid();
+    }
+
+    private record Key(byte[] bytes) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && java.util.Arrays.equals(bytes, k.bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(bytes);
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dev.larch.server.ops;
+
+import dev.larch.server.error.LdapError;
+import dev.larch.server.session.Session;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+
+/**
+ * Who may do what, until access control lists arrive: anyone may read and search, only the
+ * administrator may write, and password values are shown to the administrator alone.
+ */
+public final class AccessPolicy {
+    /** OID of userPassword. */
+    public static final String USER_PASSWORD_OID = "2.5.4.35";
+
+    public void requireWrite(Session session, String operation) {
+        if (!session.isAdmin()) {
+            throw new LdapError(ResultCodeEnum.INSUFFICIENT_ACCESS_RIGHTS,
+                    "only the directory administrator may " + operation);
+        }
+    }
+
+    /** Whether this session may see (or compare) the values of the attribute {@code oid}. */
+    public boolean canRead(Session session, String oid) {
+        return !USER_PASSWORD_OID.equals(oid) || session.isAdmin();
+    }
+}

@@ -1,0 +1,70 @@
+package dev.larch.server.ops;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.apache.directory.api.ldap.model.schema.AttributeType;
+import org.apache.directory.api.ldap.model.schema.SchemaManager;
+import org.apache.directory.api.ldap.model.schema.UsageEnum;
+
+/**
+ * Which attributes a search returns (RFC 4511 section 4.5.1.8): none listed or {@code *} means
+ * all user attributes, {@code +} all operational ones (RFC 3673), {@code 1.1} none, and named
+ * attributes include their subtypes.
+ */
+public final class AttributeSelection {
+    private final boolean allUser;
+    private final boolean allOperational;
+    private final Set<String> named;
+    private final SchemaManager schema;
+
+    private AttributeSelection(boolean allUser, boolean allOperational, Set<String> named, SchemaManager schema) {
+        this.allUser = allUser;
+        this.allOperational = allOperational;
+        this.named = named;
+        this.schema = schema;
+    }
+
+    public static AttributeSelection of(List<String> requested, SchemaManager schema) {
+        boolean allUser = requested == null || requested.isEmpty();
+        boolean allOperational = false;
+        Set<String> named = new HashSet<>();
+        if (requested != null) {
+            for (String r : requested) {
+                String name = r.trim();
+                if (name.equals("*")) {
+                    allUser = true;
+                } else if (name.equals("+")) {
+                    allOperational = true;
+                } else if (!name.equals("1.1") && !name.isEmpty()) {
+                    AttributeType type = schema.getAttributeType(name);
+                    if (type != null) {
+                        named.add(type.getOid());
+                    }
+                }
+            }
+        }
+        return new AttributeSelection(allUser, allOperational, named, schema);
+    }
+
+    /** Whether the attribute with this OID is to be returned. */
+    public boolean includes(String oid) {
+        AttributeType type = schema.getAttributeType(oid);
+        boolean operational = type != null && type.getUsage() != UsageEnum.USER_APPLICATIONS;
+        if (operational ? allOperational : allUser) {
+            return true;
+        }
+        for (AttributeType t = type; t != null; t = t.getSuperior()) {
+            if (named.contains(t.getOid())) {
+                return true;
+            }
+        }
+        return type == null ? false : named.contains(oid);
+    }
+
+    /** Whether a computed operational attribute (hasSubordinates, entryDN, …) is asked for. */
+    public boolean includesComputed(String oid) {
+        return allOperational || named.contains(oid);
+    }
+}

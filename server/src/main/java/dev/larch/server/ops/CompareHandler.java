@@ -1,0 +1,49 @@
+package dev.larch.server.ops;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.larch.server.entry.StoredAttribute;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.error.LdapError;
+import dev.larch.server.session.Operation;
+import dev.larch.server.store.ReadTxn;
+import org.apache.directory.api.ldap.model.entry.Value;
+import org.apache.directory.api.ldap.model.message.CompareRequest;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.name.Dn;
+import org.apache.directory.api.ldap.model.schema.AttributeType;
+
+/** Compare (RFC 4511 section 4.10) with the attribute's equality rule. */
+final class CompareHandler {
+    private final Backend backend;
+
+    CompareHandler(Backend backend) {
+        this.backend = backend;
+    }
+
+    void handle(Operation op, CompareRequest request) {
+        Dn dn = backend.schemaEntries().dn(request.getName());
+        AttributeType type = backend.schemaEntries().type(request.getAttributeId());
+        if (!backend.access().canRead(op.session(), type.getOid())) {
+            throw new LdapError(ResultCodeEnum.INSUFFICIENT_ACCESS_RIGHTS, "no access to compare " + type.getName());
+        }
+        if (type.getEquality() == null) {
+            throw new LdapError(ResultCodeEnum.INAPPROPRIATE_MATCHING, type.getName() + " has no equality rule");
+        }
+        Value assertion = backend.schemaEntries().value(type, request.getAssertionValue());
+        byte[] normalized = assertion.isHumanReadable() ? assertion.getNormalized().getBytes(UTF_8) : assertion.getBytes();
+        boolean matched;
+        try (ReadTxn txn = backend.directory().store().read()) {
+            StoredEntry entry = backend.directory().load(txn, backend.directory().require(txn, dn));
+            StoredAttribute attribute = entry.attribute(type.getOid());
+            if (attribute == null) {
+                throw new LdapError(ResultCodeEnum.NO_SUCH_ATTRIBUTE, "entry has no " + type.getName());
+            }
+            matched = attribute.containsNormalized(normalized);
+        }
+        ResultResponse response = request.getResultResponse();
+        response.getLdapResult().setResultCode(matched ? ResultCodeEnum.COMPARE_TRUE : ResultCodeEnum.COMPARE_FALSE);
+        op.complete(response);
+    }
+}

@@ -1,0 +1,36 @@
+package dev.larch.server.ops;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.larch.server.error.LdapError;
+import dev.larch.server.session.Operation;
+import org.apache.directory.api.ldap.extras.extended.whoAmI.WhoAmIRequest;
+import org.apache.directory.api.ldap.extras.extended.whoAmI.WhoAmIResponseImpl;
+import org.apache.directory.api.ldap.model.message.ExtendedRequest;
+import org.apache.directory.api.ldap.model.message.ExtendedResponse;
+import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+
+/** Extended operations: Who Am I (RFC 4532); anything else is refused with protocolError. */
+final class ExtendedHandler {
+
+    void handle(Operation op, ExtendedRequest request) {
+        if (!VirtualEntries.WHO_AM_I_OID.equals(request.getRequestName())) {
+            throw new LdapError(ResultCodeEnum.PROTOCOL_ERROR,
+                    "unsupported extended operation " + request.getRequestName());
+        }
+        String authzId = op.session().isAnonymous() ? "" : "dn:" + op.session().boundDn().getName();
+        ExtendedResponse response;
+        if (request instanceof WhoAmIRequest) {
+            WhoAmIResponseImpl r = new WhoAmIResponseImpl(request.getMessageId());
+            r.setAuthzId(authzId.getBytes(UTF_8));
+            response = r;
+        } else {
+            OpaqueExtendedResponse r = new OpaqueExtendedResponse(request.getMessageId());
+            r.setResponseValue(authzId.getBytes(UTF_8));
+            response = r;
+        }
+        response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
+        op.complete(response);
+    }
+}

@@ -1,0 +1,128 @@
+package dev.larch.server.ops;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+import dev.larch.server.directory.Directory;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.error.LdapError;
+import dev.larch.server.session.Operation;
+import dev.larch.server.store.IdCursor;
+import dev.larch.server.store.ReadTxn;
+import dev.larch.server.store.WriteTxn;
+import org.apache.directory.api.ldap.model.entry.Attribute;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.exception.LdapException;
+import org.apache.directory.api.ldap.model.message.ModifyDnRequest;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.name.Ava;
+import org.apache.directory.api.ldap.model.name.Dn;
+import org.apache.directory.api.ldap.model.name.Rdn;
+
+/**
+ * Modify DN (RFC 4511 section 4.9): renames an entry and, with newSuperior, moves it and its
+ * whole subtree. The entry keeps its ID; descendants keep their IDs and DN-index records and
+ * only have their stored DN rewritten.
+ */
+final class ModifyDnHandler {
+    private final Backend backend;
+
+    ModifyDnHandler(Backend backend) {
+        this.backend = backend;
+    }
+
+    void handle(Operation op, ModifyDnRequest request) {
+        backend.access().requireWrite(op.session(), "rename entries");
+        Dn dn = backend.schemaEntries().dn(request.getName());
+        Dn newParentDn = request.getNewSuperior() == null || request.getNewSuperior().isEmpty() && !request.isMove()
+                ? dn.getParent()
+                : backend.schemaEntries().dn(request.getNewSuperior());
+        Rdn newRdn = request.getNewRdn();
+        Dn newDn = backend.schemaEntries().dn(newRdn.getName() + (newParentDn.isEmpty() ? "" : "," + newParentDn.getName()));
+        Dn modifier = op.session().boundDn();
+        backend.writes().submit(op, txn -> {
+            Directory directory = backend.directory();
+            long id = directory.require(txn, dn);
+            if (dn.equals(directory.suffix())) {
+                throw new LdapError(ResultCodeEnum.UNWILLING_TO_PERFORM, "cannot rename the naming context's root entry");
+            }
+            if (!directory.holds(newDn) || newDn.equals(directory.suffix())) {
+                throw new LdapError(ResultCodeEnum.UNWILLING_TO_PERFORM, "cannot move an entry out of the naming context");
+            }
+            long newParentId = directory.require(txn, newParentDn);
+            if (directory.isWithin(txn, newParentId, id)) {
+                throw new LdapError(ResultCodeEnum.UNWILLING_TO_PERFORM, "cannot move an entry below itself");
+            }
+            long existing = directory.resolve(txn, newDn);
+            if (existing != ReadTxn.NOT_FOUND && existing != id) {
+                throw new LdapError(ResultCodeEnum.ENTRY_ALREADY_EXISTS, "entry already exists: " + newDn.getName());
+            }
+            StoredEntry before = directory.load(txn, id);
+            Entry entry = backend.schemaEntries().toEntry(before);
+            entry.setDn(newDn);
+            renameValues(entry, dn.getRdn(), newDn.getRdn(), request.getDeleteOldRdn());
+            Timestamps.modified(entry, modifier);
+            backend.checker().check(entry);
+            directory.move(txn, before, newParentId, entry);
+            rewriteDescendants(txn, directory, id, newDn);
+            ResultResponse response = request.getResultResponse();
+            response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
+            return response;
+        });
+    }
+
+    /** Adds the new RDN's values and, with deleteOldRdn, drops old ones the new RDN does not keep. */
+    private void renameValues(Entry entry, Rdn oldRdn, Rdn newRdn, boolean deleteOldRdn) {
+        try {
+            for (Ava ava : newRdn) {
+                Attribute a = entry.get(ava.getAttributeType());
+                if (a == null || !a.contains(ava.getValue())) {
+                    entry.add(ava.getAttributeType(), ava.getValue());
+                }
+            }
+            if (deleteOldRdn) {
+                for (Ava ava : oldRdn) {
+                    if (newRdn.getAva(ava.getType()) != null && newRdn.getAva(ava.getType()).getValue().equals(ava.getValue())) {
+                        continue;
+                    }
+                    Attribute a = entry.get(ava.getAttributeType());
+                    if (a != null) {
+                        a.remove(ava.getValue());
+                        if (a.size() == 0) {
+                            entry.removeAttributes(ava.getAttributeType());
+                        }
+                    }
+                }
+            }
+        } catch (LdapException e) {
+            throw new LdapError(ResultCodeEnum.OTHER, e.getMessage());
+        }
+    }
+
+    /** Gives every entry below {@code rootId} its DN under the renamed ancestor {@code newRootDn}. */
+    private void rewriteDescendants(WriteTxn txn, Directory directory, long rootId, Dn newRootDn) {
+        Deque<Long> pendingParents = new ArrayDeque<>();
+        Deque<Dn> pendingDns = new ArrayDeque<>();
+        pendingParents.push(rootId);
+        pendingDns.push(newRootDn);
+        while (!pendingParents.isEmpty()) {
+            long parent = pendingParents.pop();
+            Dn parentDn = pendingDns.pop();
+            java.util.List<Long> children = new java.util.ArrayList<>();
+            try (IdCursor c = txn.children(parent)) {
+                for (long child = c.next(); child != ReadTxn.NOT_FOUND; child = c.next()) {
+                    children.add(child);
+                }
+            }
+            for (long child : children) {
+                StoredEntry entry = directory.load(txn, child);
+                Rdn rdn = backend.schemaEntries().dn(entry.dn()).getRdn();
+                Dn childDn = backend.schemaEntries().dn(rdn.getName() + "," + parentDn.getName());
+                directory.rewriteDn(txn, entry, childDn);
+                pendingParents.push(child);
+                pendingDns.push(childDn);
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.larch.server.ops;
+
+import dev.larch.server.directory.Directory;
+import dev.larch.server.directory.SchemaChecker;
+import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.error.LdapError;
+import dev.larch.server.store.Keys;
+import dev.larch.server.store.ReadTxn;
+import dev.larch.server.store.WriteTxn;
+import org.apache.directory.api.ldap.model.entry.Attribute;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.name.Dn;
+
+/**
+ * Validates and inserts new entries; shared by the add operation and the LDIF importer so both
+ * enforce the same rules.
+ */
+public final class NewEntries {
+    private final Directory directory;
+    private final SchemaEntries schemaEntries;
+    private final SchemaChecker checker;
+
+    public NewEntries(Directory directory, SchemaChecker checker) {
+        this.directory = directory;
+        this.schemaEntries = directory.schemaEntries();
+        this.checker = checker;
+    }
+
+    /**
+     * A schema-aware, checked entry ready to insert.
+     *
+     * @param trusted true for an import, which may carry server-maintained attributes
+     *     (timestamps, entryUUID) so that an export imports back unchanged
+     * @param creator recorded as creatorsName (empty for imports)
+     */
+    public Entry prepare(Dn dn, Entry clientEntry, boolean trusted, Dn creator) {
+        Entry entry = schemaEntries.fromClient(dn, clientEntry);
+        if (!trusted) {
+            for (Attribute a : entry) {
+                if (!a.getAttributeType().isUserModifiable()) {
+                    throw new LdapError(ResultCodeEnum.CONSTRAINT_VIOLATION,
+                            a.getUpId() + ": no user modification allowed");
+                }
+            }
+        }
+        Timestamps.created(entry, creator);
+        checker.check(entry);
+        return entry;
+    }
+
+    /** Inserts a prepared entry; noSuchObject without its parent, entryAlreadyExists on a clash. */
+    public StoredEntry insert(WriteTxn txn, Entry entry) {
+        Dn dn = entry.getDn();
+        if (!directory.holds(dn)) {
+            throw new LdapError(ResultCodeEnum.NO_SUCH_OBJECT,
+                    "no naming context holds " + dn.getName() + " (the suffix is " + directory.suffix().getName() + ")");
+        }
+        if (directory.resolve(txn, dn) != ReadTxn.NOT_FOUND) {
+            throw new LdapError(ResultCodeEnum.ENTRY_ALREADY_EXISTS, "entry already exists: " + dn.getName(), dn);
+        }
+        long parentId = Keys.NO_PARENT;
+        if (!dn.equals(directory.suffix())) {
+            parentId = directory.resolve(txn, dn.getParent());
+            if (parentId == ReadTxn.NOT_FOUND) {
+                LdapError missing = directory.noSuchObject(txn, dn.getParent());
+                throw new LdapError(ResultCodeEnum.NO_SUCH_OBJECT,
+                        "parent entry does not exist: " + dn.getParent().getName(), missing.matchedDn());
+            }
+        }
+        return directory.insert(txn, parentId, entry);
+    }
+}

@@ -1,0 +1,76 @@
+package dev.larch.server.ops;
+
+import dev.larch.server.error.ErrorMapper;
+import dev.larch.server.error.LdapError;
+import dev.larch.server.session.Operation;
+import dev.larch.server.session.RequestHandler;
+import org.apache.directory.api.ldap.model.message.AddRequest;
+import org.apache.directory.api.ldap.model.message.BindRequest;
+import org.apache.directory.api.ldap.model.message.CompareRequest;
+import org.apache.directory.api.ldap.model.message.Control;
+import org.apache.directory.api.ldap.model.message.DeleteRequest;
+import org.apache.directory.api.ldap.model.message.ExtendedRequest;
+import org.apache.directory.api.ldap.model.message.ModifyDnRequest;
+import org.apache.directory.api.ldap.model.message.ModifyRequest;
+import org.apache.directory.api.ldap.model.message.Request;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.ResultResponseRequest;
+import org.apache.directory.api.ldap.model.message.SearchRequest;
+
+/**
+ * Sends each request to the handler for its operation and turns any failure into the
+ * operation's response through {@link ErrorMapper}.
+ */
+public final class OperationRouter implements RequestHandler {
+    private final BindHandler bind;
+    private final SearchHandler search;
+    private final CompareHandler compare;
+    private final AddHandler add;
+    private final DeleteHandler delete;
+    private final ModifyHandler modify;
+    private final ModifyDnHandler modifyDn;
+    private final ExtendedHandler extended = new ExtendedHandler();
+
+    public OperationRouter(Backend backend) {
+        this.bind = new BindHandler(backend);
+        this.search = new SearchHandler(backend);
+        this.compare = new CompareHandler(backend);
+        this.add = new AddHandler(backend);
+        this.delete = new DeleteHandler(backend);
+        this.modify = new ModifyHandler(backend);
+        this.modifyDn = new ModifyDnHandler(backend);
+    }
+
+    @Override
+    public void handle(Operation op) {
+        Request request = op.request();
+        try {
+            rejectUnsupportedCriticalControls(request);
+            switch (request) {
+                case BindRequest r -> bind.handle(op, r);
+                case SearchRequest r -> search.handle(op, r);
+                case CompareRequest r -> compare.handle(op, r);
+                case AddRequest r -> add.handle(op, r);
+                case DeleteRequest r -> delete.handle(op, r);
+                case ModifyRequest r -> modify.handle(op, r);
+                case ModifyDnRequest r -> modifyDn.handle(op, r);
+                case ExtendedRequest r -> extended.handle(op, r);
+                default -> throw new LdapError(ResultCodeEnum.PROTOCOL_ERROR, "unsupported operation");
+            }
+        } catch (Throwable failure) {
+            if (request instanceof ResultResponseRequest r) {
+                op.complete(ErrorMapper.fill(r.getResultResponse(), failure));
+            }
+        }
+    }
+
+    /** RFC 4511 section 4.1.11: no control is implemented yet, so any critical one is refused. */
+    private static void rejectUnsupportedCriticalControls(Request request) {
+        for (Control control : request.getControls().values()) {
+            if (control.isCritical()) {
+                throw new LdapError(ResultCodeEnum.UNAVAILABLE_CRITICAL_EXTENSION,
+                        "unsupported critical control " + control.getOid());
+            }
+        }
+    }
+}

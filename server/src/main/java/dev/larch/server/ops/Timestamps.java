@@ -1,0 +1,52 @@
+package dev.larch.server.ops;
+
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.UUID;
+
+import dev.larch.server.error.LdapError;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.exception.LdapException;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.name.Dn;
+
+/** Stamps the operational attributes the server maintains (RFC 4512 section 3.4, RFC 4530). */
+final class Timestamps {
+    private static final DateTimeFormatter GENERALIZED_TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmss'Z'");
+
+    private Timestamps() {
+    }
+
+    static String now() {
+        return ZonedDateTime.now(ZoneOffset.UTC).format(GENERALIZED_TIME);
+    }
+
+    /** Adds creation and modification stamps and an entryUUID, unless present (imported entries). */
+    static void created(Entry entry, Dn by) {
+        String now = now();
+        String who = by.isEmpty() ? "" : by.getName();
+        putIfAbsent(entry, "createTimestamp", now);
+        putIfAbsent(entry, "modifyTimestamp", now);
+        putIfAbsent(entry, "creatorsName", who);
+        putIfAbsent(entry, "modifiersName", who);
+        putIfAbsent(entry, "entryUUID", UUID.randomUUID().toString());
+    }
+
+    static void modified(Entry entry, Dn by) {
+        entry.removeAttributes("modifyTimestamp", "modifiersName");
+        putIfAbsent(entry, "modifyTimestamp", now());
+        putIfAbsent(entry, "modifiersName", by.isEmpty() ? "" : by.getName());
+    }
+
+    private static void putIfAbsent(Entry entry, String attribute, String value) {
+        if (value.isEmpty() || entry.containsAttribute(attribute)) {
+            return;
+        }
+        try {
+            entry.add(attribute, value);
+        } catch (LdapException e) {
+            throw new LdapError(ResultCodeEnum.OTHER, "cannot stamp " + attribute);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package dev.larch.server.ops;
+
+import java.nio.ByteBuffer;
+
+import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.entry.EntryCodec;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.store.Keys;
+import org.apache.directory.api.ldap.model.entry.DefaultEntry;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.exception.LdapException;
+import org.apache.directory.api.ldap.model.name.Dn;
+
+/**
+ * The entries the server answers for without storing them: the root DSE (RFC 4512 section 5.1)
+ * and the subschema subentry. Built once at start-up.
+ */
+public final class VirtualEntries {
+    public static final String SUBSCHEMA_DN = "cn=Subschema";
+    public static final String WHO_AM_I_OID = "1.3.6.1.4.1.4203.1.11.3";
+    /** RFC 3673 all operational attributes, RFC 4525 modify-increment. */
+    private static final String[] FEATURES = {"1.3.6.1.4.1.4203.1.5.1", "1.3.6.1.1.14"};
+
+    private final StoredEntry rootDse;
+    private final StoredEntry subschema;
+    private final Dn subschemaDn;
+
+    /**
+     * @param subschema the subschema subentry as the schema module renders it
+     */
+    public VirtualEntries(SchemaEntries schemaEntries, Dn suffix, String version, Entry subschema) {
+        this.subschemaDn = schemaEntries.dn(SUBSCHEMA_DN);
+        this.rootDse = stored(schemaEntries, rootDse(schemaEntries, suffix, version));
+        this.subschema = stored(schemaEntries, schemaEntries.fromClient(subschemaDn, subschema));
+    }
+
+    private static Entry rootDse(SchemaEntries schemaEntries, Dn suffix, String version) {
+        try {
+            Entry e = new DefaultEntry(schemaEntries.schema(), Dn.EMPTY_DN);
+            e.add("objectClass", "top", "extensibleObject");
+            e.add("namingContexts", suffix.getName());
+            e.add("supportedLDAPVersion", "3");
+            e.add("supportedExtension", WHO_AM_I_OID);
+            e.add("supportedFeatures", FEATURES);
+            e.add("subschemaSubentry", SUBSCHEMA_DN);
+            e.add("vendorName", "Larch");
+            e.add("vendorVersion", "Larch " + version);
+            return e;
+        } catch (LdapException e) {
+            throw new IllegalStateException("cannot build the root DSE", e);
+        }
+    }
+
+    private static StoredEntry stored(SchemaEntries schemaEntries, Entry entry) {
+        return EntryCodec.decode(0, ByteBuffer.wrap(EntryCodec.encode(Keys.NO_PARENT, entry)));
+    }
+
+    public StoredEntry rootDse() {
+        return rootDse;
+    }
+
+    public StoredEntry subschema() {
+        return subschema;
+    }
+
+    public Dn subschemaDn() {
+        return subschemaDn;
+    }
+}

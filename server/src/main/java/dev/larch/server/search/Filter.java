@@ -1,0 +1,184 @@
+package dev.larch.server.search;
+
+import java.util.Arrays;
+import java.util.List;
+
+import dev.larch.server.entry.StoredAttribute;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.index.IndexKeys;
+
+/**
+ * A search filter compiled against the schema: attribute descriptions resolved to OIDs (with
+ * their subtypes) and assertion values normalized once per request rather than once per entry.
+ *
+ * <p>The filter is the final authority on what matches; indexes only narrow the candidates.
+ * Implementations are immutable and thread-safe.
+ */
+public sealed interface Filter {
+
+    Tri evaluate(StoredEntry entry);
+
+    /** Whether the entry's values of any of {@code oids} satisfy {@code test}. */
+    private static boolean anyValue(StoredEntry entry, String[] oids, java.util.function.Predicate<byte[]> test) {
+        for (String oid : oids) {
+            StoredAttribute a = entry.attribute(oid);
+            if (a != null) {
+                for (byte[] normalized : a.normalized()) {
+                    if (test.test(normalized)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    record And(List<Filter> children) implements Filter {
+        @Override
+        public Tri evaluate(StoredEntry entry) {
+            Tri result = Tri.TRUE;
+            for (Filter f : children) {
+                Tri r = f.evaluate(entry);
+                if (r == Tri.FALSE) {
+                    return Tri.FALSE;
+                }
+                if (r == Tri.UNDEFINED) {
+                    result = Tri.UNDEFINED;
+                }
+            }
+            return result;
+        }
+    }
+
+    record Or(List<Filter> children) implements Filter {
+        @Override
+        public Tri evaluate(StoredEntry entry) {
+            Tri result = Tri.FALSE;
+            for (Filter f : children) {
+                Tri r = f.evaluate(entry);
+                if (r == Tri.TRUE) {
+                    return Tri.TRUE;
+                }
+                if (r == Tri.UNDEFINED) {
+                    result = Tri.UNDEFINED;
+                }
+            }
+            return result;
+        }
+    }
+
+    record Not(Filter child) implements Filter {
+        @Override
+        public Tri evaluate(StoredEntry entry) {
+            return child.evaluate(entry).not();
+        }
+    }
+
+    /** An item that can never be TRUE: unknown attribute, no suitable matching rule, bad value. */
+    record Undefined(String reason) implements Filter {
+        @Override
+        public Tri evaluate(StoredEntry entry) {
+            return Tri.UNDEFINED;
+        }
+    }
+
+    /**
+     * Equality (and approximate, which we match as equality, as RFC 4511 permits).
+     *
+     * @param oids the attribute type and its subtypes
+     */
+    record Equality(String attribute, String[] oids, byte[] value) implements Filter {
+        @Override
+        public Tri evaluate(StoredEntry entry) {
+            return Tri.of(anyValue(entry, oids, v -> Arrays.equals(v, value)));
+        }
+    }
+
+    record Presence(String attribute, String[] oids) implements Filter {
+        @Override
+        public Tri evaluate(StoredEntry entry) {
+            for (String oid : oids) {
+                if (entry.attribute(oid) != null) {
+                    return Tri.TRUE;
+                }
+            }
+            return Tri.FALSE;
+        }
+    }
+
+    /** Substrings with normalized pieces; {@code initial}/{@code last} may be null. */
+    record Substring(String attribute, String[] oids, byte[] initial, byte[][] any, byte[] last) implements Filter {
+        @Override
+        public Tri evaluate(StoredEntry entry) {
+            return Tri.of(anyValue(entry, oids, this::matches));
+        }
+
+        boolean matches(byte[] v) {
+            int from = 0;
+            int end = v.length;
+            if (initial != null) {
+                if (!regionEquals(v, 0, initial)) {
+                    return false;
+                }
+                from = initial.length;
+            }
+            if (last != null) {
+                end = v.length - last.length;
+                if (end < from || !regionEquals(v, end, last)) {
+                    return false;
+                }
+            }
+            for (byte[] piece : any) {
+                int at = indexOf(v, piece, from, end);
+                if (at < 0) {
+                    return false;
+                }
+                from = at + piece.length;
+            }
+            return true;
+        }
+
+        private static boolean regionEquals(byte[] v, int offset, byte[] piece) {
+            return offset >= 0 && offset + piece.length <= v.length
+                    && Arrays.equals(v, offset, offset + piece.length, piece, 0, piece.length);
+        }
+
+        private static int indexOf(byte[] v, byte[] piece, int from, int end) {
+            for (int i = from; i + piece.length <= end; i++) {
+                if (Arrays.equals(v, i, i + piece.length, piece, 0, piece.length)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
+
+    /**
+     * Greater-or-equal or less-or-equal, comparing order-preserving keys so the filter and the
+     * ordering index agree exactly.
+     */
+    record Ordering(String attribute, String[] oids, byte[] key, boolean greaterOrEqual, String syntaxOid)
+            implements Filter {
+        @Override
+        public Tri evaluate(StoredEntry entry) {
+            return Tri.of(anyValue(entry, oids, v -> {
+                int c = Arrays.compareUnsigned(IndexKeys.orderingKey(v, syntaxOid), key);
+                return greaterOrEqual ? c >= 0 : c <= 0;
+            }));
+        }
+    }
+
+    /** Extensible match: a value test with a named rule over one attribute or all it applies to. */
+    record Extensible(String description, ExtensibleTest test) implements Filter {
+        @Override
+        public Tri evaluate(StoredEntry entry) {
+            return test.evaluate(entry);
+        }
+    }
+
+    /** The evaluation behind an {@link Extensible} filter. */
+    @FunctionalInterface
+    interface ExtensibleTest {
+        Tri evaluate(StoredEntry entry);
+    }
+}

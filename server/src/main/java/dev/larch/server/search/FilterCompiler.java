@@ -1,0 +1,295 @@
+package dev.larch.server.search;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.larch.server.entry.StoredAttribute;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.index.IndexKeys;
+import org.apache.directory.api.ldap.model.entry.Value;
+import org.apache.directory.api.ldap.model.filter.AndNode;
+import org.apache.directory.api.ldap.model.filter.ApproximateNode;
+import org.apache.directory.api.ldap.model.filter.EqualityNode;
+import org.apache.directory.api.ldap.model.filter.ExprNode;
+import org.apache.directory.api.ldap.model.filter.ExtensibleNode;
+import org.apache.directory.api.ldap.model.filter.GreaterEqNode;
+import org.apache.directory.api.ldap.model.filter.LessEqNode;
+import org.apache.directory.api.ldap.model.filter.NotNode;
+import org.apache.directory.api.ldap.model.filter.OrNode;
+import org.apache.directory.api.ldap.model.filter.PresenceNode;
+import org.apache.directory.api.ldap.model.filter.SubstringNode;
+import org.apache.directory.api.ldap.model.name.Ava;
+import org.apache.directory.api.ldap.model.name.Dn;
+import org.apache.directory.api.ldap.model.name.Rdn;
+import org.apache.directory.api.ldap.model.schema.AttributeType;
+import org.apache.directory.api.ldap.model.schema.MatchingRule;
+import org.apache.directory.api.ldap.model.schema.Normalizer;
+import org.apache.directory.api.ldap.model.schema.PrepareString;
+import org.apache.directory.api.ldap.model.schema.SchemaManager;
+
+/**
+ * Compiles a decoded filter against the schema (RFC 4511 section 4.5.1.7): unknown attributes,
+ * missing matching rules and values that cannot be normalized become {@link Filter.Undefined}.
+ *
+ * <p>Thread-safe; caches each attribute type's subtype list.
+ */
+public final class FilterCompiler {
+    private final SchemaManager schema;
+    private final ConcurrentHashMap<String, String[]> subtypes = new ConcurrentHashMap<>();
+
+    public FilterCompiler(SchemaManager schema) {
+        this.schema = schema;
+    }
+
+    public Filter compile(ExprNode node) {
+        if (node instanceof AndNode and) {
+            return new Filter.And(children(and.getChildren()));
+        }
+        if (node instanceof OrNode or) {
+            return new Filter.Or(children(or.getChildren()));
+        }
+        if (node instanceof NotNode not) {
+            return new Filter.Not(compile(not.getFirstChild()));
+        }
+        if (node instanceof PresenceNode presence) {
+            AttributeType type = type(presence.getAttribute());
+            return type == null ? new Filter.Undefined("unknown attribute " + presence.getAttribute())
+                    : new Filter.Presence(presence.getAttribute(), oids(type));
+        }
+        if (node instanceof EqualityNode<?> eq) {
+            return equality(eq.getAttribute(), eq.getValue());
+        }
+        if (node instanceof ApproximateNode<?> approx) {
+            return equality(approx.getAttribute(), approx.getValue());
+        }
+        if (node instanceof GreaterEqNode<?> ge) {
+            return ordering(ge.getAttribute(), ge.getValue(), true);
+        }
+        if (node instanceof LessEqNode<?> le) {
+            return ordering(le.getAttribute(), le.getValue(), false);
+        }
+        if (node instanceof SubstringNode sub) {
+            return substring(sub);
+        }
+        if (node instanceof ExtensibleNode ext) {
+            return extensible(ext);
+        }
+        return new Filter.Undefined("unsupported filter item");
+    }
+
+    private List<Filter> children(List<ExprNode> nodes) {
+        List<Filter> out = new ArrayList<>(nodes.size());
+        for (ExprNode n : nodes) {
+            out.add(compile(n));
+        }
+        return List.copyOf(out);
+    }
+
+    private Filter equality(String attribute, Value value) {
+        AttributeType type = type(attribute);
+        if (type == null) {
+            return new Filter.Undefined("unknown attribute " + attribute);
+        }
+        MatchingRule rule = type.getEquality();
+        if (rule == null) {
+            return new Filter.Undefined(attribute + " has no equality rule");
+        }
+        byte[] normalized = normalize(rule.getNormalizer(), text(value), null);
+        if (normalized == null) {
+            return new Filter.Undefined("invalid assertion value for " + attribute);
+        }
+        return new Filter.Equality(attribute, oids(type), normalized);
+    }
+
+    private Filter ordering(String attribute, Value value, boolean greaterOrEqual) {
+        AttributeType type = type(attribute);
+        if (type == null) {
+            return new Filter.Undefined("unknown attribute " + attribute);
+        }
+        // Stored values are equality-normalized, so the assertion is too; the ordering rule only
+        // decides whether the attribute can be ordered at all (RFC 4511 4.5.1.7.3).
+        if (type.getOrdering() == null || type.getEquality() == null) {
+            return new Filter.Undefined(attribute + " has no ordering rule");
+        }
+        byte[] normalized = normalize(type.getEquality().getNormalizer(), text(value), null);
+        if (normalized == null) {
+            return new Filter.Undefined("invalid assertion value for " + attribute);
+        }
+        String syntax = type.getSyntaxOid();
+        return new Filter.Ordering(attribute, oids(type), IndexKeys.orderingKey(normalized, syntax), greaterOrEqual,
+                syntax);
+    }
+
+    private Filter substring(SubstringNode node) {
+        AttributeType type = type(node.getAttribute());
+        if (type == null) {
+            return new Filter.Undefined("unknown attribute " + node.getAttribute());
+        }
+        MatchingRule rule = type.getSubstring() != null ? type.getSubstring() : type.getEquality();
+        if (rule == null) {
+            return new Filter.Undefined(node.getAttribute() + " has no substring rule");
+        }
+        Normalizer normalizer = rule.getNormalizer();
+        byte[] initial = node.getInitial() == null ? null
+                : normalize(normalizer, node.getInitial(), PrepareString.AssertionType.SUBSTRING_INITIAL);
+        byte[] last = node.getFinal() == null ? null
+                : normalize(normalizer, node.getFinal(), PrepareString.AssertionType.SUBSTRING_FINAL);
+        List<byte[]> any = new ArrayList<>();
+        if (node.getAny() != null) {
+            for (String piece : node.getAny()) {
+                byte[] n = normalize(normalizer, piece, PrepareString.AssertionType.SUBSTRING_ANY);
+                if (n == null) {
+                    return new Filter.Undefined("invalid substring for " + node.getAttribute());
+                }
+                if (n.length > 0) {
+                    any.add(n);
+                }
+            }
+        }
+        if ((node.getInitial() != null && initial == null) || (node.getFinal() != null && last == null)) {
+            return new Filter.Undefined("invalid substring for " + node.getAttribute());
+        }
+        return new Filter.Substring(node.getAttribute(), oids(type), emptyToNull(initial),
+                any.toArray(byte[][]::new), emptyToNull(last));
+    }
+
+    private Filter extensible(ExtensibleNode node) {
+        String ruleId = node.getMatchingRuleId();
+        AttributeType type = node.getAttribute() == null || node.getAttribute().isEmpty() ? null
+                : type(node.getAttribute());
+        if (node.getAttribute() != null && !node.getAttribute().isEmpty() && type == null) {
+            return new Filter.Undefined("unknown attribute " + node.getAttribute());
+        }
+        MatchingRule rule;
+        if (ruleId == null || ruleId.isEmpty()) {
+            rule = type == null ? null : type.getEquality();
+        } else {
+            try {
+                rule = schema.lookupMatchingRuleRegistry(ruleId);
+            } catch (Exception e) {
+                rule = null;
+            }
+        }
+        if (rule == null) {
+            return new Filter.Undefined("unknown matching rule " + ruleId);
+        }
+        Normalizer normalizer = rule.getNormalizer();
+        byte[] assertion = normalize(normalizer, text(node.getValue()), null);
+        if (assertion == null) {
+            return new Filter.Undefined("invalid assertion value");
+        }
+        String ruleSyntax = rule.getSyntaxOid();
+        String[] oids = type == null ? null : oids(type);
+        boolean dnAttributes = node.hasDnAttributes();
+        MatchingRule matchingRule = rule;
+        Filter.ExtensibleTest test = entry -> {
+            for (StoredAttribute a : entry.attributes()) {
+                if (oids != null ? !contains(oids, a.oid()) : !appliesTo(a.oid(), ruleSyntax, matchingRule)) {
+                    continue;
+                }
+                for (byte[] user : a.values()) {
+                    byte[] n = normalize(normalizer, new String(user, UTF_8), null);
+                    if (n != null && java.util.Arrays.equals(n, assertion)) {
+                        return Tri.TRUE;
+                    }
+                }
+            }
+            return dnAttributes && dnMatches(entry, oids, normalizer, assertion) ? Tri.TRUE : Tri.FALSE;
+        };
+        return new Filter.Extensible(node.toString(), test);
+    }
+
+    private boolean appliesTo(String oid, String ruleSyntax, MatchingRule rule) {
+        AttributeType t = schema.getAttributeType(oid);
+        return t != null && (rule.equals(t.getEquality()) || (ruleSyntax != null && ruleSyntax.equals(t.getSyntaxOid())));
+    }
+
+    private boolean dnMatches(StoredEntry entry, String[] oids, Normalizer normalizer, byte[] assertion) {
+        Dn dn;
+        try {
+            dn = new Dn(schema, entry.dn());
+        } catch (Exception e) {
+            return false;
+        }
+        for (Rdn rdn : dn.getRdns()) {
+            for (Ava ava : rdn) {
+                if (oids != null && (ava.getAttributeType() == null || !contains(oids, ava.getAttributeType().getOid()))) {
+                    continue;
+                }
+                byte[] n = normalize(normalizer, ava.getValue().getString(), null);
+                if (n != null && java.util.Arrays.equals(n, assertion)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean contains(String[] oids, String oid) {
+        for (String o : oids) {
+            if (o.equals(oid)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private AttributeType type(String description) {
+        if (description == null || description.indexOf(';') >= 0) {
+            return null;
+        }
+        return schema.getAttributeType(description);
+    }
+
+    /** The type's OID followed by the OIDs of all its subtypes (a filter on name matches cn). */
+    String[] oids(AttributeType type) {
+        return subtypes.computeIfAbsent(type.getOid(), oid -> {
+            Set<String> out = new LinkedHashSet<>();
+            Deque<AttributeType> pending = new ArrayDeque<>(List.of(type));
+            while (!pending.isEmpty()) {
+                AttributeType t = pending.pop();
+                if (!out.add(t.getOid())) {
+                    continue;
+                }
+                try {
+                    Iterator<AttributeType> it = schema.getAttributeTypeRegistry().descendants(t);
+                    while (it != null && it.hasNext()) {
+                        pending.add(it.next());
+                    }
+                } catch (Exception e) {
+                    // no descendants registered
+                }
+            }
+            return out.toArray(String[]::new);
+        });
+    }
+
+    private static String text(Value value) {
+        if (value == null) {
+            return "";
+        }
+        return value.isHumanReadable() ? value.getString() : new String(value.getBytes(), UTF_8);
+    }
+
+    /** The normalized UTF-8 bytes, or null when the normalizer rejects the value. */
+    private static byte[] normalize(Normalizer normalizer, String value, PrepareString.AssertionType type) {
+        try {
+            String n = type == null ? normalizer.normalize(value) : normalizer.normalize(value, type);
+            return n == null ? null : n.getBytes(UTF_8);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    private static byte[] emptyToNull(byte[] b) {
+        return b == null || b.length == 0 ? null : b;
+    }
+}

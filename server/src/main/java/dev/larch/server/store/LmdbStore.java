@@ -1,0 +1,235 @@
+package dev.larch.server.store;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.larch.config.IndexKind;
+import org.lmdbjava.ByteBufferProxy;
+import org.lmdbjava.Cursor;
+import org.lmdbjava.Dbi;
+import org.lmdbjava.DbiFlags;
+import org.lmdbjava.Env;
+import org.lmdbjava.EnvFlags;
+import org.lmdbjava.LmdbException;
+import org.lmdbjava.Txn;
+
+/**
+ * The LMDB environment holding one directory tree: entries by ID, the DN index and the attribute
+ * indexes. lmdbjava types do not leave this package; callers work through {@link ReadTxn} and
+ * {@link WriteTxn}.
+ *
+ * <p>Databases:
+ * <ul>
+ *   <li>{@code entries}: 8-byte ID → serialized entry ({@code dev.larch.server.entry.EntryCodec}).
+ *   <li>{@code dn}: parent ID + normalized RDN → ID. A prefix scan on a parent ID lists its
+ *       children, so this is also the one-level index.
+ *   <li>{@code <kind>:<attribute OID>}: index key → IDs as sorted 8-byte duplicates.
+ *   <li>{@code meta}: which indexes are complete, so an index added to the config is built before use.
+ * </ul>
+ *
+ * <p>Thread-safety: safe for concurrent readers; write transactions are serialized by LMDB itself.
+ * The environment uses {@code MDB_NOTLS}, so a read transaction may be resumed on another thread
+ * (a paused search) as long as only one thread uses it at a time.
+ */
+public final class LmdbStore implements AutoCloseable {
+    private static final String ENTRIES = "entries";
+    private static final String DN = "dn";
+    private static final String META = "meta";
+
+    private final Path directory;
+    private final Env<ByteBuffer> env;
+    private final Dbi<ByteBuffer> entries;
+    private final Dbi<ByteBuffer> dn;
+    private final Dbi<ByteBuffer> meta;
+    private final Map<String, Dbi<ByteBuffer>> indexes = new HashMap<>();
+    private final Map<String, EnumSet<IndexKind>> indexKinds = new HashMap<>();
+    private final List<IndexRef> unbuiltIndexes = new ArrayList<>();
+    private final AtomicLong nextId;
+
+    /** One configured attribute index. */
+    public record IndexRef(String attributeOid, IndexKind kind) {
+        String dbName() {
+            return tag(kind) + ":" + attributeOid;
+        }
+    }
+
+    private LmdbStore(Path directory, Env<ByteBuffer> env, Map<String, Set<IndexKind>> configuredIndexes) {
+        this.directory = directory;
+        this.env = env;
+        this.entries = env.openDbi(ENTRIES, DbiFlags.MDB_CREATE);
+        this.dn = env.openDbi(DN, DbiFlags.MDB_CREATE);
+        this.meta = env.openDbi(META, DbiFlags.MDB_CREATE);
+        openIndexes(configuredIndexes);
+        this.nextId = new AtomicLong(lastEntryId() + 1);
+    }
+
+    /**
+     * Opens (creating if needed) the store in {@code directory}.
+     *
+     * @param configuredIndexes attribute OID → index kinds; indexes in the file but not here are dropped
+     * @throws StoreException when the directory cannot be used, naming the reason
+     */
+    public static LmdbStore open(Path directory, StoreOptions options, Map<String, Set<IndexKind>> configuredIndexes) {
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new StoreException("cannot create data directory " + directory + ": " + e.getMessage(), e);
+        }
+        List<EnvFlags> flags = new ArrayList<>(List.of(EnvFlags.MDB_NOTLS, EnvFlags.MDB_NORDAHEAD));
+        if (!options.durableWrites()) {
+            flags.add(EnvFlags.MDB_NOSYNC);
+        }
+        int maxDbs = 8 + 4 * Math.max(configuredIndexes.size(), 16);
+        try {
+            Env<ByteBuffer> env = Env.create(ByteBufferProxy.PROXY_OPTIMAL)
+                    .setMapSize(options.mapSizeBytes())
+                    .setMaxReaders(options.maxReaders())
+                    .setMaxDbs(maxDbs)
+                    .open(directory.toFile(), flags.toArray(EnvFlags[]::new));
+            return new LmdbStore(directory, env, configuredIndexes);
+        } catch (LmdbException e) {
+            throw new StoreException("cannot open store in " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void openIndexes(Map<String, Set<IndexKind>> configured) {
+        Set<String> wanted = new java.util.HashSet<>();
+        for (Map.Entry<String, Set<IndexKind>> e : configured.entrySet()) {
+            for (IndexKind kind : e.getValue()) {
+                IndexRef ref = new IndexRef(e.getKey(), kind);
+                wanted.add(ref.dbName());
+                Dbi<ByteBuffer> dbi = env.openDbi(ref.dbName(), DbiFlags.MDB_CREATE, DbiFlags.MDB_DUPSORT,
+                        DbiFlags.MDB_DUPFIXED);
+                indexes.put(ref.dbName(), dbi);
+                indexKinds.computeIfAbsent(e.getKey(), k -> EnumSet.noneOf(IndexKind.class)).add(kind);
+                if (!isMarkedBuilt(ref)) {
+                    unbuiltIndexes.add(ref);
+                }
+            }
+        }
+        dropIndexesNoLongerConfigured(wanted);
+    }
+
+    /** An index that is no longer configured would go stale; drop it so a later re-add rebuilds it. */
+    private void dropIndexesNoLongerConfigured(Set<String> wanted) {
+        for (byte[] rawName : env.getDbiNames()) {
+            String name = new String(rawName, UTF_8);
+            if (name.indexOf(':') < 0 || wanted.contains(name)) {
+                continue;
+            }
+            try (Txn<ByteBuffer> txn = env.txnWrite()) {
+                Dbi<ByteBuffer> stale = env.openDbi(name, DbiFlags.MDB_DUPSORT, DbiFlags.MDB_DUPFIXED);
+                stale.drop(txn, true);
+                meta.delete(txn, Keys.direct(("built:" + name).getBytes(UTF_8)));
+                txn.commit();
+            }
+        }
+    }
+
+    private boolean isMarkedBuilt(IndexRef ref) {
+        try (Txn<ByteBuffer> txn = env.txnRead()) {
+            return meta.get(txn, Keys.direct(("built:" + ref.dbName()).getBytes(UTF_8))) != null;
+        }
+    }
+
+    private long lastEntryId() {
+        try (Txn<ByteBuffer> txn = env.txnRead(); Cursor<ByteBuffer> c = entries.openCursor(txn)) {
+            return c.last() ? Keys.readId(c.key()) : 0L;
+        }
+    }
+
+    /** Configured indexes that have not been built over the existing entries yet. */
+    public List<IndexRef> unbuiltIndexes() {
+        return List.copyOf(unbuiltIndexes);
+    }
+
+    /** Records, in {@code txn}, that {@code ref} now covers every entry. */
+    public void markBuilt(WriteTxn txn, IndexRef ref) {
+        meta.put(txn.txn, Keys.direct(("built:" + ref.dbName()).getBytes(UTF_8)), Keys.direct(new byte[] {1}));
+        txn.onCommit(() -> unbuiltIndexes.remove(ref));
+    }
+
+    /** The index kinds configured for an attribute (by OID); empty when it has none. */
+    public Set<IndexKind> indexKinds(String attributeOid) {
+        EnumSet<IndexKind> kinds = indexKinds.get(attributeOid);
+        return kinds == null ? Set.of() : kinds;
+    }
+
+    public boolean isIndexed(String attributeOid, IndexKind kind) {
+        EnumSet<IndexKind> kinds = indexKinds.get(attributeOid);
+        return kinds != null && kinds.contains(kind);
+    }
+
+    Dbi<ByteBuffer> index(String attributeOid, IndexKind kind) {
+        Dbi<ByteBuffer> dbi = indexes.get(tag(kind) + ":" + attributeOid);
+        if (dbi == null) {
+            throw new IllegalArgumentException("no " + kind + " index on " + attributeOid);
+        }
+        return dbi;
+    }
+
+    /** Begins a read transaction; close it promptly, since an open reader pins old pages. */
+    public ReadTxn read() {
+        return new ReadTxn(this, env.txnRead());
+    }
+
+    /** Begins the write transaction; LMDB blocks other writers until it commits or aborts. */
+    public WriteTxn write() {
+        return new WriteTxn(this, env.txnWrite());
+    }
+
+    long allocateId() {
+        return nextId.getAndIncrement();
+    }
+
+    /** Forces buffered data to disk (used after a bulk import run without per-commit syncs). */
+    public void sync() {
+        env.sync(true);
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    Dbi<ByteBuffer> entriesDbi() {
+        return entries;
+    }
+
+    Dbi<ByteBuffer> dnDbi() {
+        return dn;
+    }
+
+    /** Bytes of the data file on disk (not the map size). */
+    public long sizeOnDisk() {
+        try {
+            return Files.size(directory.resolve("data.mdb"));
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public void close() {
+        env.close();
+    }
+
+    private static String tag(IndexKind kind) {
+        return switch (kind) {
+            case EQUALITY -> "eq";
+            case PRESENCE -> "pres";
+            case SUBSTRING -> "sub";
+            case ORDERING -> "ord";
+        };
+    }
+}

@@ -1,0 +1,61 @@
+package dev.larch.server.store;
+
+import java.nio.ByteBuffer;
+
+import org.lmdbjava.Cursor;
+import org.lmdbjava.GetOp;
+import org.lmdbjava.SeekOp;
+
+/** Walks the keys that start with a prefix, yielding the ID in each key or value. */
+final class PrefixCursor implements IdCursor {
+    enum Yield { KEY, VALUE }
+
+    private final Cursor<ByteBuffer> cursor;
+    private final ByteBuffer prefix;
+    private final Yield yield;
+    private boolean started;
+    private boolean done;
+
+    PrefixCursor(Cursor<ByteBuffer> cursor, ByteBuffer prefix, Yield yield) {
+        this.cursor = cursor;
+        this.prefix = prefix;
+        this.yield = yield;
+    }
+
+    @Override
+    public long next() {
+        if (done) {
+            return ReadTxn.NOT_FOUND;
+        }
+        boolean found;
+        if (!started) {
+            started = true;
+            found = prefix.capacity() == 0 ? cursor.first() : cursor.get(prefix, GetOp.MDB_SET_RANGE);
+        } else {
+            found = cursor.seek(SeekOp.MDB_NEXT);
+        }
+        if (!found || !hasPrefix(cursor.key())) {
+            done = true;
+            return ReadTxn.NOT_FOUND;
+        }
+        return Keys.readId(yield == Yield.KEY ? cursor.key() : cursor.val());
+    }
+
+    private boolean hasPrefix(ByteBuffer key) {
+        int n = prefix.capacity();
+        if (key.remaining() < n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (key.get(key.position() + i) != prefix.get(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        cursor.close();
+    }
+}
