@@ -1,0 +1,141 @@
+package dev.larch.config;
+
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.directory.api.ldap.model.name.Dn;
+
+/** Overlays the settings of one config file on a base configuration. Stateless. */
+final class ConfigLoader {
+    /** Every fixed key the file may set; {@code index.<attribute>} keys come on top. */
+    static final List<String> KEYS = List.of(
+            "suffix",
+            "listen.host", "listen.port", "listen.io-threads", "listen.max-pdu-size",
+            "listen.idle-timeout-seconds", "listen.max-filter-depth",
+            "storage.data-dir", "storage.map-size", "storage.max-readers", "storage.durable-writes",
+            "storage.import-batch-entries",
+            "limits.size-limit", "limits.time-limit-seconds", "limits.look-through-limit",
+            "limits.index-entry-limit",
+            "security.admin-password", "security.allow-cleartext-passwords", "security.password-scheme",
+            "logging.access-log", "logging.level",
+            "schema.files");
+
+    static final String INDEX_PREFIX = "index.";
+
+    // RFC 4512 descr (keystring) or numericoid.
+    private static final Pattern ATTRIBUTE = Pattern.compile("[A-Za-z][A-Za-z0-9-]*|[0-9]+(\\.[0-9]+)+");
+    private static final int MAX = Integer.MAX_VALUE;
+
+    private ConfigLoader() {
+    }
+
+    static LarchConfig load(Path file, LarchConfig base) throws ConfigException {
+        String name = file.toString();
+        Path dir = file.toAbsolutePath().getParent();
+        Settings s = new Settings(name, dir, ConfigFile.read(file, name));
+        LarchConfig config = new LarchConfig(
+                suffix(s, base.suffix()),
+                listen(s, base.listen()),
+                storage(s, base.storage()),
+                limits(s, base.limits()),
+                security(s, base.security()),
+                logging(s, base.logging()),
+                indexes(s, base.indexes()),
+                s.paths("schema.files", base.schemaFiles()));
+        s.requireAllRead();
+        return config;
+    }
+
+    private static String suffix(Settings s, String fallback) throws ConfigException {
+        String suffix = s.string("suffix", fallback);
+        if (suffix.isBlank() || !Dn.isValid(suffix)) {
+            throw s.error("suffix", "expected a DN such as dc=example,dc=com, got '" + suffix + "'");
+        }
+        return suffix;
+    }
+
+    private static Listen listen(Settings s, Listen b) throws ConfigException {
+        return new Listen(
+                s.string("listen.host", b.host()),
+                s.integer("listen.port", b.port(), 0, 65_535),
+                s.integer("listen.io-threads", b.ioThreads(), 0, 1024),
+                (int) s.size("listen.max-pdu-size", b.maxPduBytes(), 1024, MAX),
+                s.integer("listen.idle-timeout-seconds", b.idleTimeoutSeconds(), 0, MAX),
+                s.integer("listen.max-filter-depth", b.maxFilterDepth(), 1, 10_000));
+    }
+
+    private static Storage storage(Settings s, Storage b) throws ConfigException {
+        return new Storage(
+                s.path("storage.data-dir", b.dataDir()),
+                s.size("storage.map-size", b.mapSizeBytes(), 1L << 20, Long.MAX_VALUE),
+                s.integer("storage.max-readers", b.maxReaders(), 1, 1 << 20),
+                s.bool("storage.durable-writes", b.durableWrites()),
+                s.integer("storage.import-batch-entries", b.importBatchEntries(), 1, 10_000_000));
+    }
+
+    private static Limits limits(Settings s, Limits b) throws ConfigException {
+        return new Limits(
+                s.integer("limits.size-limit", b.sizeLimit(), 0, MAX),
+                s.integer("limits.time-limit-seconds", b.timeLimitSeconds(), 0, MAX),
+                s.integer("limits.look-through-limit", b.lookThroughLimit(), 0, MAX),
+                s.integer("limits.index-entry-limit", b.indexEntryLimit(), 0, MAX));
+    }
+
+    private static Security security(Settings s, Security b) throws ConfigException {
+        // An empty password means "not configured"; the server never accepts an empty admin password.
+        String password = s.take("security.admin-password").orElse(b.adminPassword());
+        return new Security(
+                password == null || password.isEmpty() ? null : password,
+                s.bool("security.allow-cleartext-passwords", b.allowCleartextPasswords()),
+                s.choice("security.password-scheme", b.passwordScheme(), Security.SUPPORTED_SCHEMES));
+    }
+
+    private static Logging logging(Settings s, Logging b) throws ConfigException {
+        return new Logging(
+                s.bool("logging.access-log", b.accessLog()),
+                s.choice("logging.level", b.level(), Logging.LEVELS));
+    }
+
+    /** File entries replace the base entry for the same attribute; an empty value or none drops it. */
+    private static Map<String, Set<IndexKind>> indexes(Settings s, Map<String, Set<IndexKind>> base)
+            throws ConfigException {
+        Map<String, Set<IndexKind>> indexes = new LinkedHashMap<>(base);
+        Set<String> seen = new HashSet<>();
+        for (String key : s.keysWithPrefix(INDEX_PREFIX)) {
+            String attribute = key.substring(INDEX_PREFIX.length());
+            if (!ATTRIBUTE.matcher(attribute).matches()) {
+                throw s.error(key, "expected index.<attribute name or OID>");
+            }
+            if (!seen.add(attribute.toLowerCase(Locale.ROOT))) {
+                throw s.error(key, "set twice (attribute names ignore case)");
+            }
+            String value = s.take(key).orElseThrow();
+            Set<IndexKind> kinds = indexKinds(s, key, value);
+            // Attribute names are case-insensitive: index.CN replaces the default for cn.
+            indexes.keySet().removeIf(existing -> existing.equalsIgnoreCase(attribute));
+            if (!kinds.isEmpty()) {
+                indexes.put(attribute, kinds);
+            }
+        }
+        return indexes;
+    }
+
+    private static Set<IndexKind> indexKinds(Settings s, String key, String value) throws ConfigException {
+        Set<IndexKind> kinds = EnumSet.noneOf(IndexKind.class);
+        if (value.strip().toLowerCase(Locale.ROOT).equals("none")) {
+            return kinds;
+        }
+        for (String word : Settings.splitList(value)) {
+            kinds.add(IndexKind.fromConfigWord(word).orElseThrow(() -> s.error(key,
+                    "expected index kinds from equality, presence, substring, ordering (or none), got '"
+                            + word + "'")));
+        }
+        return kinds;
+    }
+}

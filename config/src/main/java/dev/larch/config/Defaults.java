@@ -1,0 +1,45 @@
+package dev.larch.config;
+
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The embedded default configuration. {@code config/larch.conf} documents the same values; a test
+ * keeps the two equal.
+ */
+final class Defaults {
+    private static final long MIB = 1024L * 1024;
+    private static final long GIB = 1024 * MIB;
+
+    static final LarchConfig CONFIG = new LarchConfig(
+            "dc=example,dc=com",
+            new Listen("127.0.0.1", 1389, 0, (int) (10 * MIB), 0, 100),
+            new Storage(Path.of("var"), 64 * GIB, 1024, true, 10_000),
+            // Size and time limits as slapd ships them; look-through bounds an unindexed scan.
+            new Limits(500, 3600, 100_000, 50_000),
+            new Security(null, false, "SSHA256"),
+            new Logging(true, "INFO"),
+            defaultIndexes(),
+            List.of());
+
+    private Defaults() {
+    }
+
+    private static Map<String, Set<IndexKind>> defaultIndexes() {
+        Set<IndexKind> eq = EnumSet.of(IndexKind.EQUALITY);
+        Set<IndexKind> eqSub = EnumSet.of(IndexKind.EQUALITY, IndexKind.SUBSTRING);
+        Map<String, Set<IndexKind>> indexes = new LinkedHashMap<>();
+        indexes.put("objectClass", eq);
+        indexes.put("uid", eqSub);
+        indexes.put("mail", eqSub);
+        indexes.put("cn", eqSub);
+        indexes.put("sn", eqSub);
+        indexes.put("givenName", eqSub);
+        indexes.put("member", eq);
+        return indexes;
+    }
+}

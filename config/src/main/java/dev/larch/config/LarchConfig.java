@@ -1,0 +1,89 @@
+package dev.larch.config;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The whole server configuration: immutable, and complete (every setting has a value).
+ *
+ * <p>Built from {@link #defaults()}, or from a file with {@link #load(Path)}, then adjusted by command
+ * line overrides. The file format and every key are documented in {@code config/larch.conf}.
+ *
+ * @param suffix the DN of the naming context the server holds, for example {@code dc=example,dc=com}
+ * @param listen where connections are accepted
+ * @param storage the store
+ * @param limits server-side search limits
+ * @param security authentication settings
+ * @param logging logging settings
+ * @param indexes attribute name (as written in the config) to the index kinds kept for it; an
+ *     attribute that is absent is not indexed. Unmodifiable; iteration follows the config order.
+ * @param schemaFiles extra OpenLDAP-format schema files loaded after the standard schemas; unmodifiable
+ */
+public record LarchConfig(String suffix, Listen listen, Storage storage, Limits limits, Security security,
+                          Logging logging, Map<String, Set<IndexKind>> indexes, List<Path> schemaFiles) {
+
+    public LarchConfig {
+        Objects.requireNonNull(suffix, "suffix");
+        Objects.requireNonNull(listen, "listen");
+        Objects.requireNonNull(storage, "storage");
+        Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(security, "security");
+        Objects.requireNonNull(logging, "logging");
+        indexes = copyIndexes(indexes);
+        schemaFiles = List.copyOf(schemaFiles);
+    }
+
+    /** The embedded default: what {@code ./larch serve} uses without {@code --config}. */
+    public static LarchConfig defaults() {
+        return Defaults.CONFIG;
+    }
+
+    /**
+     * The defaults, overridden by the settings in a config file.
+     *
+     * @param file the config file; relative paths inside it are resolved against its directory
+     * @return the complete configuration
+     * @throws ConfigException when the file cannot be read, or names an unknown key, or a value is
+     *     malformed or out of range; the message names the file and the key or line
+     */
+    public static LarchConfig load(Path file) throws ConfigException {
+        return ConfigLoader.load(file, defaults());
+    }
+
+    /** A copy with the data directory replaced, for {@code --data}. */
+    public LarchConfig withDataDir(Path dir) {
+        Storage s = storage;
+        return new LarchConfig(suffix, listen,
+                new Storage(dir, s.mapSizeBytes(), s.maxReaders(), s.durableWrites(), s.importBatchEntries()),
+                limits, security, logging, indexes, schemaFiles);
+    }
+
+    /**
+     * A copy with the listen port replaced, for {@code --port}.
+     *
+     * @throws IllegalArgumentException when the port is outside 0..65535
+     */
+    public LarchConfig withPort(int port) {
+        Listen l = listen;
+        return new LarchConfig(suffix,
+                new Listen(l.host(), port, l.ioThreads(), l.maxPduBytes(), l.idleTimeoutSeconds(), l.maxFilterDepth()),
+                storage, limits, security, logging, indexes, schemaFiles);
+    }
+
+    // EnumSet keeps kinds in declaration order, so printing the config is stable.
+    private static Map<String, Set<IndexKind>> copyIndexes(Map<String, Set<IndexKind>> indexes) {
+        Map<String, Set<IndexKind>> copy = new LinkedHashMap<>();
+        indexes.forEach((attribute, kinds) -> {
+            EnumSet<IndexKind> set = EnumSet.noneOf(IndexKind.class);
+            set.addAll(kinds);
+            copy.put(Objects.requireNonNull(attribute, "index attribute"), Collections.unmodifiableSet(set));
+        });
+        return Collections.unmodifiableMap(copy);
+    }
+}

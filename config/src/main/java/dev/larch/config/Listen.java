@@ -1,0 +1,23 @@
+package dev.larch.config;
+
+import java.util.Objects;
+
+/**
+ * Where and how the server accepts LDAP connections.
+ *
+ * @param host the address to bind, a name or an IP literal; never null
+ * @param port the TCP port, 0..65535; 0 asks the OS for any free port (tests use this)
+ * @param ioThreads event-loop threads; 0 means one per available core
+ * @param maxPduBytes the largest LDAP message accepted; a bigger one is rejected before it is buffered
+ * @param idleTimeoutSeconds close connections idle this long; 0 means never
+ * @param maxFilterDepth the deepest nesting of and/or/not a search filter may have
+ */
+public record Listen(String host, int port, int ioThreads, int maxPduBytes, int idleTimeoutSeconds,
+                     int maxFilterDepth) {
+    public Listen {
+        Objects.requireNonNull(host, "host");
+        if (port < 0 || port > 65_535) {
+            throw new IllegalArgumentException("port must be 0..65535, got " + port);
+        }
+    }
+}

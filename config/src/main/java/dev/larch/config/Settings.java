@@ -1,0 +1,166 @@
+package dev.larch.config;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Typed, validated access to the raw settings of one config file. Every read consumes its key, so
+ * whatever is left at the end is an unknown key. Error messages name the file and the key, and quote
+ * the offending value (except for secrets).
+ *
+ * <p>Not thread-safe; one instance serves one load.
+ */
+final class Settings {
+    private final String fileName;
+    private final Path baseDir;
+    private final Map<String, String> remaining;
+
+    /**
+     * @param fileName how messages name the file
+     * @param baseDir the directory relative paths resolve against
+     * @param raw key to raw value, as read from the file
+     */
+    Settings(String fileName, Path baseDir, Map<String, String> raw) {
+        this.fileName = fileName;
+        this.baseDir = baseDir;
+        this.remaining = new LinkedHashMap<>(raw);
+    }
+
+    /** The raw value of a key, consuming it; empty when the file does not set it. */
+    Optional<String> take(String key) {
+        return Optional.ofNullable(remaining.remove(key));
+    }
+
+    /** The keys starting with a prefix that are still unread, in file order. */
+    List<String> keysWithPrefix(String prefix) {
+        List<String> keys = new ArrayList<>();
+        for (String key : remaining.keySet()) {
+            if (key.startsWith(prefix)) {
+                keys.add(key);
+            }
+        }
+        return keys;
+    }
+
+    String string(String key, String fallback) throws ConfigException {
+        Optional<String> value = take(key);
+        if (value.isPresent() && value.get().isEmpty()) {
+            throw error(key, "expected a value, got nothing");
+        }
+        return value.orElse(fallback);
+    }
+
+    int integer(String key, int fallback, int min, int max) throws ConfigException {
+        Optional<String> value = take(key);
+        if (value.isEmpty()) {
+            return fallback;
+        }
+        try {
+            int n = Integer.parseInt(value.get());
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the range
+        }
+        throw error(key, "expected an integer " + min + ".." + max + ", got '" + value.get() + "'");
+    }
+
+    boolean bool(String key, boolean fallback) throws ConfigException {
+        Optional<String> value = take(key);
+        if (value.isEmpty()) {
+            return fallback;
+        }
+        return switch (value.get().toLowerCase(Locale.ROOT)) {
+            case "true", "yes", "on" -> true;
+            case "false", "no", "off" -> false;
+            default -> throw error(key, "expected true or false, got '" + value.get() + "'");
+        };
+    }
+
+    /** A byte count written as digits with an optional binary unit: {@code 512m}, {@code 64g}, {@code 1048576}. */
+    long size(String key, long fallback, long min, long max) throws ConfigException {
+        Optional<String> value = take(key);
+        if (value.isEmpty()) {
+            return fallback;
+        }
+        long bytes = ByteSize.parse(value.get());
+        if (bytes < min || bytes > max) {
+            throw error(key, "expected a size " + ByteSize.format(min) + ".." + ByteSize.format(max)
+                    + " (digits with an optional k, m, g or t), got '" + value.get() + "'");
+        }
+        return bytes;
+    }
+
+    /** One of a fixed set of words, ignoring case; returns the word as spelled in {@code choices}. */
+    String choice(String key, String fallback, List<String> choices) throws ConfigException {
+        Optional<String> value = take(key);
+        if (value.isEmpty()) {
+            return fallback;
+        }
+        for (String choice : choices) {
+            if (choice.equalsIgnoreCase(value.get())) {
+                return choice;
+            }
+        }
+        throw error(key, "expected one of " + String.join(", ", choices) + ", got '" + value.get() + "'");
+    }
+
+    Path path(String key, Path fallback) throws ConfigException {
+        Optional<String> value = take(key);
+        if (value.isEmpty()) {
+            return fallback;
+        }
+        return resolve(key, value.get());
+    }
+
+    /** A comma-separated list of paths; empty items are ignored, so an empty value is an empty list. */
+    List<Path> paths(String key, List<Path> fallback) throws ConfigException {
+        Optional<String> value = take(key);
+        if (value.isEmpty()) {
+            return fallback;
+        }
+        List<Path> paths = new ArrayList<>();
+        for (String item : splitList(value.get())) {
+            paths.add(resolve(key, item));
+        }
+        return paths;
+    }
+
+    /** Fails on the first key no read has consumed. */
+    void requireAllRead() throws ConfigException {
+        if (!remaining.isEmpty()) {
+            throw error(remaining.keySet().iterator().next(), "unknown key");
+        }
+    }
+
+    ConfigException error(String key, String problem) {
+        return new ConfigException(fileName + ": " + key + ": " + problem);
+    }
+
+    static List<String> splitList(String value) {
+        List<String> items = new ArrayList<>();
+        for (String item : value.split(",")) {
+            if (!item.isBlank()) {
+                items.add(item.strip());
+            }
+        }
+        return items;
+    }
+
+    private Path resolve(String key, String value) throws ConfigException {
+        if (value.isEmpty()) {
+            throw error(key, "expected a path, got nothing");
+        }
+        try {
+            return baseDir.resolve(value).normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            throw error(key, "not a valid path: '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package dev.larch.config;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * The LMDB store.
+ *
+ * @param dataDir the directory holding the store and the admin password file; never null. A relative
+ *     path given on the command line is relative to the working directory; one read from a config
+ *     file has already been resolved against that file's directory.
+ * @param mapSizeBytes the LMDB map size, the most the store can ever hold; the file is sparse, so a
+ *     large value costs no disk until used
+ * @param maxReaders the most concurrent read transactions
+ * @param durableWrites whether every acknowledged write is synced to disk before the response
+ * @param importBatchEntries entries per write transaction during offline import
+ */
+public record Storage(Path dataDir, long mapSizeBytes, int maxReaders, boolean durableWrites,
+                      int importBatchEntries) {
+    public Storage {
+        Objects.requireNonNull(dataDir, "dataDir");
+    }
+}

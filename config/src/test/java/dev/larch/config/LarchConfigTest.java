@@ -1,0 +1,272 @@
+package dev.larch.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class LarchConfigTest {
+    /** The file users edit, relative to this module (Surefire runs in the module directory). */
+    private static final Path SHIPPED = Path.of("larch.conf");
+    private static final Pattern COMMENTED_SETTING = Pattern.compile("#\\s*([a-z][a-zA-Z.-]*)\\s*=.*");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shippedFileEqualsDefaults() throws Exception {
+        assertEquals(LarchConfig.defaults(), LarchConfig.load(SHIPPED));
+    }
+
+    @Test
+    void shippedFileDocumentsEveryKey() throws IOException {
+        String text = Files.readString(SHIPPED);
+        for (String key : ConfigLoader.KEYS) {
+            assertTrue(Pattern.compile("(?m)^#?\\s*" + Pattern.quote(key) + "\\s*=").matcher(text).find(),
+                    () -> key + " is missing from larch.conf");
+        }
+        for (String attribute : LarchConfig.defaults().indexes().keySet()) {
+            assertTrue(text.contains("index." + attribute + " ="), attribute);
+        }
+    }
+
+    @Test
+    void commentedOutSettingsInShippedFileAreValid() throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(SHIPPED)) {
+            Matcher m = COMMENTED_SETTING.matcher(line);
+            boolean setting = m.matches() && ConfigLoader.KEYS.contains(m.group(1));
+            lines.add(setting ? line.substring(1) : line);
+        }
+        Path file = dir.resolve("larch.conf");
+        Files.write(file, lines);
+        LarchConfig loaded = LarchConfig.load(file);
+        // data-dir is the one commented-out setting: active, it pins var next to the file.
+        assertEquals(dir.resolve("var").toAbsolutePath(), loaded.storage().dataDir());
+        assertEquals(LarchConfig.defaults(), loaded.withDataDir(LarchConfig.defaults().storage().dataDir()));
+    }
+
+    @Test
+    void defaultsAreWhatTheIssueAsksFor() {
+        LarchConfig d = LarchConfig.defaults();
+        assertEquals("dc=example,dc=com", d.suffix());
+        assertEquals(new Listen("127.0.0.1", 1389, 0, 10 * 1024 * 1024, 0, 100), d.listen());
+        assertEquals(Path.of("var"), d.storage().dataDir());
+        assertEquals(64L << 30, d.storage().mapSizeBytes());
+        assertTrue(d.storage().durableWrites());
+        assertNull(d.security().adminPassword());
+        assertFalse(d.security().allowCleartextPasswords());
+        assertEquals("SSHA256", d.security().passwordScheme());
+        assertEquals(Set.of(IndexKind.EQUALITY), d.indexes().get("objectClass"));
+        assertEquals(Set.of(IndexKind.EQUALITY, IndexKind.SUBSTRING), d.indexes().get("givenName"));
+        assertEquals(7, d.indexes().size());
+        assertEquals(List.of(), d.schemaFiles());
+    }
+
+    @Test
+    void emptyFileGivesDefaults() throws Exception {
+        assertEquals(LarchConfig.defaults(), LarchConfig.load(write("# nothing\n\n")));
+    }
+
+    @Test
+    void fileOverridesOnlyWhatItSets() throws Exception {
+        LarchConfig c = LarchConfig.load(write("""
+                suffix = o=larch
+                listen.port = 10389
+                storage.map-size = 512m
+                storage.durable-writes = no
+                limits.size-limit = 0
+                logging.level = debug
+                """));
+        LarchConfig d = LarchConfig.defaults();
+        assertEquals("o=larch", c.suffix());
+        assertEquals(10389, c.listen().port());
+        assertEquals(d.listen().host(), c.listen().host());
+        assertEquals(512L << 20, c.storage().mapSizeBytes());
+        assertFalse(c.storage().durableWrites());
+        assertEquals(0, c.limits().sizeLimit());
+        assertEquals(d.limits().timeLimitSeconds(), c.limits().timeLimitSeconds());
+        assertEquals("DEBUG", c.logging().level());
+        assertEquals(d.indexes(), c.indexes());
+    }
+
+    @Test
+    void relativePathsResolveAgainstTheFilesDirectory() throws Exception {
+        LarchConfig c = LarchConfig.load(write("""
+                storage.data-dir = data/store
+                schema.files = a.schema, /abs/b.schema ,
+                """));
+        assertEquals(dir.resolve("data/store").toAbsolutePath(), c.storage().dataDir());
+        assertEquals(List.of(dir.resolve("a.schema").toAbsolutePath(), Path.of("/abs/b.schema")), c.schemaFiles());
+    }
+
+    @Test
+    void indexEntriesReplaceOrDropDefaultsPerAttribute() throws Exception {
+        LarchConfig c = LarchConfig.load(write("""
+                index.CN = equality, ordering, PRESENCE
+                index.member = none
+                index.sn =
+                index.telephoneNumber = substring
+                index.2.5.4.20 = equality
+                """));
+        Map<String, Set<IndexKind>> idx = c.indexes();
+        assertEquals(EnumSet.of(IndexKind.EQUALITY, IndexKind.PRESENCE, IndexKind.ORDERING), idx.get("CN"));
+        assertFalse(idx.containsKey("cn"));
+        assertFalse(idx.containsKey("member"));
+        assertFalse(idx.containsKey("sn"));
+        assertEquals(Set.of(IndexKind.SUBSTRING), idx.get("telephoneNumber"));
+        assertEquals(Set.of(IndexKind.EQUALITY), idx.get("2.5.4.20"));
+        assertEquals(Set.of(IndexKind.EQUALITY), idx.get("objectClass"));
+    }
+
+    @Test
+    void valuesKeepBackslashesAndHashes() throws Exception {
+        LarchConfig c = LarchConfig.load(write("security.admin-password =  p#ss\\word= \n"));
+        assertEquals("p#ss\\word=", c.security().adminPassword());
+    }
+
+    @Test
+    void emptyAdminPasswordMeansNotConfigured() throws Exception {
+        assertNull(LarchConfig.load(write("security.admin-password =\n")).security().adminPassword());
+    }
+
+    @Test
+    void adminPasswordNeverAppearsInToString() throws Exception {
+        LarchConfig c = LarchConfig.load(write("security.admin-password = hunter2\n"));
+        assertFalse(c.toString().contains("hunter2"));
+    }
+
+    @Test
+    void passwordSchemeAndLevelAreNormalized() throws Exception {
+        LarchConfig c = LarchConfig.load(write("security.password-scheme = pbkdf2-sha256\nlogging.level = warn\n"));
+        assertEquals("PBKDF2-SHA256", c.security().passwordScheme());
+        assertEquals("WARN", c.logging().level());
+    }
+
+    @Test
+    void commandLineOverridesReplaceOneSetting() {
+        LarchConfig d = LarchConfig.defaults();
+        LarchConfig c = d.withPort(0).withDataDir(Path.of("/tmp/x"));
+        assertEquals(0, c.listen().port());
+        assertEquals(Path.of("/tmp/x"), c.storage().dataDir());
+        assertEquals(d.withPort(0).withDataDir(Path.of("/tmp/x")), c);
+        assertEquals(d.limits(), c.limits());
+        assertThrows(IllegalArgumentException.class, () -> d.withPort(65_536));
+        assertThrows(IllegalArgumentException.class, () -> d.withPort(-1));
+    }
+
+    @Test
+    void collectionsAreUnmodifiable() {
+        LarchConfig d = LarchConfig.defaults();
+        assertThrows(UnsupportedOperationException.class, () -> d.indexes().put("x", Set.of()));
+        assertThrows(UnsupportedOperationException.class, () -> d.indexes().get("cn").clear());
+        assertThrows(UnsupportedOperationException.class, () -> d.schemaFiles().add(Path.of("x")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            listen.port = abc                   | listen.port: expected an integer 0..65535, got 'abc'
+            listen.port = 65536                 | listen.port: expected an integer 0..65535, got '65536'
+            listen.port = -1                    | listen.port: expected an integer 0..65535, got '-1'
+            listen.port =                       | listen.port: expected an integer 0..65535, got ''
+            listen.io-threads = 2.5             | listen.io-threads: expected an integer 0..1024, got '2.5'
+            listen.max-pdu-size = 10q           | listen.max-pdu-size: expected a size 1k..
+            listen.max-pdu-size = 100           | listen.max-pdu-size: expected a size 1k..
+            listen.max-pdu-size = 4g            | listen.max-pdu-size: expected a size 1k..
+            listen.max-filter-depth = 0         | listen.max-filter-depth: expected an integer 1..10000, got '0'
+            listen.idle-timeout-seconds = 99999999999 | listen.idle-timeout-seconds: expected an integer 0..
+            listen.host =                       | listen.host: expected a value, got nothing
+            storage.map-size = lots             | storage.map-size: expected a size 1m..
+            storage.map-size = 99999999999t     | storage.map-size: expected a size 1m..
+            storage.max-readers = 0             | storage.max-readers: expected an integer 1..
+            storage.durable-writes = maybe      | storage.durable-writes: expected true or false, got 'maybe'
+            storage.import-batch-entries = 0    | storage.import-batch-entries: expected an integer 1..
+            storage.data-dir =                  | storage.data-dir: expected a path, got nothing
+            limits.size-limit = -5              | limits.size-limit: expected an integer 0..
+            limits.time-limit-seconds = 1h      | limits.time-limit-seconds: expected an integer 0..
+            limits.look-through-limit = x       | limits.look-through-limit: expected an integer 0..
+            limits.index-entry-limit = -1       | limits.index-entry-limit: expected an integer 0..
+            security.allow-cleartext-passwords = 1 | security.allow-cleartext-passwords: expected true or false, got '1'
+            security.password-scheme = MD5      | security.password-scheme: expected one of SSHA, SSHA256, SSHA512, PBKDF2-SHA256, got 'MD5'
+            logging.access-log = enabled        | logging.access-log: expected true or false, got 'enabled'
+            logging.level = LOUD                | logging.level: expected one of TRACE, DEBUG, INFO, WARN, ERROR, OFF, got 'LOUD'
+            index.cn = equality, fuzzy          | index.cn: expected index kinds from equality, presence, substring, ordering (or none), got 'fuzzy'
+            index. = equality                   | index.: expected index.<attribute name or OID>
+            index.c_n = equality                | index.c_n: expected index.<attribute name or OID>
+            suffix = not a dn                   | suffix: expected a DN such as dc=example,dc=com, got 'not a dn'
+            suffix =                            | suffix: expected a value, got nothing
+            listen.prot = 1389                  | listen.prot: unknown key
+            Suffix = dc=x                       | Suffix: unknown key
+            """)
+    void badSettingIsReportedWithFileAndKey(String line, String expected) throws IOException {
+        Path file = write(line + "\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> LarchConfig.load(file));
+        assertTrue(e.getMessage().startsWith(file + ": " + expected), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"));
+    }
+
+    @Test
+    void duplicateKeyIsAnError() throws IOException {
+        Path file = write("listen.port = 1\nlisten.port = 2\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> LarchConfig.load(file));
+        assertEquals(file + ": listen.port: set twice (again on line 2)", e.getMessage());
+    }
+
+    @Test
+    void duplicateIndexIgnoringCaseIsAnError() throws IOException {
+        Path file = write("index.cn = equality\nindex.CN = substring\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> LarchConfig.load(file));
+        assertEquals(file + ": index.CN: set twice (attribute names ignore case)", e.getMessage());
+    }
+
+    @Test
+    void lineWithoutEqualsNamesTheLineButNotItsText() throws IOException {
+        Path file = write("# ok\nsecurity.admin-password secret\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> LarchConfig.load(file));
+        assertEquals(file + ": line 2: expected 'key = value'", e.getMessage());
+    }
+
+    @Test
+    void missingFileIsNamed() {
+        Path file = dir.resolve("nope.conf");
+        ConfigException e = assertThrows(ConfigException.class, () -> LarchConfig.load(file));
+        assertEquals(file + ": file not found", e.getMessage());
+    }
+
+    @Test
+    void fileThatIsNotUtf8IsNamed() throws IOException {
+        Path file = dir.resolve("latin1.conf");
+        Files.write(file, "suffix = o=caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+        ConfigException e = assertThrows(ConfigException.class, () -> LarchConfig.load(file));
+        assertEquals(file + ": not valid UTF-8", e.getMessage());
+    }
+
+    @Test
+    void directoryInsteadOfFileIsAnError() {
+        ConfigException e = assertThrows(ConfigException.class, () -> LarchConfig.load(dir));
+        assertTrue(e.getMessage().startsWith(dir + ": cannot read"), e.getMessage());
+    }
+
+    private Path write(String text) throws IOException {
+        Path file = dir.resolve("test.conf");
+        Files.writeString(file, text);
+        return file;
+    }
+}
