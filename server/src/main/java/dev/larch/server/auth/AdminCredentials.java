@@ -1,0 +1,187 @@
+package dev.larch.server.auth;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The password of {@code cn=admin,<suffix>}, as the hash binds are checked against.
+ *
+ * <p>Where it comes from, first match wins:
+ * <ol>
+ *   <li>the config file ({@code security.admin-password});
+ *   <li>the environment variable {@value #ENV_VARIABLE};
+ *   <li>the file {@value #FILE_NAME} in the data directory, written by an earlier start;
+ *   <li>a new random password, whose hash is stored in that file (mode 0600) and whose cleartext is
+ *       returned once so the server can print it.
+ * </ol>
+ * A configured or environment value that is already a hash ({@code {SSHA256}...}, as slappasswd
+ * prints) is used as it is; anything else is hashed. The file only ever holds a hash.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class AdminCredentials {
+    /** The environment variable consulted when the config sets no password. */
+    public static final String ENV_VARIABLE = "LARCH_ADMIN_PASSWORD";
+    /** The file, in the data directory, holding the hash of a generated password. */
+    public static final String FILE_NAME = "admin-password";
+    /** The scheme used by {@link #resolve(String, Map, Path)}. */
+    public static final String DEFAULT_SCHEME = "SSHA256";
+
+    private static final Logger LOG = LoggerFactory.getLogger(AdminCredentials.class);
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+    private static final String ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+    /** 24 characters from a 57-letter alphabet: about 140 bits. */
+    private static final int GENERATED_LENGTH = 24;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** Where the verifier came from; for the start-up log. */
+    public enum Source { CONFIG, ENVIRONMENT, STORED_FILE, GENERATED }
+
+    private final byte[] verifierHash;
+    private final String generatedPassword;
+    private final Source source;
+
+    private AdminCredentials(byte[] verifierHash, String generatedPassword, Source source) {
+        this.verifierHash = verifierHash;
+        this.generatedPassword = generatedPassword;
+        this.source = source;
+    }
+
+    /** {@link #resolve(String, Map, Path, String)} hashing with {@value #DEFAULT_SCHEME}. */
+    public static AdminCredentials resolve(String configuredPassword, Map<String, String> env, Path dataDir)
+            throws IOException {
+        return resolve(configuredPassword, env, dataDir, DEFAULT_SCHEME);
+    }
+
+    /**
+     * Finds or creates the admin password.
+     *
+     * @param configuredPassword {@code security.admin-password}; null or empty when not configured
+     * @param env the process environment (or a stand-in in tests); never null
+     * @param dataDir the data directory; created if missing when a password has to be stored
+     * @param scheme the scheme for hashing a cleartext password, one of
+     *     {@link PasswordSchemes#supportedSchemes()}
+     * @throws IOException when the stored file cannot be read or written, or holds no hash; the
+     *     message names the file
+     */
+    public static AdminCredentials resolve(String configuredPassword, Map<String, String> env, Path dataDir,
+                                           String scheme) throws IOException {
+        if (configuredPassword != null && !configuredPassword.isEmpty()) {
+            return new AdminCredentials(verifierFor(configuredPassword, scheme), null, Source.CONFIG);
+        }
+        String fromEnv = env.get(ENV_VARIABLE);
+        if (fromEnv != null && !fromEnv.isEmpty()) {
+            return new AdminCredentials(verifierFor(fromEnv, scheme), null, Source.ENVIRONMENT);
+        }
+        Path file = dataDir.resolve(FILE_NAME);
+        if (Files.exists(file)) {
+            return new AdminCredentials(readStored(file), null, Source.STORED_FILE);
+        }
+        String password = generate();
+        byte[] hash = PasswordSchemes.hash(scheme, password.getBytes(StandardCharsets.UTF_8));
+        store(file, hash);
+        return new AdminCredentials(hash, password, Source.GENERATED);
+    }
+
+    /** The hashed {@code userPassword} form to check admin binds against with {@link PasswordSchemes#verify}. */
+    public byte[] verifierHash() {
+        return verifierHash.clone();
+    }
+
+    /** The cleartext of a password generated by this start, to print once; empty on every other start. */
+    public Optional<String> generatedPassword() {
+        return Optional.ofNullable(generatedPassword);
+    }
+
+    /** Where the password came from. */
+    public Source source() {
+        return source;
+    }
+
+    /** Keeps the generated password out of logs. */
+    @Override
+    public String toString() {
+        return "AdminCredentials[source=" + source + "]";
+    }
+
+    private static byte[] verifierFor(String password, String scheme) {
+        byte[] bytes = password.getBytes(StandardCharsets.UTF_8);
+        return PasswordSchemes.isHashed(bytes) ? bytes : PasswordSchemes.hash(scheme, bytes);
+    }
+
+    private static byte[] readStored(Path file) throws IOException {
+        tightenPermissions(file);
+        byte[] hash = Files.readString(file, StandardCharsets.US_ASCII).strip().getBytes(StandardCharsets.US_ASCII);
+        if (!PasswordSchemes.isHashed(hash)) {
+            throw new IOException(file + ": not a password hash; delete it to have a new admin password generated");
+        }
+        return hash;
+    }
+
+    private static String generate() {
+        StringBuilder password = new StringBuilder(GENERATED_LENGTH);
+        for (int i = 0; i < GENERATED_LENGTH; i++) {
+            password.append(ALPHABET.charAt(RANDOM.nextInt(ALPHABET.length())));
+        }
+        return password.toString();
+    }
+
+    /**
+     * Writes the hash through a temporary file created owner-only, then renames it into place, so the
+     * file is never readable by others nor half-written.
+     */
+    private static void store(Path file, byte[] hash) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        Files.createDirectories(dir);
+        Path tmp = dir.resolve(FILE_NAME + ".tmp");
+        Files.deleteIfExists(tmp);
+        try {
+            Files.createFile(tmp, ownerOnly(dir));
+        } catch (FileAlreadyExistsException e) {
+            throw new IOException(tmp + ": created by someone else meanwhile; is another server starting?", e);
+        }
+        Files.write(tmp, (new String(hash, StandardCharsets.US_ASCII) + "\n").getBytes(StandardCharsets.US_ASCII));
+        try {
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    private static FileAttribute<?>[] ownerOnly(Path dir) {
+        return isPosix(dir)
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)}
+                : new FileAttribute<?>[0];
+    }
+
+    /** Someone may have loosened the mode by hand; the file guards the admin, so put it back. */
+    private static void tightenPermissions(Path file) throws IOException {
+        if (!isPosix(file)) {
+            return;
+        }
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
+        if (permissions.removeIf(p -> !OWNER_ONLY.contains(p))) {
+            LOG.warn("{} was accessible beyond its owner; removing group and other permissions", file);
+            Files.setPosixFilePermissions(file, permissions);
+        }
+    }
+
+    private static boolean isPosix(Path path) {
+        return Files.getFileAttributeView(path, PosixFileAttributeView.class) != null;
+    }
+}

@@ -1,0 +1,28 @@
+package dev.larch.server.auth;
+
+import java.security.SecureRandom;
+
+/**
+ * One {@code {SCHEME}} of hashed {@code userPassword} values. Implementations are immutable and
+ * thread-safe.
+ */
+interface PasswordScheme {
+    /** The name inside the braces, upper case, for example {@code SSHA256}. */
+    String name();
+
+    /**
+     * Whether a presented password matches a stored value of this scheme. A malformed stored value
+     * matches nothing. Compares in time independent of where the first difference is.
+     *
+     * @param encoded the stored value after the {@code {SCHEME}} prefix
+     * @param presented the password as the client sent it; never empty
+     */
+    boolean matches(String encoded, byte[] presented);
+
+    /**
+     * Hashes a password with a fresh salt.
+     *
+     * @return the value to store after the {@code {SCHEME}} prefix (ASCII)
+     */
+    String encode(byte[] password, SecureRandom random);
+}

@@ -1,0 +1,116 @@
+package dev.larch.server.auth;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Checks and produces {@code userPassword} values in the formats OpenLDAP writes, so a directory
+ * exported from slapd keeps working: {@code {SSHA}}, {@code {SSHA256}}, {@code {SSHA512}} and
+ * {@code {PBKDF2}}, {@code {PBKDF2-SHA1}}, {@code {PBKDF2-SHA256}}, {@code {PBKDF2-SHA512}}, plus
+ * cleartext (a value with no {@code {SCHEME}} prefix) where the configuration allows it. Scheme names
+ * are matched ignoring case, as slapd does.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class PasswordSchemes {
+    private static final Map<String, PasswordScheme> SCHEMES = schemes(
+            new SaltedDigestScheme("SSHA", "SHA-1"),
+            new SaltedDigestScheme("SSHA256", "SHA-256"),
+            new SaltedDigestScheme("SSHA512", "SHA-512"),
+            new Pbkdf2Scheme("PBKDF2", "HmacSHA1"),
+            new Pbkdf2Scheme("PBKDF2-SHA1", "HmacSHA1"),
+            new Pbkdf2Scheme("PBKDF2-SHA256", "HmacSHA256"),
+            new Pbkdf2Scheme("PBKDF2-SHA512", "HmacSHA512"));
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private PasswordSchemes() {
+    }
+
+    /**
+     * Whether a password presented in a simple bind matches a stored {@code userPassword} value.
+     *
+     * @param storedUserPassword one stored value, for example {@code {SSHA256}base64...}; never null
+     * @param presented the password from the bind request; never null. An empty password matches
+     *     nothing: RFC 4513 section 5.1.2 makes a bind with one an unauthenticated bind, never a check.
+     * @param allowCleartext whether a stored value without a {@code {SCHEME}} prefix may be compared
+     *     as cleartext; when false such values match nothing
+     * @return true only on a match; false for a mismatch, an unknown scheme or a malformed value. The
+     *     comparison takes the same time wherever the values differ.
+     */
+    public static boolean verify(byte[] storedUserPassword, byte[] presented, boolean allowCleartext) {
+        if (presented.length == 0) {
+            return false;
+        }
+        Optional<Prefixed> prefixed = Prefixed.parse(storedUserPassword);
+        if (prefixed.isEmpty()) {
+            return allowCleartext && MessageDigest.isEqual(storedUserPassword, presented);
+        }
+        PasswordScheme scheme = SCHEMES.get(prefixed.get().scheme());
+        return scheme != null && scheme.matches(prefixed.get().rest(), presented);
+    }
+
+    /**
+     * Hashes a password with a fresh random salt.
+     *
+     * @param scheme a scheme name without braces, any case, for example {@code SSHA256}
+     * @param password the cleartext password; must not be empty
+     * @return the value to store in {@code userPassword}, {@code {SCHEME}...}, ASCII
+     * @throws IllegalArgumentException for an unknown scheme or an empty password
+     */
+    public static byte[] hash(String scheme, byte[] password) {
+        PasswordScheme s = SCHEMES.get(scheme.toUpperCase(Locale.ROOT));
+        if (s == null) {
+            throw new IllegalArgumentException("unknown password scheme '" + scheme + "'; supported: "
+                    + String.join(", ", supportedSchemes()));
+        }
+        if (password.length == 0) {
+            throw new IllegalArgumentException("an empty password cannot be hashed");
+        }
+        return ("{" + s.name() + "}" + s.encode(password, RANDOM)).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * Whether a value is in a hashed form this class can verify: a known {@code {SCHEME}} prefix
+     * followed by a non-empty value. Says nothing about whether the value is well formed.
+     */
+    public static boolean isHashed(byte[] value) {
+        return Prefixed.parse(value).filter(p -> SCHEMES.containsKey(p.scheme()) && !p.rest().isEmpty()).isPresent();
+    }
+
+    /** The scheme names {@link #hash} and {@link #verify} know, upper case. */
+    public static List<String> supportedSchemes() {
+        return List.copyOf(SCHEMES.keySet());
+    }
+
+    private static Map<String, PasswordScheme> schemes(PasswordScheme... schemes) {
+        Map<String, PasswordScheme> byName = new LinkedHashMap<>();
+        for (PasswordScheme scheme : schemes) {
+            byName.put(scheme.name(), scheme);
+        }
+        return Collections.unmodifiableMap(byName);
+    }
+
+    /** A stored value split into its upper-cased scheme name and the text after the braces. */
+    private record Prefixed(String scheme, String rest) {
+        static Optional<Prefixed> parse(byte[] value) {
+            if (value.length < 2 || value[0] != '{') {
+                return Optional.empty();
+            }
+            // Hashed values are ASCII; anything else decodes to U+FFFD and then fails to match.
+            String text = new String(value, StandardCharsets.UTF_8);
+            int close = text.indexOf('}');
+            if (close < 2) {
+                return Optional.empty();
+            }
+            return Optional.of(new Prefixed(text.substring(1, close).toUpperCase(Locale.ROOT), text.substring(close + 1)));
+        }
+    }
+}
