@@ -249,14 +249,18 @@ public final class FilterCompiler {
         return schema.getAttributeType(description);
     }
 
-    /** The type's OID followed by the OIDs of all its subtypes (a filter on name matches cn). */
+    /**
+     * The type's OID followed by the OIDs of all its subtypes (a filter on name matches cn),
+     * without collective attributes.
+     */
     String[] oids(AttributeType type) {
         return subtypes.computeIfAbsent(type.getOid(), oid -> {
             Set<String> out = new LinkedHashSet<>();
             Deque<AttributeType> pending = new ArrayDeque<>(List.of(type));
             while (!pending.isEmpty()) {
                 AttributeType t = pending.pop();
-                if (!out.add(t.getOid())) {
+                // Collective attributes live only in subentries, which Larch does not hold.
+                if (t.isCollective() || !out.add(t.getOid())) {
                     continue;
                 }
                 try {

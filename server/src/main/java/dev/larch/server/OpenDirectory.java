@@ -1,0 +1,104 @@
+package dev.larch.server;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+import dev.larch.config.IndexKind;
+import dev.larch.config.LarchConfig;
+import dev.larch.server.directory.Directory;
+import dev.larch.server.directory.SchemaChecker;
+import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.store.IdCursor;
+import dev.larch.server.store.LmdbStore;
+import dev.larch.server.store.ReadTxn;
+import dev.larch.server.store.StoreOptions;
+import dev.larch.server.store.WriteTxn;
+import org.apache.directory.api.ldap.model.schema.AttributeType;
+import org.apache.directory.api.ldap.model.schema.SchemaManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A directory opened from a configuration: the store with its indexes (built first if the config
+ * added any), the tree and the schema checker. Shared by serve, import and export.
+ */
+public final class OpenDirectory implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(OpenDirectory.class);
+
+    private final LmdbStore store;
+    private final Directory directory;
+    private final SchemaChecker checker;
+
+    private OpenDirectory(LmdbStore store, Directory directory, SchemaChecker checker) {
+        this.store = store;
+        this.directory = directory;
+        this.checker = checker;
+    }
+
+    /**
+     * @param durableWrites false only for bulk import, which syncs once at the end
+     * @throws IllegalArgumentException naming the {@code index.<attribute>} key when the schema
+     *     does not know an indexed attribute
+     */
+    public static OpenDirectory open(LarchConfig config, SchemaManager schema, boolean durableWrites) {
+        SchemaEntries schemaEntries = new SchemaEntries(schema);
+        Map<String, Set<IndexKind>> byOid = new HashMap<>();
+        config.indexes().forEach((name, kinds) -> {
+            AttributeType type = schema.getAttributeType(name);
+            if (type == null) {
+                throw new IllegalArgumentException("index." + name + ": the schema has no attribute type '" + name + "'");
+            }
+            byOid.merge(type.getOid(), kinds, (a, b) -> {
+                Set<IndexKind> both = java.util.EnumSet.copyOf(a);
+                both.addAll(b);
+                return both;
+            });
+        });
+        StoreOptions options = new StoreOptions(config.storage().mapSizeBytes(), config.storage().maxReaders(),
+                durableWrites && config.storage().durableWrites());
+        LmdbStore store = LmdbStore.open(config.storage().dataDir(), options, byOid);
+        Directory directory = new Directory(store, schemaEntries, schemaEntries.dn(config.suffix()));
+        buildMissingIndexes(store, directory);
+        return new OpenDirectory(store, directory, new SchemaChecker(schema));
+    }
+
+    /** An index added to the config covers no existing entry yet: fill it before serving. */
+    private static void buildMissingIndexes(LmdbStore store, Directory directory) {
+        for (LmdbStore.IndexRef index : store.unbuiltIndexes()) {
+            long n = 0;
+            try (WriteTxn txn = store.write()) {
+                try (IdCursor ids = txn.allEntries()) {
+                    for (long id = ids.next(); id != ReadTxn.NOT_FOUND; id = ids.next()) {
+                        StoredEntry entry = directory.load(txn, id);
+                        directory.indexes().addTo(txn, entry, index);
+                        n++;
+                    }
+                }
+                store.markBuilt(txn, index);
+                txn.commit();
+            }
+            if (n > 0) {
+                LOG.info("built {} index on {} over {} entries", index.kind(), index.attributeOid(), n);
+            }
+        }
+    }
+
+    public LmdbStore store() {
+        return store;
+    }
+
+    public Directory directory() {
+        return directory;
+    }
+
+    public SchemaChecker checker() {
+        return checker;
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+}

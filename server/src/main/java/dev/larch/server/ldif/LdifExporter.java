@@ -1,0 +1,58 @@
+package dev.larch.server.ldif;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+import dev.larch.server.OpenDirectory;
+import dev.larch.server.directory.Directory;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.store.IdCursor;
+import dev.larch.server.store.ReadTxn;
+import org.apache.directory.api.ldap.model.ldif.LdifUtils;
+
+/**
+ * Writes the tree as LDIF, parents before children, with every stored attribute (operational
+ * ones included) so that importing the output rebuilds the same tree.
+ */
+public final class LdifExporter {
+    private final OpenDirectory open;
+
+    public LdifExporter(OpenDirectory open) {
+        this.open = open;
+    }
+
+    /** Writes all entries to {@code out}; returns how many. Reads one consistent snapshot. */
+    public long export(Writer out) throws IOException {
+        Directory directory = open.directory();
+        long count = 0;
+        try (ReadTxn txn = open.store().read()) {
+            long root = directory.resolve(txn, directory.suffix());
+            if (root == ReadTxn.NOT_FOUND) {
+                return 0;
+            }
+            Deque<Long> pending = new ArrayDeque<>();
+            pending.push(root);
+            while (!pending.isEmpty()) {
+                long id = pending.pop();
+                StoredEntry entry = directory.load(txn, id);
+                out.write(LdifUtils.convertToLdif(directory.schemaEntries().toEntry(entry), 76));
+                out.write('\n');
+                count++;
+                Deque<Long> children = new ArrayDeque<>();
+                try (IdCursor c = txn.children(id)) {
+                    for (long child = c.next(); child != ReadTxn.NOT_FOUND; child = c.next()) {
+                        children.push(child);
+                    }
+                }
+                // Pushed in reverse so children are written in index order.
+                while (!children.isEmpty()) {
+                    pending.push(children.pop());
+                }
+            }
+        }
+        out.flush();
+        return count;
+    }
+}
