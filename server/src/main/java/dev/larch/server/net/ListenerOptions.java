@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param idleTimeoutSeconds close a connection that has neither read nor written for this long while
  *                           no operation is outstanding; 0 disables
  * @param maxFilterDepth     deepest search filter nesting accepted (a plain {@code (cn=x)} is 1);
- *                           deeper filters get protocolError without being decoded
+ *                           deeper filters get protocolError without being decoded; at most
+ *                           {@link #MAX_FILTER_DEPTH_LIMIT}
  * @param accessLog          whether to write the {@code larch.access} lines
  */
 public record ListenerOptions(
@@ -28,6 +29,11 @@ public record ListenerOptions(
     public static final int DEFAULT_PORT = 1389;
     public static final int DEFAULT_MAX_PDU_BYTES = 8 * 1024 * 1024;
     public static final int DEFAULT_MAX_FILTER_DEPTH = 100;
+    /**
+     * The Apache decoder turns filters into {@code ExprNode}s recursively: around 10,000 levels overflow
+     * an event-loop thread's stack, and decoding slows down sharply well before. 1,000 is safe.
+     */
+    public static final int MAX_FILTER_DEPTH_LIMIT = 1000;
 
     public ListenerOptions {
         Objects.requireNonNull(host, "host");
@@ -43,8 +49,9 @@ public record ListenerOptions(
         if (idleTimeoutSeconds < 0) {
             throw new IllegalArgumentException("idleTimeoutSeconds must be >= 0, was " + idleTimeoutSeconds);
         }
-        if (maxFilterDepth < 1) {
-            throw new IllegalArgumentException("maxFilterDepth must be >= 1, was " + maxFilterDepth);
+        if (maxFilterDepth < 1 || maxFilterDepth > MAX_FILTER_DEPTH_LIMIT) {
+            throw new IllegalArgumentException(
+                    "maxFilterDepth must be 1.." + MAX_FILTER_DEPTH_LIMIT + ", was " + maxFilterDepth);
         }
     }
 

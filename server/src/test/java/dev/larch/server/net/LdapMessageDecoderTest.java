@@ -153,16 +153,4 @@ class LdapMessageDecoderTest {
         assertInstanceOf(InboundError.Reply.class, decodeWhole(pdu));
         assertInstanceOf(InboundError.Reply.class, decodeByteByByte(pdu));
     }
-
-    @Test
-    void depthCountsNotAndOrButNotLeafStructure() {
-        // (!(|(cn=a)(sn=b))): depth 3; the equality leaves' inner SEQUENCEs do not count.
-        byte[] leaf1 = Fixtures.tlv(0xA3, Fixtures.concat(Fixtures.tlv(4, "cn".getBytes()), Fixtures.tlv(4, "a".getBytes())));
-        byte[] leaf2 = Fixtures.tlv(0xA3, Fixtures.concat(Fixtures.tlv(4, "sn".getBytes()), Fixtures.tlv(4, "b".getBytes())));
-        byte[] filter = Fixtures.tlv(0xA2, Fixtures.tlv(0xA1, Fixtures.concat(leaf1, leaf2)));
-        ByteBuf pdu = Unpooled.wrappedBuffer(Fixtures.searchRequest(1, filter));
-        assertFalse(SearchFilterDepth.exceeds(pdu, 3));
-        assertTrue(SearchFilterDepth.exceeds(pdu, 2));
-        assertFalse(SearchFilterDepth.exceeds(Unpooled.wrappedBuffer(Fixtures.BIND), 1));
-    }
 }
