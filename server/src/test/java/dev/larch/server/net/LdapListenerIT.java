@@ -22,7 +22,6 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.unboundid.ldap.sdk.AsyncRequestID;
-import com.unboundid.ldap.sdk.AsyncResultListener;
 import com.unboundid.ldap.sdk.AsyncSearchResultListener;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
@@ -348,7 +347,7 @@ class LdapListenerIT {
         TestHandler own = new TestHandler();
         LdapListener l = LdapListener.start(options(0), own);
         try (RawClient raw = new RawClient(l.address())) {
-            raw.send(Fixtures.searchRequest(4, Fixtures.tlv(0x87, "cn".getBytes())).clone());
+            raw.send(Fixtures.searchRequest(4, Fixtures.tlv(0x87, "cn".getBytes())));
             raw.send(neverSearch());
             Thread.sleep(50);
             CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> l.stop(Duration.ofMillis(300)));
@@ -397,7 +396,4 @@ class LdapListenerIT {
             future.complete(result);
         }
     }
-
-    @SuppressWarnings("unused")
-    private static final AsyncResultListener UNUSED = (id, result) -> { };
 }
