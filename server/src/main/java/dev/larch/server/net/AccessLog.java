@@ -1,0 +1,243 @@
+package dev.larch.server.net;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+
+import dev.larch.server.session.Session;
+import org.apache.directory.api.ldap.model.message.AbandonRequest;
+import org.apache.directory.api.ldap.model.message.AddRequest;
+import org.apache.directory.api.ldap.model.message.BindRequest;
+import org.apache.directory.api.ldap.model.message.CompareRequest;
+import org.apache.directory.api.ldap.model.message.DeleteRequest;
+import org.apache.directory.api.ldap.model.message.ExtendedRequest;
+import org.apache.directory.api.ldap.model.message.Message;
+import org.apache.directory.api.ldap.model.message.ModifyDnRequest;
+import org.apache.directory.api.ldap.model.message.ModifyRequest;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
+import org.apache.directory.api.ldap.model.message.SearchRequest;
+import org.apache.directory.api.ldap.model.message.SearchScope;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes one INFO line per completed operation, and per connection open and close, to the SLF4J
+ * logger {@code larch.access}:
+ *
+ * <pre>
+ * conn=7 open from=127.0.0.1:50312
+ * conn=7 op=1 BIND dn="cn=admin,dc=example,dc=com" method=simple result=0 etime=0.412
+ * conn=7 op=2 SEARCH base="dc=example,dc=com" scope=sub filter="(uid=jdoe)" result=0 entries=1 etime=0.230
+ * conn=7 op=3 ABANDON id=2
+ * conn=7 op=0 DISCONNECT result=2 text="PDU exceeds the maximum size of 1024 bytes"
+ * conn=7 closed
+ * </pre>
+ *
+ * Quoted values escape {@code "}, {@code \} and control characters, so a line cannot be forged.
+ * Thread-safe.
+ */
+final class AccessLog {
+
+    static final String LOGGER_NAME = "larch.access";
+    private static final Logger LOG = LoggerFactory.getLogger(LOGGER_NAME);
+    private static final int MAX_VALUE_CHARS = 2048;
+
+    private final boolean enabled;
+
+    AccessLog(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    private boolean on() {
+        return enabled && LOG.isInfoEnabled();
+    }
+
+    void opened(Session session) {
+        if (on()) {
+            LOG.info("conn={} open from={}", session.id(), address(session.remoteAddress()));
+        }
+    }
+
+    void closed(Session session) {
+        if (on()) {
+            LOG.info("conn={} closed", session.id());
+        }
+    }
+
+    /** A final response sent (or, with {@code response} null, an operation abandoned). */
+    void completed(Session session, Message request, ResultResponse response, int entries, long startNanos) {
+        if (!on()) {
+            return;
+        }
+        StringBuilder line = prefix(session, request.getMessageId());
+        describe(line, request);
+        if (response == null) {
+            line.append(" result=abandoned");
+        } else {
+            line.append(" result=").append(response.getLdapResult().getResultCode().getResultCode());
+        }
+        if (request instanceof SearchRequest) {
+            line.append(" entries=").append(entries);
+        }
+        etime(line, startNanos);
+        LOG.info(line.toString());
+    }
+
+    /** A request the decoder refused and answered itself; only the response is known. */
+    void refused(Session session, ResultResponse response, long startNanos) {
+        if (!on()) {
+            return;
+        }
+        StringBuilder line = prefix(session, response.getMessageId());
+        line.append(operationOf(response));
+        line.append(" result=").append(response.getLdapResult().getResultCode().getResultCode());
+        etime(line, startNanos);
+        LOG.info(line.toString());
+    }
+
+    void abandon(Session session, AbandonRequest request) {
+        if (on()) {
+            LOG.info("conn={} op={} ABANDON id={}", session.id(), request.getMessageId(), request.getAbandoned());
+        }
+    }
+
+    void unbind(Session session, Message request) {
+        if (on()) {
+            LOG.info("conn={} op={} UNBIND", session.id(), request.getMessageId());
+        }
+    }
+
+    void disconnect(Session session, ResultResponse notice) {
+        if (!on()) {
+            return;
+        }
+        StringBuilder line = prefix(session, 0).append("DISCONNECT result=")
+                .append(notice.getLdapResult().getResultCode().getResultCode()).append(" text=");
+        quote(line, notice.getLdapResult().getDiagnosticMessage());
+        LOG.info(line.toString());
+    }
+
+    private static StringBuilder prefix(Session session, int messageId) {
+        return new StringBuilder(160).append("conn=").append(session.id()).append(" op=").append(messageId)
+                .append(' ');
+    }
+
+    private static void describe(StringBuilder line, Message request) {
+        switch (request) {
+            case SearchRequest r -> {
+                line.append("SEARCH base=");
+                quote(line, r.getBase() == null ? "" : r.getBase().getName());
+                line.append(" scope=").append(scope(r.getScope())).append(" filter=");
+                quote(line, r.getFilter() == null ? "" : r.getFilter().toString());
+            }
+            case BindRequest r -> {
+                line.append("BIND dn=");
+                quote(line, r.getName());
+                line.append(r.isSimple() ? " method=simple" : " method=sasl mech=" + safe(r.getSaslMechanism()));
+            }
+            case AddRequest r -> dn(line, "ADD", r.getEntryDn());
+            case DeleteRequest r -> dn(line, "DELETE", r.getName());
+            case ModifyRequest r -> dn(line, "MODIFY", r.getName());
+            case ModifyDnRequest r -> {
+                dn(line, "MODDN", r.getName());
+                line.append(" newrdn=");
+                quote(line, r.getNewRdn() == null ? "" : r.getNewRdn().getName());
+                if (r.getNewSuperior() != null) {
+                    line.append(" newsuperior=");
+                    quote(line, r.getNewSuperior().getName());
+                }
+            }
+            case CompareRequest r -> {
+                dn(line, "COMPARE", r.getName());
+                line.append(" attr=").append(safe(r.getAttributeId()));
+            }
+            case ExtendedRequest r -> line.append("EXTENDED oid=").append(safe(r.getRequestName()));
+            default -> line.append(request.getType());
+        }
+    }
+
+    private static void dn(StringBuilder line, String operation, Object dn) {
+        line.append(operation).append(" dn=");
+        quote(line, dn == null ? "" : dn.toString());
+    }
+
+    private static String operationOf(ResultResponse response) {
+        return switch (response.getType()) {
+            case BIND_RESPONSE -> "BIND";
+            case SEARCH_RESULT_DONE -> "SEARCH";
+            case ADD_RESPONSE -> "ADD";
+            case DEL_RESPONSE -> "DELETE";
+            case MODIFY_RESPONSE -> "MODIFY";
+            case MODIFYDN_RESPONSE -> "MODDN";
+            case COMPARE_RESPONSE -> "COMPARE";
+            case EXTENDED_RESPONSE -> "EXTENDED";
+            default -> response.getType().name();
+        };
+    }
+
+    static String scope(SearchScope scope) {
+        if (scope == null) {
+            return "base";
+        }
+        return switch (scope) {
+            case OBJECT -> "base";
+            case ONELEVEL -> "one";
+            case SUBTREE -> "sub";
+        };
+    }
+
+    private static void etime(StringBuilder line, long startNanos) {
+        long micros = Math.max(0, (System.nanoTime() - startNanos) / 1_000);
+        long fraction = micros % 1_000;
+        line.append(" etime=").append(micros / 1_000).append('.');
+        if (fraction < 100) {
+            line.append('0');
+        }
+        if (fraction < 10) {
+            line.append('0');
+        }
+        line.append(fraction);
+    }
+
+    /** Appends {@code value} in double quotes, escaped and capped in length. */
+    static void quote(StringBuilder line, String value) {
+        line.append('"');
+        String v = value == null ? "" : value;
+        int n = Math.min(v.length(), MAX_VALUE_CHARS);
+        for (int i = 0; i < n; i++) {
+            char c = v.charAt(i);
+            if (c == '"' || c == '\\') {
+                line.append('\\').append(c);
+            } else if (c < 0x20 || c == 0x7F) {
+                line.append("\\x").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 0xF, 16));
+            } else {
+                line.append(c);
+            }
+        }
+        if (v.length() > n) {
+            line.append("...");
+        }
+        line.append('"');
+    }
+
+    /** An unquoted token (OID, mechanism, attribute name): anything but printable non-space is dropped. */
+    private static String safe(String token) {
+        if (token == null) {
+            return "-";
+        }
+        StringBuilder out = new StringBuilder(Math.min(token.length(), 128));
+        for (int i = 0; i < token.length() && out.length() < 128; i++) {
+            char c = token.charAt(i);
+            if (c > 0x20 && c < 0x7F && c != '"') {
+                out.append(c);
+            }
+        }
+        return out.isEmpty() ? "-" : out.toString();
+    }
+
+    private static String address(SocketAddress address) {
+        if (address instanceof InetSocketAddress inet) {
+            return inet.getHostString() + ":" + inet.getPort();
+        }
+        return String.valueOf(address);
+    }
+}

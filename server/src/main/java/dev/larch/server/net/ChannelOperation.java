@@ -1,0 +1,123 @@
+package dev.larch.server.net;
+
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.larch.server.session.Operation;
+import dev.larch.server.session.Session;
+import io.netty.util.concurrent.EventExecutor;
+import org.apache.directory.api.ldap.model.message.Request;
+import org.apache.directory.api.ldap.model.message.Response;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
+import org.apache.directory.api.ldap.model.message.SearchResultEntry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request of one connection, as handed to the {@link dev.larch.server.session.RequestHandler}.
+ * Everything but {@link #complete} runs on the connection's event loop; {@link #complete} may be called
+ * from any thread and hops to the event loop.
+ */
+final class ChannelOperation implements Operation {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelOperation.class);
+
+    private final LdapDispatcher connection;
+    private final Request request;
+    private final long startNanos;
+    private final AtomicBoolean completed = new AtomicBoolean();
+    private volatile boolean abandoned;
+    private volatile int entriesSent;
+
+    ChannelOperation(LdapDispatcher connection, Request request, long startNanos) {
+        this.connection = connection;
+        this.request = request;
+        this.startNanos = startNanos;
+    }
+
+    @Override
+    public Request request() {
+        return request;
+    }
+
+    @Override
+    public Session session() {
+        return connection.session();
+    }
+
+    @Override
+    public EventExecutor executor() {
+        return connection.executor();
+    }
+
+    int messageId() {
+        return request.getMessageId();
+    }
+
+    @Override
+    public boolean send(Response response) {
+        assert executor().inEventLoop() : "send() off the event loop";
+        if (abandoned || completed.get()) {
+            return false;
+        }
+        if (response instanceof SearchResultEntry) {
+            entriesSent++;
+        }
+        return connection.write(this, response);
+    }
+
+    @Override
+    public boolean isWritable() {
+        return connection.isWritable();
+    }
+
+    @Override
+    public void onWritable(Runnable resume) {
+        assert executor().inEventLoop() : "onWritable() off the event loop";
+        connection.whenWritable(this, resume);
+    }
+
+    @Override
+    public boolean isAbandoned() {
+        return abandoned;
+    }
+
+    void markAbandoned() {
+        abandoned = true;
+    }
+
+    boolean isCompleted() {
+        return completed.get();
+    }
+
+    @Override
+    public void complete(ResultResponse response) {
+        if (!completed.compareAndSet(false, true)) {
+            if (!abandoned) {
+                LOG.warn("conn={} op={} completed more than once; later response dropped",
+                        session().id(), messageId());
+            }
+            return;
+        }
+        EventExecutor executor = executor();
+        if (executor.inEventLoop()) {
+            connection.finish(this, response);
+            return;
+        }
+        try {
+            executor.execute(() -> connection.finish(this, response));
+        } catch (RejectedExecutionException e) {
+            LOG.debug("conn={} op={} completed after shutdown; response dropped", session().id(), messageId());
+        }
+    }
+
+    @Override
+    public int entriesSent() {
+        return entriesSent;
+    }
+
+    @Override
+    public long startNanos() {
+        return startNanos;
+    }
+}

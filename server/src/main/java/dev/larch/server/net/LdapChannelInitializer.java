@@ -1,0 +1,54 @@
+package dev.larch.server.net;
+
+import java.util.concurrent.TimeUnit;
+
+import dev.larch.server.session.RequestHandler;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import org.apache.directory.api.ldap.codec.api.LdapApiService;
+
+/**
+ * Builds each connection's pipeline, fresh handlers per channel:
+ * flush consolidation → [idle timeout] → {@link LdapFrameDecoder} → {@link LdapMessageDecoder} →
+ * {@link LdapMessageEncoder} → {@link LdapDispatcher}. Shared by all accepted channels.
+ */
+final class LdapChannelInitializer extends ChannelInitializer<Channel> {
+
+    /** Flush at least every this many writes while a search streams outside a read. */
+    private static final int FLUSH_EVERY = 64;
+
+    private final ListenerOptions options;
+    private final RequestHandler handler;
+    private final LdapApiService codec;
+    private final AccessLog accessLog;
+    private final InFlightOperations inFlight;
+    private final ChannelGroup connections;
+
+    LdapChannelInitializer(ListenerOptions options, RequestHandler handler, LdapApiService codec,
+            InFlightOperations inFlight, ChannelGroup connections) {
+        this.options = options;
+        this.handler = handler;
+        this.codec = codec;
+        this.accessLog = new AccessLog(options.accessLog());
+        this.inFlight = inFlight;
+        this.connections = connections;
+    }
+
+    @Override
+    protected void initChannel(Channel channel) {
+        connections.add(channel);
+        ChannelPipeline pipeline = channel.pipeline();
+        pipeline.addLast("flush", new FlushConsolidationHandler(FLUSH_EVERY, true));
+        if (options.idleTimeoutSeconds() > 0) {
+            pipeline.addLast("idle", new IdleStateHandler(0, 0, options.idleTimeoutSeconds(), TimeUnit.SECONDS));
+        }
+        pipeline.addLast("frame", new LdapFrameDecoder(options.maxPduBytes()));
+        pipeline.addLast("decode", new LdapMessageDecoder(codec, options.maxPduBytes(), options.maxFilterDepth()));
+        pipeline.addLast("encode", new LdapMessageEncoder(codec));
+        pipeline.addLast("dispatch", new LdapDispatcher(handler, accessLog, inFlight));
+    }
+}

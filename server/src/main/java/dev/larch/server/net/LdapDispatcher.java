@@ -1,0 +1,300 @@
+package dev.larch.server.net;
+
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.larch.server.session.RequestHandler;
+import dev.larch.server.session.Session;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.EventExecutor;
+import org.apache.directory.api.ldap.model.message.AbandonRequest;
+import org.apache.directory.api.ldap.model.message.BindRequest;
+import org.apache.directory.api.ldap.model.message.ExtendedResponse;
+import org.apache.directory.api.ldap.model.message.Response;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
+import org.apache.directory.api.ldap.model.message.ResultResponseRequest;
+import org.apache.directory.api.ldap.model.message.UnbindRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The last inbound handler of a connection: owns its {@link Session} and its outstanding operations
+ * (by message ID), answers Abandon and Unbind itself (RFC 4511 §4.11, §4.3), turns {@link InboundError}s
+ * into responses or a Notice of Disconnection, and passes every other request to the
+ * {@link RequestHandler}. All writes to the client go through here.
+ *
+ * <p>Stateful: one instance per channel. All state is touched on the channel's event loop only.
+ */
+final class LdapDispatcher extends ChannelInboundHandlerAdapter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LdapDispatcher.class);
+    private static final AtomicLong CONNECTION_IDS = new AtomicLong();
+
+    private record Waiter(ChannelOperation operation, Runnable resume) {
+    }
+
+    private final RequestHandler handler;
+    private final AccessLog accessLog;
+    private final InFlightOperations inFlight;
+    private final Map<Integer, ChannelOperation> outstanding = new HashMap<>();
+    private ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    private final ChannelFutureListener onWriteFailure = this::writeDone;
+    private ChannelHandlerContext ctx;
+    private Session session;
+    /** Set once a Notice of Disconnection went out or the channel closed: later input is ignored. */
+    private boolean closing;
+
+    LdapDispatcher(RequestHandler handler, AccessLog accessLog, InFlightOperations inFlight) {
+        this.handler = handler;
+        this.accessLog = accessLog;
+        this.inFlight = inFlight;
+    }
+
+    Session session() {
+        return session;
+    }
+
+    EventExecutor executor() {
+        return ctx.executor();
+    }
+
+    boolean isWritable() {
+        return ctx.channel().isWritable();
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext context) {
+        this.ctx = context;
+        this.session = new Session(CONNECTION_IDS.incrementAndGet(), context.channel().remoteAddress());
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext context) {
+        accessLog.opened(session);
+        context.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext context, Object message) {
+        long now = System.nanoTime();
+        try {
+            if (closing) {
+                return;
+            }
+            switch (message) {
+                case AbandonRequest abandon -> abandon(abandon);
+                case UnbindRequest unbind -> unbind(unbind);
+                case ResultResponseRequest request -> dispatch(request, now);
+                case InboundError.Reply reply -> refuse(reply.response(), now);
+                case InboundError.Disconnect d -> disconnect(d.code(), d.reason());
+                default -> disconnect(ResultCodeEnum.PROTOCOL_ERROR, "unexpected message: not a request");
+            }
+        } finally {
+            ReferenceCountUtil.release(message);
+        }
+    }
+
+    private void dispatch(ResultResponseRequest request, long startNanos) {
+        int id = request.getMessageId();
+        if (id == 0 || outstanding.containsKey(id)) {
+            disconnect(ResultCodeEnum.PROTOCOL_ERROR, "message ID " + id + " is reserved or already in use");
+            return;
+        }
+        ChannelOperation operation = new ChannelOperation(this, request, startNanos);
+        if (inFlight.isDraining()) {
+            operation.complete(LdapErrors.responseFor(request, ResultCodeEnum.UNAVAILABLE,
+                    "server is shutting down"));
+            return;
+        }
+        if (request instanceof BindRequest) {
+            // RFC 4511 §4.2.1: before processing a bind, outstanding operations complete or are abandoned.
+            abandonAll();
+        }
+        outstanding.put(id, operation);
+        inFlight.started();
+        try {
+            handler.handle(operation);
+        } catch (RuntimeException e) {
+            LOG.error("conn={} op={} request handler failed", session.id(), id, e);
+            if (!operation.isCompleted()) {
+                operation.complete(LdapErrors.responseFor(request, ResultCodeEnum.OTHER, "internal error"));
+            }
+        }
+    }
+
+    /** Ends {@code operation}: sends its final response unless it was abandoned. On the event loop. */
+    void finish(ChannelOperation operation, ResultResponse response) {
+        if (outstanding.remove(operation.messageId(), operation)) {
+            inFlight.ended();
+        }
+        if (operation.isAbandoned() || closing) {
+            return;
+        }
+        if (response.getMessageId() != operation.messageId()) {
+            response.setMessageId(operation.messageId());
+        }
+        ctx.writeAndFlush(response).addListener(onWriteFailure);
+        accessLog.completed(session, operation.request(), response, operation.entriesSent(),
+                operation.startNanos());
+    }
+
+    /** Writes an intermediate response of {@code operation}; returns whether more may follow now. */
+    boolean write(ChannelOperation operation, Response response) {
+        if (closing) {
+            return false;
+        }
+        if (response.getMessageId() != operation.messageId()) {
+            response.setMessageId(operation.messageId());
+        }
+        ctx.writeAndFlush(response).addListener(onWriteFailure);
+        return ctx.channel().isWritable();
+    }
+
+    void whenWritable(ChannelOperation operation, Runnable resume) {
+        if (closing || operation.isAbandoned() || ctx.channel().isWritable()) {
+            ctx.executor().execute(() -> run(resume));
+        } else {
+            waiters.add(new Waiter(operation, resume));
+        }
+    }
+
+    private void abandon(AbandonRequest request) {
+        accessLog.abandon(session, request);
+        ChannelOperation target = outstanding.get(request.getAbandoned());
+        if (target != null) {
+            abandon(target);
+        }
+    }
+
+    private void abandon(ChannelOperation operation) {
+        if (outstanding.remove(operation.messageId(), operation)) {
+            inFlight.ended();
+        }
+        operation.markAbandoned();
+        accessLog.completed(session, operation.request(), null, operation.entriesSent(), operation.startNanos());
+        releaseWaiters(operation);
+    }
+
+    private void abandonAll() {
+        for (ChannelOperation operation : new ArrayList<>(outstanding.values())) {
+            abandon(operation);
+        }
+    }
+
+    private void unbind(UnbindRequest request) {
+        accessLog.unbind(session, request);
+        closing = true;
+        abandonAll();
+        ctx.close();
+    }
+
+    private void refuse(ResultResponse response, long startNanos) {
+        ctx.writeAndFlush(response).addListener(onWriteFailure);
+        accessLog.refused(session, response, startNanos);
+    }
+
+    /** Sends a Notice of Disconnection (RFC 4511 §4.4.1) and closes once it is written. */
+    private void disconnect(ResultCodeEnum code, String reason) {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        ExtendedResponse notice = LdapErrors.noticeOfDisconnection(code, reason);
+        accessLog.disconnect(session, notice);
+        abandonAll();
+        ctx.writeAndFlush(notice).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext context) {
+        if (context.channel().isWritable()) {
+            runWaiters();
+        }
+        context.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext context, Object event) {
+        if (event instanceof IdleStateEvent) {
+            if (outstanding.isEmpty() && !closing) {
+                LOG.debug("conn={} idle timeout", session.id());
+                closing = true;
+                context.close();
+            }
+        } else if (event == ShutdownNotice.INSTANCE) {
+            disconnect(ResultCodeEnum.UNAVAILABLE, "server is shutting down");
+        } else {
+            context.fireUserEventTriggered(event);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext context) {
+        closing = true;
+        abandonAll();
+        runWaiters();
+        accessLog.closed(session);
+        context.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+        if (cause instanceof IOException) {
+            LOG.debug("conn={} I/O error: {}", session.id(), cause.toString());
+        } else {
+            LOG.warn("conn={} unexpected error; closing", session.id(), cause);
+        }
+        closing = true;
+        context.close();
+    }
+
+    private void writeDone(ChannelFuture future) {
+        if (future.isSuccess() || future.cause() instanceof ClosedChannelException) {
+            return;
+        }
+        if (future.cause() instanceof IOException) {
+            LOG.debug("conn={} write failed: {}", session.id(), future.cause().toString());
+        } else {
+            LOG.error("conn={} could not encode or write a response; closing", session.id(), future.cause());
+        }
+        closing = true;
+        future.channel().close();
+    }
+
+    private void releaseWaiters(ChannelOperation operation) {
+        List<Waiter> released = new ArrayList<>();
+        waiters.removeIf(w -> w.operation() == operation && released.add(w));
+        released.forEach(w -> run(w.resume()));
+    }
+
+    private void runWaiters() {
+        if (waiters.isEmpty()) {
+            return;
+        }
+        ArrayDeque<Waiter> ready = waiters;
+        waiters = new ArrayDeque<>();
+        for (Waiter waiter : ready) {
+            run(waiter.resume());
+        }
+    }
+
+    private void run(Runnable resume) {
+        try {
+            resume.run();
+        } catch (RuntimeException e) {
+            LOG.error("conn={} writability callback failed", session.id(), e);
+        }
+    }
+}

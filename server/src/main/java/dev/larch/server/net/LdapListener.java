@@ -1,0 +1,150 @@
+package dev.larch.server.net;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+import dev.larch.server.session.RequestHandler;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One LDAP listening socket and its connections.
+ *
+ * <pre>
+ * LdapListener listener = LdapListener.start(options, handler);   // bound and accepting
+ * InetSocketAddress where = listener.address();
+ * ...
+ * listener.stop(Duration.ofSeconds(10));                           // on SIGTERM
+ * </pre>
+ *
+ * <p>Thread-safe; {@link #stop} is idempotent and may be called from any thread but not from an
+ * event-loop thread of this listener (it blocks).
+ */
+public final class LdapListener implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LdapListener.class);
+    private static final Duration DEFAULT_GRACE = Duration.ofSeconds(5);
+    private static final Duration NOTICE_GRACE = Duration.ofMillis(500);
+
+    private final EventLoopGroup acceptGroup;
+    private final EventLoopGroup ioGroup;
+    private final Channel serverChannel;
+    private final ChannelGroup connections;
+    private final InFlightOperations inFlight;
+    private final InetSocketAddress address;
+    private boolean stopped;
+
+    private LdapListener(EventLoopGroup acceptGroup, EventLoopGroup ioGroup, Channel serverChannel,
+            ChannelGroup connections, InFlightOperations inFlight) {
+        this.acceptGroup = acceptGroup;
+        this.ioGroup = ioGroup;
+        this.serverChannel = serverChannel;
+        this.connections = connections;
+        this.inFlight = inFlight;
+        this.address = (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /**
+     * Binds {@code options.host():options.port()} and starts accepting; returns once the socket is
+     * bound. Uses native epoll where available, NIO otherwise.
+     *
+     * @throws IOException when the address cannot be bound (in use, no such interface, no permission)
+     */
+    public static LdapListener start(ListenerOptions options, RequestHandler handler) throws IOException {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(handler, "handler");
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        Class<? extends ServerChannel> channelType =
+                epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        EventLoopGroup acceptGroup = new MultiThreadIoEventLoopGroup(1, io);
+        EventLoopGroup ioGroup = new MultiThreadIoEventLoopGroup(options.ioThreads(), io);
+        ChannelGroup connections = new DefaultChannelGroup("ldap-connections", GlobalEventExecutor.INSTANCE);
+        InFlightOperations inFlight = new InFlightOperations();
+        try {
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(acceptGroup, ioGroup)
+                    .channel(channelType)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.SO_KEEPALIVE, true)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                            new WriteBufferWaterMark(64 * 1024, 256 * 1024))
+                    .childHandler(new LdapChannelInitializer(options, handler,
+                            LdapApiServiceFactory.getSingleton(), inFlight, connections));
+            Channel server = bootstrap.bind(options.host(), options.port()).syncUninterruptibly().channel();
+            LdapListener listener = new LdapListener(acceptGroup, ioGroup, server, connections, inFlight);
+            LOG.debug("listening on {} ({})", listener.address, epoll ? "epoll" : "nio");
+            return listener;
+        } catch (Exception e) {
+            acceptGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            ioGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            if (e instanceof IOException io2) {
+                throw io2;
+            }
+            throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": " + e, e);
+        }
+    }
+
+    /** The bound address (with the real port when 0 was asked for). */
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /**
+     * Stops: closes the listening socket first, then waits up to {@code grace} for operations in
+     * flight to complete (new requests on open connections get unavailable meanwhile), then sends each
+     * connection a Notice of Disconnection (unavailable), closes them all and shuts the event loops down.
+     * Returns when everything is closed. Later calls return at once.
+     */
+    public synchronized void stop(Duration grace) {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        long deadline = System.nanoTime() + Math.max(0, grace.toNanos());
+        serverChannel.close().syncUninterruptibly();
+        inFlight.startDraining();
+        if (!inFlight.awaitIdle(deadline)) {
+            LOG.warn("{} operation(s) still running after {} ms; closing their connections",
+                    inFlight.count(), grace.toMillis());
+        }
+        for (Channel connection : connections) {
+            connection.pipeline().fireUserEventTriggered(ShutdownNotice.INSTANCE);
+        }
+        connections.newCloseFuture().awaitUninterruptibly(NOTICE_GRACE.toMillis());
+        connections.close().awaitUninterruptibly(NOTICE_GRACE.toMillis());
+        acceptGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        ioGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        acceptGroup.terminationFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        ioGroup.terminationFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        LOG.debug("listener on {} stopped", address);
+    }
+
+    /** {@link #stop(Duration)} with a five-second grace. */
+    @Override
+    public void close() {
+        stop(DEFAULT_GRACE);
+    }
+}

@@ -1,0 +1,101 @@
+package dev.larch.server.net;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.MessageToMessageDecoder;
+import org.apache.directory.api.asn1.DecoderException;
+import org.apache.directory.api.asn1.ber.Asn1Decoder;
+import org.apache.directory.api.asn1.ber.tlv.TLVStateEnum;
+import org.apache.directory.api.ldap.codec.api.LdapApiService;
+import org.apache.directory.api.ldap.codec.api.LdapMessageContainer;
+import org.apache.directory.api.ldap.codec.api.ResponseCarryingException;
+import org.apache.directory.api.ldap.model.message.Message;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
+import org.apache.directory.api.ldap.model.message.SearchResultDoneImpl;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns one framed PDU (from {@link LdapFrameDecoder}) into one Apache LDAP API {@link Message}.
+ * Failures become {@link InboundError}s: the codec's {@link ResponseCarryingException} is a
+ * {@link InboundError.Reply} (the frame boundary is trustworthy, so the connection survives); any other
+ * decoding failure is a {@link InboundError.Disconnect}. A search filter nested deeper than the limit
+ * is answered without being decoded.
+ *
+ * <p>Stateful (reuses one decoding container): one instance per channel.
+ */
+final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LdapMessageDecoder.class);
+
+    private final LdapMessageContainer<Message> container;
+    private final int maxFilterDepth;
+
+    LdapMessageDecoder(LdapApiService codec, int maxPduBytes, int maxFilterDepth) {
+        super(ByteBuf.class);
+        this.container = new LdapMessageContainer<>(codec);
+        this.container.setMaxPDUSize(maxPduBytes);
+        this.maxFilterDepth = maxFilterDepth;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf pdu, List<Object> out) {
+        if (SearchFilterDepth.exceeds(pdu, maxFilterDepth)) {
+            out.add(filterTooDeep(pdu));
+            return;
+        }
+        out.add(decode(pdu.nioBuffer()));
+    }
+
+    private Object decode(ByteBuffer buffer) {
+        try {
+            Asn1Decoder.decode(buffer, container);
+            if (container.getState() != TLVStateEnum.PDU_DECODED) {
+                return InboundError.Disconnect.protocolError("malformed PDU: truncated");
+            }
+            if (buffer.hasRemaining()) {
+                return InboundError.Disconnect.protocolError("malformed PDU: trailing bytes");
+            }
+            return container.getMessage();
+        } catch (ResponseCarryingException e) {
+            if (e.getResponse() instanceof ResultResponse response) {
+                LOG.debug("request refused by the decoder: {}", e.getMessage());
+                return new InboundError.Reply(response);
+            }
+            return malformed(e);
+        } catch (DecoderException | RuntimeException | StackOverflowError e) {
+            return malformed(e);
+        } finally {
+            container.clean();
+        }
+    }
+
+    private static InboundError malformed(Throwable e) {
+        LOG.debug("undecodable PDU", e);
+        return InboundError.Disconnect.protocolError("malformed PDU");
+    }
+
+    private InboundError filterTooDeep(ByteBuf pdu) {
+        SearchResultDoneImpl done = new SearchResultDoneImpl(messageId(pdu));
+        done.getLdapResult().setResultCode(ResultCodeEnum.PROTOCOL_ERROR);
+        done.getLdapResult().setDiagnosticMessage("filter nested deeper than " + maxFilterDepth);
+        return new InboundError.Reply(done);
+    }
+
+    /** The messageID of a PDU already known to be well formed up to its protocolOp. */
+    private static int messageId(ByteBuf pdu) {
+        BerHeader h = new BerHeader();
+        h.read(pdu, pdu.readerIndex(), pdu.writerIndex());
+        int index = pdu.readerIndex() + h.headerLength();
+        h.read(pdu, index, pdu.writerIndex());
+        int id = 0;
+        for (int i = 0; i < h.valueLength() && i < 4; i++) {
+            id = (id << 8) | pdu.getUnsignedByte(index + h.headerLength() + i);
+        }
+        return id;
+    }
+}

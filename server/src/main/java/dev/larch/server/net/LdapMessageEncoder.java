@@ -1,0 +1,41 @@
+package dev.larch.server.net;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.MessageToMessageEncoder;
+import org.apache.directory.api.asn1.util.Asn1Buffer;
+import org.apache.directory.api.ldap.codec.api.LdapApiService;
+import org.apache.directory.api.ldap.codec.api.LdapEncoder;
+import org.apache.directory.api.ldap.model.message.Message;
+
+/**
+ * Encodes each outbound {@link Message} with the Apache LDAP API into one buffer. An encoding
+ * failure fails the write's promise; the dispatcher's listener logs it and closes the connection.
+ *
+ * <p>Stateful (reuses one {@link Asn1Buffer}): one instance per channel, used on its event loop only.
+ */
+final class LdapMessageEncoder extends MessageToMessageEncoder<Message> {
+
+    private final LdapApiService codec;
+    private final Asn1Buffer buffer = new Asn1Buffer();
+
+    LdapMessageEncoder(LdapApiService codec) {
+        super(Message.class);
+        this.codec = codec;
+    }
+
+    @Override
+    protected void encode(ChannelHandlerContext ctx, Message message, List<Object> out) throws Exception {
+        try {
+            ByteBuffer encoded = LdapEncoder.encodeMessage(buffer, codec, message);
+            ByteBuf pdu = ctx.alloc().ioBuffer(encoded.remaining());
+            pdu.writeBytes(encoded);
+            out.add(pdu);
+        } finally {
+            buffer.clear();
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package dev.larch.server.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.larch.server.session.Operation;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.apache.directory.api.ldap.model.message.AbandonRequestImpl;
+import org.apache.directory.api.ldap.model.message.ExtendedResponse;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.SearchRequestImpl;
+import org.apache.directory.api.ldap.model.message.SearchResultDone;
+import org.apache.directory.api.ldap.model.message.SearchResultDoneImpl;
+import org.apache.directory.api.ldap.model.message.SearchResultEntryImpl;
+import org.apache.directory.api.ldap.model.message.UnbindRequestImpl;
+import org.apache.directory.api.ldap.model.name.Dn;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The dispatcher alone on an {@link EmbeddedChannel}: decoded messages in, response objects out. */
+class LdapDispatcherTest {
+
+    private final List<Operation> received = new ArrayList<>();
+    private InFlightOperations inFlight;
+    private EmbeddedChannel channel;
+
+    @BeforeEach
+    void open() {
+        inFlight = new InFlightOperations();
+        channel = new EmbeddedChannel(new LdapDispatcher(received::add, new AccessLog(false), inFlight));
+    }
+
+    private static SearchRequestImpl search(int id) {
+        SearchRequestImpl search = new SearchRequestImpl();
+        search.setMessageId(id);
+        search.setBase(Dn.EMPTY_DN);
+        return search;
+    }
+
+    private static SearchResultDone done(Operation op, ResultCodeEnum code) {
+        SearchResultDone done = new SearchResultDoneImpl(op.request().getMessageId());
+        done.getLdapResult().setResultCode(code);
+        return done;
+    }
+
+    private void setWritable(boolean writable) {
+        channel.unsafe().outboundBuffer().setUserDefinedWritability(1, writable);
+    }
+
+    @Test
+    void eachOperationIsAnsweredWithItsOwnMessageId() {
+        channel.writeInbound(search(1), search(2));
+        assertEquals(2, received.size());
+        assertEquals(2, inFlight.count());
+        received.get(1).complete(done(received.get(1), ResultCodeEnum.SUCCESS));
+        SearchResultDoneImpl wrongId = new SearchResultDoneImpl(99);
+        received.get(0).complete(wrongId);
+        assertEquals(2, ((SearchResultDone) channel.readOutbound()).getMessageId());
+        assertEquals(1, ((SearchResultDone) channel.readOutbound()).getMessageId());
+        assertEquals(0, inFlight.count());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void completingTwiceSendsOnce() {
+        channel.writeInbound(search(1));
+        Operation op = received.get(0);
+        op.complete(done(op, ResultCodeEnum.SUCCESS));
+        op.complete(done(op, ResultCodeEnum.OTHER));
+        assertInstanceOf(SearchResultDone.class, channel.readOutbound());
+        assertNull(channel.readOutbound());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void abandonSilencesTheOperation() {
+        channel.writeInbound(search(1));
+        Operation op = received.get(0);
+        assertTrue(op.send(new SearchResultEntryImpl(1)));
+        channel.writeInbound(new AbandonRequestImpl(1));
+        assertTrue(op.isAbandoned());
+        assertFalse(op.send(new SearchResultEntryImpl(1)));
+        op.complete(done(op, ResultCodeEnum.SUCCESS));
+        assertInstanceOf(SearchResultEntryImpl.class, channel.readOutbound());
+        assertNull(channel.readOutbound(), "abandon and the abandoned operation get no response");
+        assertEquals(1, op.entriesSent());
+        assertEquals(0, inFlight.count());
+        assertTrue(channel.isActive());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void abandonOfAnUnknownIdIsIgnored() {
+        channel.writeInbound(new AbandonRequestImpl(42));
+        assertNull(channel.readOutbound());
+        assertTrue(channel.isActive());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void producersResumeWhenWritableAgain() {
+        channel.writeInbound(search(1));
+        Operation op = received.get(0);
+        AtomicInteger resumed = new AtomicInteger();
+        setWritable(false);
+        assertFalse(op.isWritable());
+        op.onWritable(resumed::incrementAndGet);
+        channel.runPendingTasks();
+        assertEquals(0, resumed.get());
+        setWritable(true);
+        channel.runPendingTasks();
+        assertEquals(1, resumed.get());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void closingAbandonsOperationsAndReleasesWaitingProducers() {
+        channel.writeInbound(search(1));
+        Operation op = received.get(0);
+        AtomicInteger resumed = new AtomicInteger();
+        setWritable(false);
+        op.onWritable(resumed::incrementAndGet);
+        channel.close();
+        channel.runPendingTasks();
+        assertEquals(1, resumed.get());
+        assertTrue(op.isAbandoned());
+        assertEquals(0, inFlight.count());
+        op.complete(done(op, ResultCodeEnum.SUCCESS)); // allowed and ignored
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void unbindClosesWithoutAResponse() {
+        channel.writeInbound(search(1));
+        UnbindRequestImpl unbind = new UnbindRequestImpl();
+        unbind.setMessageId(2);
+        channel.writeInbound(unbind);
+        assertFalse(channel.isActive());
+        assertTrue(received.get(0).isAbandoned());
+        assertNull(channel.readOutbound());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void aMessageIdStillInUseIsAProtocolError() {
+        channel.writeInbound(search(1), search(1));
+        ExtendedResponse notice = assertInstanceOf(ExtendedResponse.class, channel.readOutbound());
+        assertEquals(LdapErrors.NOTICE_OF_DISCONNECTION_OID, notice.getResponseName());
+        assertEquals(ResultCodeEnum.PROTOCOL_ERROR, notice.getLdapResult().getResultCode());
+        assertFalse(channel.isActive());
+        assertEquals(1, received.size());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void aResponseFromTheClientIsAProtocolError() {
+        channel.writeInbound(new SearchResultEntryImpl(3));
+        ExtendedResponse notice = assertInstanceOf(ExtendedResponse.class, channel.readOutbound());
+        assertEquals(0, notice.getMessageId());
+        assertFalse(channel.isActive());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void whileDrainingNewRequestsAreUnavailable() {
+        inFlight.startDraining();
+        channel.writeInbound(search(5));
+        SearchResultDone done = assertInstanceOf(SearchResultDone.class, channel.readOutbound());
+        assertEquals(5, done.getMessageId());
+        assertEquals(ResultCodeEnum.UNAVAILABLE, done.getLdapResult().getResultCode());
+        assertTrue(received.isEmpty());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void shutdownNoticeIsUnavailableThenClose() {
+        channel.pipeline().fireUserEventTriggered(ShutdownNotice.INSTANCE);
+        ExtendedResponse notice = assertInstanceOf(ExtendedResponse.class, channel.readOutbound());
+        assertEquals(ResultCodeEnum.UNAVAILABLE, notice.getLdapResult().getResultCode());
+        assertFalse(channel.isActive());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+}

@@ -1,0 +1,116 @@
+package dev.larch.server.net;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.junit.jupiter.api.Test;
+
+class LdapFrameDecoderTest {
+
+    private static EmbeddedChannel channel(int maxPdu) {
+        return new EmbeddedChannel(new LdapFrameDecoder(maxPdu));
+    }
+
+    private static byte[] readFrame(EmbeddedChannel ch) {
+        ByteBuf frame = ch.readInbound();
+        try {
+            return ByteBufUtil.getBytes(frame);
+        } finally {
+            frame.release();
+        }
+    }
+
+    @Test
+    void emitsOneFramePerPduWhenWhole() {
+        EmbeddedChannel ch = channel(1024);
+        ch.writeInbound(Unpooled.wrappedBuffer(Fixtures.concat(Fixtures.BIND, Fixtures.SEARCH)));
+        assertArrayEquals(Fixtures.BIND, readFrame(ch));
+        assertArrayEquals(Fixtures.SEARCH, readFrame(ch));
+        assertNull(ch.readInbound());
+        assertFalse(ch.finishAndReleaseAll());
+    }
+
+    @Test
+    void waitsForTheWholePduWhenFedByteByByte() {
+        EmbeddedChannel ch = channel(1024);
+        byte[] both = Fixtures.concat(Fixtures.SEARCH, Fixtures.BIND);
+        for (int i = 0; i < both.length; i++) {
+            ch.writeInbound(Unpooled.wrappedBuffer(new byte[] {both[i]}));
+            if (i < Fixtures.SEARCH.length - 1) {
+                assertNull(ch.readInbound(), "frame emitted early at byte " + i);
+            }
+        }
+        assertArrayEquals(Fixtures.SEARCH, readFrame(ch));
+        assertArrayEquals(Fixtures.BIND, readFrame(ch));
+        assertFalse(ch.finishAndReleaseAll());
+    }
+
+    @Test
+    void longFormLengthsFrame() {
+        byte[] big = Fixtures.searchWithFilterDepth(9, 200); // ~600 bytes: two-octet length
+        EmbeddedChannel ch = channel(4096);
+        ch.writeInbound(Unpooled.wrappedBuffer(big));
+        assertArrayEquals(big, readFrame(ch));
+        assertFalse(ch.finishAndReleaseAll());
+    }
+
+    @Test
+    void refusesAnOversizedPduFromItsHeaderAlone() {
+        EmbeddedChannel ch = channel(1024);
+        ch.writeInbound(Unpooled.wrappedBuffer(Fixtures.HUGE_HEADER));
+        InboundError.Disconnect d = assertInstanceOf(InboundError.Disconnect.class, ch.readInbound());
+        assertTrue(d.reason().contains("maximum size"), d.reason());
+        // Everything after is discarded, never buffered.
+        ch.writeInbound(Unpooled.wrappedBuffer(new byte[4096]));
+        assertNull(ch.readInbound());
+        assertFalse(ch.finishAndReleaseAll());
+    }
+
+    @Test
+    void limitCountsTagAndLength() {
+        EmbeddedChannel ch = channel(Fixtures.BIND.length - 1);
+        ch.writeInbound(Unpooled.wrappedBuffer(Fixtures.BIND));
+        assertInstanceOf(InboundError.Disconnect.class, ch.readInbound());
+        assertFalse(ch.finishAndReleaseAll());
+
+        EmbeddedChannel exact = channel(Fixtures.BIND.length);
+        exact.writeInbound(Unpooled.wrappedBuffer(Fixtures.BIND));
+        assertEquals(Fixtures.BIND.length, readFrame(exact).length);
+        assertFalse(exact.finishAndReleaseAll());
+    }
+
+    @Test
+    void refusesIndefiniteLength() {
+        EmbeddedChannel ch = channel(1024);
+        ch.writeInbound(Unpooled.wrappedBuffer(Fixtures.INDEFINITE_LENGTH));
+        InboundError.Disconnect d = assertInstanceOf(InboundError.Disconnect.class, ch.readInbound());
+        assertTrue(d.reason().contains("indefinite"), d.reason());
+        assertFalse(ch.finishAndReleaseAll());
+    }
+
+    @Test
+    void refusesAnythingButASequence() {
+        for (String bad : new String[] {"04 01 41", "1f 81 00", "30 85 00 00 00 00 01"}) {
+            EmbeddedChannel ch = channel(1024);
+            ch.writeInbound(Unpooled.wrappedBuffer(Fixtures.hex(bad)));
+            assertInstanceOf(InboundError.Disconnect.class, ch.readInbound(), bad);
+            assertFalse(ch.finishAndReleaseAll());
+        }
+    }
+
+    @Test
+    void aTruncatedPduAtCloseLeaksNothing() {
+        EmbeddedChannel ch = channel(1024);
+        ch.writeInbound(Unpooled.wrappedBuffer(Fixtures.SEARCH, 0, 10));
+        assertNull(ch.readInbound());
+        assertFalse(ch.finishAndReleaseAll());
+    }
+}

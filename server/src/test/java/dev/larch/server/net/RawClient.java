@@ -1,0 +1,87 @@
+package dev.larch.server.net;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+
+import org.apache.directory.api.asn1.DecoderException;
+import org.apache.directory.api.asn1.ber.Asn1Decoder;
+import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
+import org.apache.directory.api.ldap.codec.api.LdapMessageContainer;
+import org.apache.directory.api.ldap.model.message.Message;
+
+/** A socket that writes raw bytes and reads whole LDAPMessages back, for bad-input tests. */
+final class RawClient implements AutoCloseable {
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final OutputStream out;
+
+    RawClient(InetSocketAddress address) throws IOException {
+        socket = new Socket(address.getAddress(), address.getPort());
+        socket.setSoTimeout(5_000);
+        in = new DataInputStream(socket.getInputStream());
+        out = socket.getOutputStream();
+    }
+
+    RawClient send(byte[] bytes) throws IOException {
+        out.write(bytes);
+        out.flush();
+        return this;
+    }
+
+    /** Reads one LDAPMessage and decodes it with the Apache LDAP API. */
+    Message read() throws IOException {
+        int tag = in.readUnsignedByte();
+        int first = in.readUnsignedByte();
+        int length = first;
+        byte[] lengthOctets = new byte[0];
+        if (first >= 0x80) {
+            lengthOctets = new byte[first & 0x7F];
+            in.readFully(lengthOctets);
+            length = 0;
+            for (byte b : lengthOctets) {
+                length = (length << 8) | (b & 0xFF);
+            }
+        }
+        byte[] pdu = new byte[2 + lengthOctets.length + length];
+        pdu[0] = (byte) tag;
+        pdu[1] = (byte) first;
+        System.arraycopy(lengthOctets, 0, pdu, 2, lengthOctets.length);
+        in.readFully(pdu, 2 + lengthOctets.length, length);
+        LdapMessageContainer<Message> container = new LdapMessageContainer<>(LdapApiServiceFactory.getSingleton());
+        try {
+            Asn1Decoder.decode(ByteBuffer.wrap(pdu), container);
+        } catch (DecoderException e) {
+            throw new IOException(e);
+        }
+        return container.getMessage();
+    }
+
+    /** True when the server closed the connection (end of stream) without sending anything more. */
+    boolean closedByServer() throws IOException {
+        try {
+            return in.read() == -1;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true; // connection reset
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+
+    static void assertEof(RawClient client) throws IOException {
+        if (!client.closedByServer()) {
+            throw new EOFException("server kept the connection open");
+        }
+    }
+}
