@@ -4,10 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.larch.server.error.LdapError;
 import dev.larch.server.session.Operation;
-import org.apache.directory.api.ldap.extras.extended.whoAmI.WhoAmIRequest;
-import org.apache.directory.api.ldap.extras.extended.whoAmI.WhoAmIResponseImpl;
 import org.apache.directory.api.ldap.model.message.ExtendedRequest;
-import org.apache.directory.api.ldap.model.message.ExtendedResponse;
 import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 
@@ -20,16 +17,10 @@ final class ExtendedHandler {
                     "unsupported extended operation " + request.getRequestName());
         }
         String authzId = op.session().isAnonymous() ? "" : "dn:" + op.session().boundDn().getName();
-        ExtendedResponse response;
-        if (request instanceof WhoAmIRequest) {
-            WhoAmIResponseImpl r = new WhoAmIResponseImpl(request.getMessageId());
-            r.setAuthzId(authzId.getBytes(UTF_8));
-            response = r;
-        } else {
-            OpaqueExtendedResponse r = new OpaqueExtendedResponse(request.getMessageId());
-            r.setResponseValue(authzId.getBytes(UTF_8));
-            response = r;
-        }
+        // RFC 4532: no responseName, the authzId as the raw response value. The encoder writes
+        // opaque responses as they are, so no codec factory is involved.
+        OpaqueExtendedResponse response = new OpaqueExtendedResponse(request.getMessageId());
+        response.setResponseValue(authzId.getBytes(UTF_8));
         response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
         op.complete(response);
     }

@@ -1,0 +1,133 @@
+package dev.larch.server;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.larch.config.LarchConfig;
+import dev.larch.schema.LarchSchema;
+import dev.larch.schema.SchemaLoadException;
+import dev.larch.schema.SubschemaEntry;
+import dev.larch.server.auth.AdminCredentials;
+import dev.larch.server.net.LdapListener;
+import dev.larch.server.net.ListenerOptions;
+import dev.larch.server.ops.AccessPolicy;
+import dev.larch.server.ops.Backend;
+import dev.larch.server.ops.OperationRouter;
+import dev.larch.server.ops.VirtualEntries;
+import dev.larch.server.ops.WriteQueue;
+import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.search.SearchPlanner;
+import dev.larch.server.store.ReadTxn;
+import org.apache.directory.api.ldap.model.schema.SchemaManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running Larch server: the data directory locked, the store open, the listener accepting.
+ * {@link #close()} stops accepting, lets in-flight operations finish and closes the store.
+ */
+public final class LarchServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LarchServer.class);
+    private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
+
+    private final DataDirectoryLock lock;
+    private final OpenDirectory open;
+    private final WriteQueue writes;
+    private final LdapListener listener;
+    private final Optional<String> generatedAdminPassword;
+    private boolean closed;
+
+    private LarchServer(DataDirectoryLock lock, OpenDirectory open, WriteQueue writes, LdapListener listener,
+            Optional<String> generatedAdminPassword) {
+        this.lock = lock;
+        this.open = open;
+        this.writes = writes;
+        this.listener = listener;
+        this.generatedAdminPassword = generatedAdminPassword;
+    }
+
+    /**
+     * Starts a server for {@code config}.
+     *
+     * @param env the process environment (for {@code LARCH_ADMIN_PASSWORD})
+     * @throws IllegalStateException when the data directory is held by another process
+     */
+    public static LarchServer start(LarchConfig config, Map<String, String> env)
+            throws IOException, SchemaLoadException {
+        SchemaManager schema = LarchSchema.load(config.schemaFiles());
+        DataDirectoryLock lock = DataDirectoryLock.acquire(config.storage().dataDir(), "start the server");
+        OpenDirectory open = null;
+        WriteQueue writes = null;
+        try {
+            open = OpenDirectory.open(config, schema, true);
+            AdminCredentials admin = AdminCredentials.resolve(config.security().adminPassword(), env,
+                    config.storage().dataDir());
+            var schemaEntries = open.directory().schemaEntries();
+            var credentials = new ConfiguredCredentials(schemaEntries.dn("cn=admin," + config.suffix()),
+                    admin.verifierHash(), config.security().allowCleartextPasswords());
+            writes = new WriteQueue(open.store());
+            VirtualEntries virtual = new VirtualEntries(schemaEntries, open.directory().suffix(), Version.get(),
+                    SubschemaEntry.build(schema, VirtualEntries.SUBSCHEMA_DN));
+            Backend backend = new Backend(open.directory(), schemaEntries, open.checker(), new FilterCompiler(schema),
+                    new SearchPlanner(open.store(), config.limits().indexEntryLimit()), writes, new AccessPolicy(),
+                    credentials, virtual, config.limits().sizeLimit(), config.limits().timeLimitSeconds(),
+                    config.limits().lookThroughLimit());
+            var l = config.listen();
+            ListenerOptions options = new ListenerOptions(l.host(), l.port(), l.ioThreads(), l.maxPduBytes(),
+                    l.idleTimeoutSeconds(), l.maxFilterDepth(), config.logging().accessLog());
+            LdapListener listener = LdapListener.start(options, new OperationRouter(backend));
+            LarchServer server = new LarchServer(lock, open, writes, listener, admin.generatedPassword());
+            server.logSummary(config);
+            return server;
+        } catch (IOException | RuntimeException e) {
+            if (writes != null) {
+                writes.close();
+            }
+            if (open != null) {
+                open.close();
+            }
+            lock.close();
+            throw e;
+        }
+    }
+
+    private void logSummary(LarchConfig config) {
+        long entries;
+        try (ReadTxn txn = open.store().read()) {
+            entries = txn.entryCount();
+        }
+        LOG.info("Larch {} serving {} from {} ({} entries, {} bytes on disk); access log {}", Version.get(),
+                config.suffix(), config.storage().dataDir().toAbsolutePath().normalize(), entries,
+                open.store().sizeOnDisk(), config.logging().accessLog() ? "on" : "off");
+    }
+
+    /** Where the server accepts connections (the real port when the config asked for port 0). */
+    public InetSocketAddress address() {
+        return listener.address();
+    }
+
+    /** The administrator password generated on this start, if this start generated one. */
+    public Optional<String> generatedAdminPassword() {
+        return generatedAdminPassword;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        listener.stop(SHUTDOWN_GRACE);
+        writes.close();
+        open.close();
+        try {
+            lock.close();
+        } catch (IOException e) {
+            LOG.warn("could not release the data directory lock: {}", e.getMessage());
+        }
+        LOG.info("Larch stopped");
+    }
+}

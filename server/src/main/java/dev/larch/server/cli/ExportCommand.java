@@ -1,0 +1,46 @@
+package dev.larch.server.cli;
+
+import java.io.BufferedWriter;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import dev.larch.config.LarchConfig;
+import dev.larch.schema.LarchSchema;
+import dev.larch.server.OpenDirectory;
+import dev.larch.server.ldif.LdifExporter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/** {@code ./larch export [FILE]}: the tree as LDIF (to standard output without FILE). */
+@Command(name = "export", mixinStandardHelpOptions = true, description = "Write the directory as LDIF.")
+final class ExportCommand implements Callable<Integer> {
+    @Mixin
+    ConfigOptions options;
+
+    @Parameters(paramLabel = "FILE", arity = "0..1", description = "output file (default: standard output)")
+    Path file;
+
+    @Override
+    public Integer call() throws Exception {
+        LarchConfig config = options.load();
+        if (!Files.isDirectory(config.storage().dataDir())) {
+            System.err.println("larch: export: no data directory at " + config.storage().dataDir());
+            return 2;
+        }
+        var schema = LarchSchema.load(config.schemaFiles());
+        // LMDB readers may share the environment with a running server, so no lock is taken.
+        try (OpenDirectory open = OpenDirectory.open(config, schema, true);
+                Writer out = file == null
+                        ? new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8))
+                        : Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            long n = new LdifExporter(open).export(out);
+            System.err.printf("larch: exported %,d entries%n", n);
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package dev.larch.server.cli;
+
+import dev.larch.server.Version;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code ./larch serve|import|export}: the server's command line. */
+@Command(name = "larch", mixinStandardHelpOptions = true, versionProvider = LarchMain.VersionProvider.class,
+        description = "Larch LDAP directory server",
+        subcommands = {ServeCommand.class, ImportCommand.class, ExportCommand.class})
+public final class LarchMain implements Runnable {
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line: one-line messages for bad arguments and failures. */
+    public static CommandLine commandLine() {
+        CommandLine cmd = new CommandLine(new LarchMain());
+        cmd.setParameterExceptionHandler((ex, args) -> {
+            ex.getCommandLine().getErr().println("larch: " + ex.getMessage()
+                    + " (see './larch " + ex.getCommandLine().getCommandName() + " --help')");
+            return 2;
+        });
+        cmd.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            commandLine.getErr().println("larch: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
+            return 1;
+        });
+        return cmd;
+    }
+
+    @Override
+    public void run() {
+        CommandLine.usage(this, System.out);
+    }
+
+    static final class VersionProvider implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"Larch " + Version.get()};
+        }
+    }
+}
