@@ -76,8 +76,8 @@ class SearchEngineTest {
                 Arguments.of("(&(objectClass=inetOrgPerson)(sn=Smith))", List.of(dn("asmith")),
                         "and[eq(objectClass), eq(sn)]"),
                 Arguments.of("(|(uid=jdoe)(uid=asmith))", List.of(dn("jdoe"), dn("asmith")), "or[eq(uid), eq(uid)]"),
-                Arguments.of("(createTimestamp>=20200101000000Z)", List.of(dn("carl"), dn("dave")),
-                        "ord(createTimestamp)"),
+                Arguments.of("(&(createTimestamp>=20200101000000Z)(createTimestamp<=20251231235959Z))",
+                        List.of(dn("carl"), dn("dave")), "and[ord(createTimestamp), ord(createTimestamp)]"),
                 Arguments.of("(createTimestamp<=20191231235959Z)", List.of(dn("eve")), "ord(createTimestamp)"),
                 // RFC 4519 gives sn and uidNumber no ordering rule: such items are Undefined.
                 Arguments.of("(sn>=Smith)", List.of(), "empty(sn has no ordering rule)"),
