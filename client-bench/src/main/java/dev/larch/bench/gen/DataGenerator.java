@@ -55,7 +55,7 @@ public final class DataGenerator {
     long[] bytes = {0};
     long entries = 0;
 
-    sb.append("version: 1\n\n");
+    // No "version: 1" line: it is optional, and slapadd 2.5 reads it followed by a blank line as an entry without a DN.
     writeSuffix(sb, suffix);
     entries++;
     List<String> units = new ArrayList<>(OrgUnits.PEOPLE_UNITS);
