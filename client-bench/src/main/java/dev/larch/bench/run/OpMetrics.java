@@ -1,0 +1,82 @@
+package dev.larch.bench.run;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Live counters of one operation, written by every worker and drained once per interval.
+ *
+ * <p>Successes (including partial ones) record their latency in an HdrHistogram {@link Recorder},
+ * which lets many writers record without locks while the interval thread swaps histograms. Wrong
+ * answers and errors are only counted: they are not successes and their latency is not the
+ * server's answer to the question asked. Thread-safe.
+ */
+public final class OpMetrics {
+  /** Latencies are recorded in nanoseconds with three significant digits. */
+  static final int SIGNIFICANT_DIGITS = 3;
+
+  private final Recorder latency = new Recorder(SIGNIFICANT_DIGITS);
+  private final LongAdder entries = new LongAdder();
+  private final LongAdder partial = new LongAdder();
+  private final LongAdder wrong = new LongAdder();
+  private final Map<Integer, LongAdder> errors = new ConcurrentHashMap<>();
+
+  /** A correct answer with {@code entryCount} entries; {@code partialAnswer} after sizeLimitExceeded. */
+  public void success(long nanos, int entryCount, boolean partialAnswer) {
+    latency.recordValue(Math.max(1, nanos));
+    entries.add(entryCount);
+    if (partialAnswer) {
+      partial.increment();
+    }
+  }
+
+  /** An answer of the wrong shape (e.g. an exact lookup that did not return one entry). */
+  public void wrongAnswer() {
+    wrong.increment();
+  }
+
+  /** A failed request, by LDAP result code (client-side codes such as 91 connectError included). */
+  public void error(int resultCode) {
+    errors.computeIfAbsent(resultCode, k -> new LongAdder()).increment();
+  }
+
+  /**
+   * Takes what was recorded since the last call and resets it. Called by one thread only.
+   *
+   * @param recycle a histogram from a previous snapshot to reuse, or null
+   */
+  public Snapshot drain(Histogram recycle) {
+    Histogram h = latency.getIntervalHistogram(recycle);
+    Map<Integer, Long> errorCounts = new TreeMap<>();
+    errors.forEach((code, n) -> {
+      long c = n.sumThenReset();
+      if (c > 0) {
+        errorCounts.put(code, c);
+      }
+    });
+    return new Snapshot(h, entries.sumThenReset(), partial.sumThenReset(), wrong.sumThenReset(), errorCounts);
+  }
+
+  /**
+   * One interval of one operation.
+   *
+   * @param latency nanoseconds of successful requests
+   * @param entries entries returned by successful requests
+   * @param partial successes that ended in sizeLimitExceeded
+   * @param wrong wrong answers
+   * @param errors failures by result code
+   */
+  public record Snapshot(Histogram latency, long entries, long partial, long wrong, Map<Integer, Long> errors) {
+    public long successes() {
+      return latency.getTotalCount();
+    }
+
+    public long errorCount() {
+      return errors.values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
+}
