@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.nio.ByteBuffer;
 
+import dev.larch.server.entry.AttributeCatalog;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.LdapError;
@@ -30,6 +31,7 @@ public final class Directory {
     private final LmdbStore store;
     private final SchemaEntries schemaEntries;
     private final IndexMaintainer indexes;
+    private final EntryCodec codec;
     private final Dn suffix;
     private final byte[] suffixKey;
 
@@ -37,6 +39,9 @@ public final class Directory {
         this.store = store;
         this.schemaEntries = schemaEntries;
         this.indexes = new IndexMaintainer(store, schemaEntries.schema());
+        java.util.List<String> oids = new java.util.ArrayList<>();
+        schemaEntries.schema().getAttributeTypeRegistry().forEach(t -> oids.add(t.getOid()));
+        this.codec = new EntryCodec(new AttributeCatalog(schemaEntries.schema(), store.attributeIds(oids)));
         this.suffix = schemaEntries.dn(suffix);
         this.suffixKey = this.suffix.getNormName().getBytes(UTF_8);
     }
@@ -115,7 +120,7 @@ public final class Directory {
     /** The entry with this ID; null when it has gone. */
     public StoredEntry load(ReadTxn txn, long id) {
         ByteBuffer bytes = txn.entry(id);
-        return bytes == null ? null : EntryCodec.decode(id, bytes);
+        return bytes == null ? null : codec.decode(id, bytes);
     }
 
     /** The parent's ID, or {@link Keys#NO_PARENT} for the naming context's root. */
@@ -140,19 +145,17 @@ public final class Directory {
      */
     public StoredEntry insert(WriteTxn txn, long parentId, Entry entry) {
         long id = txn.allocateId();
-        byte[] bytes = EntryCodec.encode(parentId, entry);
-        txn.putEntry(id, bytes);
+        txn.putEntry(id, codec.encode(parentId, entry));
         txn.putChild(parentId, keyUnderParent(entry.getDn(), parentId), id);
-        StoredEntry stored = EntryCodec.decode(id, ByteBuffer.wrap(bytes));
+        StoredEntry stored = EntryCodec.toStored(id, parentId, entry);
         indexes.add(txn, stored);
         return stored;
     }
 
     /** Replaces an entry's content (same ID, DN and parent), updating only changed index keys. */
     public StoredEntry replace(WriteTxn txn, StoredEntry before, Entry after) {
-        byte[] bytes = EntryCodec.encode(before.parentId(), after);
-        txn.putEntry(before.id(), bytes);
-        StoredEntry stored = EntryCodec.decode(before.id(), ByteBuffer.wrap(bytes));
+        txn.putEntry(before.id(), codec.encode(before.parentId(), after));
+        StoredEntry stored = EntryCodec.toStored(before.id(), before.parentId(), after);
         indexes.update(txn, before, stored);
         return stored;
     }
@@ -162,9 +165,8 @@ public final class Directory {
         Dn oldDn = schemaEntries.dn(before.dn());
         txn.deleteChild(before.parentId(), keyUnderParent(oldDn, before.parentId()));
         txn.putChild(newParentId, keyUnderParent(after.getDn(), newParentId), before.id());
-        byte[] bytes = EntryCodec.encode(newParentId, after);
-        txn.putEntry(before.id(), bytes);
-        StoredEntry stored = EntryCodec.decode(before.id(), ByteBuffer.wrap(bytes));
+        txn.putEntry(before.id(), codec.encode(newParentId, after));
+        StoredEntry stored = EntryCodec.toStored(before.id(), newParentId, after);
         indexes.update(txn, before, stored);
         return stored;
     }
@@ -173,7 +175,7 @@ public final class Directory {
     public void rewriteDn(WriteTxn txn, StoredEntry entry, Dn newDn) {
         Entry copy = schemaEntries.toEntry(entry);
         copy.setDn(newDn);
-        txn.putEntry(entry.id(), EntryCodec.encode(entry.parentId(), copy));
+        txn.putEntry(entry.id(), codec.encode(entry.parentId(), copy));
     }
 
     /** Removes a leaf entry with its DN and index records. */

@@ -10,56 +10,84 @@ import java.util.List;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.entry.Value;
+import org.apache.directory.api.ldap.model.schema.AttributeType;
 
 /**
  * The binary form of an entry in the {@code entries} database.
  *
  * <pre>
- * version:u8 parentId:i64 dn:str attributeCount:varint
- *   { oid:str userId:str valueCount:varint { value:bytes normalized:(varint 0 = same as value | len+1, bytes) } }
+ * version:u8(2) parentId:i64 dn:str attributeCount:varint
+ *   { attributeId:varint name:(varint 0 = the type's primary name | len+1, bytes) valueCount:varint { value:bytes } }
  * str and bytes are a varint length followed by that many bytes (strings in UTF-8).
  * </pre>
  *
- * Normalized values are stored rather than recomputed on every read because search verifies every
- * candidate against its filter; a value whose normalized form is itself costs one byte extra.
+ * Attribute types are numbered through the {@link AttributeCatalog} rather than spelled as OIDs,
+ * and normalized values are not stored but computed when a filter needs them: together that keeps
+ * a typical inetOrgPerson under a kilobyte, so several share one LMDB page instead of each taking
+ * an overflow page of its own.
+ *
+ * <p>Thread-safe.
  */
 public final class EntryCodec {
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;
 
-    private EntryCodec() {
+    private final AttributeCatalog catalog;
+
+    public EntryCodec(AttributeCatalog catalog) {
+        this.catalog = catalog;
     }
 
     /** Serializes a schema-aware entry (every attribute must have its attribute type). */
-    public static byte[] encode(long parentId, Entry entry) {
-        Out out = new Out(512);
+    public byte[] encode(long parentId, Entry entry) {
+        Out out = new Out(1024);
         out.u8(VERSION);
         out.i64(parentId);
         out.str(entry.getDn().getName());
         out.varint(entry.size());
         for (Attribute attribute : entry) {
-            out.str(attribute.getAttributeType().getOid());
-            out.str(attribute.getUpId());
+            AttributeType type = attribute.getAttributeType();
+            out.varint(catalog.id(type.getOid()));
+            String name = attribute.getUpId();
+            if (name.equals(type.getName())) {
+                out.varint(0);
+            } else {
+                byte[] b = name.getBytes(UTF_8);
+                out.varint(b.length + 1);
+                out.raw(b);
+            }
             out.varint(attribute.size());
-            boolean humanReadable = attribute.isHumanReadable();
             for (Value value : attribute) {
-                byte[] user = humanReadable ? value.getString().getBytes(UTF_8) : value.getBytes();
-                out.bytes(user);
-                byte[] norm = humanReadable && value.getNormalized() != null
-                        ? value.getNormalized().getBytes(UTF_8)
-                        : user;
-                if (Arrays.equals(norm, user)) {
-                    out.varint(0);
-                } else {
-                    out.varint(norm.length + 1);
-                    out.raw(norm);
-                }
+                out.bytes(userBytes(attribute, value));
             }
         }
         return out.toByteArray();
     }
 
+    /**
+     * The stored view of a schema-aware entry without a round trip through bytes: the normalized
+     * values the schema already computed are kept, so indexing a new entry normalizes nothing twice.
+     */
+    public static StoredEntry toStored(long id, long parentId, Entry entry) {
+        List<StoredAttribute> attributes = new ArrayList<>(entry.size());
+        for (Attribute attribute : entry) {
+            AttributeType type = attribute.getAttributeType();
+            byte[][] values = new byte[attribute.size()][];
+            byte[][] normalized = new byte[attribute.size()][];
+            int i = 0;
+            for (Value value : attribute) {
+                values[i] = userBytes(attribute, value);
+                normalized[i] = attribute.isHumanReadable() && value.getNormalized() != null
+                        ? value.getNormalized().getBytes(UTF_8)
+                        : values[i];
+                i++;
+            }
+            attributes.add(new StoredAttribute(type.getOid(), attribute.getUpId(), values, type, normalized));
+        }
+        return new StoredEntry(id, parentId, entry.getDn().getName(), List.copyOf(attributes));
+    }
+
     /** Decodes an entry read from the store; the buffer's position is not moved. */
-    public static StoredEntry decode(long id, ByteBuffer buffer) {
+    public StoredEntry decode(long id, ByteBuffer buffer) {
         In in = new In(buffer.duplicate());
         int version = in.u8();
         if (version != VERSION) {
@@ -70,17 +98,17 @@ public final class EntryCodec {
         int count = in.varint();
         List<StoredAttribute> attributes = new ArrayList<>(count);
         for (int a = 0; a < count; a++) {
-            String oid = in.str();
-            String userId = in.str();
+            int attributeId = in.varint();
+            String oid = catalog.oid(attributeId);
+            AttributeType type = catalog.type(attributeId);
+            int nameTag = in.varint();
+            String name = nameTag == 0 ? (type == null ? oid : type.getName()) : new String(in.raw(nameTag - 1), UTF_8);
             int n = in.varint();
             byte[][] values = new byte[n][];
-            byte[][] normalized = new byte[n][];
             for (int v = 0; v < n; v++) {
                 values[v] = in.bytes();
-                int normTag = in.varint();
-                normalized[v] = normTag == 0 ? values[v] : in.raw(normTag - 1);
             }
-            attributes.add(new StoredAttribute(oid, userId, values, normalized));
+            attributes.add(new StoredAttribute(oid, name, values, type, null));
         }
         return new StoredEntry(id, parentId, dn, List.copyOf(attributes));
     }
@@ -88,6 +116,10 @@ public final class EntryCodec {
     /** Reads only the parent ID, for scope checks that need nothing else. */
     public static long parentId(ByteBuffer buffer) {
         return buffer.getLong(buffer.position() + 1);
+    }
+
+    private static byte[] userBytes(Attribute attribute, Value value) {
+        return attribute.isHumanReadable() ? value.getString().getBytes(UTF_8) : value.getBytes();
     }
 
     private static final class Out {

@@ -1,29 +1,91 @@
 package dev.larch.server.entry;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import java.util.Arrays;
 
+import org.apache.directory.api.ldap.model.schema.AttributeType;
+import org.apache.directory.api.ldap.model.schema.MatchingRule;
+
 /**
- * One attribute of a stored entry: values as the client gave them and as the attribute's
- * equality rule normalizes them (the form matching and indexing compare).
+ * One attribute of a stored entry: values as the client gave them, and — computed on first use,
+ * since most reads look at only the attributes a filter names — as the attribute's equality rule
+ * normalizes them (the form matching and indexing compare).
  *
- * @param oid the attribute type's OID, which identifies it whatever name a client uses
- * @param userId the attribute description as the client wrote it (returned in search results)
- * @param values user-provided values; never empty
- * @param normalized normalized values, index-aligned with {@code values}
+ * <p>Not thread-safe: a decoded entry belongs to the operation that read it.
  */
-public record StoredAttribute(String oid, String userId, byte[][] values, byte[][] normalized) {
+public final class StoredAttribute {
+    private final String oid;
+    private final String userId;
+    private final byte[][] values;
+    private final AttributeType type;
+    private byte[][] normalized;
+
+    /**
+     * @param oid the attribute type's OID, which identifies it whatever name a client uses
+     * @param userId the attribute description as the client wrote it (returned in search results)
+     * @param values user-provided values; never empty
+     * @param type the schema's attribute type; null when the schema no longer has it
+     * @param normalized normalized values index-aligned with {@code values}, or null to compute lazily
+     */
+    public StoredAttribute(String oid, String userId, byte[][] values, AttributeType type, byte[][] normalized) {
+        this.oid = oid;
+        this.userId = userId;
+        this.values = values;
+        this.type = type;
+        this.normalized = normalized;
+    }
+
+    public String oid() {
+        return oid;
+    }
+
+    public String userId() {
+        return userId;
+    }
+
+    public byte[][] values() {
+        return values;
+    }
 
     public int size() {
         return values.length;
     }
 
+    /** The equality-normalized values, index-aligned with {@link #values()}. */
+    public byte[][] normalized() {
+        if (normalized == null) {
+            normalized = normalize(type, values);
+        }
+        return normalized;
+    }
+
     /** Whether some value's normalized form equals {@code normalizedValue}. */
     public boolean containsNormalized(byte[] normalizedValue) {
-        for (byte[] n : normalized) {
+        for (byte[] n : normalized()) {
             if (Arrays.equals(n, normalizedValue)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Values a rule cannot normalize (or of binary syntaxes) compare as their raw bytes. */
+    private static byte[][] normalize(AttributeType type, byte[][] values) {
+        MatchingRule equality = type == null ? null : type.getEquality();
+        boolean humanReadable = type != null && (type.getSyntax() == null || type.getSyntax().isHumanReadable());
+        if (equality == null || equality.getNormalizer() == null || !humanReadable) {
+            return values;
+        }
+        byte[][] out = new byte[values.length][];
+        for (int i = 0; i < values.length; i++) {
+            try {
+                String n = equality.getNormalizer().normalize(new String(values[i], UTF_8));
+                out[i] = n == null ? values[i] : n.getBytes(UTF_8);
+            } catch (Exception e) {
+                out[i] = values[i];
+            }
+        }
+        return out;
     }
 }

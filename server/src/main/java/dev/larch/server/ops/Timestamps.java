@@ -18,8 +18,21 @@ final class Timestamps {
     private Timestamps() {
     }
 
+    /** The last second formatted; bulk loads stamp many entries within one second. */
+    private static volatile Stamp last = new Stamp(-1, "");
+
+    private record Stamp(long epochSecond, String text) {
+    }
+
     static String now() {
-        return ZonedDateTime.now(ZoneOffset.UTC).format(GENERALIZED_TIME);
+        long second = System.currentTimeMillis() / 1000;
+        Stamp s = last;
+        if (s.epochSecond() != second) {
+            s = new Stamp(second, ZonedDateTime.ofInstant(java.time.Instant.ofEpochSecond(second), ZoneOffset.UTC)
+                    .format(GENERALIZED_TIME));
+            last = s;
+        }
+        return s.text();
     }
 
     /** Adds creation and modification stamps and an entryUUID, unless present (imported entries). */

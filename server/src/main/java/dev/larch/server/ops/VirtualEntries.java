@@ -1,7 +1,5 @@
 package dev.larch.server.ops;
 
-import java.nio.ByteBuffer;
-
 import dev.larch.server.directory.SchemaEntries;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
@@ -52,7 +50,7 @@ public final class VirtualEntries {
     }
 
     private static StoredEntry stored(SchemaEntries schemaEntries, Entry entry) {
-        return EntryCodec.decode(0, ByteBuffer.wrap(EntryCodec.encode(Keys.NO_PARENT, entry)));
+        return EntryCodec.toStored(0, Keys.NO_PARENT, entry);
     }
 
     public StoredEntry rootDse() {

@@ -35,6 +35,7 @@ import org.lmdbjava.Txn;
  *   <li>{@code dn}: parent ID + normalized RDN → ID. A prefix scan on a parent ID lists its
  *       children, so this is also the one-level index.
  *   <li>{@code <kind>:<attribute OID>}: index key → IDs as sorted 8-byte duplicates.
+ *   <li>{@code attrs}: attribute OID → the small number entries use for it.
  *   <li>{@code meta}: which indexes are complete, so an index added to the config is built before use.
  * </ul>
  *
@@ -46,12 +47,14 @@ public final class LmdbStore implements AutoCloseable {
     private static final String ENTRIES = "entries";
     private static final String DN = "dn";
     private static final String META = "meta";
+    private static final String ATTRIBUTE_IDS = "attrs";
 
     private final Path directory;
     private final Env<ByteBuffer> env;
     private final Dbi<ByteBuffer> entries;
     private final Dbi<ByteBuffer> dn;
     private final Dbi<ByteBuffer> meta;
+    private final Dbi<ByteBuffer> attributeIds;
     private final Map<String, Dbi<ByteBuffer>> indexes = new HashMap<>();
     private final Map<String, EnumSet<IndexKind>> indexKinds = new HashMap<>();
     private final List<IndexRef> unbuiltIndexes = new ArrayList<>();
@@ -70,6 +73,7 @@ public final class LmdbStore implements AutoCloseable {
         this.entries = env.openDbi(ENTRIES, DbiFlags.MDB_CREATE);
         this.dn = env.openDbi(DN, DbiFlags.MDB_CREATE);
         this.meta = env.openDbi(META, DbiFlags.MDB_CREATE);
+        this.attributeIds = env.openDbi(ATTRIBUTE_IDS, DbiFlags.MDB_CREATE);
         openIndexes(configuredIndexes);
         this.nextId = new AtomicLong(lastEntryId() + 1);
     }
@@ -147,6 +151,35 @@ public final class LmdbStore implements AutoCloseable {
         try (Txn<ByteBuffer> txn = env.txnRead(); Cursor<ByteBuffer> c = entries.openCursor(txn)) {
             return c.last() ? Keys.readId(c.key()) : 0L;
         }
+    }
+
+    /**
+     * The stored numbers of attribute types: those already assigned, plus new ones (committed
+     * before returning) for every OID of {@code oids} that had none. Numbers are never reused.
+     */
+    public Map<String, Integer> attributeIds(java.util.Collection<String> oids) {
+        Map<String, Integer> ids = new HashMap<>();
+        int next = 1;
+        try (Txn<ByteBuffer> txn = env.txnRead(); Cursor<ByteBuffer> c = attributeIds.openCursor(txn)) {
+            for (boolean more = c.first(); more; more = c.seek(org.lmdbjava.SeekOp.MDB_NEXT)) {
+                int id = c.val().getInt(c.val().position());
+                ids.put(new String(Keys.bytes(c.key()), UTF_8), id);
+                next = Math.max(next, id + 1);
+            }
+        }
+        List<String> missing = oids.stream().filter(oid -> !ids.containsKey(oid)).sorted().toList();
+        if (!missing.isEmpty()) {
+            try (Txn<ByteBuffer> txn = env.txnWrite()) {
+                for (String oid : missing) {
+                    ByteBuffer value = ByteBuffer.allocateDirect(4);
+                    value.putInt(0, next);
+                    attributeIds.put(txn, Keys.direct(oid.getBytes(UTF_8)), value);
+                    ids.put(oid, next++);
+                }
+                txn.commit();
+            }
+        }
+        return ids;
     }
 
     /** Configured indexes that have not been built over the existing entries yet. */
