@@ -30,6 +30,13 @@ public final class BenchMain implements Runnable {
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new BenchMain());
     cl.setExecutionExceptionHandler(BenchMain::handle);
+    // One line for a mistyped option, not the whole usage text.
+    cl.setParameterExceptionHandler((ex, args) -> {
+      CommandLine c = ex.getCommandLine();
+      c.getErr().println(c.getCommandSpec().qualifiedName(" ") + ": " + ex.getMessage()
+          + " (try " + c.getCommandSpec().qualifiedName(" ") + " --help)");
+      return EXIT_BAD_INPUT;
+    });
     return cl;
   }
 

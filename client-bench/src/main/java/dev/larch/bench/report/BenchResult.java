@@ -42,7 +42,10 @@ public record BenchResult(String harness, String harnessVersion, String startedA
   public record Operation(String name, long ops, double opsPerSecond, Latency latencyMs,
       double entriesPerSearch, long partial, long wrongAnswers, long errors, Map<String, Long> errorsByResultCode) {}
 
-  /** One printed interval; {@code phase} is "warm-up" or "measure"; CPU figures may be null. */
+  /**
+   * One printed interval; {@code phase} is "warm-up" or "measure". CPU figures are percent of one
+   * core (200 = two cores busy) and null when unknown; RSS is null without {@code --server-pid}.
+   */
   public record Interval(String phase, double startSeconds, double seconds, double opsPerSecond,
       double p50Ms, double p99Ms, long errors, long wrongAnswers, Map<String, Double> opsPerSecondByOperation,
       Double harnessCpuPercent, Double serverCpuPercent, Long serverRssKb) {}

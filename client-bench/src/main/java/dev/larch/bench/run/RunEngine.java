@@ -125,7 +125,7 @@ public final class RunEngine {
         }
       }
       Double harnessPct = cpu < 0 || prevCpu < 0 ? null
-          : (cpu - prevCpu) / (double) (now - prevNanos) * 100 / HarnessCpu.cores();
+          : (cpu - prevCpu) / (double) (now - prevNanos) * 100;
       Double serverPct = serverCpu < 0 || prevServerCpu < 0 ? null
           : (serverCpu - prevServerCpu) / (double) (now - prevNanos) * 100;
       BenchResult.Interval interval = new BenchResult.Interval(measuring ? MEASURE : WARM_UP, prevEnd, seconds,
@@ -192,10 +192,10 @@ public final class RunEngine {
         run, clients, threads, i.phase().equals(WARM_UP) ? "[warm-up]" : "measure", i.startSeconds() + i.seconds(),
         i.opsPerSecond(), i.p50Ms(), i.p99Ms(), i.errors(), i.wrongAnswers()));
     if (i.harnessCpuPercent() != null) {
-      sb.append(String.format(Locale.ROOT, "  harness cpu %5.1f%%", i.harnessCpuPercent()));
+      sb.append(String.format(Locale.ROOT, "  harness cpu %5.1f%% of a core", i.harnessCpuPercent()));
     }
     if (i.serverCpuPercent() != null) {
-      sb.append(String.format(Locale.ROOT, "  server cpu %6.1f%% rss %d MB", i.serverCpuPercent(),
+      sb.append(String.format(Locale.ROOT, "  server cpu %6.1f%% of a core, rss %d MB", i.serverCpuPercent(),
           i.serverRssKb() == null ? 0 : i.serverRssKb() / 1024));
     }
     return sb.toString();

@@ -12,6 +12,16 @@ import com.unboundid.ldap.sdk.RootDSE;
 public final class ServerProbe {
   private ServerProbe() {}
 
+  /** The innermost message, e.g. "Connection refused", rather than the SDK's long wrapper text. */
+  private static String rootCause(LDAPException e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    String m = t.getMessage() == null ? e.getResultCode().getName() : t.getMessage();
+    return t == e ? m : t.getClass().getSimpleName() + ": " + m;
+  }
+
   /** What the root DSE says about the server software. */
   public record Software(String vendorName, String vendorVersion) {}
 
@@ -35,8 +45,7 @@ public final class ServerProbe {
     } catch (LDAPException e) {
       ResultCode rc = e.getResultCode();
       if (rc == ResultCode.CONNECT_ERROR || rc == ResultCode.SERVER_DOWN || rc == ResultCode.TIMEOUT) {
-        throw new IllegalArgumentException("cannot reach LDAP server " + target.address() + ": "
-            + e.getDiagnosticMessage());
+        throw new IllegalArgumentException("cannot reach LDAP server " + target.address() + ": " + rootCause(e));
       }
       String who = target.bindDn() == null ? "anonymously" : "as " + target.bindDn();
       throw new IllegalArgumentException("bind " + who + " to " + target.address() + " failed: "

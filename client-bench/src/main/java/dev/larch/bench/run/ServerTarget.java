@@ -30,7 +30,6 @@ public record ServerTarget(String host, int port, String bindDn, String bindPass
     options.setUseSynchronousMode(true);
     options.setConnectTimeoutMillis(5_000);
     options.setResponseTimeoutMillis(responseTimeoutMillis);
-    options.setAutoReconnect(false);
     LDAPConnection conn = new LDAPConnection(options, host, port);
     try {
       conn.bind(bindDn == null ? "" : bindDn, bindDn == null ? "" : bindPassword);
