@@ -78,7 +78,14 @@ public final class LarchServer implements AutoCloseable {
             var l = config.listen();
             ListenerOptions options = new ListenerOptions(l.host(), l.port(), l.ioThreads(), l.maxPduBytes(),
                     l.idleTimeoutSeconds(), l.maxFilterDepth(), config.logging().accessLog());
-            LdapListener listener = LdapListener.start(options, new OperationRouter(backend));
+            LdapListener listener;
+            try {
+                listener = LdapListener.start(options, new OperationRouter(backend));
+            } catch (IOException e) {
+                String reason = e.getMessage() == null ? e.toString() : e.getMessage().replaceFirst("^.*error\\(-?\\d+\\): ", "");
+                throw new IOException("cannot listen on " + l.host() + ":" + l.port() + " (listen.host/listen.port): "
+                        + reason, e);
+            }
             LarchServer server = new LarchServer(lock, open, writes, listener, admin.generatedPassword());
             server.logSummary(config);
             return server;

@@ -3,14 +3,24 @@ package dev.larch.server.ldif;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
 
 import dev.larch.server.OpenDirectory;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
+import org.apache.directory.api.ldap.model.constants.SchemaConstants;
+import org.apache.directory.api.ldap.model.entry.Attribute;
+import org.apache.directory.api.ldap.model.entry.DefaultEntry;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.ldif.LdifUtils;
+import org.apache.directory.api.ldap.model.schema.UsageEnum;
 
 /**
  * Writes the tree as LDIF, parents before children, with every stored attribute (operational
@@ -21,6 +31,28 @@ public final class LdifExporter {
 
     public LdifExporter(OpenDirectory open) {
         this.open = open;
+    }
+
+    /**
+     * The entry with objectClass first, then user attributes, then operational ones, each group
+     * by name: stored order follows hashing, and an export should be the same text every time.
+     */
+    private static Entry canonical(Entry entry) {
+        List<Attribute> attributes = new ArrayList<>();
+        entry.forEach(attributes::add);
+        attributes.sort(Comparator
+                .comparing((Attribute a) -> !SchemaConstants.OBJECT_CLASS_AT_OID.equals(a.getAttributeType().getOid()))
+                .thenComparing(a -> a.getAttributeType().getUsage() != UsageEnum.USER_APPLICATIONS)
+                .thenComparing(a -> a.getUpId().toLowerCase(Locale.ROOT)));
+        Entry sorted = new DefaultEntry(entry.getDn());
+        for (Attribute a : attributes) {
+            try {
+                sorted.add(a);
+            } catch (LdapException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return sorted;
     }
 
     /** Writes all entries to {@code out}; returns how many. Reads one consistent snapshot. */
@@ -37,7 +69,7 @@ public final class LdifExporter {
             while (!pending.isEmpty()) {
                 long id = pending.pop();
                 StoredEntry entry = directory.load(txn, id);
-                out.write(LdifUtils.convertToLdif(directory.schemaEntries().toEntry(entry), 76));
+                out.write(LdifUtils.convertToLdif(canonical(directory.schemaEntries().toEntry(entry)), 76));
                 out.write('\n');
                 count++;
                 Deque<Long> children = new ArrayDeque<>();

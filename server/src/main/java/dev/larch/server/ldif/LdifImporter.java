@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.function.Consumer;
 
 import dev.larch.server.OpenDirectory;
@@ -13,7 +15,6 @@ import dev.larch.server.error.LdapError;
 import dev.larch.server.ops.NewEntries;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.entry.Entry;
-import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.ldif.LdifEntry;
 import org.apache.directory.api.ldap.model.ldif.LdifReader;
 import org.apache.directory.api.ldap.model.name.Dn;
@@ -22,8 +23,15 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * Bulk-loads LDIF offline: entries are validated exactly as an add would validate them, written
  * in large transactions (one per batch, not synced) with their indexes in the same pass, and the
  * store is synced once at the end.
+ *
+ * <p>Two stages run in parallel: a reader thread parses and schema-checks entries, and the
+ * calling thread writes them in file order. Profiling a 26k-entry load showed the work split
+ * about evenly between the two (LDIF parsing and schema conversion versus encoding, index keys
+ * and LMDB puts), so the pipeline keeps both cores busy.
  */
 public final class LdifImporter {
+    private static final int QUEUE = 2048;
+
     private final OpenDirectory open;
     private final NewEntries newEntries;
     private final int batchEntries;
@@ -41,6 +49,11 @@ public final class LdifImporter {
         }
     }
 
+    /** One parsed entry, or the reason parsing stopped, or the end of the file. */
+    private record Item(long position, String dn, Entry entry, String failure) {
+        static final Item END = new Item(-1, null, null, null);
+    }
+
     /**
      * Imports every entry of {@code ldif}; parents must come before their children.
      *
@@ -50,22 +63,19 @@ public final class LdifImporter {
      */
     public Result importFile(Path ldif, Consumer<Long> progress) throws IOException {
         long start = System.nanoTime();
+        BlockingQueue<Item> queue = new ArrayBlockingQueue<>(QUEUE);
+        BufferedReader in = Files.newBufferedReader(ldif, StandardCharsets.UTF_8);
+        Thread reader = Thread.ofPlatform().name("larch-import-reader").daemon().start(() -> read(in, queue));
         long count = 0;
-        try (BufferedReader in = Files.newBufferedReader(ldif, StandardCharsets.UTF_8);
-                LdifReader reader = new LdifReader(in)) {
+        try {
             WriteTxn txn = open.store().write();
             try {
                 int inBatch = 0;
-                while (reader.hasNext()) {
-                    LdifEntry ldifEntry = reader.next();
-                    if (ldifEntry == null) {
-                        break;
+                for (Item item = take(queue); item != Item.END; item = take(queue)) {
+                    if (item.failure() != null) {
+                        throw new ImportException(item.failure());
                     }
-                    if (!ldifEntry.isEntry()) {
-                        throw new ImportException("entry " + (count + 1) + " (" + ldifEntry.getDn()
-                                + "): only plain entries can be imported, not change records");
-                    }
-                    insert(txn, ldifEntry, count + 1);
+                    insert(txn, item);
                     count++;
                     if (++inBatch == batchEntries) {
                         txn.commit();
@@ -79,27 +89,77 @@ public final class LdifImporter {
             } finally {
                 txn.close();
             }
-        } catch (LdapException e) {
-            throw new ImportException("LDIF does not parse after entry " + count + ": " + e.getMessage());
-        } catch (RuntimeException e) {
-            if (e instanceof ImportException) {
-                throw e;
-            }
-            Throwable cause = e.getCause() instanceof LdapException ? e.getCause() : e;
-            throw new ImportException("LDIF does not parse after entry " + count + ": " + cause.getMessage());
+        } finally {
+            reader.interrupt();
+            in.close();
         }
         open.store().sync();
         return new Result(count, Duration.ofNanos(System.nanoTime() - start));
     }
 
-    private void insert(WriteTxn txn, LdifEntry ldifEntry, long position) {
+    /** The reader stage: parse, convert and check each entry, in file order. */
+    private void read(BufferedReader in, BlockingQueue<Item> queue) {
+        long position = 0;
+        try (LdifReader reader = new LdifReader(in)) {
+            while (reader.hasNext()) {
+                LdifEntry ldifEntry = reader.next();
+                if (ldifEntry == null) {
+                    break;
+                }
+                position++;
+                String dn = ldifEntry.getDn().getName();
+                if (!ldifEntry.isEntry()) {
+                    queue.put(failure(position, dn, "only plain entries can be imported, not change records"));
+                    return;
+                }
+                try {
+                    Dn parsed = open.directory().schemaEntries().dn(dn);
+                    queue.put(new Item(position, dn, newEntries.prepare(parsed, ldifEntry.getEntry(), true, Dn.EMPTY_DN),
+                            null));
+                } catch (LdapError e) {
+                    queue.put(failure(position, dn, e.getMessage() + " [" + e.code().getMessage() + "]"));
+                    return;
+                }
+            }
+            queue.put(Item.END);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            String reason = String.valueOf(cause.getMessage());
+            if (reason.contains("ERR_13440")) {
+                reason = "only plain entries can be imported, not change records (changetype:)";
+            }
+            reason = reason.replaceAll("ERR_\\d+_?[A-Z_]*\\s*", "");
+            try {
+                // Blocking put: the writer keeps draining the queue until it sees this.
+                queue.put(new Item(position, null, null,
+                        "LDIF does not parse after entry " + position + ": " + reason));
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static Item failure(long position, String dn, String reason) {
+        return new Item(position, dn, null, "entry " + position + " (" + dn + "): " + reason);
+    }
+
+    private void insert(WriteTxn txn, Item item) {
         try {
-            Dn dn = open.directory().schemaEntries().dn(ldifEntry.getDn().getName());
-            Entry entry = newEntries.prepare(dn, ldifEntry.getEntry(), true, Dn.EMPTY_DN);
-            newEntries.insert(txn, entry);
+            newEntries.insert(txn, item.entry());
         } catch (LdapError e) {
-            throw new ImportException("entry " + position + " (" + ldifEntry.getDn().getName() + "): "
+            throw new ImportException("entry " + item.position() + " (" + item.dn() + "): "
                     + e.getMessage() + " [" + e.code().getMessage() + "]");
+        }
+    }
+
+    private static Item take(BlockingQueue<Item> queue) {
+        try {
+            return queue.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ImportException("import interrupted");
         }
     }
 

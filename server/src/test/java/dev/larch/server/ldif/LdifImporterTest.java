@@ -1,0 +1,115 @@
+package dev.larch.server.ldif;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.larch.config.LarchConfig;
+import dev.larch.schema.LarchSchema;
+import dev.larch.server.OpenDirectory;
+import dev.larch.server.store.ReadTxn;
+import dev.larch.server.testing.Ldif;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LdifImporterTest {
+    @TempDir
+    Path dir;
+
+    private OpenDirectory open(Path data) {
+        return OpenDirectory.open(LarchConfig.defaults().withDataDir(data), LarchSchema.standard(), false);
+    }
+
+    private Path ldif(String text) throws Exception {
+        Path file = Files.createTempFile(dir, "in", ".ldif");
+        Files.writeString(file, text);
+        return file;
+    }
+
+    private static String people(int n) {
+        StringBuilder b = new StringBuilder(Ldif.BASE);
+        for (int i = 0; i < n; i++) {
+            b.append(Ldif.person("u" + i, "User " + i, "Sn" + i, null));
+        }
+        return b.toString();
+    }
+
+    @Test
+    void importsEveryEntryInBatchesAndReportsProgress() throws Exception {
+        try (OpenDirectory open = open(dir.resolve("data"))) {
+            List<Long> progress = new ArrayList<>();
+            LdifImporter.Result result = new LdifImporter(open, 100).importFile(ldif(people(250)), progress::add);
+            assertEquals(253, result.entries());
+            assertEquals(List.of(100L, 200L), progress);
+            try (ReadTxn txn = open.store().read()) {
+                assertEquals(253, txn.entryCount());
+            }
+        }
+    }
+
+    @Test
+    void exportOfAnImportImportsBackToTheSameLdif() throws Exception {
+        StringWriter first = new StringWriter();
+        try (OpenDirectory open = open(dir.resolve("a"))) {
+            new LdifImporter(open, 50).importFile(ldif(people(120)), n -> { });
+            new LdifExporter(open).export(first);
+        }
+        StringWriter second = new StringWriter();
+        try (OpenDirectory open = open(dir.resolve("b"))) {
+            new LdifImporter(open, 50).importFile(ldif(first.toString()), n -> { });
+            new LdifExporter(open).export(second);
+        }
+        assertEquals(first.toString(), second.toString());
+        assertTrue(first.toString().contains("dn: uid=u119,ou=People,dc=example,dc=com"));
+    }
+
+    @Test
+    void aMissingParentStopsTheImportNamingTheEntry() throws Exception {
+        try (OpenDirectory open = open(dir.resolve("data"))) {
+            String text = people(5) + "dn: uid=x,ou=Nowhere,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
+                    + "uid: x\ncn: x\nsn: x\n\n";
+            var e = assertThrows(LdifImporter.ImportException.class,
+                    () -> new LdifImporter(open, 3).importFile(ldif(text), n -> { }));
+            assertTrue(e.getMessage().startsWith("entry 9 (uid=x,ou=Nowhere,dc=example,dc=com): parent entry"),
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void aSchemaViolationStopsTheImportNamingTheEntry() throws Exception {
+        try (OpenDirectory open = open(dir.resolve("data"))) {
+            String text = Ldif.BASE + "dn: uid=y,ou=People,dc=example,dc=com\nobjectClass: inetOrgPerson\nuid: y\ncn: y\n\n";
+            var e = assertThrows(LdifImporter.ImportException.class,
+                    () -> new LdifImporter(open, 10).importFile(ldif(text), n -> { }));
+            assertTrue(e.getMessage().contains("entry 4 (uid=y,ou=People,dc=example,dc=com)"), e.getMessage());
+            assertTrue(e.getMessage().contains("requires attribute 'sn'"), e.getMessage());
+        }
+    }
+
+    @Test
+    void malformedLdifIsReportedNotCrashed() throws Exception {
+        try (OpenDirectory open = open(dir.resolve("data"))) {
+            var e = assertThrows(LdifImporter.ImportException.class,
+                    () -> new LdifImporter(open, 10).importFile(ldif(Ldif.BASE + "dn: =broken\nnot ldif at all\n\n"),
+                            n -> { }));
+            assertTrue(e.getMessage().contains("does not parse") || e.getMessage().contains("invalid DN"),
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void changeRecordsAreRefused() throws Exception {
+        try (OpenDirectory open = open(dir.resolve("data"))) {
+            String text = Ldif.BASE + "dn: ou=People,dc=example,dc=com\nchangetype: delete\n\n";
+            var e = assertThrows(LdifImporter.ImportException.class,
+                    () -> new LdifImporter(open, 10).importFile(ldif(text), n -> { }));
+            assertTrue(e.getMessage().contains("not change records"), e.getMessage());
+        }
+    }
+}
