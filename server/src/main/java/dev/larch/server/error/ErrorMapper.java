@@ -43,6 +43,10 @@ public final class ErrorMapper {
         if (failure instanceof LdapException e) {
             return new LdapError(ResultCodeEnum.OTHER, safe(e.getMessage()));
         }
+        if (failure instanceof org.lmdbjava.Env.ReadersFullException) {
+            LOG.warn("all LMDB read slots are in use; raise storage.max-readers");
+            return new LdapError(ResultCodeEnum.BUSY, "too many concurrent searches; try again");
+        }
         if (failure instanceof StoreFullException e) {
             LOG.error("write refused: {}", e.getMessage());
             return new LdapError(ResultCodeEnum.UNWILLING_TO_PERFORM, "the server's data file is full");
