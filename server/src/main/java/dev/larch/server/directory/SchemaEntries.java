@@ -24,7 +24,10 @@ import org.apache.directory.api.ldap.model.schema.SchemaManager;
  * <p>Thread-safe: the schema manager is only read.
  */
 public final class SchemaEntries {
+    private static final int RECENT_DNS = 4096;
+
     private final SchemaManager schema;
+    private final java.util.concurrent.ConcurrentHashMap<String, Dn> recentDns = new java.util.concurrent.ConcurrentHashMap<>();
 
     public SchemaEntries(SchemaManager schema) {
         this.schema = schema;
@@ -34,13 +37,27 @@ public final class SchemaEntries {
         return schema;
     }
 
-    /** Parses and normalizes a DN; invalidDNSyntax (or undefinedAttributeType) when it cannot. */
+    /**
+     * Parses and normalizes a DN; invalidDNSyntax (or undefinedAttributeType) when it cannot.
+     * Recently parsed DNs come from a small cache: clients repeat the same search bases, and
+     * parsing a base cost 52 of 749 CPU samples under the messaging mix. Dn is immutable.
+     */
     public Dn dn(String name) {
+        Dn cached = recentDns.get(name);
+        if (cached != null) {
+            return cached;
+        }
+        Dn dn;
         try {
-            return new Dn(schema, name);
+            dn = new Dn(schema, name);
         } catch (LdapException | IllegalArgumentException e) {
             throw new LdapError(ResultCodeEnum.INVALID_DN_SYNTAX, "invalid DN '" + name + "'");
         }
+        if (recentDns.size() >= RECENT_DNS) {
+            recentDns.clear();
+        }
+        recentDns.put(name, dn);
+        return dn;
     }
 
     /** Makes a client DN schema-aware (the codec hands out DNs without a schema). */

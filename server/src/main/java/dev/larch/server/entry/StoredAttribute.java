@@ -44,6 +44,11 @@ public final class StoredAttribute {
         return userId;
     }
 
+    /** The schema's attribute type, or null when the schema no longer has it. */
+    public AttributeType type() {
+        return type;
+    }
+
     public byte[][] values() {
         return values;
     }

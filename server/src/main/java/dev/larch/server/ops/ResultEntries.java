@@ -13,7 +13,6 @@ import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.SearchResultEntry;
 import org.apache.directory.api.ldap.model.message.SearchResultEntryImpl;
-import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
  * Builds the SearchResultEntry a client sees from a stored entry: the selected attributes under
@@ -38,14 +37,9 @@ final class ResultEntries {
      */
     SearchResultEntry build(int messageId, StoredEntry stored, AttributeSelection selection, boolean typesOnly,
             Session session, ReadTxn txn) {
-        Entry entry;
-        try {
-            entry = new DefaultEntry(new Dn(stored.dn()));
-        } catch (LdapException e) {
-            throw new IllegalStateException("stored DN does not parse: " + stored.dn(), e);
-        }
+        Entry entry = new DefaultEntry(new StoredDn(stored.dn()));
         for (StoredAttribute a : stored.attributes()) {
-            if (selection.includes(a.oid()) && access.canRead(session, a.oid())) {
+            if (selection.includes(a.oid(), a.type()) && access.canRead(session, a.oid())) {
                 add(entry, typesOnly ? new DefaultAttribute(a.userId()) : new DefaultAttribute(a.userId(), a.values()));
             }
         }
