@@ -29,7 +29,7 @@ final class SearchHandler {
     }
 
     void handle(Operation op, SearchRequest request) {
-        Filter filter = backend.filters().compile(request.getFilter());
+        Filter filter = backend.filters().compile(request.getFilter(), backend.access().unreadable(op.session()));
         AttributeSelection selection = AttributeSelection.of(request.getAttributes(), backend.schemaEntries().schema());
         Dn base = backend.schemaEntries().dn(request.getBase());
         if (base.isEmpty() || base.equals(backend.virtualEntries().subschemaDn())) {
