@@ -73,7 +73,9 @@ final class SearchHandler {
                 return;
             }
         }
-        if (filter.evaluate(entry) == Tri.TRUE) {
+        // The subschema subentry is a leaf: a one-level search below it finds nothing, not itself.
+        boolean inScope = request.getScope() != SearchScope.ONELEVEL;
+        if (inScope && filter.evaluate(entry) == Tri.TRUE) {
             op.send(results.build(request.getMessageId(), entry, selection, request.getTypesOnly(), op.session(), null));
         }
         done.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);

@@ -98,6 +98,28 @@ class AddHandlerIT {
     }
 
     @Test
+    void escapedMultiValuedAndUnicodeNamesResolveHoweverTheyAreSpelled() throws Exception {
+        admin.add(entry("dn: cn=Smith\\, John," + PEOPLE, "objectClass: inetOrgPerson", "cn: Smith, John",
+                "sn: Smith"));
+        admin.add(entry("dn: cn=Ann+sn=Lee," + PEOPLE, "objectClass: inetOrgPerson", "cn: Ann", "sn: Lee"));
+        admin.add(entry("dn: cn=J\u00f6rg \u0130nce," + PEOPLE, "objectClass: inetOrgPerson",
+                "cn: J\u00f6rg \u0130nce", "sn: \u0130nce"));
+        try (LDAPConnection c = server.anonymous()) {
+            assertNotNull(c.getEntry("cn=Smith\\2C John," + PEOPLE));
+            assertNotNull(c.getEntry("CN=SMITH\\, JOHN," + PEOPLE));
+            assertNotNull(c.getEntry("sn=Lee+cn=Ann," + PEOPLE));
+            assertNotNull(c.getEntry("cn=J\u00d6RG \u0130NCE," + PEOPLE));
+            assertEquals(1, c.search(PEOPLE, SearchScope.ONE, "(cn=smith, john)", "1.1").getEntryCount());
+            assertEquals(1, c.search(PEOPLE, SearchScope.ONE, "(cn=j\u00f6rg*)", "1.1").getEntryCount());
+            assertEquals(1, c.search(PEOPLE, SearchScope.ONE, "(&(cn=ann)(sn=lee))", "1.1").getEntryCount());
+        }
+        assertEquals(ResultCode.ENTRY_ALREADY_EXISTS, addFails(admin, entry("dn: sn=Lee+cn=Ann," + PEOPLE,
+                "objectClass: inetOrgPerson", "cn: Ann", "sn: Lee")));
+        admin.delete("sn=lee+cn=ann," + PEOPLE);
+        admin.delete("cn=smith\\2c john," + PEOPLE);
+    }
+
+    @Test
     void existingDnIsEntryAlreadyExistsWhateverItsSpelling() throws Exception {
         admin.add(person("twice"));
         assertEquals(ResultCode.ENTRY_ALREADY_EXISTS, addFails(admin, person("twice")));

@@ -76,6 +76,20 @@ class OperationRouterIT {
     }
 
     @Test
+    void filterNestedThousandsDeepIsRefusedAndOtherConnectionsKeepWorking() throws Exception {
+        com.unboundid.ldap.sdk.Filter deep = com.unboundid.ldap.sdk.Filter.createPresenceFilter("objectClass");
+        for (int i = 0; i < 3000; i++) {
+            deep = com.unboundid.ldap.sdk.Filter.createNOTFilter(deep);
+        }
+        try (LDAPConnection c = server.anonymous(); LDAPConnection other = server.anonymous()) {
+            SearchRequest search = new SearchRequest(PEOPLE, SearchScope.BASE, deep);
+            ResultCode code = assertThrows(LDAPException.class, () -> c.search(search)).getResultCode();
+            assertEquals(true, code == ResultCode.PROTOCOL_ERROR || code == ResultCode.SERVER_DOWN, code.toString());
+            assertEquals(1, other.search(PEOPLE, SearchScope.BASE, "(objectClass=*)").getEntryCount());
+        }
+    }
+
+    @Test
     void unbindClosesTheConnectionAndTheServerKeepsServing() throws Exception {
         try (Socket socket = new Socket("127.0.0.1", server.port())) {
             socket.setSoTimeout(5000);

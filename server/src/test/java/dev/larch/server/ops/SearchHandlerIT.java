@@ -396,6 +396,13 @@ class SearchHandlerIT {
         assertNotNull(schema.getObjectClass("posixAccount"));
     }
 
+    @Test
+    void subschemaHasNoSubordinates() throws Exception {
+        assertEquals(0, anonymous.search("cn=Subschema", SearchScope.ONE, "(objectClass=*)").getEntryCount());
+        assertEquals(1, anonymous.search("cn=Subschema", SearchScope.SUB, "(objectClass=*)", "1.1").getEntryCount());
+        assertEquals(0, anonymous.search("cn=Subschema", SearchScope.BASE, "(objectClass=person)").getEntryCount());
+    }
+
     // ---- several searches outstanding on one connection --------------------------------------------
 
     private static final class Collector implements AsyncSearchResultListener {
