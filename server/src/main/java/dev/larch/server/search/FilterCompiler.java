@@ -149,7 +149,9 @@ public final class FilterCompiler {
         if (type == null) {
             return new Filter.Undefined("unknown attribute " + node.getAttribute());
         }
-        MatchingRule rule = type.getSubstring() != null ? type.getSubstring() : type.getEquality();
+        // RFC 4511 section 4.5.1.7: without a substrings rule the item is Undefined, as ordering
+        // items are without an ordering rule; the equality rule must not stand in (member=uid=j*).
+        MatchingRule rule = type.getSubstring();
         if (rule == null) {
             return new Filter.Undefined(node.getAttribute() + " has no substring rule");
         }

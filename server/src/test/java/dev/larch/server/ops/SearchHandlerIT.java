@@ -180,6 +180,8 @@ class SearchHandlerIT {
                 Arguments.of("suffix", SearchScope.SUB, "(description=*first*)", "uid=jdoe,ou=people"),
                 Arguments.of("suffix", SearchScope.SUB, "(telephoneNumber=*5 550 1*)",
                         "uid=jdoe,ou=people;uid=asmith,ou=people"),
+                Arguments.of("suffix", SearchScope.SUB, "(member=uid=jdoe*)", ""),
+                Arguments.of("suffix", SearchScope.SUB, "(objectClass=inetOrg*)", ""),
                 // presence
                 Arguments.of("suffix", SearchScope.SUB, "(mail=*)", "uid=jdoe,ou=people;uid=asmith,ou=people"),
                 Arguments.of("suffix", SearchScope.SUB, "(title=*)", "uid=bjones,ou=people"),
