@@ -344,6 +344,12 @@ class SearchHandlerIT {
         assertEquals(0, r.getEntryCount());
         assertEquals(1, admin.search(SUFFIX, SearchScope.SUB, "(userPassword={SSHA256}not-a-real-hash)", "1.1")
                 .getEntryCount());
+        for (String filter : new String[] {"(userPassword=*)", "(userPassword={SSHA256}*)",
+                "(:octetStringMatch:={SSHA256}not-a-real-hash)", "(!(userPassword=x))"}) {
+            assertEquals(0, anonymous.search(SUFFIX, SearchScope.SUB, filter, "1.1").getEntryCount(), filter);
+        }
+        assertEquals(1, admin.search(SUFFIX, SearchScope.SUB, "(:octetStringMatch:={SSHA256}not-a-real-hash)", "1.1")
+                .getEntryCount());
     }
 
     @Test
