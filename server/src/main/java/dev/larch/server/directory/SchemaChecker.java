@@ -10,6 +10,7 @@ import org.apache.directory.api.ldap.model.constants.SchemaConstants;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.entry.Value;
+import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.name.Ava;
 import org.apache.directory.api.ldap.model.schema.AttributeType;
@@ -31,6 +32,36 @@ public final class SchemaChecker {
     public SchemaChecker(SchemaManager schema) {
         this.schema = schema;
         this.objectClassType = schema.getAttributeType(SchemaConstants.OBJECT_CLASS_AT);
+    }
+
+    /**
+     * Adds the superclasses of the entry's object classes that it does not list: RFC 4512 section
+     * 2.4.1 makes them implicitly present, and without the values (objectClass=person) would miss
+     * entries added with only inetOrgPerson. Unknown classes are left for {@link #check} to report.
+     */
+    public void addSuperclasses(Entry entry) {
+        Attribute objectClasses = entry.get(objectClassType);
+        if (objectClasses == null) {
+            return;
+        }
+        Deque<ObjectClass> pending = new ArrayDeque<>();
+        for (Value value : objectClasses) {
+            ObjectClass oc = lookup(value.getString());
+            if (oc != null) {
+                pending.addAll(oc.getSuperiors());
+            }
+        }
+        try {
+            while (!pending.isEmpty()) {
+                ObjectClass oc = pending.pop();
+                if (!objectClasses.contains(oc.getName())) {
+                    objectClasses.add(oc.getName());
+                    pending.addAll(oc.getSuperiors());
+                }
+            }
+        } catch (LdapException e) {
+            throw new LdapError(ResultCodeEnum.OTHER, "cannot add the superclasses of the entry's object classes");
+        }
     }
 
     /** Throws an {@link LdapError} naming the first rule {@code entry} breaks. */

@@ -1,5 +1,7 @@
 package dev.larch.server.ops;
 
+import java.util.Set;
+
 import dev.larch.server.error.LdapError;
 import dev.larch.server.session.Session;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -17,6 +19,11 @@ public final class AccessPolicy {
             throw new LdapError(ResultCodeEnum.INSUFFICIENT_ACCESS_RIGHTS,
                     "only the directory administrator may " + operation);
         }
+    }
+
+    /** OIDs of the attributes whose values this session may not see, nor test in a search filter. */
+    public Set<String> unreadable(Session session) {
+        return session.isAdmin() ? Set.of() : Set.of(USER_PASSWORD_OID);
     }
 
     /** Whether this session may see (or compare) the values of the attribute {@code oid}. */

@@ -13,8 +13,9 @@ final class ExtendedHandler {
 
     void handle(Operation op, ExtendedRequest request) {
         if (!VirtualEntries.WHO_AM_I_OID.equals(request.getRequestName())) {
-            throw new LdapError(ResultCodeEnum.PROTOCOL_ERROR,
-                    "unsupported extended operation " + request.getRequestName());
+            // The codec leaves the name unset on requests it has no factory for (OpaqueExtendedRequest).
+            String name = request.getRequestName() == null ? "" : " " + request.getRequestName();
+            throw new LdapError(ResultCodeEnum.PROTOCOL_ERROR, "unsupported extended operation" + name);
         }
         String authzId = op.session().isAnonymous() ? "" : "dn:" + op.session().boundDn().getName();
         // RFC 4532: no responseName, the authzId as the raw response value. The encoder writes

@@ -83,7 +83,10 @@ final class ModifyDnHandler {
             }
             if (deleteOldRdn) {
                 for (Ava ava : oldRdn) {
-                    if (newRdn.getAva(ava.getType()) != null && newRdn.getAva(ava.getType()).getValue().equals(ava.getValue())) {
+                    // Compare whole AVAs: Rdn.getAva(type) looks up the normalized type (an OID in a
+                    // schema-aware RDN), so getAva("ou") found nothing and a move that kept its RDN
+                    // deleted the naming value.
+                    if (keeps(newRdn, ava)) {
                         continue;
                     }
                     Attribute a = entry.get(ava.getAttributeType());
@@ -98,6 +101,15 @@ final class ModifyDnHandler {
         } catch (LdapException e) {
             throw new LdapError(ResultCodeEnum.OTHER, e.getMessage());
         }
+    }
+
+    private static boolean keeps(Rdn rdn, Ava ava) {
+        for (Ava kept : rdn) {
+            if (kept.equals(ava)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Gives every entry below {@code rootId} its DN under the renamed ancestor {@code newRootDn}. */

@@ -27,6 +27,7 @@ final class ModifyHandler {
             Entry entry = backend.schemaEntries().toEntry(before);
             applier.apply(entry, request.getModifications());
             Timestamps.modified(entry, modifier);
+            backend.checker().addSuperclasses(entry);
             backend.checker().check(entry);
             backend.directory().replace(txn, before, entry);
             ResultResponse response = request.getResultResponse();

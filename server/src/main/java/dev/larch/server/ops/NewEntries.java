@@ -46,6 +46,7 @@ public final class NewEntries {
             }
         }
         Timestamps.created(entry, creator);
+        checker.addSuperclasses(entry);
         checker.check(entry);
         return entry;
     }

@@ -29,7 +29,7 @@ final class SearchHandler {
     }
 
     void handle(Operation op, SearchRequest request) {
-        Filter filter = backend.filters().compile(request.getFilter());
+        Filter filter = backend.filters().compile(request.getFilter(), backend.access().unreadable(op.session()));
         AttributeSelection selection = AttributeSelection.of(request.getAttributes(), backend.schemaEntries().schema());
         Dn base = backend.schemaEntries().dn(request.getBase());
         if (base.isEmpty() || base.equals(backend.virtualEntries().subschemaDn())) {
@@ -73,7 +73,9 @@ final class SearchHandler {
                 return;
             }
         }
-        if (filter.evaluate(entry) == Tri.TRUE) {
+        // The subschema subentry is a leaf: a one-level search below it finds nothing, not itself.
+        boolean inScope = request.getScope() != SearchScope.ONELEVEL;
+        if (inScope && filter.evaluate(entry) == Tri.TRUE) {
             op.send(results.build(request.getMessageId(), entry, selection, request.getTypesOnly(), op.session(), null));
         }
         done.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);

@@ -77,7 +77,11 @@ final class StreamingSearch {
                     return;
                 }
             }
-            op.executor().execute(this::run);
+            // Not execute(): Netty 4.2 runs newly queued tasks in the same pass for up to a second
+            // (io.netty.eventLoop.maxTaskProcessingQuantumMs) before it polls I/O again, so the
+            // search would starve its neighbours and not even see its own Abandon. A scheduled task
+            // is only picked up after the next I/O poll.
+            op.executor().schedule(this::run, 0, TimeUnit.NANOSECONDS);
         } catch (Throwable failure) {
             release();
             op.complete(ErrorMapper.fill(request.getResultResponse(), failure));

@@ -21,6 +21,7 @@ import org.apache.directory.api.ldap.model.filter.EqualityNode;
 import org.apache.directory.api.ldap.model.filter.ExprNode;
 import org.apache.directory.api.ldap.model.filter.ExtensibleNode;
 import org.apache.directory.api.ldap.model.filter.GreaterEqNode;
+import org.apache.directory.api.ldap.model.filter.LeafNode;
 import org.apache.directory.api.ldap.model.filter.LessEqNode;
 import org.apache.directory.api.ldap.model.filter.NotNode;
 import org.apache.directory.api.ldap.model.filter.OrNode;
@@ -50,14 +51,32 @@ public final class FilterCompiler {
     }
 
     public Filter compile(ExprNode node) {
+        return compile(node, Set.of());
+    }
+
+    /**
+     * Compiles {@code node} for a client that may not read the attributes in {@code unreadable}
+     * (OIDs): every item on such an attribute is Undefined, so that a filter cannot be used to
+     * test values the client is not allowed to see (a password oracle).
+     */
+    public Filter compile(ExprNode node, Set<String> unreadable) {
         if (node instanceof AndNode and) {
-            return new Filter.And(children(and.getChildren()));
+            return new Filter.And(children(and.getChildren(), unreadable));
         }
         if (node instanceof OrNode or) {
-            return new Filter.Or(children(or.getChildren()));
+            return new Filter.Or(children(or.getChildren(), unreadable));
         }
         if (node instanceof NotNode not) {
-            return new Filter.Not(compile(not.getFirstChild()));
+            return new Filter.Not(compile(not.getFirstChild(), unreadable));
+        }
+        if (node instanceof ExtensibleNode ext) {
+            return extensible(ext, unreadable);
+        }
+        if (node instanceof LeafNode leaf) {
+            AttributeType type = type(leaf.getAttribute());
+            if (type != null && unreadable.contains(type.getOid())) {
+                return new Filter.Undefined("no access to " + leaf.getAttribute());
+            }
         }
         if (node instanceof PresenceNode presence) {
             AttributeType type = type(presence.getAttribute());
@@ -79,16 +98,13 @@ public final class FilterCompiler {
         if (node instanceof SubstringNode sub) {
             return substring(sub);
         }
-        if (node instanceof ExtensibleNode ext) {
-            return extensible(ext);
-        }
         return new Filter.Undefined("unsupported filter item");
     }
 
-    private List<Filter> children(List<ExprNode> nodes) {
+    private List<Filter> children(List<ExprNode> nodes, Set<String> unreadable) {
         List<Filter> out = new ArrayList<>(nodes.size());
         for (ExprNode n : nodes) {
-            out.add(compile(n));
+            out.add(compile(n, unreadable));
         }
         return List.copyOf(out);
     }
@@ -133,7 +149,9 @@ public final class FilterCompiler {
         if (type == null) {
             return new Filter.Undefined("unknown attribute " + node.getAttribute());
         }
-        MatchingRule rule = type.getSubstring() != null ? type.getSubstring() : type.getEquality();
+        // RFC 4511 section 4.5.1.7: without a substrings rule the item is Undefined, as ordering
+        // items are without an ordering rule; the equality rule must not stand in (member=uid=j*).
+        MatchingRule rule = type.getSubstring();
         if (rule == null) {
             return new Filter.Undefined(node.getAttribute() + " has no substring rule");
         }
@@ -161,12 +179,15 @@ public final class FilterCompiler {
                 any.toArray(byte[][]::new), emptyToNull(last));
     }
 
-    private Filter extensible(ExtensibleNode node) {
+    private Filter extensible(ExtensibleNode node, Set<String> unreadable) {
         String ruleId = node.getMatchingRuleId();
         AttributeType type = node.getAttribute() == null || node.getAttribute().isEmpty() ? null
                 : type(node.getAttribute());
         if (node.getAttribute() != null && !node.getAttribute().isEmpty() && type == null) {
             return new Filter.Undefined("unknown attribute " + node.getAttribute());
+        }
+        if (type != null && unreadable.contains(type.getOid())) {
+            return new Filter.Undefined("no access to " + node.getAttribute());
         }
         MatchingRule rule;
         if (ruleId == null || ruleId.isEmpty()) {
@@ -192,7 +213,8 @@ public final class FilterCompiler {
         MatchingRule matchingRule = rule;
         Filter.ExtensibleTest test = entry -> {
             for (StoredAttribute a : entry.attributes()) {
-                if (oids != null ? !contains(oids, a.oid()) : !appliesTo(a.oid(), ruleSyntax, matchingRule)) {
+                if (oids != null ? !contains(oids, a.oid())
+                        : unreadable.contains(a.oid()) || !appliesTo(a.oid(), ruleSyntax, matchingRule)) {
                     continue;
                 }
                 for (byte[] user : a.values()) {

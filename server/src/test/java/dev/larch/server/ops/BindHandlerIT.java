@@ -1,0 +1,190 @@
+package dev.larch.server.ops;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
+
+import com.unboundid.ldap.sdk.BindResult;
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.Modification;
+import com.unboundid.ldap.sdk.ModificationType;
+import com.unboundid.ldap.sdk.PLAINBindRequest;
+import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.SimpleBindRequest;
+import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
+import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
+import dev.larch.config.Security;
+import dev.larch.server.auth.PasswordSchemes;
+import org.apache.directory.api.ldap.model.exception.LdapAuthenticationException;
+import org.apache.directory.ldap.client.api.LdapNetworkConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Simple and SASL binds over the wire (RFC 4513 section 5), against a real server. */
+class BindHandlerIT {
+    private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
+
+    @TempDir
+    static Path dir;
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() {
+        server = TestServer.start(dir.resolve("data"));
+        server.add(TestServer.BASE_LDIF);
+        StringBuilder ldif = new StringBuilder();
+        for (String scheme : new String[] {"SSHA", "SSHA256", "SSHA512", "PBKDF2-SHA256"}) {
+            ldif.append(person(scheme.toLowerCase(java.util.Locale.ROOT),
+                    new String(PasswordSchemes.hash(scheme, ("pw-" + scheme).getBytes(UTF_8)), UTF_8)));
+        }
+        ldif.append(person("cleartext", "plain-pw"));
+        server.add(ldif.toString());
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static String person(String uid, String userPassword) {
+        return "dn: uid=" + uid + "," + PEOPLE + "\nobjectClass: inetOrgPerson\nuid: " + uid + "\ncn: " + uid
+                + "\nsn: " + uid + "\nuserPassword: " + userPassword + "\n\n";
+    }
+
+    private static String whoAmI(LDAPConnection c) throws LDAPException {
+        WhoAmIExtendedResult r = (WhoAmIExtendedResult) c.processExtendedOperation(new WhoAmIExtendedRequest());
+        assertEquals(ResultCode.SUCCESS, r.getResultCode());
+        // RFC 4532 section 2.2: for the anonymous identity the value is absent or empty.
+        return r.getAuthorizationID() == null ? "" : r.getAuthorizationID();
+    }
+
+    private static ResultCode bindFails(LDAPConnection c, String dn, String password) {
+        return assertThrows(LDAPException.class, () -> c.bind(dn, password)).getResultCode();
+    }
+
+    @Test
+    void anonymousBindSucceedsAndLeavesTheConnectionAnonymous() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            BindResult r = c.bind(new SimpleBindRequest());
+            assertEquals(ResultCode.SUCCESS, r.getResultCode());
+            assertEquals("", whoAmI(c));
+        }
+    }
+
+    @Test
+    void adminBindsWithTheConfiguredPassword() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            assertEquals(ResultCode.SUCCESS, c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD).getResultCode());
+            assertEquals("dn:" + TestServer.ADMIN_DN, whoAmI(c));
+        }
+    }
+
+    @Test
+    void adminDnIsMatchedAsADnNotAsAString() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            assertEquals(ResultCode.SUCCESS, c.bind("CN=Admin, DC=Example,dc=COM", TestServer.ADMIN_PASSWORD)
+                    .getResultCode());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SSHA", "SSHA256", "SSHA512", "PBKDF2-SHA256"})
+    void entryBindsWithItsHashedUserPassword(String scheme) throws Exception {
+        String dn = "uid=" + scheme.toLowerCase(java.util.Locale.ROOT) + "," + PEOPLE;
+        try (LDAPConnection c = server.anonymous()) {
+            assertEquals(ResultCode.SUCCESS, c.bind(dn, "pw-" + scheme).getResultCode());
+            assertEquals("dn:" + dn, whoAmI(c));
+            assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, dn, "pw-" + scheme + "x"));
+        }
+    }
+
+    @Test
+    void cleartextUserPasswordIsRefusedByDefault() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, "uid=cleartext," + PEOPLE, "plain-pw"));
+        }
+    }
+
+    @Test
+    void cleartextUserPasswordBindsWhenTheConfigAllowsIt(@TempDir Path other) throws Exception {
+        try (TestServer permissive = TestServer.start(other.resolve("data"),
+                c -> TestServer.withSecurity(c, new Security(null, true, "SSHA256")))) {
+            permissive.add(TestServer.BASE_LDIF + "\n" + person("cleartext", "plain-pw"));
+            try (LDAPConnection c = permissive.anonymous()) {
+                assertEquals(ResultCode.SUCCESS, c.bind("uid=cleartext," + PEOPLE, "plain-pw").getResultCode());
+                assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, "uid=cleartext," + PEOPLE, "plain-px"));
+            }
+        }
+    }
+
+    @Test
+    void wrongPasswordAndUnknownDnGetTheSameInvalidCredentials() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, TestServer.ADMIN_DN, "wrong"));
+            assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, "uid=nobody," + PEOPLE, "whatever"));
+            assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, "uid=x,ou=elsewhere,dc=other", "whatever"));
+        }
+    }
+
+    @Test
+    void entryWithoutUserPasswordCannotBind() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, PEOPLE, "whatever"));
+        }
+    }
+
+    @Test
+    void dnWithEmptyPasswordIsUnwillingToPerform() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            assertEquals(ResultCode.UNWILLING_TO_PERFORM, bindFails(c, TestServer.ADMIN_DN, ""));
+            assertEquals("", whoAmI(c));
+        }
+    }
+
+    @Test
+    void malformedBindDnIsInvalidDnSyntax() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            assertEquals(ResultCode.INVALID_DN_SYNTAX, bindFails(c, "not a dn", "pw"));
+        }
+    }
+
+    @Test
+    void saslBindIsAuthMethodNotSupported() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            LDAPException e = assertThrows(LDAPException.class,
+                    () -> c.bind(new PLAINBindRequest("dn:" + TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD)));
+            assertEquals(ResultCode.AUTH_METHOD_NOT_SUPPORTED, e.getResultCode());
+        }
+    }
+
+    @Test
+    void failedBindLeavesTheConnectionAnonymous() throws Exception {
+        try (LDAPConnection c = server.admin()) {
+            assertEquals("dn:" + TestServer.ADMIN_DN, whoAmI(c));
+            assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, TestServer.ADMIN_DN, "wrong"));
+            assertEquals("", whoAmI(c));
+            // and the former admin rights are gone
+            LDAPException e = assertThrows(LDAPException.class, () -> c.modify(PEOPLE,
+                    new Modification(ModificationType.REPLACE, "description", "x")));
+            assertEquals(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, e.getResultCode());
+        }
+    }
+
+    @Test
+    void apacheClientBindsAndIsRefusedWithTheSameCodes() throws Exception {
+        try (LdapNetworkConnection c = server.apache()) {
+            c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD);
+            assertEquals(true, c.isAuthenticated());
+            assertThrows(LdapAuthenticationException.class, () -> c.bind(TestServer.ADMIN_DN, "wrong"));
+            c.bind("uid=ssha512," + PEOPLE, "pw-SSHA512");
+            assertEquals(true, c.isAuthenticated());
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package dev.larch.server.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Path;
+
+import com.unboundid.ldap.sdk.ExtendedRequest;
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
+import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
+import dev.larch.server.auth.PasswordSchemes;
+import org.apache.directory.api.ldap.extras.extended.whoAmI.WhoAmIRequestImpl;
+import org.apache.directory.api.ldap.extras.extended.whoAmI.WhoAmIResponse;
+import org.apache.directory.api.ldap.model.message.ExtendedResponse;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.ldap.client.api.LdapNetworkConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Extended operations over the wire: Who Am I (RFC 4532) through both client codecs; nothing else. */
+class ExtendedHandlerIT {
+    private static final String USER = "uid=who,ou=people," + TestServer.SUFFIX;
+
+    @TempDir
+    static Path dir;
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() {
+        server = TestServer.start(dir.resolve("data"));
+        server.add(TestServer.BASE_LDIF + "\ndn: " + USER + "\nobjectClass: inetOrgPerson\nuid: who\ncn: who\nsn: who\n"
+                + "userPassword: " + new String(PasswordSchemes.hash("SSHA256", "pw".getBytes()), java.nio.charset.StandardCharsets.US_ASCII) + "\n");
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static String whoAmI(LDAPConnection c) throws Exception {
+        WhoAmIExtendedResult r = (WhoAmIExtendedResult) c.processExtendedOperation(new WhoAmIExtendedRequest());
+        assertEquals(ResultCode.SUCCESS, r.getResultCode());
+        // RFC 4532 section 2.2: for the anonymous identity the value is absent or empty.
+        return r.getAuthorizationID() == null ? "" : r.getAuthorizationID();
+    }
+
+    @Test
+    void whoAmIIsEmptyForAnonymous() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            assertEquals("", whoAmI(c));
+        }
+    }
+
+    @Test
+    void whoAmINamesTheAdministrator() throws Exception {
+        try (LDAPConnection c = server.admin()) {
+            assertEquals("dn:cn=admin,dc=example,dc=com", whoAmI(c));
+        }
+    }
+
+    @Test
+    void whoAmINamesABoundEntry() throws Exception {
+        try (LDAPConnection c = server.boundAs(USER, "pw")) {
+            assertEquals("dn:" + USER, whoAmI(c));
+        }
+    }
+
+    @Test
+    void apacheClientDecodesTheWhoAmIResponse() throws Exception {
+        try (LdapNetworkConnection c = server.apache()) {
+            c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD);
+            ExtendedResponse response = c.extended(new WhoAmIRequestImpl());
+            assertEquals(ResultCodeEnum.SUCCESS, response.getLdapResult().getResultCode());
+            WhoAmIResponse whoAmI = assertInstanceOf(WhoAmIResponse.class, response);
+            assertEquals("dn:cn=admin,dc=example,dc=com", whoAmI.getAuthzIdString());
+        }
+    }
+
+    @Test
+    void unknownExtendedOperationIsProtocolError() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            LDAPException e = assertThrows(LDAPException.class,
+                    () -> c.processExtendedOperation(new ExtendedRequest("1.2.3.4.5.6.7.8.9")));
+            assertEquals(ResultCode.PROTOCOL_ERROR, e.getResultCode());
+            assertEquals("unsupported extended operation", e.getDiagnosticMessage());
+            // the connection stays usable
+            assertEquals("", whoAmI(c));
+        }
+        try (LdapNetworkConnection c = server.apache()) {
+            ExtendedResponse response = c.extended("1.2.3.4.5.6.7.8.9");
+            assertEquals(ResultCodeEnum.PROTOCOL_ERROR, response.getLdapResult().getResultCode());
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package dev.larch.server.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.file.Path;
+
+import com.unboundid.ldap.sdk.AddRequest;
+import com.unboundid.ldap.sdk.Control;
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.SearchRequest;
+import com.unboundid.ldap.sdk.SearchScope;
+import com.unboundid.ldap.sdk.controls.SimplePagedResultsControl;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Dispatch concerns over the wire: controls (RFC 4511 section 4.1.11), unbind and abandon. */
+class OperationRouterIT {
+    private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
+
+    @TempDir
+    static Path dir;
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() {
+        server = TestServer.start(dir.resolve("data"));
+        server.add(TestServer.BASE_LDIF);
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void unsupportedCriticalControlIsUnavailableCriticalExtension() throws Exception {
+        try (LDAPConnection c = server.admin()) {
+            SearchRequest search = new SearchRequest(TestServer.SUFFIX, SearchScope.BASE, "(objectClass=*)");
+            search.addControl(new Control("1.3.6.1.4.1.99999.1", true));
+            assertEquals(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
+                    assertThrows(LDAPException.class, () -> c.search(search)).getResultCode());
+
+            // a control the codec knows but the server does not implement is refused too
+            SearchRequest paged = new SearchRequest(TestServer.SUFFIX, SearchScope.SUB, "(objectClass=*)");
+            paged.addControl(new SimplePagedResultsControl(1, true));
+            assertEquals(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
+                    assertThrows(LDAPException.class, () -> c.search(paged)).getResultCode());
+
+            AddRequest add = new AddRequest("ou=controlled," + TestServer.SUFFIX, new com.unboundid.ldap.sdk.Attribute[] {
+                    new com.unboundid.ldap.sdk.Attribute("objectClass", "organizationalUnit"),
+                    new com.unboundid.ldap.sdk.Attribute("ou", "controlled")});
+            add.addControl(new Control("1.3.6.1.4.1.99999.2", true));
+            assertEquals(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
+                    assertThrows(LDAPException.class, () -> c.add(add)).getResultCode());
+            assertNull(c.getEntry("ou=controlled," + TestServer.SUFFIX));
+        }
+    }
+
+    @Test
+    void unsupportedNonCriticalControlIsIgnored() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            SearchRequest search = new SearchRequest(PEOPLE, SearchScope.BASE, "(objectClass=*)");
+            search.addControl(new Control("1.3.6.1.4.1.99999.1", false));
+            search.addControl(new SimplePagedResultsControl(1, false));
+            assertEquals(1, c.search(search).getEntryCount());
+        }
+    }
+
+    @Test
+    void filterNestedThousandsDeepIsRefusedAndOtherConnectionsKeepWorking() throws Exception {
+        com.unboundid.ldap.sdk.Filter deep = com.unboundid.ldap.sdk.Filter.createPresenceFilter("objectClass");
+        for (int i = 0; i < 3000; i++) {
+            deep = com.unboundid.ldap.sdk.Filter.createNOTFilter(deep);
+        }
+        try (LDAPConnection c = server.anonymous(); LDAPConnection other = server.anonymous()) {
+            SearchRequest search = new SearchRequest(PEOPLE, SearchScope.BASE, deep);
+            ResultCode code = assertThrows(LDAPException.class, () -> c.search(search)).getResultCode();
+            assertEquals(true, code == ResultCode.PROTOCOL_ERROR || code == ResultCode.SERVER_DOWN, code.toString());
+            assertEquals(1, other.search(PEOPLE, SearchScope.BASE, "(objectClass=*)").getEntryCount());
+        }
+    }
+
+    @Test
+    void unbindClosesTheConnectionAndTheServerKeepsServing() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(5000);
+            OutputStream out = socket.getOutputStream();
+            // UnbindRequest: SEQUENCE { messageID 1, [APPLICATION 2] NULL }
+            out.write(new byte[] {0x30, 0x05, 0x02, 0x01, 0x01, 0x42, 0x00});
+            out.flush();
+            InputStream in = socket.getInputStream();
+            assertEquals(-1, in.read(), "the server closes without a response");
+        }
+        try (LDAPConnection c = server.anonymous()) {
+            assertEquals(1, c.search(PEOPLE, SearchScope.BASE, "(objectClass=*)").getEntryCount());
+        }
+    }
+
+    @Test
+    void abandonOfAnUnknownMessageIdIsIgnored() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            // abandoning a search that already completed names an ID the server no longer knows
+            java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+            com.unboundid.ldap.sdk.AsyncRequestID id = c.asyncSearch(new SearchRequest(
+                    new com.unboundid.ldap.sdk.AsyncSearchResultListener() {
+                        private static final long serialVersionUID = 1L;
+
+                        @Override
+                        public void searchEntryReturned(com.unboundid.ldap.sdk.SearchResultEntry entry) {
+                        }
+
+                        @Override
+                        public void searchReferenceReturned(com.unboundid.ldap.sdk.SearchResultReference ref) {
+                        }
+
+                        @Override
+                        public void searchResultReceived(com.unboundid.ldap.sdk.AsyncRequestID requestID,
+                                com.unboundid.ldap.sdk.SearchResult result) {
+                            done.complete(null);
+                        }
+                    }, PEOPLE, SearchScope.BASE, "(objectClass=*)"));
+            done.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            c.abandon(id);
+            assertEquals(1, c.search(PEOPLE, SearchScope.BASE, "(objectClass=*)").getEntryCount());
+        }
+    }
+}

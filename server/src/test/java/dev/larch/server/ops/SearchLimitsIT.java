@@ -1,0 +1,115 @@
+package dev.larch.server.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPSearchException;
+import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.SearchRequest;
+import com.unboundid.ldap.sdk.SearchScope;
+import dev.larch.config.LarchConfig;
+import dev.larch.config.Limits;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Size limits from the request and the configuration, the look-through limit on unindexed
+ * searches, and the administrator's exemption from the server's limits.
+ */
+class SearchLimitsIT {
+    private static final int ENTRIES = 300;
+    private static final int SIZE_LIMIT = 20;
+    private static final int LOOK_THROUGH_LIMIT = 100;
+    private static final String BULK = "ou=bulk," + TestServer.SUFFIX;
+
+    @TempDir
+    static Path dir;
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path data = dir.resolve("data");
+        Files.createDirectories(data);
+        LarchConfig config = TestServer.withLimits(TestServer.config(data),
+                new Limits(SIZE_LIMIT, 0, LOOK_THROUGH_LIMIT, 50_000));
+        StringBuilder ldif = new StringBuilder(TestServer.BASE_LDIF).append("\ndn: ").append(BULK)
+                .append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
+        for (int i = 0; i < ENTRIES; i++) {
+            String uid = String.format("u%04d", i);
+            ldif.append("dn: uid=").append(uid).append(',').append(BULK).append("\nobjectClass: inetOrgPerson\nuid: ")
+                    .append(uid).append("\ncn: User ").append(i).append("\nsn: S").append(i)
+                    .append("\ndescription: entry number ").append(i).append("\n\n");
+        }
+        TestServer.importOffline(config, ldif.toString());
+        LarchConfig finalConfig = config;
+        server = TestServer.start(data, ignored -> finalConfig);
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static SearchRequest all(int sizeLimit) throws Exception {
+        SearchRequest r = new SearchRequest(BULK, SearchScope.ONE, "(objectClass=inetOrgPerson)", "1.1");
+        r.setSizeLimit(sizeLimit);
+        return r;
+    }
+
+    @Test
+    void requestSizeLimitSendsThatManyEntriesThenSizeLimitExceeded() throws Exception {
+        try (LDAPConnection c = server.admin()) {
+            LDAPSearchException e = assertThrows(LDAPSearchException.class, () -> c.search(all(7)));
+            assertEquals(ResultCode.SIZE_LIMIT_EXCEEDED, e.getResultCode());
+            assertEquals(7, e.getEntryCount());
+        }
+    }
+
+    @Test
+    void configSizeLimitCapsAnonymousSearches() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            LDAPSearchException e = assertThrows(LDAPSearchException.class, () -> c.search(all(0)));
+            assertEquals(ResultCode.SIZE_LIMIT_EXCEEDED, e.getResultCode());
+            assertEquals(SIZE_LIMIT, e.getEntryCount());
+            // a client may ask for less, never for more
+            e = assertThrows(LDAPSearchException.class, () -> c.search(all(SIZE_LIMIT * 10)));
+            assertEquals(SIZE_LIMIT, e.getEntryCount());
+            e = assertThrows(LDAPSearchException.class, () -> c.search(all(3)));
+            assertEquals(3, e.getEntryCount());
+        }
+    }
+
+    @Test
+    void resultExactlyAtTheSizeLimitIsSuccess() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            SearchRequest r = new SearchRequest(BULK, SearchScope.ONE, "(|(uid=u0001)(uid=u0002)(uid=u0003))", "1.1");
+            r.setSizeLimit(3);
+            assertEquals(ResultCode.SUCCESS, c.search(r).getResultCode());
+        }
+    }
+
+    @Test
+    void unindexedSearchPastTheLookThroughLimitIsAdminLimitExceeded() throws Exception {
+        try (LDAPConnection c = server.anonymous()) {
+            LDAPSearchException e = assertThrows(LDAPSearchException.class,
+                    () -> c.search(BULK, SearchScope.SUB, "(description=*needle*)", "1.1"));
+            assertEquals(ResultCode.ADMIN_LIMIT_EXCEEDED, e.getResultCode());
+            // an indexed search finds one entry among thousands without hitting the limit
+            assertEquals(1, c.search(BULK, SearchScope.SUB, "(uid=u0299)", "1.1").getEntryCount());
+        }
+    }
+
+    @Test
+    void administratorIsExemptFromSizeAndLookThroughLimits() throws Exception {
+        try (LDAPConnection c = server.admin()) {
+            assertEquals(ENTRIES, c.search(all(0)).getEntryCount());
+            assertEquals(0, c.search(BULK, SearchScope.SUB, "(description=*needle*)", "1.1").getEntryCount());
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package dev.larch.server.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.unboundid.ldap.sdk.AsyncRequestID;
+import com.unboundid.ldap.sdk.AsyncSearchResultListener;
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPConnectionOptions;
+import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.SearchRequest;
+import com.unboundid.ldap.sdk.SearchResult;
+import com.unboundid.ldap.sdk.SearchResultEntry;
+import com.unboundid.ldap.sdk.SearchResultReference;
+import com.unboundid.ldap.sdk.SearchScope;
+import dev.larch.config.LarchConfig;
+import dev.larch.config.Limits;
+import dev.larch.config.Logging;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Time limits from the request and the configuration, and abandon, on searches whose stream the
+ * client stalls. The tree holds {@value #ENTRIES} entries of about 4 KB, three times what the
+ * socket buffers and the channel's high-water mark can take, so a client that stops reading
+ * really stalls the server.
+ */
+class SearchTimeLimitIT {
+    private static final int ENTRIES = 3000;
+    private static final String BULK = "ou=bulk," + TestServer.SUFFIX;
+    private static final ListAppender<ILoggingEvent> ACCESS = new ListAppender<>();
+
+    @TempDir
+    static Path dir;
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path data = dir.resolve("data");
+        Files.createDirectories(data);
+        LarchConfig config = TestServer.withLimits(TestServer.config(data),
+                new Limits(0, 1, 0, 50_000));
+        config = new LarchConfig(config.suffix(), config.listen(), config.storage(), config.limits(),
+                config.security(), new Logging(true, "INFO"), config.indexes(), config.schemaFiles());
+        StringBuilder ldif = new StringBuilder(TestServer.BASE_LDIF).append("\ndn: ").append(BULK)
+                .append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
+        String filler = "x".repeat(4000);
+        for (int i = 0; i < ENTRIES; i++) {
+            String uid = String.format("u%04d", i);
+            ldif.append("dn: uid=").append(uid).append(',').append(BULK).append("\nobjectClass: inetOrgPerson\nuid: ")
+                    .append(uid).append("\ncn: User ").append(i).append("\nsn: S").append(i)
+                    .append("\ndescription: ").append(filler).append("\n\n");
+        }
+        TestServer.importOffline(config, ldif.toString());
+        LarchConfig finalConfig = config;
+        server = TestServer.start(data, ignored -> finalConfig);
+        ACCESS.start();
+        ((Logger) LoggerFactory.getLogger("larch.access")).addAppender(ACCESS);
+    }
+
+    @AfterAll
+    static void stop() {
+        ((Logger) LoggerFactory.getLogger("larch.access")).detachAppender(ACCESS);
+        server.close();
+    }
+
+    /** Blocks the client's reader on the first entry, so the server's stream stalls for a while. */
+    private static final class StallingListener implements AsyncSearchResultListener {
+        private static final long serialVersionUID = 1L;
+        final AtomicInteger entries = new AtomicInteger();
+        final CountDownLatch first = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final CompletableFuture<SearchResult> done = new CompletableFuture<>();
+
+        @Override
+        public void searchEntryReturned(SearchResultEntry entry) {
+            if (entries.incrementAndGet() == 1) {
+                first.countDown();
+                try {
+                    release.await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        @Override
+        public void searchReferenceReturned(SearchResultReference reference) {
+        }
+
+        @Override
+        public void searchResultReceived(AsyncRequestID requestID, SearchResult result) {
+            done.complete(result);
+        }
+    }
+
+    private static LDAPConnection slowReader(boolean asAdmin) throws Exception {
+        LDAPConnectionOptions options = new LDAPConnectionOptions();
+        options.setResponseTimeoutMillis(20_000);
+        LDAPConnection c = new LDAPConnection(options, "127.0.0.1", server.port());
+        if (asAdmin) {
+            c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD);
+        }
+        return c;
+    }
+
+    private static SearchResult stalledSearch(LDAPConnection c, int requestTimeLimit, long stallMillis)
+            throws Exception {
+        StallingListener listener = new StallingListener();
+        SearchRequest r = new SearchRequest(listener, BULK, SearchScope.ONE, "(objectClass=inetOrgPerson)");
+        r.setTimeLimitSeconds(requestTimeLimit);
+        c.asyncSearch(r);
+        assertTrue(listener.first.await(20, TimeUnit.SECONDS));
+        Thread.sleep(stallMillis);
+        listener.release.countDown();
+        SearchResult result = listener.done.get(30, TimeUnit.SECONDS);
+        assertTrue(listener.entries.get() >= 1);
+        return result;
+    }
+
+    @Test
+    void requestTimeLimitEndsAStalledSearchWithTimeLimitExceededAfterTheEntriesSent() throws Exception {
+        try (LDAPConnection c = slowReader(true)) {
+            SearchResult result = stalledSearch(c, 1, 1500);
+            assertEquals(ResultCode.TIME_LIMIT_EXCEEDED, result.getResultCode());
+            assertTrue(result.getEntryCount() > 0 && result.getEntryCount() < ENTRIES, result.toString());
+        }
+    }
+
+    @Test
+    void configTimeLimitAppliesToAnonymousSearches() throws Exception {
+        try (LDAPConnection c = slowReader(false)) {
+            SearchResult result = stalledSearch(c, 0, 1500);
+            assertEquals(ResultCode.TIME_LIMIT_EXCEEDED, result.getResultCode());
+        }
+    }
+
+    @Test
+    void administratorIsExemptFromTheConfigTimeLimit() throws Exception {
+        try (LDAPConnection c = slowReader(true)) {
+            SearchResult result = stalledSearch(c, 0, 1500);
+            assertEquals(ResultCode.SUCCESS, result.getResultCode());
+            assertEquals(ENTRIES, result.getEntryCount());
+        }
+    }
+
+    @Test
+    void abandonStopsAStreamingSearchAndTheConnectionKeepsWorking() throws Exception {
+        try (LDAPConnection c = slowReader(true)) {
+            StallingListener listener = new StallingListener();
+            AsyncRequestID id = c.asyncSearch(new SearchRequest(listener, BULK, SearchScope.ONE,
+                    "(objectClass=inetOrgPerson)"));
+            assertTrue(listener.first.await(20, TimeUnit.SECONDS));
+            c.abandon(id);
+            listener.release.countDown();
+            // a later request on the same connection is answered
+            assertEquals(1, c.search(BULK, SearchScope.ONE, "(uid=u0042)", "1.1").getEntryCount());
+            assertFalse(listener.done.isDone(), "an abandoned search gets no result");
+            String line = accessLine(id.getMessageID());
+            assertTrue(line.contains("result=abandoned"), line);
+            int sent = Integer.parseInt(line.replaceAll(".* entries=(\\d+).*", "$1"));
+            assertTrue(sent < ENTRIES, "the server stopped streaming: " + line);
+        }
+    }
+
+    private static String accessLine(int messageId) throws InterruptedException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            List<ILoggingEvent> events;
+            synchronized (ACCESS) {
+                events = List.copyOf(ACCESS.list);
+            }
+            for (ILoggingEvent e : events) {
+                String m = e.getFormattedMessage();
+                if (m.contains(" op=" + messageId + " SEARCH") && m.contains("ou=bulk") && m.contains("abandoned")) {
+                    return m;
+                }
+            }
+            Thread.sleep(50);
+        }
+        return "no access line for op=" + messageId;
+    }
+}

@@ -1,0 +1,211 @@
+package dev.larch.server.ops;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+import com.unboundid.ldap.sdk.Entry;
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPConnectionOptions;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldif.LDIFReader;
+import dev.larch.config.IndexKind;
+import dev.larch.config.LarchConfig;
+import dev.larch.config.Limits;
+import dev.larch.config.Logging;
+import dev.larch.config.Security;
+import dev.larch.config.Storage;
+import dev.larch.schema.LarchSchema;
+import dev.larch.server.LarchServer;
+import dev.larch.server.OpenDirectory;
+import dev.larch.server.ldif.LdifImporter;
+import org.apache.directory.ldap.client.api.LdapConnectionConfig;
+import org.apache.directory.ldap.client.api.LdapNetworkConnection;
+
+/**
+ * A real Larch server on an ephemeral port over a temporary data directory, with helpers to
+ * connect the two client libraries the protocol tests use.
+ */
+final class TestServer implements AutoCloseable {
+    static final String SUFFIX = "dc=example,dc=com";
+    static final String ADMIN_DN = "cn=admin," + SUFFIX;
+    static final String ADMIN_PASSWORD = "secret";
+
+    /** The suffix and two organizational units every fixture starts with. */
+    static final String BASE_LDIF = """
+            dn: dc=example,dc=com
+            objectClass: top
+            objectClass: domain
+            dc: example
+
+            dn: ou=people,dc=example,dc=com
+            objectClass: organizationalUnit
+            ou: people
+
+            dn: ou=groups,dc=example,dc=com
+            objectClass: organizationalUnit
+            ou: groups
+            """;
+
+    private final LarchConfig config;
+    private LarchServer server;
+
+    private TestServer(LarchConfig config) {
+        this.config = config;
+    }
+
+    /** Test defaults: port 0, no access log, writes not synced (the restart test turns it back on). */
+    static LarchConfig config(Path dataDir) {
+        LarchConfig c = LarchConfig.defaults().withDataDir(dataDir).withPort(0);
+        Storage s = c.storage();
+        return new LarchConfig(c.suffix(), c.listen(),
+                new Storage(s.dataDir(), 1L << 30, s.maxReaders(), false, s.importBatchEntries()),
+                c.limits(), c.security(), new Logging(false, "INFO"), c.indexes(), c.schemaFiles());
+    }
+
+    static LarchConfig withLimits(LarchConfig c, Limits limits) {
+        return new LarchConfig(c.suffix(), c.listen(), c.storage(), limits, c.security(), c.logging(), c.indexes(),
+                c.schemaFiles());
+    }
+
+    static LarchConfig withSecurity(LarchConfig c, Security security) {
+        return new LarchConfig(c.suffix(), c.listen(), c.storage(), c.limits(), security, c.logging(), c.indexes(),
+                c.schemaFiles());
+    }
+
+    static LarchConfig withIndex(LarchConfig c, String attribute, IndexKind... kinds) {
+        Map<String, Set<IndexKind>> indexes = new LinkedHashMap<>(c.indexes());
+        indexes.put(attribute, Set.of(kinds));
+        return new LarchConfig(c.suffix(), c.listen(), c.storage(), c.limits(), c.security(), c.logging(), indexes,
+                c.schemaFiles());
+    }
+
+    static LarchConfig withDurableWrites(LarchConfig c) {
+        Storage s = c.storage();
+        return new LarchConfig(c.suffix(), c.listen(),
+                new Storage(s.dataDir(), s.mapSizeBytes(), s.maxReaders(), true, s.importBatchEntries()),
+                c.limits(), c.security(), c.logging(), c.indexes(), c.schemaFiles());
+    }
+
+    static TestServer start(Path dataDir) {
+        return start(dataDir, UnaryOperator.identity());
+    }
+
+    static TestServer start(Path dataDir, UnaryOperator<LarchConfig> customize) {
+        TestServer s = new TestServer(customize.apply(config(dataDir)));
+        s.start();
+        return s;
+    }
+
+    /** Loads LDIF offline, as {@code ./larch import} does: fast, for large fixtures. Call before start. */
+    static void importOffline(LarchConfig config, String ldif) {
+        try {
+            Path file = Files.createTempFile(config.storage().dataDir().getParent(), "import", ".ldif");
+            Files.writeString(file, ldif, StandardCharsets.UTF_8);
+            try (OpenDirectory open = OpenDirectory.open(config, LarchSchema.load(config.schemaFiles()), false)) {
+                new LdifImporter(open, 10_000).importFile(file, n -> { });
+            }
+            Files.delete(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    LarchConfig config() {
+        return config;
+    }
+
+    private void start() {
+        try {
+            server = LarchServer.start(config, Map.of("LARCH_ADMIN_PASSWORD", ADMIN_PASSWORD));
+        } catch (Exception e) {
+            throw new IllegalStateException("server did not start", e);
+        }
+    }
+
+    /** Stops the server and starts a new one on the same data directory (a new port). */
+    void restart() {
+        server.close();
+        start();
+    }
+
+    int port() {
+        return server.address().getPort();
+    }
+
+    LDAPConnection anonymous() throws LDAPException {
+        return new LDAPConnection(options(), "127.0.0.1", port());
+    }
+
+    LDAPConnection admin() throws LDAPException {
+        return new LDAPConnection(options(), "127.0.0.1", port(), ADMIN_DN, ADMIN_PASSWORD);
+    }
+
+    LDAPConnection boundAs(String dn, String password) throws LDAPException {
+        return new LDAPConnection(options(), "127.0.0.1", port(), dn, password);
+    }
+
+    private static LDAPConnectionOptions options() {
+        LDAPConnectionOptions o = new LDAPConnectionOptions();
+        o.setResponseTimeoutMillis(20_000);
+        // Let tests send a DN with an empty password: the server, not the client, must refuse it.
+        o.setBindWithDNRequiresPassword(false);
+        return o;
+    }
+
+    /** An Apache LDAP API connection, not yet bound. */
+    LdapNetworkConnection apache() {
+        LdapConnectionConfig c = new LdapConnectionConfig();
+        c.setLdapHost("127.0.0.1");
+        c.setLdapPort(port());
+        c.setTimeout(20_000);
+        LdapNetworkConnection connection = new LdapNetworkConnection(c);
+        try {
+            connection.connect();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        return connection;
+    }
+
+    /** Adds the entries of an LDIF text, in order, as the administrator. */
+    void add(String ldif) {
+        try (LDAPConnection c = admin()) {
+            for (Entry e : parse(ldif)) {
+                c.add(e);
+            }
+        } catch (LDAPException e) {
+            throw new IllegalStateException("fixture add failed: " + e.getMessage(), e);
+        }
+    }
+
+    static List<Entry> parse(String ldif) {
+        List<Entry> out = new ArrayList<>();
+        try (LDIFReader reader = new LDIFReader(new java.io.BufferedReader(new StringReader(ldif)))) {
+            for (Entry e = reader.readEntry(); e != null; e = reader.readEntry()) {
+                out.add(e);
+            }
+        } catch (Exception e) {
+            throw new IllegalArgumentException(e);
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.close();
+        }
+    }
+}
