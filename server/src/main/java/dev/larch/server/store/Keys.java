@@ -50,6 +50,18 @@ public final class Keys {
         return b;
     }
 
+    /** Writes {@code bytes}, cut to the maximum key size, into a reusable direct buffer. */
+    static ByteBuffer indexKey(ByteBuffer reuse, byte[] bytes) {
+        reuse.clear();
+        if (bytes.length == 0) {
+            reuse.put((byte) 0); // LMDB keys cannot be empty; an empty value gets a one-byte key
+        } else {
+            reuse.put(bytes, 0, Math.min(bytes.length, MAX_KEY_BYTES));
+        }
+        reuse.flip();
+        return reuse;
+    }
+
     static ByteBuffer direct(byte[] bytes) {
         ByteBuffer b = ByteBuffer.allocateDirect(bytes.length);
         b.put(bytes).flip();

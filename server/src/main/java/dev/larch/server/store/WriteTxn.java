@@ -16,6 +16,11 @@ import org.lmdbjava.Txn;
  */
 public final class WriteTxn extends ReadTxn {
     private final List<Runnable> afterCommit = new ArrayList<>();
+    // LMDB copies keys and values on put, so one set of direct buffers serves every put of the
+    // transaction; allocating them per put cost ~12% of a bulk import's samples.
+    private final ByteBuffer keyBuffer = ByteBuffer.allocateDirect(Keys.MAX_KEY_BYTES);
+    private final ByteBuffer idBuffer = ByteBuffer.allocateDirect(8);
+    private ByteBuffer valueBuffer = ByteBuffer.allocateDirect(4096);
 
     WriteTxn(LmdbStore store, Txn<ByteBuffer> txn) {
         super(store, txn);
@@ -27,7 +32,12 @@ public final class WriteTxn extends ReadTxn {
     }
 
     public void putEntry(long id, byte[] serialized) {
-        store.entriesDbi().put(txn, Keys.id(id), Keys.direct(serialized));
+        if (valueBuffer.capacity() < serialized.length) {
+            valueBuffer = ByteBuffer.allocateDirect(Math.max(serialized.length, valueBuffer.capacity() * 2));
+        }
+        valueBuffer.clear();
+        valueBuffer.put(serialized).flip();
+        store.entriesDbi().put(txn, Keys.id(idBuffer, id), valueBuffer);
     }
 
     public void deleteEntry(long id) {
@@ -43,11 +53,12 @@ public final class WriteTxn extends ReadTxn {
     }
 
     public void indexAdd(String attributeOid, IndexKind kind, byte[] key, long id) {
-        store.index(attributeOid, kind).put(txn, Keys.indexKey(key), Keys.id(id), PutFlags.MDB_NODUPDATA);
+        store.index(attributeOid, kind).put(txn, Keys.indexKey(keyBuffer, key), Keys.id(idBuffer, id),
+                PutFlags.MDB_NODUPDATA);
     }
 
     public void indexDelete(String attributeOid, IndexKind kind, byte[] key, long id) {
-        store.index(attributeOid, kind).delete(txn, Keys.indexKey(key), Keys.id(id));
+        store.index(attributeOid, kind).delete(txn, Keys.indexKey(keyBuffer, key), Keys.id(idBuffer, id));
     }
 
     void onCommit(Runnable action) {
