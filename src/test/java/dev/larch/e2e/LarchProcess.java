@@ -196,7 +196,9 @@ final class LarchProcess implements AutoCloseable {
      * @throws AssertionError when it has not exited after {@link #STOP_TIMEOUT} (it is then killed)
      */
     int stop() {
-        process.destroy();
+        // SIGTERM through the handle: Process.destroy() sends the same signal but also closes our
+        // ends of the pipes, losing what the server logs while it stops.
+        process.toHandle().destroy();
         try {
             if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly().waitFor();
