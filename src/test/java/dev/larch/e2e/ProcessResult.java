@@ -29,7 +29,7 @@ record ProcessResult(List<String> command, int exitCode, String out, String err)
             CapturedStream err = new CapturedStream(process.getErrorStream(), "err-" + process.pid());
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly().waitFor();
-                throw new AssertionError("timed out after " + timeout + ": " + String.join(" ", command)
+                throw new AssertionError("timed out after " + timeout + ": " + shown(command)
                         + "\n--- stdout\n" + out.text() + "--- stderr\n" + err.text());
             }
             out.awaitEnd(Duration.ofSeconds(10));
@@ -45,11 +45,20 @@ record ProcessResult(List<String> command, int exitCode, String out, String err)
 
     /** The command, exit code and output, for assertion messages. */
     String describe() {
-        return "$ " + String.join(" ", command) + "\nexit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        return "$ " + shown(command) + "\nexit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
     }
 
     @Override
     public String toString() {
         return describe();
+    }
+
+    /** The command line with the (long) class path elided. */
+    static String shown(List<String> command) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < command.size(); i++) {
+            b.append(i == 0 ? "" : " ").append(i > 0 && command.get(i - 1).equals("-cp") ? "<class path>" : command.get(i));
+        }
+        return b.toString();
     }
 }
