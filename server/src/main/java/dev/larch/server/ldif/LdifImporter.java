@@ -13,9 +13,7 @@ import dev.larch.server.error.LdapError;
 import dev.larch.server.ops.NewEntries;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.entry.Entry;
-import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.ldif.LdifEntry;
-import org.apache.directory.api.ldap.model.ldif.LdifReader;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
@@ -52,20 +50,16 @@ public final class LdifImporter {
         long start = System.nanoTime();
         long count = 0;
         try (BufferedReader in = Files.newBufferedReader(ldif, StandardCharsets.UTF_8);
-                LdifReader reader = new LdifReader(in)) {
+                LdifRecords records = new LdifRecords(in)) {
             WriteTxn txn = open.store().write();
             try {
                 int inBatch = 0;
-                while (reader.hasNext()) {
-                    LdifEntry ldifEntry = reader.next();
-                    if (ldifEntry == null) {
-                        break;
-                    }
+                for (LdifEntry ldifEntry = records.read(); ldifEntry != null; ldifEntry = records.read()) {
                     if (!ldifEntry.isEntry()) {
-                        throw new ImportException("entry " + (count + 1) + " (" + ldifEntry.getDn()
+                        throw new ImportException("entry " + records.position() + " (" + ldifEntry.getDn()
                                 + "): only plain entries can be imported, not change records");
                     }
-                    insert(txn, ldifEntry, count + 1);
+                    insert(txn, ldifEntry, records.position());
                     count++;
                     if (++inBatch == batchEntries) {
                         txn.commit();
@@ -79,14 +73,6 @@ public final class LdifImporter {
             } finally {
                 txn.close();
             }
-        } catch (LdapException e) {
-            throw new ImportException("LDIF does not parse after entry " + count + ": " + e.getMessage());
-        } catch (RuntimeException e) {
-            if (e instanceof ImportException) {
-                throw e;
-            }
-            Throwable cause = e.getCause() instanceof LdapException ? e.getCause() : e;
-            throw new ImportException("LDIF does not parse after entry " + count + ": " + cause.getMessage());
         }
         open.store().sync();
         return new Result(count, Duration.ofNanos(System.nanoTime() - start));
