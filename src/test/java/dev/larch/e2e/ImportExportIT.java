@@ -158,8 +158,8 @@ class ImportExportIT {
                 uid: broken
                 """);
         assertEquals(1, r.exitCode(), r.describe());
-        String line = stderrLine(r);
-        assertTrue(line.startsWith("larch: import stopped: entry 3 (uid=broken,ou=people,dc=example,dc=com): "), line);
+        assertEquals("larch: import stopped: entry 3 (uid=broken,ou=people,dc=example,dc=com), near line 12: Bad attribute",
+                stderrLine(r));
     }
 
     @Test
