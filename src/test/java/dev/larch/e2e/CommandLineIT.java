@@ -9,6 +9,8 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -109,7 +111,7 @@ class CommandLineIT {
             int port = taken.getLocalPort();
             String line = assertOneLineError(1, "127.0.0.1:" + port, LarchProcess.run("serve", "--data", data(),
                     "--port", Integer.toString(port)));
-            assertTrue(line.toLowerCase(java.util.Locale.ROOT).contains("address already in use"), line);
+            assertTrue(line.toLowerCase(Locale.ROOT).contains("address already in use"), line);
         }
     }
 
@@ -117,7 +119,7 @@ class CommandLineIT {
     void aSecondServerOnTheSameDataDirectoryRefuses() {
         try (LarchProcess first = LarchProcess.serve(dir.resolve("data")).adminPassword("pw").start()) {
             String line = assertOneLineError(1, "in use by another Larch process (pid " + first.pid() + ")",
-                    LarchProcess.run(java.util.Map.of("LARCH_ADMIN_PASSWORD", "pw"), "serve", "--data", data(),
+                    LarchProcess.run(Map.of("LARCH_ADMIN_PASSWORD", "pw"), "serve", "--data", data(),
                             "--port", "0"));
             assertTrue(line.startsWith("larch: cannot start the server: data directory "), line);
             assertTrue(first.isAlive());

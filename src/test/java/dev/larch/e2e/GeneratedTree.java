@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 
 /**
@@ -33,7 +34,7 @@ record GeneratedTree(int people, int units) {
     }
 
     /** The DNs of the people whose index satisfies {@code which}, in index order. */
-    List<String> personDns(java.util.function.IntPredicate which) {
+    List<String> personDns(IntPredicate which) {
         return IntStream.range(0, people).filter(which).mapToObj(this::personDn).toList();
     }
 

@@ -150,20 +150,12 @@ final class LarchProcess implements AutoCloseable {
         }
     }
 
-    String host() {
-        return host;
-    }
-
     int port() {
         return port;
     }
 
     String url() {
         return "ldap://" + host + ":" + port;
-    }
-
-    Path dataDir() {
-        return dataDir;
     }
 
     long pid() {
@@ -182,11 +174,6 @@ final class LarchProcess implements AutoCloseable {
 
     List<String> stdoutLines() {
         return out.lines();
-    }
-
-    /** Waits up to {@code timeout} for a line of standard output containing {@code text}. */
-    boolean awaitOutput(String text, Duration timeout) throws InterruptedException {
-        return out.await(line -> line.contains(text), timeout).isPresent();
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.larch.e2e;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -129,13 +131,13 @@ final class LdapUtils {
             file = Files.createTempFile("larch-e2e-", ".ldif");
             Files.writeString(file, content);
             return command.run(file);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } finally {
             if (file != null) {
                 try {
                     Files.deleteIfExists(file);
-                } catch (java.io.IOException ignored) {
+                } catch (IOException ignored) {
                     // a leftover temporary file harms nobody
                 }
             }
