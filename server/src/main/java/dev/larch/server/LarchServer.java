@@ -78,14 +78,7 @@ public final class LarchServer implements AutoCloseable {
             var l = config.listen();
             ListenerOptions options = new ListenerOptions(l.host(), l.port(), l.ioThreads(), l.maxPduBytes(),
                     l.idleTimeoutSeconds(), l.maxFilterDepth(), config.logging().accessLog());
-            LdapListener listener;
-            try {
-                listener = LdapListener.start(options, new OperationRouter(backend));
-            } catch (IOException e) {
-                String reason = e.getMessage() == null ? e.toString() : e.getMessage().replaceFirst("^.*error\\(-?\\d+\\): ", "");
-                throw new IOException("cannot listen on " + l.host() + ":" + l.port() + " (listen.host/listen.port): "
-                        + reason, e);
-            }
+            LdapListener listener = listen(options, new OperationRouter(backend));
             LarchServer server = new LarchServer(lock, open, writes, listener, admin.generatedPassword());
             server.logSummary(config);
             return server;
@@ -98,6 +91,17 @@ public final class LarchServer implements AutoCloseable {
             }
             lock.close();
             throw e;
+        }
+    }
+
+    /** Starts the listener; a failure to bind names the address (the port may come from --port). */
+    private static LdapListener listen(ListenerOptions options, OperationRouter router) throws IOException {
+        try {
+            return LdapListener.start(options, router);
+        } catch (IOException e) {
+            String reason = e.getMessage() == null ? e.toString()
+                    : e.getMessage().replaceFirst("^bind\\(\\.\\.\\) failed with error\\(-?\\d+\\): ", "");
+            throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": " + reason, e);
         }
     }
 

@@ -18,8 +18,9 @@ public final class LarchMain implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cmd = new CommandLine(new LarchMain());
         cmd.setParameterExceptionHandler((ex, args) -> {
-            ex.getCommandLine().getErr().println("larch: " + ex.getMessage()
-                    + " (see './larch " + ex.getCommandLine().getCommandName() + " --help')");
+            CommandLine failed = ex.getCommandLine();
+            String help = failed.getParent() == null ? "./larch --help" : "./larch " + failed.getCommandName() + " --help";
+            failed.getErr().println("larch: " + ex.getMessage() + " (see '" + help + "')");
             return 2;
         });
         cmd.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {

@@ -30,11 +30,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         LarchConfig effective = config;
         LarchServer server = LarchServer.start(effective, System.getenv());
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "larch-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stopAndExit(server), "larch-shutdown"));
         server.generatedAdminPassword().ifPresent(password -> System.out.println(
                 "Generated the administrator password (shown only this once; its hash is in "
                         + effective.storage().dataDir().resolve("admin-password") + "): cn=admin," + effective.suffix()
@@ -42,7 +38,26 @@ final class ServeCommand implements Callable<Integer> {
         var address = server.address();
         System.out.println("Larch listening on ldap://" + address.getHostString() + ":" + address.getPort());
         System.out.flush();
-        stopped.await();
+        // Serves until SIGTERM or Ctrl-C; the shutdown hook ends the process.
+        new CountDownLatch(1).await();
         return 0;
+    }
+
+    /**
+     * Stops the server on SIGTERM or Ctrl-C and ends the JVM with 0 after a clean stop (1 if
+     * stopping failed). Left alone, the JVM would report 143 or 130 for the signal, and service
+     * managers would count every ordinary stop as a failure.
+     */
+    private static void stopAndExit(LarchServer server) {
+        int status = 0;
+        try {
+            server.close();
+        } catch (RuntimeException e) {
+            System.err.println("larch: stopping the server failed: " + e);
+            status = 1;
+        }
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(status);
     }
 }

@@ -16,7 +16,6 @@ import dev.larch.server.ops.NewEntries;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.ldif.LdifEntry;
-import org.apache.directory.api.ldap.model.ldif.LdifReader;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
@@ -99,14 +98,10 @@ public final class LdifImporter {
 
     /** The reader stage: parse, convert and check each entry, in file order. */
     private void read(BufferedReader in, BlockingQueue<Item> queue) {
-        long position = 0;
-        try (LdifReader reader = new LdifReader(in)) {
-            while (reader.hasNext()) {
-                LdifEntry ldifEntry = reader.next();
-                if (ldifEntry == null) {
-                    break;
-                }
-                position++;
+        LdifRecords records = new LdifRecords(in);
+        try {
+            for (LdifEntry ldifEntry = records.read(); ldifEntry != null; ldifEntry = records.read()) {
+                long position = records.position();
                 String dn = ldifEntry.getDn().getName();
                 if (!ldifEntry.isEntry()) {
                     queue.put(failure(position, dn, "only plain entries can be imported, not change records"));
@@ -124,20 +119,19 @@ public final class LdifImporter {
             queue.put(Item.END);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            String reason = String.valueOf(cause.getMessage());
-            if (reason.contains("ERR_13440")) {
-                reason = "only plain entries can be imported, not change records (changetype:)";
-            }
-            reason = reason.replaceAll("ERR_\\d+_?[A-Z_]*\\s*", "");
-            try {
-                // Blocking put: the writer keeps draining the queue until it sees this.
-                queue.put(new Item(position, null, null,
-                        "LDIF does not parse after entry " + position + ": " + reason));
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-            }
+        } catch (ImportException e) {
+            putFailure(queue, e.getMessage());
+        } catch (RuntimeException e) {
+            putFailure(queue, "entry " + (records.position() + 1) + ": " + e.getMessage());
+        }
+    }
+
+    /** Blocking put: the writer keeps draining the queue until it sees a failure or the end. */
+    private static void putFailure(BlockingQueue<Item> queue, String message) {
+        try {
+            queue.put(new Item(-1, null, null, message));
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
