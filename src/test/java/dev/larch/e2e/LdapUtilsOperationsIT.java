@@ -221,8 +221,11 @@ class LdapUtilsOperationsIT {
                 cn: Eve Evans
                 objectClass: inetOrgPerson
                 objectClass: posixAccount
+                objectClass: organizationalPerson
+                objectClass: top
+                objectClass: person
 
-                """, r.out());
+                """, r.out(), "superclasses of the given object classes are stored with the entry");
     }
 
     @Test
