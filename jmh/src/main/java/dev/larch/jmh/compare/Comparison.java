@@ -116,11 +116,13 @@ public record Comparison(List<Row> rows, List<Score> onlyInBaseline, List<Score>
         if (-worse > thresholdPercent && betterBeyondErrors) {
             return new Row(baseline, result, change, Verdict.FASTER, paramsNote);
         }
-        double widest = Math.max(oldErr / old, now > 0 ? newErr / now : Double.POSITIVE_INFINITY);
-        if (widest > threshold) {
+        double oldRelative = oldErr / old;
+        double newRelative = now > 0 ? newErr / now : Double.POSITIVE_INFINITY;
+        if (Math.max(oldRelative, newRelative) > threshold) {
+            String side = oldRelative >= newRelative ? "baseline" : "result";
             return new Row(baseline, result, change, Verdict.NOISY,
-                    join(String.format(Locale.ROOT, "error ±%.0f%% is wider than the %s threshold", widest * 100,
-                            percent(thresholdPercent)), paramsNote));
+                    join(String.format(Locale.ROOT, "%s error ±%.0f%% is wider than the %s threshold", side,
+                            Math.max(oldRelative, newRelative) * 100, percent(thresholdPercent)), paramsNote));
         }
         if (Math.abs(worse) > thresholdPercent) {
             return new Row(baseline, result, change, Verdict.NOISY,

@@ -68,7 +68,7 @@ class ComparisonTest {
         Comparison c = compare(avgt("a", 100, 30), avgt("a", 125, 35));
         Row row = c.rows().get(0);
         assertEquals(Verdict.NOISY, row.verdict());
-        assertTrue(row.note().contains("wider than the 10% threshold"), row.note());
+        assertTrue(row.note().contains("baseline error ±30% is wider than the 10% threshold"), row.note());
         assertEquals(0, c.exitStatus());
         String report = Report.render(c, "base.json", "new.json");
         assertTrue(report.contains("The noise is too high to judge any benchmark"), report);
