@@ -1,0 +1,56 @@
+package dev.larch.jmh;
+
+import java.util.concurrent.TimeUnit;
+
+import dev.larch.schema.LarchSchema;
+import dev.larch.server.directory.SchemaEntries;
+import org.apache.directory.api.ldap.model.name.Dn;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * DN parsing with schema-aware normalization, as every request's base or entry name goes through
+ * {@link SchemaEntries#dn(String)}: attribute types resolved, values normalized by their equality rule.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {Jvm.OPEN_NIO, Jvm.OPEN_NIO_CH, Jvm.NATIVE_ACCESS})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class DnBenchmark {
+
+    /** Already in normal form: lower case, no extra spaces. */
+    private static final String PLAIN = "uid=user012345,ou=unit012,ou=people,dc=example,dc=com";
+    /** As clients often write it: mixed case, spaces after commas, a short name for the type. */
+    private static final String MIXED = "UID=User012345, OU=Unit012, OU=People, DC=Example, DC=COM";
+
+    private SchemaEntries schemaEntries;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        schemaEntries = new SchemaEntries(LarchSchema.standard());
+        if (!schemaEntries.dn(PLAIN).equals(schemaEntries.dn(MIXED))) {
+            throw new IllegalStateException("benchmark set-up: the two DNs should normalize alike");
+        }
+    }
+
+    @Benchmark
+    public Dn parseNormalizedDn() {
+        return schemaEntries.dn(PLAIN);
+    }
+
+    @Benchmark
+    public Dn parseMixedCaseDn() {
+        return schemaEntries.dn(MIXED);
+    }
+}

@@ -1,0 +1,54 @@
+package dev.larch.jmh;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+import dev.larch.jmh.data.SampleEntries;
+import dev.larch.schema.LarchSchema;
+import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.entry.EntryCodec;
+import dev.larch.server.entry.StoredEntry;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/** The stored entry format: one inetOrgPerson with ten attributes, written and read back. */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {Jvm.OPEN_NIO, Jvm.OPEN_NIO_CH, Jvm.NATIVE_ACCESS})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class EntryCodecBenchmark {
+
+    private Entry entry;
+    private ByteBuffer serialized;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        SchemaEntries schemaEntries = new SchemaEntries(LarchSchema.standard());
+        entry = SampleEntries.schemaAware(schemaEntries);
+        serialized = SampleEntries.serialized(schemaEntries);
+    }
+
+    /** Schema-aware entry to bytes, as every add, modify and rename writes it. */
+    @Benchmark
+    public byte[] serializeEntry() {
+        return EntryCodec.encode(SampleEntries.PARENT_ID, entry);
+    }
+
+    /** Bytes (a direct buffer, as LMDB returns them) to a stored entry, as every search candidate is read. */
+    @Benchmark
+    public StoredEntry deserializeEntry() {
+        return EntryCodec.decode(SampleEntries.ID, serialized);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.larch.jmh;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.larch.jmh.compare.Comparison;
+
+/**
+ * The arguments of {@code ./larch jmh}: ours ({@code --quick}, {@code --compare}, {@code --against},
+ * {@code --threshold}) and the result file ({@code -rff}); everything else goes to JMH unchanged.
+ *
+ * @param resultFile where JMH writes its JSON (null: the default for the mode)
+ * @param baseline with {@code --compare}: the baseline to judge against; null otherwise
+ * @param against with {@code --against}: an existing result to judge instead of running the suite
+ */
+public record LauncherArgs(boolean quick, Path baseline, Path against, double thresholdPercent, Path resultFile,
+        List<String> jmhArgs, boolean help) {
+
+    public static final String USAGE = """
+            usage: ./larch jmh [--quick] [-rff FILE] [JMH options] [BENCHMARK REGEX...]
+                   ./larch jmh --compare BASELINE.json [--against RESULT.json] [--threshold PCT] [--quick] [JMH options]
+
+              (no option)       run the full suite; JMH's JSON goes to jmh-result.json (or -rff FILE)
+              --quick           every benchmark briefly: 1 fork, 1 warm-up and 2 measurement iterations of
+                                1 s, a store of 20,000 people; JSON to jmh-quick-result.json (or -rff FILE)
+              --compare FILE    judge a result against this baseline: a table of each benchmark's change with
+                                its error bars; exit status 1 when one is slower beyond both error bars and
+                                the threshold. Without --against, runs the suite first.
+              --against FILE    the result to judge (no run)
+              --threshold PCT   smallest change that counts, in percent (default 10)
+              -h, --help        this text; JMH's own options: ./larch jmh -h-jmh
+            """;
+
+    public LauncherArgs {
+        jmhArgs = List.copyOf(jmhArgs);
+    }
+
+    /** @throws IllegalArgumentException with a message for the user when the arguments do not fit */
+    public static LauncherArgs parse(String... args) {
+        boolean quick = false;
+        boolean help = false;
+        Path baseline = null;
+        Path against = null;
+        Path resultFile = null;
+        double threshold = Comparison.DEFAULT_THRESHOLD_PERCENT;
+        List<String> jmh = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--quick" -> quick = true;
+                case "--compare" -> baseline = Path.of(value(args, ++i, a));
+                case "--against" -> against = Path.of(value(args, ++i, a));
+                case "--threshold" -> threshold = threshold(value(args, ++i, a));
+                case "-rff" -> resultFile = Path.of(value(args, ++i, a));
+                case "-h", "--help" -> help = true;
+                case "-h-jmh" -> jmh.add("-h");
+                default -> jmh.add(a);
+            }
+        }
+        if (against != null && baseline == null) {
+            throw new IllegalArgumentException("--against needs --compare BASELINE.json");
+        }
+        return new LauncherArgs(quick, baseline, against, threshold, resultFile, jmh, help);
+    }
+
+    /** Whether the suite must run: always, unless an existing result is compared. */
+    public boolean runsSuite() {
+        return against == null;
+    }
+
+    /** Where this invocation's JMH JSON goes. */
+    public Path effectiveResultFile() {
+        if (resultFile != null) {
+            return resultFile;
+        }
+        return Path.of(quick ? "jmh-quick-result.json" : "jmh-result.json");
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length || args[i].startsWith("-")) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static double threshold(String text) {
+        String t = text.endsWith("%") ? text.substring(0, text.length() - 1) : text;
+        try {
+            double v = Double.parseDouble(t);
+            if (v > 0 && Double.isFinite(v)) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("--threshold needs a positive percentage, e.g. 10, was '" + text + "'");
+    }
+}

@@ -1,0 +1,35 @@
+package dev.larch.jmh.data;
+
+import java.nio.ByteBuffer;
+
+import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.entry.EntryCodec;
+import dev.larch.server.entry.StoredEntry;
+import org.apache.directory.api.ldap.model.entry.Entry;
+
+/** One generated person in the forms the hot paths see it: schema-aware, serialized, stored. */
+public final class SampleEntries {
+    public static final int PERSON = 12_345;
+    public static final long ID = 12_400;
+    public static final long PARENT_ID = 15;
+
+    private SampleEntries() {
+    }
+
+    public static Entry schemaAware(SchemaEntries schemaEntries) {
+        Entry client = People.person(PERSON);
+        return schemaEntries.fromClient(schemaEntries.dn(client.getDn().getName()), client);
+    }
+
+    /** The serialized person in a direct buffer, as LMDB hands entries to the decoder. */
+    public static ByteBuffer serialized(SchemaEntries schemaEntries) {
+        byte[] bytes = EntryCodec.encode(PARENT_ID, schemaAware(schemaEntries));
+        ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length);
+        direct.put(bytes).flip();
+        return direct;
+    }
+
+    public static StoredEntry stored(SchemaEntries schemaEntries) {
+        return EntryCodec.decode(ID, serialized(schemaEntries));
+    }
+}

@@ -1,0 +1,160 @@
+package dev.larch.server.net;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import dev.larch.config.LarchConfig;
+import dev.larch.jmh.Jvm;
+import dev.larch.jmh.data.GeneratedDirectory;
+import dev.larch.schema.SubschemaEntry;
+import dev.larch.server.OpenDirectory;
+import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.ops.AccessPolicy;
+import dev.larch.server.ops.Backend;
+import dev.larch.server.ops.Credentials;
+import dev.larch.server.ops.OperationRouter;
+import dev.larch.server.ops.VirtualEntries;
+import dev.larch.server.ops.WriteQueue;
+import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.search.SearchPlanner;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.ImmediateEventExecutor;
+import org.apache.directory.api.asn1.ber.Asn1Decoder;
+import org.apache.directory.api.ldap.codec.api.LdapApiService;
+import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
+import org.apache.directory.api.ldap.codec.api.LdapMessageContainer;
+import org.apache.directory.api.ldap.model.message.Message;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.SearchResultDone;
+import org.apache.directory.api.ldap.model.message.SearchResultEntry;
+import org.apache.directory.api.ldap.model.name.Dn;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The complete exact-match search in process: request bytes in, response bytes out, no socket.
+ * The bytes go through the pipeline a connection gets ({@link LdapChannelInitializer}: frame
+ * decoder, message decoder, encoder, dispatcher) on an {@link EmbeddedChannel}, into the real
+ * {@link OperationRouter} over a generated store of {@code entries} people. One operation is
+ * {@code (uid=user012345)} from the suffix, subtree scope, all user attributes: one entry and a done.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 1, jvmArgsAppend = {Jvm.OPEN_NIO, Jvm.OPEN_NIO_CH, Jvm.NATIVE_ACCESS})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class ExactMatchSearchBenchmark {
+
+    /** People in the store; at least 20,000 so the searched person exists. */
+    @Param("100000")
+    public int entries;
+
+    private GeneratedDirectory data;
+    private WriteQueue writes;
+    private EmbeddedChannel channel;
+    private byte[] request;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        if (entries < 20_000) {
+            throw new IllegalArgumentException("entries must be at least 20000, was " + entries);
+        }
+        data = GeneratedDirectory.create(entries);
+        OpenDirectory open = data.open();
+        LarchConfig config = data.config();
+        SchemaEntries schemaEntries = open.directory().schemaEntries();
+        writes = new WriteQueue(open.store());
+        VirtualEntries virtual = new VirtualEntries(schemaEntries, open.directory().suffix(), "jmh",
+                SubschemaEntry.build(data.schema(), VirtualEntries.SUBSCHEMA_DN));
+        Backend backend = new Backend(open.directory(), schemaEntries, open.checker(),
+                new FilterCompiler(data.schema()),
+                new SearchPlanner(open.store(), config.limits().indexEntryLimit()), writes, new AccessPolicy(),
+                new NoCredentials(schemaEntries.dn("cn=admin," + config.suffix())), virtual,
+                config.limits().sizeLimit(), config.limits().timeLimitSeconds(), config.limits().lookThroughLimit());
+
+        LdapApiService codec = LdapApiServiceFactory.getSingleton();
+        var l = config.listen();
+        ListenerOptions options = new ListenerOptions(l.host(), 0, 1, l.maxPduBytes(), 0, l.maxFilterDepth(), false);
+        channel = new EmbeddedChannel(new LdapChannelInitializer(options, new OperationRouter(backend), codec,
+                new InFlightOperations(), new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE)));
+        request = Requests.encode(codec, Requests.exactMatch(2, "user012345"));
+        checkAnswer(codec);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        channel.finishAndReleaseAll();
+        writes.close();
+        data.close();
+    }
+
+    /** Returns the number of response bytes, so nothing is optimized away. */
+    @Benchmark
+    public int exactMatchSearch() {
+        ByteBuf in = channel.alloc().directBuffer(request.length).writeBytes(request);
+        channel.writeInbound(in);
+        int bytes = 0;
+        for (ByteBuf pdu = channel.readOutbound(); pdu != null; pdu = channel.readOutbound()) {
+            bytes += pdu.readableBytes();
+            pdu.release();
+        }
+        return bytes;
+    }
+
+    /** The benchmark must measure a successful search returning exactly the one person. */
+    private void checkAnswer(LdapApiService codec) {
+        channel.writeInbound(channel.alloc().directBuffer(request.length).writeBytes(request));
+        List<Message> answer = new ArrayList<>();
+        for (ByteBuf pdu = channel.readOutbound(); pdu != null; pdu = channel.readOutbound()) {
+            try {
+                LdapMessageContainer<Message> container = new LdapMessageContainer<>(codec);
+                ByteBuffer buffer = pdu.nioBuffer();
+                while (buffer.hasRemaining()) {
+                    Asn1Decoder.decode(buffer, container);
+                    answer.add(container.getMessage());
+                    container.clean();
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException("benchmark set-up: response does not decode", e);
+            } finally {
+                pdu.release();
+            }
+        }
+        boolean ok = answer.size() == 2 && answer.get(0) instanceof SearchResultEntry e
+                && e.getObjectName().getName().startsWith("uid=user012345,")
+                && answer.get(1) instanceof SearchResultDone d
+                && d.getLdapResult().getResultCode() == ResultCodeEnum.SUCCESS;
+        if (!ok) {
+            throw new IllegalStateException("benchmark set-up: expected one entry and success, got " + answer);
+        }
+    }
+
+    /** Nobody binds in this benchmark; searches run anonymously. */
+    private record NoCredentials(Dn adminDn) implements Credentials {
+        @Override
+        public boolean isAdminPassword(byte[] presented) {
+            return false;
+        }
+
+        @Override
+        public boolean matches(byte[] storedUserPassword, byte[] presented) {
+            return false;
+        }
+    }
+}

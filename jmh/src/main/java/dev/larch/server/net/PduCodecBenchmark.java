@@ -1,0 +1,140 @@
+package dev.larch.server.net;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import dev.larch.jmh.Jvm;
+import dev.larch.jmh.data.SampleEntries;
+import dev.larch.schema.LarchSchema;
+import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.entry.StoredAttribute;
+import dev.larch.server.entry.StoredEntry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.apache.directory.api.ldap.codec.api.LdapApiService;
+import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
+import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
+import org.apache.directory.api.ldap.model.entry.DefaultEntry;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.message.Message;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.SearchRequest;
+import org.apache.directory.api.ldap.model.message.SearchResultDone;
+import org.apache.directory.api.ldap.model.message.SearchResultDoneImpl;
+import org.apache.directory.api.ldap.model.message.SearchResultEntry;
+import org.apache.directory.api.ldap.model.message.SearchResultEntryImpl;
+import org.apache.directory.api.ldap.model.name.Dn;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The server's own {@link LdapMessageDecoder} and {@link LdapMessageEncoder} on one PDU each, called
+ * with a real channel context (this class sits in their package, as Netty's microbenchmarks do, to
+ * reach the package-private handlers). The search request is the exact-match search a directory
+ * answers most; the entry is a generated inetOrgPerson built as the search handler builds results.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {Jvm.OPEN_NIO, Jvm.OPEN_NIO_CH, Jvm.NATIVE_ACCESS})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class PduCodecBenchmark {
+
+    private final List<Object> out = new ArrayList<>(1);
+    private EmbeddedChannel decodeChannel;
+    private EmbeddedChannel encodeChannel;
+    private LdapMessageDecoder decoder;
+    private LdapMessageEncoder encoder;
+    private ChannelHandlerContext decodeContext;
+    private ChannelHandlerContext encodeContext;
+    private ByteBuf searchRequest;
+    private SearchResultEntry entry;
+    private SearchResultDone done;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        LdapApiService codec = LdapApiServiceFactory.getSingleton();
+        decoder = new LdapMessageDecoder(codec, ListenerOptions.DEFAULT_MAX_PDU_BYTES,
+                ListenerOptions.DEFAULT_MAX_FILTER_DEPTH);
+        encoder = new LdapMessageEncoder(codec);
+        decodeChannel = new EmbeddedChannel(decoder);
+        encodeChannel = new EmbeddedChannel(encoder);
+        decodeContext = decodeChannel.pipeline().context(decoder);
+        encodeContext = encodeChannel.pipeline().context(encoder);
+
+        byte[] request = Requests.encode(codec, Requests.exactMatch(2, "user012345"));
+        searchRequest = Unpooled.directBuffer(request.length).writeBytes(request);
+        entry = resultEntry(3, SampleEntries.stored(new SchemaEntries(LarchSchema.standard())));
+        done = new SearchResultDoneImpl(3);
+        done.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
+
+        if (!(decodeSearchRequest() instanceof SearchRequest)) {
+            throw new IllegalStateException("benchmark set-up: the request did not decode as a search");
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        searchRequest.release();
+        decodeChannel.finishAndReleaseAll();
+        encodeChannel.finishAndReleaseAll();
+    }
+
+    /** One framed SearchRequest PDU (a direct buffer, as read from a socket) to a {@link SearchRequest}. */
+    @Benchmark
+    public Object decodeSearchRequest() {
+        out.clear();
+        decoder.decode(decodeContext, searchRequest, out);
+        return out.get(0);
+    }
+
+    /** A SearchResultEntry of ten attributes to a pooled buffer, released after. */
+    @Benchmark
+    public int encodeSearchResultEntry() throws Exception {
+        return encode(entry);
+    }
+
+    /** A successful SearchResultDone to a pooled buffer, released after. */
+    @Benchmark
+    public int encodeSearchResultDone() throws Exception {
+        return encode(done);
+    }
+
+    private int encode(Message message) throws Exception {
+        out.clear();
+        encoder.encode(encodeContext, message, out);
+        ByteBuf pdu = (ByteBuf) out.get(0);
+        int n = pdu.readableBytes();
+        pdu.release();
+        return n;
+    }
+
+    /** A result entry shaped as the search handler shapes it: user attribute names, raw values. */
+    private static SearchResultEntry resultEntry(int messageId, StoredEntry stored) {
+        try {
+            Entry e = new DefaultEntry(new Dn(stored.dn()));
+            for (StoredAttribute a : stored.attributes()) {
+                e.add(new DefaultAttribute(a.userId(), a.values()));
+            }
+            SearchResultEntry response = new SearchResultEntryImpl(messageId);
+            response.setEntry(e);
+            return response;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
