@@ -32,23 +32,25 @@ public class EntryCodecBenchmark {
 
     private Entry entry;
     private ByteBuffer serialized;
+    private EntryCodec codec;
 
     @Setup(Level.Trial)
     public void setUp() {
         SchemaEntries schemaEntries = new SchemaEntries(LarchSchema.standard());
         entry = SampleEntries.schemaAware(schemaEntries);
         serialized = SampleEntries.serialized(schemaEntries);
+        codec = SampleEntries.codec(schemaEntries);
     }
 
     /** Schema-aware entry to bytes, as every add, modify and rename writes it. */
     @Benchmark
     public byte[] serializeEntry() {
-        return EntryCodec.encode(SampleEntries.PARENT_ID, entry);
+        return codec.encode(SampleEntries.PARENT_ID, entry);
     }
 
     /** Bytes (a direct buffer, as LMDB returns them) to a stored entry, as every search candidate is read. */
     @Benchmark
     public StoredEntry deserializeEntry() {
-        return EntryCodec.decode(SampleEntries.ID, serialized);
+        return codec.decode(SampleEntries.ID, serialized);
     }
 }

@@ -2,7 +2,11 @@ package dev.larch.jmh.data;
 
 import java.nio.ByteBuffer;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.entry.AttributeCatalog;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
 import org.apache.directory.api.ldap.model.entry.Entry;
@@ -16,6 +20,16 @@ public final class SampleEntries {
     private SampleEntries() {
     }
 
+    /**
+     * A codec numbering every attribute type of the schema, as a store does when it opens
+     * (the benchmarks that need no store use this one).
+     */
+    public static EntryCodec codec(SchemaEntries schemaEntries) {
+        Map<String, Integer> ids = new HashMap<>();
+        schemaEntries.schema().getAttributeTypeRegistry().forEach(t -> ids.put(t.getOid(), ids.size() + 1));
+        return new EntryCodec(new AttributeCatalog(schemaEntries.schema(), ids));
+    }
+
     public static Entry schemaAware(SchemaEntries schemaEntries) {
         Entry client = People.person(PERSON);
         return schemaEntries.fromClient(schemaEntries.dn(client.getDn().getName()), client);
@@ -23,13 +37,13 @@ public final class SampleEntries {
 
     /** The serialized person in a direct buffer, as LMDB hands entries to the decoder. */
     public static ByteBuffer serialized(SchemaEntries schemaEntries) {
-        byte[] bytes = EntryCodec.encode(PARENT_ID, schemaAware(schemaEntries));
+        byte[] bytes = codec(schemaEntries).encode(PARENT_ID, schemaAware(schemaEntries));
         ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length);
         direct.put(bytes).flip();
         return direct;
     }
 
     public static StoredEntry stored(SchemaEntries schemaEntries) {
-        return EntryCodec.decode(ID, serialized(schemaEntries));
+        return codec(schemaEntries).decode(ID, serialized(schemaEntries));
     }
 }
