@@ -31,6 +31,9 @@ final class LdapMessageEncoder extends MessageToMessageEncoder<Message> {
     protected void encode(ChannelHandlerContext ctx, Message message, List<Object> out) throws Exception {
         try {
             ByteBuffer encoded = LdapEncoder.encodeMessage(buffer, codec, message);
+            if (EmptyResponseValue.applies(message)) {
+                encoded = ByteBuffer.wrap(EmptyResponseValue.append(encoded));
+            }
             ByteBuf pdu = ctx.alloc().ioBuffer(encoded.remaining());
             pdu.writeBytes(encoded);
             out.add(pdu);
