@@ -1,6 +1,7 @@
 package dev.larch.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -63,6 +64,8 @@ class ResultCodesIT {
     void addingAnExistingEntryAnswersEntryAlreadyExists() {
         ProcessResult r = admin.ldapaddLdif(TestData.person("exists", CODES));
         assertFails(68, "ldap_add: Already exists (68)", r);
+        // RFC 4511 4.1.9: a matched DN accompanies name errors only.
+        assertFalse(r.err().contains("matched DN"), r.describe());
     }
 
     @Test
@@ -79,6 +82,7 @@ class ResultCodesIT {
         ProcessResult r = anonymous.ldapsearch("-b", "not a dn", "-s", "base");
         assertEquals(34, r.exitCode(), r.describe());
         assertTrue(r.out().lines().anyMatch("result: 34 Invalid DN syntax"::equals), r.describe());
+        assertFalse(r.out().contains("ERR_") || r.out().contains("0x"), "no library codes or dumps: " + r.describe());
     }
 
     @Test

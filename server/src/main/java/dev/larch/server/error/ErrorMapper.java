@@ -67,13 +67,21 @@ public final class ErrorMapper {
         return response;
     }
 
-    /** Apache API messages carry an internal error number prefix such as "ERR_13247 "; drop it. */
-    private static String safe(String message) {
+    /**
+     * A library message made fit for a client: without the Apache API's internal code prefix
+     * ("ERR_05132_INVALID_ROOT_DN "), its hex dump of the input and anything past the first line.
+     */
+    public static String safe(String message) {
         if (message == null) {
             return "";
         }
         String m = message.replaceFirst("^ERR_\\d+_?\\w*\\s*", "");
         int newline = m.indexOf('\n');
-        return newline >= 0 ? m.substring(0, newline) : m;
+        m = newline >= 0 ? m.substring(0, newline) : m;
+        int dump = m.indexOf(" (0x");
+        if (dump >= 0) {
+            m = m.substring(0, dump);
+        }
+        return m.strip().replaceFirst("\"$", "");
     }
 }

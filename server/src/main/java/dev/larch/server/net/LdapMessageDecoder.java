@@ -64,6 +64,8 @@ final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
         } catch (ResponseCarryingException e) {
             if (e.getResponse() instanceof ResultResponse response) {
                 LOG.debug("request refused by the decoder: {}", e.getMessage());
+                var result = response.getLdapResult();
+                result.setDiagnosticMessage(dev.larch.server.error.ErrorMapper.safe(result.getDiagnosticMessage()));
                 return new InboundError.Reply(response);
             }
             return malformed(e);

@@ -59,7 +59,8 @@ public final class NewEntries {
                     "no naming context holds " + dn.getName() + " (the suffix is " + directory.suffix().getName() + ")");
         }
         if (directory.resolve(txn, dn) != ReadTxn.NOT_FOUND) {
-            throw new LdapError(ResultCodeEnum.ENTRY_ALREADY_EXISTS, "entry already exists: " + dn.getName(), dn);
+            // RFC 4511 4.1.9: matchedDN only accompanies name errors, so none here.
+            throw new LdapError(ResultCodeEnum.ENTRY_ALREADY_EXISTS, "entry already exists: " + dn.getName());
         }
         long parentId = Keys.NO_PARENT;
         if (!dn.equals(directory.suffix())) {
