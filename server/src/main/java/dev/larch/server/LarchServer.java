@@ -110,9 +110,10 @@ public final class LarchServer implements AutoCloseable {
         try (ReadTxn txn = open.store().read()) {
             entries = txn.entryCount();
         }
-        LOG.info("Larch {} serving {} from {} ({} entries, {} bytes on disk); access log {}", Version.get(),
-                config.suffix(), config.storage().dataDir().toAbsolutePath().normalize(), entries,
-                open.store().sizeOnDisk(), config.logging().accessLog() ? "on" : "off");
+        InetSocketAddress at = listener.address();
+        LOG.info("Larch {} serving {} from {} ({} entries, {} bytes on disk) on ldap://{}:{}; access log {}",
+                Version.get(), config.suffix(), config.storage().dataDir().toAbsolutePath().normalize(), entries,
+                open.store().sizeOnDisk(), at.getHostString(), at.getPort(), config.logging().accessLog() ? "on" : "off");
     }
 
     /** Where the server accepts connections (the real port when the config asked for port 0). */
