@@ -1,6 +1,7 @@
 package dev.larch.server.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -83,7 +84,20 @@ class OperationRouterIT {
         }
         try (LDAPConnection c = server.anonymous(); LDAPConnection other = server.anonymous()) {
             SearchRequest search = new SearchRequest(PEOPLE, SearchScope.BASE, deep);
-            ResultCode code = assertThrows(LDAPException.class, () -> c.search(search)).getResultCode();
+            // The SDK encodes filters recursively: give the client a stack deep enough for 3000
+            // levels, so what is tested is the server's refusal, not the client's stack.
+            java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread client = new Thread(null, () -> {
+                try {
+                    c.search(search);
+                } catch (Throwable t) {
+                    thrown.set(t);
+                }
+            }, "deep-filter-client", 64L << 20);
+            client.start();
+            client.join(30_000);
+            LDAPException refused = assertInstanceOf(LDAPException.class, thrown.get());
+            ResultCode code = refused.getResultCode();
             assertEquals(true, code == ResultCode.PROTOCOL_ERROR || code == ResultCode.SERVER_DOWN, code.toString());
             assertEquals(1, other.search(PEOPLE, SearchScope.BASE, "(objectClass=*)").getEntryCount());
         }
