@@ -18,13 +18,6 @@ public final class Keys {
     private Keys() {
     }
 
-    /** A direct buffer holding {@code id}, ready to use as a key or a duplicate value. */
-    public static ByteBuffer id(long id) {
-        ByteBuffer b = ByteBuffer.allocateDirect(8).order(ByteOrder.BIG_ENDIAN);
-        b.putLong(0, id);
-        return b;
-    }
-
     /** Writes {@code id} into a reusable 8-byte direct buffer and returns it. */
     static ByteBuffer id(ByteBuffer reuse, long id) {
         reuse.clear();
@@ -32,22 +25,14 @@ public final class Keys {
         return reuse;
     }
 
-    /** The DN-index key of a child: its parent's ID followed by its normalized RDN. */
-    static ByteBuffer child(long parentId, byte[] normalizedRdn) {
+    /** The DN-index key of a child, its parent's ID then its normalized RDN, in a reusable buffer. */
+    static ByteBuffer child(ByteBuffer reuse, long parentId, byte[] normalizedRdn) {
         if (normalizedRdn.length + 8 > MAX_KEY_BYTES) {
             throw new StoreException("RDN longer than " + (MAX_KEY_BYTES - 8) + " bytes once normalized");
         }
-        ByteBuffer b = ByteBuffer.allocateDirect(8 + normalizedRdn.length);
-        b.putLong(parentId).put(normalizedRdn).flip();
-        return b;
-    }
-
-    /** A direct buffer holding {@code bytes} cut to the maximum key size (index keys only). */
-    static ByteBuffer indexKey(byte[] bytes) {
-        int n = Math.min(bytes.length, MAX_KEY_BYTES);
-        ByteBuffer b = ByteBuffer.allocateDirect(Math.max(n, 1));
-        b.put(bytes, 0, n).flip();
-        return b;
+        reuse.clear();
+        reuse.putLong(parentId).put(normalizedRdn).flip();
+        return reuse;
     }
 
     /** Writes {@code bytes}, cut to the maximum key size, into a reusable direct buffer. */

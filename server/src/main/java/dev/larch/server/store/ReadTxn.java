@@ -21,7 +21,22 @@ public class ReadTxn implements AutoCloseable {
 
     final LmdbStore store;
     final Txn<ByteBuffer> txn;
-    private final ByteBuffer idKey = ByteBuffer.allocateDirect(8);
+    /**
+     * Direct buffers for keys and IDs handed to LMDB, one pair per thread: LMDB copies what a put
+     * is given and a lookup only reads it, and every use ends within one method call, so nothing
+     * outlives the call that filled them. Allocating them per key (or per transaction, that is
+     * per search) costs a direct allocation and a cleaner registration each time.
+     */
+    private static final ThreadLocal<ByteBuffer[]> BUFFERS = ThreadLocal.withInitial(() -> new ByteBuffer[] {
+        ByteBuffer.allocateDirect(Keys.MAX_KEY_BYTES), ByteBuffer.allocateDirect(8)});
+
+    final ByteBuffer keyBuffer() {
+        return BUFFERS.get()[0];
+    }
+
+    final ByteBuffer idBuffer() {
+        return BUFFERS.get()[1];
+    }
 
     ReadTxn(LmdbStore store, Txn<ByteBuffer> txn) {
         this.store = store;
@@ -30,7 +45,7 @@ public class ReadTxn implements AutoCloseable {
 
     /** The serialized entry with this ID, or null. */
     public ByteBuffer entry(long id) {
-        return store.entriesDbi().get(txn, Keys.id(idKey, id));
+        return store.entriesDbi().get(txn, Keys.id(idBuffer(), id));
     }
 
     /** The ID of the child of {@code parentId} with this normalized RDN, or {@link #NOT_FOUND}. */
@@ -38,7 +53,7 @@ public class ReadTxn implements AutoCloseable {
         if (normalizedRdn.length + 8 > Keys.MAX_KEY_BYTES) {
             return NOT_FOUND;
         }
-        ByteBuffer v = store.dnDbi().get(txn, Keys.child(parentId, normalizedRdn));
+        ByteBuffer v = store.dnDbi().get(txn, Keys.child(keyBuffer(), parentId, normalizedRdn));
         return v == null ? NOT_FOUND : Keys.readId(v);
     }
 
@@ -68,7 +83,7 @@ public class ReadTxn implements AutoCloseable {
     /** How many entries an index holds under exactly {@code key}. */
     public long count(String attributeOid, IndexKind kind, byte[] key) {
         try (Cursor<ByteBuffer> c = store.index(attributeOid, kind).openCursor(txn)) {
-            return c.get(Keys.indexKey(key), GetOp.MDB_SET_KEY) ? c.count() : 0;
+            return c.get(Keys.indexKey(keyBuffer(), key), GetOp.MDB_SET_KEY) ? c.count() : 0;
         }
     }
 
@@ -78,7 +93,7 @@ public class ReadTxn implements AutoCloseable {
      */
     public IdSet ids(String attributeOid, IndexKind kind, byte[] key, int limit) {
         try (Cursor<ByteBuffer> c = store.index(attributeOid, kind).openCursor(txn)) {
-            if (!c.get(Keys.indexKey(key), GetOp.MDB_SET_KEY)) {
+            if (!c.get(Keys.indexKey(keyBuffer(), key), GetOp.MDB_SET_KEY)) {
                 return IdSet.EMPTY;
             }
             long n = c.count();
@@ -104,7 +119,7 @@ public class ReadTxn implements AutoCloseable {
         Dbi<ByteBuffer> dbi = store.index(attributeOid, kind);
         IdSet.Builder out = new IdSet.Builder();
         try (Cursor<ByteBuffer> c = dbi.openCursor(txn)) {
-            boolean more = from == null ? c.first() : c.get(Keys.indexKey(from), GetOp.MDB_SET_RANGE);
+            boolean more = from == null ? c.first() : c.get(Keys.indexKey(keyBuffer(), from), GetOp.MDB_SET_RANGE);
             byte[] prefix = prefixOnly ? from : null;
             while (more) {
                 ByteBuffer key = c.key();
