@@ -60,13 +60,13 @@ public final class IndexKeys {
         if (n < GRAM) {
             return List.of();
         }
-        Set<Gram> distinct = new LinkedHashSet<>();
+        Set<Key> distinct = new LinkedHashSet<>();
         for (int i = 0; i + GRAM <= n; i++) {
-            distinct.add(new Gram(Arrays.copyOfRange(framed, i, i + GRAM)));
+            distinct.add(new Key(Arrays.copyOfRange(framed, i, i + GRAM)));
         }
         List<byte[]> out = new ArrayList<>(distinct.size());
-        for (Gram g : distinct) {
-            out.add(g.bytes);
+        for (Key k : distinct) {
+            out.add(k.bytes());
         }
         return out;
     }
@@ -102,10 +102,11 @@ public final class IndexKeys {
         return key;
     }
 
-    private record Gram(byte[] bytes) {
+    /** An index key with value equality, for sets of keys. */
+    record Key(byte[] bytes) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof Gram g && Arrays.equals(bytes, g.bytes);
+            return o instanceof Key k && Arrays.equals(bytes, k.bytes);
         }
 
         @Override

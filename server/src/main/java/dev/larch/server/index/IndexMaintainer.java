@@ -29,7 +29,7 @@ public final class IndexMaintainer {
     public void add(WriteTxn txn, StoredEntry entry) {
         for (StoredAttribute attribute : entry.attributes()) {
             for (IndexKind kind : store.indexKinds(attribute.oid())) {
-                for (Key key : keys(attribute, kind)) {
+                for (IndexKeys.Key key : keys(attribute, kind)) {
                     txn.indexAdd(attribute.oid(), kind, key.bytes(), entry.id());
                 }
             }
@@ -39,7 +39,7 @@ public final class IndexMaintainer {
     public void remove(WriteTxn txn, StoredEntry entry) {
         for (StoredAttribute attribute : entry.attributes()) {
             for (IndexKind kind : store.indexKinds(attribute.oid())) {
-                for (Key key : keys(attribute, kind)) {
+                for (IndexKeys.Key key : keys(attribute, kind)) {
                     txn.indexDelete(attribute.oid(), kind, key.bytes(), entry.id());
                 }
             }
@@ -59,14 +59,14 @@ public final class IndexMaintainer {
             StoredAttribute old = before.attribute(oid);
             StoredAttribute now = after.attribute(oid);
             for (IndexKind kind : kinds) {
-                Set<Key> oldKeys = old == null ? Set.of() : keys(old, kind);
-                Set<Key> newKeys = now == null ? Set.of() : keys(now, kind);
-                for (Key k : oldKeys) {
+                Set<IndexKeys.Key> oldKeys = old == null ? Set.of() : keys(old, kind);
+                Set<IndexKeys.Key> newKeys = now == null ? Set.of() : keys(now, kind);
+                for (IndexKeys.Key k : oldKeys) {
                     if (!newKeys.contains(k)) {
                         txn.indexDelete(oid, kind, k.bytes(), before.id());
                     }
                 }
-                for (Key k : newKeys) {
+                for (IndexKeys.Key k : newKeys) {
                     if (!oldKeys.contains(k)) {
                         txn.indexAdd(oid, kind, k.bytes(), after.id());
                     }
@@ -79,19 +79,19 @@ public final class IndexMaintainer {
     public void addTo(WriteTxn txn, StoredEntry entry, LmdbStore.IndexRef index) {
         StoredAttribute attribute = entry.attribute(index.attributeOid());
         if (attribute != null) {
-            for (Key key : keys(attribute, index.kind())) {
+            for (IndexKeys.Key key : keys(attribute, index.kind())) {
                 txn.indexAdd(attribute.oid(), index.kind(), key.bytes(), entry.id());
             }
         }
     }
 
-    private Set<Key> keys(StoredAttribute attribute, IndexKind kind) {
+    private Set<IndexKeys.Key> keys(StoredAttribute attribute, IndexKind kind) {
         String syntax = syntaxOf(attribute.oid());
-        Set<Key> out = new HashSet<>();
+        Set<IndexKeys.Key> out = new HashSet<>();
         for (byte[] normalized : attribute.normalized()) {
             List<byte[]> keys = IndexKeys.keys(kind, normalized, syntax);
             for (byte[] k : keys) {
-                out.add(new Key(k));
+                out.add(new IndexKeys.Key(k));
             }
         }
         return out;
@@ -100,17 +100,5 @@ public final class IndexMaintainer {
     private String syntaxOf(String oid) {
         AttributeType type = schema.getAttributeType(oid);
         return type == null ? null : type.getSyntaxOid();
-    }
-
-    private record Key(byte[] bytes) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && java.util.Arrays.equals(bytes, k.bytes);
-        }
-
-        @Override
-        public int hashCode() {
-            return java.util.Arrays.hashCode(bytes);
-        }
     }
 }

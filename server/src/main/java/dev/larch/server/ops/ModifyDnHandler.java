@@ -35,7 +35,9 @@ final class ModifyDnHandler {
     void handle(Operation op, ModifyDnRequest request) {
         backend.access().requireWrite(op.session(), "rename entries");
         Dn dn = backend.schemaEntries().dn(request.getName());
-        Dn newParentDn = request.getNewSuperior() == null || request.getNewSuperior().isEmpty() && !request.isMove()
+        // No newSuperior keeps the parent; an explicit empty one means "under the root", which the
+        // naming-context check below refuses.
+        Dn newParentDn = request.getNewSuperior() == null || (request.getNewSuperior().isEmpty() && !request.isMove())
                 ? dn.getParent()
                 : backend.schemaEntries().dn(request.getNewSuperior());
         Rdn newRdn = request.getNewRdn();
