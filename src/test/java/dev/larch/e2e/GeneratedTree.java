@@ -1,5 +1,6 @@
 package dev.larch.e2e;
 
+import java.util.Locale;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,7 @@ record GeneratedTree(int people, int units) {
     }
 
     static String uid(int i) {
-        return String.format("user%05d", i);
+        return String.format(Locale.ROOT, "user%05d", i);
     }
 
     String unitDn(int unit) {
@@ -60,7 +61,7 @@ record GeneratedTree(int people, int units) {
                         + "sn: Last" + (i % 100) + "\n"
                         + "givenName: First" + i + "\n"
                         + "mail: " + uid(i) + "@example.com\n"
-                        + "telephoneNumber: +1 555 " + String.format("%07d", i) + "\n"
+                        + "telephoneNumber: +1 555 " + String.format(Locale.ROOT, "%07d", i) + "\n"
                         + "employeeNumber: " + i + "\n\n");
             }
         }

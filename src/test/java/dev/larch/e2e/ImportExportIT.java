@@ -1,5 +1,6 @@
 package dev.larch.e2e;
 
+import java.util.Locale;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -90,7 +91,7 @@ class ImportExportIT {
         Path first = dir.resolve("first.ldif");
         ProcessResult export1 = LarchProcess.run("export", "--data", imported.toString(), first.toString());
         assertEquals(0, export1.exitCode(), export1.describe());
-        assertEquals("larch: exported " + String.format("%,d", TREE.entries()) + " entries", stderrLine(export1));
+        assertEquals("larch: exported " + String.format(Locale.ROOT, "%,d", TREE.entries()) + " entries", stderrLine(export1));
 
         Path copy = dir.resolve("copy");
         ProcessResult reimport = LarchProcess.run("import", "--data", copy.toString(), first.toString());

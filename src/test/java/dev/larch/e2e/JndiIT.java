@@ -69,6 +69,7 @@ class JndiIT {
 
     /** A context bound as {@code dn}, or anonymous when {@code dn} is null. */
     static DirContext connect(String dn, String password) throws NamingException {
+        @SuppressWarnings("JdkObsolete") // JNDI takes a Hashtable
         Hashtable<String, Object> env = new Hashtable<>();
         env.put(Context.INITIAL_CONTEXT_FACTORY, "com.sun.jndi.ldap.LdapCtxFactory");
         env.put(Context.PROVIDER_URL, url);

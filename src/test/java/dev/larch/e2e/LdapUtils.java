@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 
 /**
  * OpenLDAP's command-line clients pointed at one server: every call adds
- * {@code -x -H ldap://127.0.0.1:PORT}, and {@link #asAdmin()} adds the admin's {@code -D} and {@code -w}.
+ * {@code -x -H ldap://127.0.0.1:PORT}, and {@code asAdmin} adds the admin's {@code -D} and {@code -w}.
  * Immutable.
  */
 final class LdapUtils {

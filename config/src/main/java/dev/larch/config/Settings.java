@@ -1,5 +1,6 @@
 package dev.larch.config;
 
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -159,7 +160,7 @@ final class Settings {
         }
         try {
             return baseDir.resolve(value).normalize();
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             throw error(key, "not a valid path: '" + value + "'");
         }
     }

@@ -1,14 +1,14 @@
 package dev.larch.jmh;
 
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.Collection;
-import java.util.List;
-
 import dev.larch.jmh.compare.Comparison;
 import dev.larch.jmh.compare.Report;
 import dev.larch.jmh.compare.ResultFile;
 import dev.larch.jmh.compare.Score;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import org.openjdk.jmh.Main;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
@@ -76,7 +76,7 @@ public final class JmhMain {
                 || cli.shouldListResultFormats()) {
             // JMH's own informational commands, handled by its own main.
             try {
-                org.openjdk.jmh.Main.main(launch.jmhArgs().toArray(String[]::new));
+                Main.main(launch.jmhArgs().toArray(String[]::new));
             } catch (Exception e) {
                 throw new RunnerException(e);
             }

@@ -3,6 +3,7 @@ package dev.larch.schema;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
@@ -31,7 +32,7 @@ import org.apache.directory.api.ldap.model.schema.SchemaObjectRenderer;
 public final class SubschemaEntry {
     private static final SchemaObjectRenderer RENDERER = SchemaObjectRenderer.SUBSCHEMA_SUBENTRY_RENDERER;
     private static final DateTimeFormatter GENERALIZED_TIME =
-            DateTimeFormatter.ofPattern("uuuuMMddHHmmss'Z'").withZone(ZoneOffset.UTC);
+            DateTimeFormatter.ofPattern("uuuuMMddHHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
     private SubschemaEntry() {
     }

@@ -1,9 +1,5 @@
 package dev.larch.server;
 
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Set;
-
 import dev.larch.config.IndexKind;
 import dev.larch.config.LarchConfig;
 import dev.larch.server.directory.Directory;
@@ -15,6 +11,10 @@ import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.StoreOptions;
 import dev.larch.server.store.WriteTxn;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
 import org.apache.directory.api.ldap.model.schema.AttributeType;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.slf4j.Logger;
@@ -51,7 +51,7 @@ public final class OpenDirectory implements AutoCloseable {
                 throw new IllegalArgumentException("index." + name + ": the schema has no attribute type '" + name + "'");
             }
             byOid.merge(type.getOid(), kinds, (a, b) -> {
-                Set<IndexKind> both = java.util.EnumSet.copyOf(a);
+                Set<IndexKind> both = EnumSet.copyOf(a);
                 both.addAll(b);
                 return both;
             });

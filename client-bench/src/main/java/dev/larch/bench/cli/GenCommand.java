@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -51,7 +52,7 @@ final class GenCommand implements Callable<Integer> {
       throw e;
     }
     // Renamed only when complete, so a failed run never leaves a truncated file under the real name.
-    Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
     double seconds = (System.nanoTime() - start) / 1e9;
     System.err.printf(Locale.ROOT, "gen: %d people, %d groups, %d entries, %.1f MB in %.1f s -> %s%n",
         summary.people(), summary.groups(), summary.entries(), summary.bytes() / 1e6, seconds, out);

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Locale;
 
@@ -92,10 +93,10 @@ public final class LdifSampler {
     int sampledPeople = (int) Math.min(people, peopleCapacity);
     String[][] trimmed = new String[columns.length][];
     for (int c = 0; c < columns.length; c++) {
-      trimmed[c] = java.util.Arrays.copyOf(columns[c], sampledPeople);
+      trimmed[c] = Arrays.copyOf(columns[c], sampledPeople);
     }
     return new DataSample(file.toString(), suffix, entries, people, groups, peopleWith.clone(), trimmed,
-        sampledPeople, java.util.Arrays.copyOf(groupDns, (int) Math.min(groups, groupCapacity)));
+        sampledPeople, Arrays.copyOf(groupDns, (int) Math.min(groups, groupCapacity)));
   }
 
   private void attribute(String line, long lineNo) {
@@ -162,7 +163,7 @@ public final class LdifSampler {
         groups++;
       }
     }
-    java.util.Arrays.fill(current, null);
+    Arrays.fill(current, null);
     isPerson = false;
     isGroup = false;
     hasMember = false;

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Streams a DirectoryMark-shaped (dbgen) data set as LDIF.
@@ -107,7 +108,7 @@ public final class DataGenerator {
   }
 
   private static void writeGroup(StringBuilder sb, long number, List<String> members, String suffix) {
-    String cn = String.format(java.util.Locale.ROOT, "Group %06d", number);
+    String cn = String.format(Locale.ROOT, "Group %06d", number);
     PersonWriter.line(sb, "dn", "cn=" + cn + ",ou=" + OrgUnits.GROUPS + "," + suffix);
     PersonWriter.line(sb, "objectClass", "top");
     PersonWriter.line(sb, "objectClass", "groupOfNames");

@@ -1,5 +1,6 @@
 package dev.larch.bench.gen;
 
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -38,7 +39,7 @@ public final class NameLists {
   /** Builds the standard lists; costs a few milliseconds. */
   public static NameLists standard() {
     SplitMix64 rng = new SplitMix64(LIST_SEED);
-    Set<String> seen = new java.util.HashSet<>();
+    Set<String> seen = new HashSet<>();
     List<String> given = build(rng, GIVEN_COUNT, 2, 3, false, seen);
     List<String> family = build(rng, FAMILY_COUNT, 2, 3, true, seen);
     return new NameLists(given, family);

@@ -45,7 +45,10 @@ public enum Variable {
   }
 
   public boolean isPersonAttribute() {
-    return ordinal() <= GIVEN_NAME_PREFIX.ordinal();
+    return switch (this) {
+      case MAIL, UID, CN, SN, GIVEN_NAME, SN_PREFIX, GIVEN_NAME_PREFIX -> true;
+      default -> false;
+    };
   }
 
   public static Optional<Variable> byPlaceholder(String name) {

@@ -4,6 +4,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -27,7 +29,7 @@ public final class OpMetrics {
   // One answer's latency and its entries must land in the same interval: without this, a drain
   // between the two moved the entries into the next interval, and the run's last ones were lost
   // (a one-entry mix once reported 0.9996 entries per search). Recorders share the read side.
-  private final java.util.concurrent.locks.ReadWriteLock phase = new java.util.concurrent.locks.ReentrantReadWriteLock();
+  private final ReadWriteLock phase = new ReentrantReadWriteLock();
 
   /** A correct answer with {@code entryCount} entries; {@code partialAnswer} after sizeLimitExceeded. */
   public void success(long nanos, int entryCount, boolean partialAnswer) {

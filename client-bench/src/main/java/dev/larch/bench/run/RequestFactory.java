@@ -9,8 +9,11 @@ import dev.larch.bench.mix.Mix;
 import dev.larch.bench.mix.OperationSpec;
 import dev.larch.bench.mix.Template;
 import dev.larch.bench.mix.Variable;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * One worker's script: an endless, seeded sequence of requests following the mix shares.
@@ -63,8 +66,8 @@ public final class RequestFactory {
     int person = data.pickPerson(variables.get(index), rng);
     Template filterTemplate = op.filters().get(op.filters().size() == 1 ? 0 : rng.nextInt(op.filters().size()));
     // One value per variable per request, so e.g. ${sn} used twice means the same surname.
-    java.util.Map<Variable, String> values = new java.util.EnumMap<>(Variable.class);
-    java.util.function.Function<Variable, String> lookup =
+    Map<Variable, String> values = new EnumMap<>(Variable.class);
+    Function<Variable, String> lookup =
         v -> values.computeIfAbsent(v, x -> data.value(x, person, rng));
     String base = op.base().render(lookup, s -> s);
     String filterText = filterTemplate.render(lookup, Filter::encodeValue);

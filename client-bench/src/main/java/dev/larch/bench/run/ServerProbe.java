@@ -13,6 +13,7 @@ public final class ServerProbe {
   private ServerProbe() {}
 
   /** The innermost message, e.g. "Connection refused", rather than the SDK's long wrapper text. */
+  @SuppressWarnings("ReferenceEquality") // walking a cause chain: identity is what ends it
   private static String rootCause(LDAPException e) {
     Throwable t = e;
     while (t.getCause() != null && t.getCause() != t) {
@@ -44,7 +45,7 @@ public final class ServerProbe {
       return new Software(vendor == null ? "unknown" : vendor, version == null ? "unknown" : version);
     } catch (LDAPException e) {
       ResultCode rc = e.getResultCode();
-      if (rc == ResultCode.CONNECT_ERROR || rc == ResultCode.SERVER_DOWN || rc == ResultCode.TIMEOUT) {
+      if (rc.equals(ResultCode.CONNECT_ERROR) || rc.equals(ResultCode.SERVER_DOWN) || rc.equals(ResultCode.TIMEOUT)) {
         throw new IllegalArgumentException("cannot reach LDAP server " + target.address() + ": " + rootCause(e));
       }
       String who = target.bindDn() == null ? "anonymously" : "as " + target.bindDn();

@@ -107,9 +107,9 @@ final class Worker implements Runnable {
     } catch (LDAPSearchException e) {
       long nanos = System.nanoTime() - t0;
       ResultCode rc = e.getResultCode();
-      if (rc == ResultCode.SIZE_LIMIT_EXCEEDED) {
+      if (rc.equals(ResultCode.SIZE_LIMIT_EXCEEDED)) {
         record(op, m, nanos, e.getSearchResult(), true);
-      } else if (rc == ResultCode.NO_SUCH_OBJECT && op.expect() == Expectation.NONE) {
+      } else if (rc.equals(ResultCode.NO_SUCH_OBJECT) && op.expect() == Expectation.NONE) {
         m.success(nanos, 0, false); // reading a DN that does not exist: "not found" is the right answer
       } else {
         m.error(rc.intValue());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.larch.bench.TestData;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +52,7 @@ class BadInputIT {
   @Test
   void unreachableServer() throws Exception {
     int closedPort;
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       closedPort = s.getLocalPort();
     }
     assertRejected(bench("messaging", closedPort, ldif), "cannot reach LDAP server 127.0.0.1:" + closedPort);

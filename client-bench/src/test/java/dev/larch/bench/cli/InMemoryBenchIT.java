@@ -10,6 +10,7 @@ import dev.larch.bench.report.BenchResult;
 import dev.larch.bench.report.JsonReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
@@ -35,7 +36,7 @@ class InMemoryBenchIT {
   }
 
   private static BenchResult bench(String mix, Path out, String... extra) throws Exception {
-    List<String> args = new java.util.ArrayList<>(List.of("bench", "--mix", mix, "--port", Integer.toString(server.port()),
+    List<String> args = new ArrayList<>(List.of("bench", "--mix", mix, "--port", Integer.toString(server.port()),
         "--clients", "2", "--threads", "2", "--warmup", "1", "--duration", "2", "--runs", "1",
         "--data", ldif.toString(), "--out", out.toString(), "--server-pid", Long.toString(ProcessHandle.current().pid())));
     for (int i = 0; i < extra.length; i++) { // an extra option replaces the default given above
@@ -146,7 +147,7 @@ class InMemoryBenchIT {
     assertTrue(Files.readString(out.resolve("intervals.csv")).contains(",warm-up,"));
     String html = Files.readString(out.resolve("report.html"));
     assertTrue(html.contains("<svg") && html.contains("Throughput over time") && html.contains("Latency percentiles"));
-    assertFalse(html.contains("<script") || html.contains("http://") && html.replace("http://www.w3.org/2000/svg", "").contains("http://"));
+    assertFalse(html.contains("<script") || (html.contains("http://") && html.replace("http://www.w3.org/2000/svg", "").contains("http://")));
     String json = Files.readString(out.resolve("result.json"));
     assertTrue(json.contains("\"mixSha256\"") && json.contains("\"vendorName\""));
   }

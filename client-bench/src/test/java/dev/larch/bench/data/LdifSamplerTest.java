@@ -11,7 +11,9 @@ import dev.larch.bench.mix.Variable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +32,7 @@ class LdifSamplerTest {
     assertEquals("dc=example,dc=com", s.suffix());
     assertTrue(s.missing(EnumSet.allOf(Variable.class)).isEmpty());
     // A uniform sample of 500 from 3,000 holds about 83 of the first 500 people, not all of them.
-    java.util.Set<String> first500 = new java.util.HashSet<>();
+    Set<String> first500 = new HashSet<>();
     for (String line : Files.readAllLines(f)) {
       if (line.startsWith("dn: cn=") && !line.contains("ou=Groups") && first500.size() < 500) {
         first500.add(line.substring(4));

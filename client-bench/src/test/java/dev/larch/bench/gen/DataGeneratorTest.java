@@ -14,6 +14,7 @@ import com.unboundid.ldif.LDIFReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -50,7 +51,7 @@ class DataGeneratorTest {
 
   @Test
   void anotherSeedGivesOtherData() throws Exception {
-    assertFalse(java.util.Arrays.equals(generate(500, 1), generate(500, 2)));
+    assertFalse(Arrays.equals(generate(500, 1), generate(500, 2)));
   }
 
   @Test

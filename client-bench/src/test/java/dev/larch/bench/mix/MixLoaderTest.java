@@ -9,6 +9,7 @@ import com.unboundid.ldap.sdk.SearchScope;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +32,7 @@ class MixLoaderTest {
     assertTrue(mix.connection().perLookup());
     assertEquals(1, mix.connection().minOps());
     assertEquals(3, mix.connection().maxOps());
-    assertEquals(java.util.List.of(30.0, 30.0, 15.0, 10.0, 15.0),
+    assertEquals(List.of(30.0, 30.0, 15.0, 10.0, 15.0),
         mix.operations().stream().map(OperationSpec::share).toList());
     OperationSpec group = mix.operations().get(4);
     assertEquals(SearchScope.BASE, group.scope());

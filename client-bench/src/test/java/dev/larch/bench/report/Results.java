@@ -1,6 +1,7 @@
 package dev.larch.bench.report;
 
 import dev.larch.bench.report.BenchResult.Latency;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -14,7 +15,7 @@ final class Results {
   }
 
   static BenchResult.Run run(int number, double... opsPerOperation) {
-    List<BenchResult.Operation> ops = new java.util.ArrayList<>();
+    List<BenchResult.Operation> ops = new ArrayList<>();
     double total = 0;
     for (int i = 0; i < opsPerOperation.length; i++) {
       ops.add(op("op" + i, opsPerOperation[i], 2.0));

@@ -6,6 +6,7 @@ import static dev.larch.bench.run.AnswerCheck.Verdict.WRONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.unboundid.ldap.sdk.Attribute;
+import com.unboundid.ldap.sdk.Control;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
 import dev.larch.bench.mix.Expectation;
@@ -21,7 +22,7 @@ class AnswerCheckTest {
   }
 
   private static SearchResultEntry entry(Attribute... attrs) {
-    return new SearchResultEntry("cn=g,dc=example,dc=com", attrs, new com.unboundid.ldap.sdk.Control[0]);
+    return new SearchResultEntry("cn=g,dc=example,dc=com", attrs, new Control[0]);
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.larch.bench.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.unboundid.ldap.sdk.Filter;
 import com.unboundid.ldap.sdk.SearchScope;
 import dev.larch.bench.TestData;
 import dev.larch.bench.data.DataSample;
@@ -66,7 +67,7 @@ class RequestFactoryTest {
       String name = mix.operations().get(r.operation()).name();
       String filter = r.search().getFilter().toString();
       switch (name) {
-        case "exact-name" -> assertTrue(filter.startsWith("(cn=") && r.search().getScope() == SearchScope.SUB);
+        case "exact-name" -> assertTrue(filter.startsWith("(cn=") && r.search().getScope().equals(SearchScope.SUB));
         case "wildcard-name" -> assertTrue(filter.matches("\\((sn|givenName)=[A-Za-z]{1,5}\\*\\)"), filter);
         case "read-entry", "expand-group" -> assertEquals(SearchScope.BASE, r.search().getScope());
         case "not-found" -> assertTrue(filter.contains(" Absent"), filter);
@@ -80,7 +81,7 @@ class RequestFactoryTest {
     String json = "{\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(description=${cn})\",\"expect\":\"any\"}]}";
     Mix mix = new MixLoader().parse(json.getBytes(StandardCharsets.UTF_8), "t");
     // Every sampled cn is plain letters; escaping is proven on the filter encoder directly.
-    assertEquals("a\\2ab\\28\\29", com.unboundid.ldap.sdk.Filter.encodeValue("a*b()"));
+    assertEquals("a\\2ab\\28\\29", Filter.encodeValue("a*b()"));
     assertTrue(new RequestFactory(mix, data, 1).next().search().getFilter().toString().startsWith("(description="));
   }
 }

@@ -34,11 +34,18 @@ final class ExportCommand implements Callable<Integer> {
         }
         var schema = LarchSchema.load(config.schemaFiles());
         // LMDB readers may share the environment with a running server, so no lock is taken.
-        try (OpenDirectory open = OpenDirectory.open(config, schema, true);
-                Writer out = file == null
-                        ? new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8))
-                        : Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            long n = new LdifExporter(open).export(out);
+        try (OpenDirectory open = OpenDirectory.open(config, schema, true)) {
+            long n;
+            if (file == null) {
+                // Standard output stays open (it is the JVM's, not ours): flush, never close.
+                Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
+                n = new LdifExporter(open).export(out);
+                out.flush();
+            } else {
+                try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                    n = new LdifExporter(open).export(out);
+                }
+            }
             System.err.printf("larch: exported %,d entries%n", n);
             return 0;
         }

@@ -23,6 +23,7 @@ final class ImportCommand implements Callable<Integer> {
     Path file;
 
     @Override
+    @SuppressWarnings("try") // the data-directory lock is held for the import's duration, never read
     public Integer call() throws Exception {
         if (!Files.isReadable(file)) {
             System.err.println("larch: import: cannot read " + file);

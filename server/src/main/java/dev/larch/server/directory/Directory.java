@@ -2,8 +2,6 @@ package dev.larch.server.directory;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import java.nio.ByteBuffer;
-
 import dev.larch.server.entry.AttributeCatalog;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
@@ -13,6 +11,9 @@ import dev.larch.server.store.Keys;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.name.Dn;
@@ -39,7 +40,7 @@ public final class Directory {
         this.store = store;
         this.schemaEntries = schemaEntries;
         this.indexes = new IndexMaintainer(store, schemaEntries.schema());
-        java.util.List<String> oids = new java.util.ArrayList<>();
+        List<String> oids = new ArrayList<>();
         schemaEntries.schema().getAttributeTypeRegistry().forEach(t -> oids.add(t.getOid()));
         this.codec = new EntryCodec(new AttributeCatalog(schemaEntries.schema(), store.attributeIds(oids)));
         this.suffix = schemaEntries.dn(suffix);

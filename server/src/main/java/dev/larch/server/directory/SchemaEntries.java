@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.LdapError;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
@@ -27,7 +28,7 @@ public final class SchemaEntries {
     private static final int RECENT_DNS = 4096;
 
     private final SchemaManager schema;
-    private final java.util.concurrent.ConcurrentHashMap<String, Dn> recentDns = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Dn> recentDns = new ConcurrentHashMap<>();
 
     public SchemaEntries(SchemaManager schema) {
         this.schema = schema;

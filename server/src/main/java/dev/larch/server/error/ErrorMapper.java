@@ -9,6 +9,7 @@ import org.apache.directory.api.ldap.model.exception.LdapOperationException;
 import org.apache.directory.api.ldap.model.message.LdapResult;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
+import org.lmdbjava.Env.ReadersFullException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +44,7 @@ public final class ErrorMapper {
         if (failure instanceof LdapException e) {
             return new LdapError(ResultCodeEnum.OTHER, safe(e.getMessage()));
         }
-        if (failure instanceof org.lmdbjava.Env.ReadersFullException) {
+        if (failure instanceof ReadersFullException) {
             LOG.warn("all LMDB read slots are in use; raise storage.max-readers");
             return new LdapError(ResultCodeEnum.BUSY, "too many concurrent searches; try again");
         }

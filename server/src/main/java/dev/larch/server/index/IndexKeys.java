@@ -1,13 +1,13 @@
 package dev.larch.server.index;
 
+import dev.larch.config.IndexKind;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-
-import dev.larch.config.IndexKind;
 
 /**
  * Computes the index keys of normalized values. The same functions build keys at write time and
@@ -20,6 +20,7 @@ public final class IndexKeys {
     static final byte END = 0x03;
     public static final int GRAM = 3;
     /** The single key under which the presence index lists an attribute's holders. */
+    @SuppressWarnings("MutablePublicArray") // read-only by contract: a copy per lookup would allocate on the hot path
     public static final byte[] PRESENCE_KEY = {1};
 
     private static final String INTEGER_SYNTAX = "1.3.6.1.4.1.1466.115.121.1.27";
@@ -81,7 +82,7 @@ public final class IndexKeys {
         }
         BigInteger value;
         try {
-            value = new BigInteger(new String(normalized, java.nio.charset.StandardCharsets.US_ASCII).trim());
+            value = new BigInteger(new String(normalized, StandardCharsets.US_ASCII).trim());
         } catch (NumberFormatException e) {
             return normalized;
         }

@@ -51,6 +51,11 @@ public final class LdifImporter {
     /** One parsed entry, or the reason parsing stopped, or the end of the file. */
     private record Item(long position, String dn, Entry entry, String failure) {
         static final Item END = new Item(-1, null, null, null);
+
+        /** The reader's last item: a sentinel, recognised by identity (no real entry has position -1). */
+        boolean isEnd() {
+            return position < 0;
+        }
     }
 
     /**
@@ -70,7 +75,7 @@ public final class LdifImporter {
             WriteTxn txn = open.store().write();
             try {
                 int inBatch = 0;
-                for (Item item = take(queue); item != Item.END; item = take(queue)) {
+                for (Item item = take(queue); !item.isEnd(); item = take(queue)) {
                     if (item.failure() != null) {
                         throw new ImportException(item.failure());
                     }

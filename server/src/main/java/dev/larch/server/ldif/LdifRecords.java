@@ -21,7 +21,7 @@ final class LdifRecords extends LdifReader {
     private static final int MAX_DN_SHOWN = 200;
 
     private boolean started;
-    private long position;
+    private long recordPosition;
 
     LdifRecords(BufferedReader in) {
         this.reader = in;
@@ -41,27 +41,27 @@ final class LdifRecords extends LdifReader {
                 readLines();
             }
         } catch (LdapLdifException e) {
-            throw new LdifImporter.ImportException("entry " + (position + 1) + ": cannot read the file after line "
+            throw new LdifImporter.ImportException("entry " + (recordPosition + 1) + ": cannot read the file after line "
                     + lineNumber + ": " + readFailure(e));
         }
         if (lines.isEmpty()) {
             return null;
         }
-        position++;
+        recordPosition++;
         String first = lines.get(0);
         try {
             return parseEntry();
         } catch (LdapException | RuntimeException e) {
             // After a failed parse the reader's line number is at (comments and folded lines
             // aside) the offending line.
-            throw new LdifImporter.ImportException("entry " + position + " (" + shown(first) + "), near line "
+            throw new LdifImporter.ImportException("entry " + recordPosition + " (" + shown(first) + "), near line "
                     + lineNumber + ": " + text(e.getMessage()));
         }
     }
 
     /** How many records {@link #read()} has returned or failed on. */
     long position() {
-        return position;
+        return recordPosition;
     }
 
     private static String readFailure(LdapLdifException e) {

@@ -55,6 +55,7 @@ final class ChannelOperation implements Operation {
     }
 
     @Override
+    @SuppressWarnings("NonAtomicVolatileUpdate") // only the event loop writes; other threads only read
     public boolean send(Response response) {
         assert executor().inEventLoop() : "send() off the event loop";
         if (abandoned || completed.get()) {

@@ -1,11 +1,11 @@
 package dev.larch.server.net;
 
-import java.nio.ByteBuffer;
-import java.util.List;
-
+import dev.larch.server.error.ErrorMapper;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.MessageToMessageDecoder;
+import java.nio.ByteBuffer;
+import java.util.List;
 import org.apache.directory.api.asn1.DecoderException;
 import org.apache.directory.api.asn1.ber.Asn1Decoder;
 import org.apache.directory.api.asn1.ber.tlv.TLVStateEnum;
@@ -65,7 +65,7 @@ final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
             if (e.getResponse() instanceof ResultResponse response) {
                 LOG.debug("request refused by the decoder: {}", e.getMessage());
                 var result = response.getLdapResult();
-                result.setDiagnosticMessage(dev.larch.server.error.ErrorMapper.safe(result.getDiagnosticMessage()));
+                result.setDiagnosticMessage(ErrorMapper.safe(result.getDiagnosticMessage()));
                 return new InboundError.Reply(response);
             }
             return malformed(e);

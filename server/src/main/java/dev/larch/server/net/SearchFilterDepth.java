@@ -1,6 +1,7 @@
 package dev.larch.server.net;
 
 import io.netty.buffer.ByteBuf;
+import java.util.Arrays;
 
 /**
  * Measures, straight from the BER and without recursion, how deep the filter of a SearchRequest PDU
@@ -76,7 +77,7 @@ final class SearchFilterDepth {
             int tag = h.tag();
             if (tag == BerHeader.FILTER_AND || tag == BerHeader.FILTER_OR || tag == BerHeader.FILTER_NOT) {
                 if (open == openEnds.length) {
-                    openEnds = java.util.Arrays.copyOf(openEnds, Math.min(maxDepth, openEnds.length * 2));
+                    openEnds = Arrays.copyOf(openEnds, Math.min(maxDepth, openEnds.length * 2));
                 }
                 openEnds[open++] = index + (int) h.elementLength();
                 index += h.headerLength();

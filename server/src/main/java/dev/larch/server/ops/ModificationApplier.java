@@ -1,11 +1,11 @@
 package dev.larch.server.ops;
 
-import java.math.BigInteger;
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.larch.server.directory.SchemaEntries;
 import dev.larch.server.error.LdapError;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
@@ -121,7 +121,7 @@ final class ModificationApplier {
         List<Value> incremented = new ArrayList<>();
         for (Value v : existing) {
             BigInteger next = integer(v.getString(), change.getUpId()).add(delta);
-            incremented.add(schemaEntries.value(type, next.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            incremented.add(schemaEntries.value(type, next.toString().getBytes(StandardCharsets.UTF_8)));
         }
         Attribute replacement = new DefaultAttribute(existing.getUpId(), type);
         for (Value v : incremented) {

@@ -1,8 +1,5 @@
 package dev.larch.server.ops;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
-
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.LdapError;
@@ -10,12 +7,16 @@ import dev.larch.server.session.Operation;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.ModifyDnRequest;
-import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.name.Ava;
 import org.apache.directory.api.ldap.model.name.Dn;
 import org.apache.directory.api.ldap.model.name.Rdn;
@@ -123,7 +124,7 @@ final class ModifyDnHandler {
         while (!pendingParents.isEmpty()) {
             long parent = pendingParents.pop();
             Dn parentDn = pendingDns.pop();
-            java.util.List<Long> children = new java.util.ArrayList<>();
+            List<Long> children = new ArrayList<>();
             try (IdCursor c = txn.children(parent)) {
                 for (long child = c.next(); child != ReadTxn.NOT_FOUND; child = c.next()) {
                     children.add(child);

@@ -49,7 +49,7 @@ final class SearchHandler {
             cursor = new SearchCursor(backend.directory(), txn, baseId, request.getScope(), filter, candidates,
                     admin ? 0 : backend.lookThroughLimit());
             new StreamingSearch(op, request, txn, cursor, selection, results, limit(request.getSizeLimit(),
-                    admin ? 0 : backend.sizeLimit()), limit((int) Math.min(Integer.MAX_VALUE, request.getTimeLimit()),
+                    admin ? 0 : backend.sizeLimit()), limit(request.getTimeLimit(),
                     admin ? 0 : backend.timeLimitSeconds())).run();
         } catch (RuntimeException e) {
             if (cursor != null) {

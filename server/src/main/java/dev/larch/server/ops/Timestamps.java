@@ -1,11 +1,12 @@
 package dev.larch.server.ops;
 
+import dev.larch.server.error.LdapError;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 import java.util.UUID;
-
-import dev.larch.server.error.LdapError;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -13,7 +14,7 @@ import org.apache.directory.api.ldap.model.name.Dn;
 
 /** Stamps the operational attributes the server maintains (RFC 4512 section 3.4, RFC 4530). */
 final class Timestamps {
-    private static final DateTimeFormatter GENERALIZED_TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmss'Z'");
+    private static final DateTimeFormatter GENERALIZED_TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmss'Z'", Locale.ROOT);
 
     private Timestamps() {
     }
@@ -28,7 +29,7 @@ final class Timestamps {
         long second = System.currentTimeMillis() / 1000;
         Stamp s = last;
         if (s.epochSecond() != second) {
-            s = new Stamp(second, ZonedDateTime.ofInstant(java.time.Instant.ofEpochSecond(second), ZoneOffset.UTC)
+            s = new Stamp(second, ZonedDateTime.ofInstant(Instant.ofEpochSecond(second), ZoneOffset.UTC)
                     .format(GENERALIZED_TIME));
             last = s;
         }

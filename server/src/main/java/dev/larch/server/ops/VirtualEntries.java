@@ -28,8 +28,8 @@ public final class VirtualEntries {
      */
     public VirtualEntries(SchemaEntries schemaEntries, Dn suffix, String version, Entry subschema) {
         this.subschemaDn = schemaEntries.dn(SUBSCHEMA_DN);
-        this.rootDse = stored(schemaEntries, rootDse(schemaEntries, suffix, version));
-        this.subschema = stored(schemaEntries, schemaEntries.fromClient(subschemaDn, subschema));
+        this.rootDse = stored(rootDse(schemaEntries, suffix, version));
+        this.subschema = stored(schemaEntries.fromClient(subschemaDn, subschema));
     }
 
     private static Entry rootDse(SchemaEntries schemaEntries, Dn suffix, String version) {
@@ -49,7 +49,7 @@ public final class VirtualEntries {
         }
     }
 
-    private static StoredEntry stored(SchemaEntries schemaEntries, Entry entry) {
+    private static StoredEntry stored(Entry entry) {
         return EntryCodec.toStored(0, Keys.NO_PARENT, entry);
     }
 

@@ -1,11 +1,11 @@
 package dev.larch.server.search;
 
-import java.util.Arrays;
-import java.util.List;
-
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.index.IndexKeys;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * A search filter compiled against the schema: attribute descriptions resolved to OIDs (with
@@ -19,7 +19,7 @@ public sealed interface Filter {
     Tri evaluate(StoredEntry entry);
 
     /** Whether the entry's values of any of {@code oids} satisfy {@code test}. */
-    private static boolean anyValue(StoredEntry entry, String[] oids, java.util.function.Predicate<byte[]> test) {
+    private static boolean anyValue(StoredEntry entry, String[] oids, Predicate<byte[]> test) {
         for (String oid : oids) {
             StoredAttribute a = entry.attribute(oid);
             if (a != null) {

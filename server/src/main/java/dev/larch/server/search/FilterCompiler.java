@@ -2,18 +2,18 @@ package dev.larch.server.search;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.larch.server.entry.StoredAttribute;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.index.IndexKeys;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-
-import dev.larch.server.entry.StoredAttribute;
-import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.index.IndexKeys;
 import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.filter.AndNode;
 import org.apache.directory.api.ldap.model.filter.ApproximateNode;
@@ -219,7 +219,7 @@ public final class FilterCompiler {
                 }
                 for (byte[] user : a.values()) {
                     byte[] n = normalize(normalizer, new String(user, UTF_8), null);
-                    if (n != null && java.util.Arrays.equals(n, assertion)) {
+                    if (n != null && Arrays.equals(n, assertion)) {
                         return Tri.TRUE;
                     }
                 }
@@ -247,7 +247,7 @@ public final class FilterCompiler {
                     continue;
                 }
                 byte[] n = normalize(normalizer, ava.getValue().getString(), null);
-                if (n != null && java.util.Arrays.equals(n, assertion)) {
+                if (n != null && Arrays.equals(n, assertion)) {
                     return true;
                 }
             }

@@ -93,13 +93,13 @@ public final class SearchCursor implements AutoCloseable {
     }
 
     private long nextInScope() {
-        switch (scope) {
+        return switch (scope) {
             case OBJECT -> {
                 if (baseVisited) {
-                    return ReadTxn.NOT_FOUND;
+                    yield ReadTxn.NOT_FOUND;
                 }
                 baseVisited = true;
-                return baseId;
+                yield baseId;
             }
             case ONELEVEL -> {
                 if (!baseVisited) {
@@ -107,19 +107,19 @@ public final class SearchCursor implements AutoCloseable {
                     walk.push(txn.children(baseId));
                 }
                 if (walk.isEmpty()) {
-                    return ReadTxn.NOT_FOUND;
+                    yield ReadTxn.NOT_FOUND;
                 }
                 long id = walk.peek().next();
                 if (id == ReadTxn.NOT_FOUND) {
                     walk.pop().close();
                 }
-                return id;
+                yield id;
             }
             default -> {
                 if (!baseVisited) {
                     baseVisited = true;
                     walk.push(txn.children(baseId));
-                    return baseId;
+                    yield baseId;
                 }
                 while (!walk.isEmpty()) {
                     long id = walk.peek().next();
@@ -128,11 +128,11 @@ public final class SearchCursor implements AutoCloseable {
                         continue;
                     }
                     walk.push(txn.children(id));
-                    return id;
+                    yield id;
                 }
-                return ReadTxn.NOT_FOUND;
+                yield ReadTxn.NOT_FOUND;
             }
-        }
+        };
     }
 
     @Override

@@ -2,19 +2,20 @@ package dev.larch.server.store;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.larch.config.IndexKind;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-
-import dev.larch.config.IndexKind;
 import org.lmdbjava.ByteBufferProxy;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
@@ -22,6 +23,7 @@ import org.lmdbjava.DbiFlags;
 import org.lmdbjava.Env;
 import org.lmdbjava.EnvFlags;
 import org.lmdbjava.LmdbException;
+import org.lmdbjava.SeekOp;
 import org.lmdbjava.Txn;
 
 /**
@@ -108,7 +110,7 @@ public final class LmdbStore implements AutoCloseable {
     }
 
     private void openIndexes(Map<String, Set<IndexKind>> configured) {
-        Set<String> wanted = new java.util.HashSet<>();
+        Set<String> wanted = new HashSet<>();
         for (Map.Entry<String, Set<IndexKind>> e : configured.entrySet()) {
             for (IndexKind kind : e.getValue()) {
                 IndexRef ref = new IndexRef(e.getKey(), kind);
@@ -157,11 +159,11 @@ public final class LmdbStore implements AutoCloseable {
      * The stored numbers of attribute types: those already assigned, plus new ones (committed
      * before returning) for every OID of {@code oids} that had none. Numbers are never reused.
      */
-    public Map<String, Integer> attributeIds(java.util.Collection<String> oids) {
+    public Map<String, Integer> attributeIds(Collection<String> oids) {
         Map<String, Integer> ids = new HashMap<>();
         int next = 1;
         try (Txn<ByteBuffer> txn = env.txnRead(); Cursor<ByteBuffer> c = attributeIds.openCursor(txn)) {
-            for (boolean more = c.first(); more; more = c.seek(org.lmdbjava.SeekOp.MDB_NEXT)) {
+            for (boolean more = c.first(); more; more = c.seek(SeekOp.MDB_NEXT)) {
                 int id = c.val().getInt(c.val().position());
                 ids.put(new String(Keys.bytes(c.key()), UTF_8), id);
                 next = Math.max(next, id + 1);

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
-
+import java.util.Arrays;
 import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ class EmptyResponseValueTest {
     void longFormLengthsAreRewrittenWhenTheyGrow() {
         // A 126-byte diagnostic message puts the ExtendedResponse at 133 bytes: long-form lengths.
         byte[] message = new byte[126];
-        java.util.Arrays.fill(message, (byte) 'x');
+        Arrays.fill(message, (byte) 'x');
         byte[] op = new byte[3 + 2 + 2 + 126];
         int i = 0;
         op[i++] = 0x0a; op[i++] = 0x01; op[i++] = 0x00; op[i++] = 0x04; op[i++] = 0x00; op[i++] = 0x04; op[i++] = 126;
@@ -38,10 +38,10 @@ class EmptyResponseValueTest {
         System.arraycopy(op, 0, pdu, p, op.length);
         byte[] out = EmptyResponseValue.append(ByteBuffer.wrap(pdu));
         assertArrayEquals(new byte[] {0x30, (byte) 0x81, (byte) (3 + 3 + op.length + 2)},
-                java.util.Arrays.copyOf(out, 3));
-        assertArrayEquals(new byte[] {0x78, (byte) 0x81, (byte) (op.length + 2)}, java.util.Arrays.copyOfRange(out, 6, 9));
-        assertArrayEquals(java.util.Arrays.copyOfRange(pdu, 9, pdu.length), java.util.Arrays.copyOfRange(out, 9, out.length - 2));
-        assertArrayEquals(new byte[] {(byte) 0x8b, 0x00}, java.util.Arrays.copyOfRange(out, out.length - 2, out.length));
+                Arrays.copyOf(out, 3));
+        assertArrayEquals(new byte[] {0x78, (byte) 0x81, (byte) (op.length + 2)}, Arrays.copyOfRange(out, 6, 9));
+        assertArrayEquals(Arrays.copyOfRange(pdu, 9, pdu.length), Arrays.copyOfRange(out, 9, out.length - 2));
+        assertArrayEquals(new byte[] {(byte) 0x8b, 0x00}, Arrays.copyOfRange(out, out.length - 2, out.length));
         assertTrue(out.length == pdu.length + 2);
     }
 

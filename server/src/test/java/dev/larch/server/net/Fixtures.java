@@ -1,6 +1,7 @@
 package dev.larch.server.net;
 
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 
 /** LDAPMessage fixtures as bytes, each annotated with the ASN.1 it encodes (RFC 4511 §4). */
@@ -115,7 +116,7 @@ final class Fixtures {
 
     static byte[] searchRequest(int id, byte[] filter) {
         byte[] op = concat(
-                tlv(0x04, "dc=example,dc=com".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                tlv(0x04, "dc=example,dc=com".getBytes(StandardCharsets.UTF_8)),
                 tlv(0x0A, new byte[] {2}),
                 tlv(0x0A, new byte[] {0}),
                 tlv(0x02, new byte[] {0}),

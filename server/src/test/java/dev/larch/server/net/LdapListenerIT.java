@@ -1,22 +1,11 @@
 package dev.larch.server.net;
 
+import java.nio.charset.StandardCharsets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.io.IOException;
-import java.net.ConnectException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -35,6 +24,18 @@ import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.directory.api.ldap.model.message.ExtendedResponse;
 import org.apache.directory.api.ldap.model.message.Message;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -251,7 +252,7 @@ class LdapListenerIT {
     @Test
     void truncatedPduThenCloseLeavesTheServerServing() throws Exception {
         try (RawClient raw = new RawClient(listener.address())) {
-            raw.send(java.util.Arrays.copyOf(Fixtures.SEARCH, 20));
+            raw.send(Arrays.copyOf(Fixtures.SEARCH, 20));
         }
         assertServesSecondConnection();
     }
@@ -347,7 +348,7 @@ class LdapListenerIT {
         TestHandler own = new TestHandler();
         LdapListener l = LdapListener.start(options(0), own);
         try (RawClient raw = new RawClient(l.address())) {
-            raw.send(Fixtures.searchRequest(4, Fixtures.tlv(0x87, "cn".getBytes())));
+            raw.send(Fixtures.searchRequest(4, Fixtures.tlv(0x87, "cn".getBytes(StandardCharsets.UTF_8))));
             raw.send(neverSearch());
             Thread.sleep(50);
             CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> l.stop(Duration.ofMillis(300)));
@@ -365,10 +366,10 @@ class LdapListenerIT {
     /** searchRequest messageID 5, base "ou=never", present filter (cn=*). */
     private static byte[] neverSearch() {
         byte[] op = Fixtures.concat(
-                Fixtures.tlv(0x04, "ou=never".getBytes()),
+                Fixtures.tlv(0x04, "ou=never".getBytes(StandardCharsets.UTF_8)),
                 Fixtures.tlv(0x0A, new byte[] {0}), Fixtures.tlv(0x0A, new byte[] {0}),
                 Fixtures.tlv(0x02, new byte[] {0}), Fixtures.tlv(0x02, new byte[] {0}),
-                Fixtures.tlv(0x01, new byte[] {0}), Fixtures.tlv(0x87, "cn".getBytes()),
+                Fixtures.tlv(0x01, new byte[] {0}), Fixtures.tlv(0x87, "cn".getBytes(StandardCharsets.UTF_8)),
                 Fixtures.tlv(0x30, new byte[0]));
         return Fixtures.tlv(0x30, Fixtures.concat(Fixtures.tlv(0x02, new byte[] {5}), Fixtures.tlv(0x63, op)));
     }

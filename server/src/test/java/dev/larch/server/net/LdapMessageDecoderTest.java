@@ -11,6 +11,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import java.util.List;
 import org.apache.directory.api.ldap.codec.api.LdapApiService;
 import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
 import org.apache.directory.api.ldap.model.filter.AndNode;
@@ -86,7 +87,7 @@ class LdapMessageDecoderTest {
             assertEquals("dc=example,dc=com", search.getBase().getName());
             assertEquals(SearchScope.SUBTREE, search.getScope());
             assertEquals("(&(uid=jdoe)(mail=*))", search.getFilter().toString());
-            assertEquals(java.util.List.of("cn"), search.getAttributes());
+            assertEquals(List.of("cn"), search.getAttributes());
             assertArrayEquals(Fixtures.SEARCH, encode(search));
         }
     }

@@ -3,9 +3,9 @@ package dev.larch.server.net;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
-
 import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class SearchFilterDepthTest {
@@ -54,7 +54,7 @@ class SearchFilterDepthTest {
     void otherOperationsAndBrokenBerAreLeftToTheDecoder() {
         assertFalse(exceeds(Fixtures.BIND, 1));
         assertFalse(exceeds(Fixtures.BAD_BER, 1));
-        byte[] truncated = java.util.Arrays.copyOf(Fixtures.searchWithFilterDepth(1, 50), 60);
+        byte[] truncated = Arrays.copyOf(Fixtures.searchWithFilterDepth(1, 50), 60);
         assertFalse(exceeds(truncated, 1));
     }
 }

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
-
 import com.unboundid.ldap.sdk.DN;
 import com.unboundid.ldap.sdk.Entry;
 import com.unboundid.ldap.sdk.LDAPConnection;
@@ -16,6 +14,8 @@ import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
+import com.unboundid.ldif.LDIFException;
+import java.nio.file.Path;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
 import org.junit.jupiter.api.AfterAll;
@@ -48,7 +48,7 @@ class AddHandlerIT {
     private static Entry entry(String... ldifLines) {
         try {
             return new Entry(ldifLines);
-        } catch (com.unboundid.ldif.LDIFException e) {
+        } catch (LDIFException e) {
             throw new IllegalArgumentException(e);
         }
     }

@@ -4,8 +4,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.file.Path;
-
 import com.unboundid.ldap.sdk.BindResult;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
@@ -18,6 +16,8 @@ import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 import dev.larch.config.Security;
 import dev.larch.server.auth.PasswordSchemes;
+import java.nio.file.Path;
+import java.util.Locale;
 import org.apache.directory.api.ldap.model.exception.LdapAuthenticationException;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
 import org.junit.jupiter.api.AfterAll;
@@ -41,7 +41,7 @@ class BindHandlerIT {
         server.add(TestServer.BASE_LDIF);
         StringBuilder ldif = new StringBuilder();
         for (String scheme : new String[] {"SSHA", "SSHA256", "SSHA512", "PBKDF2-SHA256"}) {
-            ldif.append(person(scheme.toLowerCase(java.util.Locale.ROOT),
+            ldif.append(person(scheme.toLowerCase(Locale.ROOT),
                     new String(PasswordSchemes.hash(scheme, ("pw-" + scheme).getBytes(UTF_8)), UTF_8)));
         }
         ldif.append(person("cleartext", "plain-pw"));
@@ -97,7 +97,7 @@ class BindHandlerIT {
     @ParameterizedTest
     @ValueSource(strings = {"SSHA", "SSHA256", "SSHA512", "PBKDF2-SHA256"})
     void entryBindsWithItsHashedUserPassword(String scheme) throws Exception {
-        String dn = "uid=" + scheme.toLowerCase(java.util.Locale.ROOT) + "," + PEOPLE;
+        String dn = "uid=" + scheme.toLowerCase(Locale.ROOT) + "," + PEOPLE;
         try (LDAPConnection c = server.anonymous()) {
             assertEquals(ResultCode.SUCCESS, c.bind(dn, "pw-" + scheme).getResultCode());
             assertEquals("dn:" + dn, whoAmI(c));

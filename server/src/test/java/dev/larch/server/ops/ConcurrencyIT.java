@@ -3,19 +3,7 @@ package dev.larch.server.ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-
+import com.unboundid.ldap.sdk.Attribute;
 import com.unboundid.ldap.sdk.Entry;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
@@ -24,6 +12,19 @@ import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,11 +62,11 @@ class ConcurrencyIT {
                         for (int i = 0; i < PER_WRITER; i++) {
                             String uid = "w" + writer + "n" + i;
                             String dn = "uid=" + uid + "," + PEOPLE;
-                            c.add(new Entry(dn, new com.unboundid.ldap.sdk.Attribute[] {
-                                    new com.unboundid.ldap.sdk.Attribute("objectClass", "inetOrgPerson"),
-                                    new com.unboundid.ldap.sdk.Attribute("uid", uid),
-                                    new com.unboundid.ldap.sdk.Attribute("cn", "Writer " + writer),
-                                    new com.unboundid.ldap.sdk.Attribute("sn", "N" + i)}));
+                            c.add(new Entry(dn, new Attribute[] {
+                                    new Attribute("objectClass", "inetOrgPerson"),
+                                    new Attribute("uid", uid),
+                                    new Attribute("cn", "Writer " + writer),
+                                    new Attribute("sn", "N" + i)}));
                             c.modify(dn, new Modification(ModificationType.ADD, "mail", uid + "@example.com"));
                             c.modify(COUNTER, new Modification(ModificationType.INCREMENT, "uidNumber", "1"));
                             if (i % 4 == 3) {
@@ -106,7 +107,7 @@ class ConcurrencyIT {
             for (Future<?> task : tasks) {
                 try {
                     task.get(60, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     failures.merge(String.valueOf(e.getCause()), 1, Integer::sum);
                 }
             }

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.file.Path;
-
 import com.unboundid.ldap.sdk.ExtendedRequest;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
@@ -13,6 +11,8 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 import dev.larch.server.auth.PasswordSchemes;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import org.apache.directory.api.ldap.extras.extended.whoAmI.WhoAmIRequestImpl;
 import org.apache.directory.api.ldap.extras.extended.whoAmI.WhoAmIResponse;
 import org.apache.directory.api.ldap.model.message.ExtendedResponse;
@@ -35,7 +35,7 @@ class ExtendedHandlerIT {
     static void start() {
         server = TestServer.start(dir.resolve("data"));
         server.add(TestServer.BASE_LDIF + "\ndn: " + USER + "\nobjectClass: inetOrgPerson\nuid: who\ncn: who\nsn: who\n"
-                + "userPassword: " + new String(PasswordSchemes.hash("SSHA256", "pw".getBytes()), java.nio.charset.StandardCharsets.US_ASCII) + "\n");
+                + "userPassword: " + new String(PasswordSchemes.hash("SSHA256", "pw".getBytes(StandardCharsets.UTF_8)), StandardCharsets.US_ASCII) + "\n");
     }
 
     @AfterAll

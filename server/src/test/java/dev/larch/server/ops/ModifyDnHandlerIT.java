@@ -180,7 +180,7 @@ class ModifyDnHandlerIT {
     void movingOutOfTheNamingContextIsRefused() throws Exception {
         String dn = person("emigrant", PEOPLE);
         ResultCode code = renameFails(dn, "uid=emigrant", true, "dc=elsewhere,dc=org");
-        assertEquals(true, code == ResultCode.UNWILLING_TO_PERFORM || code == ResultCode.NO_SUCH_OBJECT, code.toString());
+        assertEquals(true, code.equals(ResultCode.UNWILLING_TO_PERFORM) || code.equals(ResultCode.NO_SUCH_OBJECT), code.toString());
         assertNotNull(admin.getEntry(dn));
     }
 

@@ -5,19 +5,28 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.file.Path;
-
 import com.unboundid.ldap.sdk.AddRequest;
+import com.unboundid.ldap.sdk.AsyncRequestID;
+import com.unboundid.ldap.sdk.AsyncSearchResultListener;
+import com.unboundid.ldap.sdk.Attribute;
 import com.unboundid.ldap.sdk.Control;
+import com.unboundid.ldap.sdk.Filter;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchRequest;
+import com.unboundid.ldap.sdk.SearchResult;
+import com.unboundid.ldap.sdk.SearchResultEntry;
+import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.controls.SimplePagedResultsControl;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,9 +65,9 @@ class OperationRouterIT {
             assertEquals(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
                     assertThrows(LDAPException.class, () -> c.search(paged)).getResultCode());
 
-            AddRequest add = new AddRequest("ou=controlled," + TestServer.SUFFIX, new com.unboundid.ldap.sdk.Attribute[] {
-                    new com.unboundid.ldap.sdk.Attribute("objectClass", "organizationalUnit"),
-                    new com.unboundid.ldap.sdk.Attribute("ou", "controlled")});
+            AddRequest add = new AddRequest("ou=controlled," + TestServer.SUFFIX, new Attribute[] {
+                    new Attribute("objectClass", "organizationalUnit"),
+                    new Attribute("ou", "controlled")});
             add.addControl(new Control("1.3.6.1.4.1.99999.2", true));
             assertEquals(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
                     assertThrows(LDAPException.class, () -> c.add(add)).getResultCode());
@@ -78,15 +87,15 @@ class OperationRouterIT {
 
     @Test
     void filterNestedThousandsDeepIsRefusedAndOtherConnectionsKeepWorking() throws Exception {
-        com.unboundid.ldap.sdk.Filter deep = com.unboundid.ldap.sdk.Filter.createPresenceFilter("objectClass");
+        Filter deep = Filter.createPresenceFilter("objectClass");
         for (int i = 0; i < 3000; i++) {
-            deep = com.unboundid.ldap.sdk.Filter.createNOTFilter(deep);
+            deep = Filter.createNOTFilter(deep);
         }
         try (LDAPConnection c = server.anonymous(); LDAPConnection other = server.anonymous()) {
             SearchRequest search = new SearchRequest(PEOPLE, SearchScope.BASE, deep);
             // The SDK encodes filters recursively: give the client a stack deep enough for 3000
             // levels, so what is tested is the server's refusal, not the client's stack.
-            java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
             Thread client = new Thread(null, () -> {
                 try {
                     c.search(search);
@@ -98,7 +107,7 @@ class OperationRouterIT {
             client.join(30_000);
             LDAPException refused = assertInstanceOf(LDAPException.class, thrown.get());
             ResultCode code = refused.getResultCode();
-            assertEquals(true, code == ResultCode.PROTOCOL_ERROR || code == ResultCode.SERVER_DOWN, code.toString());
+            assertEquals(true, code.equals(ResultCode.PROTOCOL_ERROR) || code.equals(ResultCode.SERVER_DOWN), code.toString());
             assertEquals(1, other.search(PEOPLE, SearchScope.BASE, "(objectClass=*)").getEntryCount());
         }
     }
@@ -123,26 +132,26 @@ class OperationRouterIT {
     void abandonOfAnUnknownMessageIdIsIgnored() throws Exception {
         try (LDAPConnection c = server.anonymous()) {
             // abandoning a search that already completed names an ID the server no longer knows
-            java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
-            com.unboundid.ldap.sdk.AsyncRequestID id = c.asyncSearch(new SearchRequest(
-                    new com.unboundid.ldap.sdk.AsyncSearchResultListener() {
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            AsyncRequestID id = c.asyncSearch(new SearchRequest(
+                    new AsyncSearchResultListener() {
                         private static final long serialVersionUID = 1L;
 
                         @Override
-                        public void searchEntryReturned(com.unboundid.ldap.sdk.SearchResultEntry entry) {
+                        public void searchEntryReturned(SearchResultEntry entry) {
                         }
 
                         @Override
-                        public void searchReferenceReturned(com.unboundid.ldap.sdk.SearchResultReference ref) {
+                        public void searchReferenceReturned(SearchResultReference ref) {
                         }
 
                         @Override
-                        public void searchResultReceived(com.unboundid.ldap.sdk.AsyncRequestID requestID,
-                                com.unboundid.ldap.sdk.SearchResult result) {
+                        public void searchResultReceived(AsyncRequestID requestID,
+                                SearchResult result) {
                             done.complete(null);
                         }
                     }, PEOPLE, SearchScope.BASE, "(objectClass=*)"));
-            done.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            done.get(10, TimeUnit.SECONDS);
             c.abandon(id);
             assertEquals(1, c.search(PEOPLE, SearchScope.BASE, "(objectClass=*)").getEntryCount());
         }

@@ -1,5 +1,6 @@
 package dev.larch.server.ops;
 
+import java.util.Locale;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -41,7 +42,7 @@ class SearchLimitsIT {
         StringBuilder ldif = new StringBuilder(TestServer.BASE_LDIF).append("\ndn: ").append(BULK)
                 .append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
         for (int i = 0; i < ENTRIES; i++) {
-            String uid = String.format("u%04d", i);
+            String uid = String.format(Locale.ROOT, "u%04d", i);
             ldif.append("dn: uid=").append(uid).append(',').append(BULK).append("\nobjectClass: inetOrgPerson\nuid: ")
                     .append(uid).append("\ncn: User ").append(i).append("\nsn: S").append(i)
                     .append("\ndescription: entry number ").append(i).append("\n\n");

@@ -1,5 +1,6 @@
 package dev.larch.server.ops;
 
+import java.util.Locale;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -61,7 +62,7 @@ class SearchTimeLimitIT {
                 .append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
         String filler = "x".repeat(4000);
         for (int i = 0; i < ENTRIES; i++) {
-            String uid = String.format("u%04d", i);
+            String uid = String.format(Locale.ROOT, "u%04d", i);
             ldif.append("dn: uid=").append(uid).append(',').append(BULK).append("\nobjectClass: inetOrgPerson\nuid: ")
                     .append(uid).append("\ncn: User ").append(i).append("\nsn: S").append(i)
                     .append("\ndescription: ").append(filler).append("\n\n");

@@ -1,18 +1,5 @@
 package dev.larch.server.ops;
 
-import java.io.IOException;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Set;
-import java.util.function.UnaryOperator;
-
 import com.unboundid.ldap.sdk.Entry;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPConnectionOptions;
@@ -28,6 +15,19 @@ import dev.larch.schema.LarchSchema;
 import dev.larch.server.LarchServer;
 import dev.larch.server.OpenDirectory;
 import dev.larch.server.ldif.LdifImporter;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.apache.directory.ldap.client.api.LdapConnectionConfig;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
 
@@ -192,7 +192,7 @@ final class TestServer implements AutoCloseable {
 
     static List<Entry> parse(String ldif) {
         List<Entry> out = new ArrayList<>();
-        try (LDIFReader reader = new LDIFReader(new java.io.BufferedReader(new StringReader(ldif)))) {
+        try (LDIFReader reader = new LDIFReader(new BufferedReader(new StringReader(ldif)))) {
             for (Entry e = reader.readEntry(); e != null; e = reader.readEntry()) {
                 out.add(e);
             }

@@ -1,12 +1,5 @@
 package dev.larch.server.testing;
 
-import java.io.StringReader;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
 import dev.larch.config.IndexKind;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.directory.Directory;
@@ -23,6 +16,13 @@ import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.StoreOptions;
 import dev.larch.server.store.WriteTxn;
+import java.io.StringReader;
+import java.nio.file.Path;
+import java.text.ParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.directory.api.ldap.model.filter.FilterParser;
 import org.apache.directory.api.ldap.model.ldif.LdifEntry;
 import org.apache.directory.api.ldap.model.ldif.LdifReader;
@@ -78,7 +78,7 @@ public final class TestTree implements AutoCloseable {
     public Filter filter(String text) {
         try {
             return compiler.compile(FilterParser.parse(text));
-        } catch (java.text.ParseException e) {
+        } catch (ParseException e) {
             throw new IllegalArgumentException(e);
         }
     }
