@@ -1,9 +1,5 @@
 package dev.larch.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -25,6 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /**
  * The DirectoryMark harness against a real Larch server loaded with generated data: both
  * built-in mixes run without errors or wrong answers and write their JSON, CSV and HTML reports.
@@ -32,6 +32,7 @@ import picocli.CommandLine;
 class BenchAgainstLarchIT {
     @TempDir
     static Path dir;
+
     static Path data;
     static LarchServer server;
 
@@ -39,9 +40,10 @@ class BenchAgainstLarchIT {
     static void start() throws Exception {
         data = dir.resolve("data.ldif");
         assertEquals(0, run("gen", "--entries", "2000", "--seed", "7", "--out", data.toString()));
-        LarchConfig config = LarchConfig.defaults().withDataDir(dir.resolve("var")).withPort(0);
+        LarchConfig config =
+                LarchConfig.defaults().withDataDir(dir.resolve("var")).withPort(0);
         try (OpenDirectory open = OpenDirectory.open(config, LarchSchema.standard(), false)) {
-            new LdifImporter(open, 1000).importFile(data, n -> { });
+            new LdifImporter(open, 1000).importFile(data, n -> {});
         }
         server = LarchServer.start(config, Map.of("LARCH_ADMIN_PASSWORD", "secret"));
     }
@@ -65,10 +67,32 @@ class BenchAgainstLarchIT {
     }
 
     private static BenchResult bench(String mix, Path out) {
-        int code = run("bench", "--mix", mix, "--host", "127.0.0.1", "--port",
-                Integer.toString(server.address().getPort()), "--clients", "2", "--threads", "2", "--warmup", "1",
-                "--duration", "3", "--runs", "1", "--interval", "1", "--data", data.toString(),
-                "--server-pid", Long.toString(ProcessHandle.current().pid()), "--out", out.toString());
+        int code = run(
+                "bench",
+                "--mix",
+                mix,
+                "--host",
+                "127.0.0.1",
+                "--port",
+                Integer.toString(server.address().getPort()),
+                "--clients",
+                "2",
+                "--threads",
+                "2",
+                "--warmup",
+                "1",
+                "--duration",
+                "3",
+                "--runs",
+                "1",
+                "--interval",
+                "1",
+                "--data",
+                data.toString(),
+                "--server-pid",
+                Long.toString(ProcessHandle.current().pid()),
+                "--out",
+                out.toString());
         assertEquals(0, code);
         return JsonReport.read(out.resolve("result.json"));
     }
@@ -88,7 +112,8 @@ class BenchAgainstLarchIT {
     void addressingMixRunsAllFiveOperationsAgainstLarch() throws Exception {
         Path out = dir.resolve("addressing");
         BenchResult.Run run = bench("addressing", out).runs().get(0);
-        assertEquals(List.of("exact-name", "wildcard-name", "read-entry", "not-found", "expand-group"),
+        assertEquals(
+                List.of("exact-name", "wildcard-name", "read-entry", "not-found", "expand-group"),
                 run.operations().stream().map(BenchResult.Operation::name).toList());
         assertEquals(0, run.errors(), run.errorsByResultCode().toString());
         assertEquals(0, run.wrongAnswers());
@@ -107,7 +132,9 @@ class BenchAgainstLarchIT {
         assertTrue(html.contains("<svg") && html.contains("Throughput over time"));
         assertFalse(html.contains("<script"));
         String json = Files.readString(out.resolve("result.json"));
-        assertTrue(json.contains("\"vendorName\" : \"" + vendor + "\"") || json.contains("\"vendorName\":\"" + vendor + "\""),
+        assertTrue(
+                json.contains("\"vendorName\" : \"" + vendor + "\"")
+                        || json.contains("\"vendorName\":\"" + vendor + "\""),
                 "vendor recorded from the root DSE");
     }
 }

@@ -50,7 +50,7 @@ final class CapturedStream {
      */
     synchronized Optional<String> await(Predicate<String> matches, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        for (int seen = 0;; ) {
+        for (int seen = 0; ; ) {
             for (; seen < lines.size(); seen++) {
                 if (matches.test(lines.get(seen))) {
                     return Optional.of(lines.get(seen));

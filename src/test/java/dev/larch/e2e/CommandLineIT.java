@@ -1,8 +1,5 @@
 package dev.larch.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -14,6 +11,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Mistakes on the command line and in the config file: each ends the command with a non-zero exit
@@ -71,56 +71,62 @@ class CommandLineIT {
     @Test
     void anUnknownConfigKeyIsNamed() throws IOException {
         Path conf = config("listen.port = 0\nlisten.colour = blue\n");
-        String line = assertOneLineError(1, "listen.colour", LarchProcess.run("serve", "--config", conf.toString(),
-                "--data", data()));
+        String line = assertOneLineError(
+                1, "listen.colour", LarchProcess.run("serve", "--config", conf.toString(), "--data", data()));
         assertEquals("larch: " + conf + ": listen.colour: unknown key", line);
     }
 
     @Test
     void aBadConfigValueIsNamedWithItsKey() throws IOException {
         Path conf = config("listen.max-pdu-size = 12q\n");
-        String line = assertOneLineError(1, "listen.max-pdu-size", LarchProcess.run("serve", "--config",
-                conf.toString(), "--data", data()));
+        String line = assertOneLineError(
+                1, "listen.max-pdu-size", LarchProcess.run("serve", "--config", conf.toString(), "--data", data()));
         assertTrue(line.endsWith("got '12q'"), line);
     }
 
     @Test
     void aBadBooleanInTheConfigIsNamedWithItsKey() throws IOException {
         Path conf = config("storage.durable-writes = maybe\n");
-        assertOneLineError(1, "storage.durable-writes", LarchProcess.run("serve", "--config", conf.toString(),
-                "--data", data()));
+        assertOneLineError(
+                1, "storage.durable-writes", LarchProcess.run("serve", "--config", conf.toString(), "--data", data()));
     }
 
     @Test
     void aMissingConfigFileIsNamed() {
         Path missing = dir.resolve("missing.conf");
-        assertOneLineError(1, missing.toString(), LarchProcess.run("serve", "--config", missing.toString(),
-                "--data", data()));
+        assertOneLineError(
+                1, missing.toString(), LarchProcess.run("serve", "--config", missing.toString(), "--data", data()));
     }
 
     @Test
     void anIndexOnAnAttributeTheSchemaLacksIsNamedWithItsKey() throws IOException {
         Path conf = config("index.fooBar = equality\n");
-        assertOneLineError(1, "index.fooBar", LarchProcess.run("serve", "--config", conf.toString(), "--data", data(),
-                "--port", "0"));
+        assertOneLineError(
+                1,
+                "index.fooBar",
+                LarchProcess.run("serve", "--config", conf.toString(), "--data", data(), "--port", "0"));
     }
 
     @Test
     void aPortInUseIsNamedWithTheAddress() throws IOException {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
-            String line = assertOneLineError(1, "127.0.0.1:" + port, LarchProcess.run("serve", "--data", data(),
-                    "--port", Integer.toString(port)));
+            String line = assertOneLineError(
+                    1,
+                    "127.0.0.1:" + port,
+                    LarchProcess.run("serve", "--data", data(), "--port", Integer.toString(port)));
             assertTrue(line.toLowerCase(Locale.ROOT).contains("address already in use"), line);
         }
     }
 
     @Test
     void aSecondServerOnTheSameDataDirectoryRefuses() {
-        try (LarchProcess first = LarchProcess.serve(dir.resolve("data")).adminPassword("pw").start()) {
-            String line = assertOneLineError(1, "in use by another Larch process (pid " + first.pid() + ")",
-                    LarchProcess.run(Map.of("LARCH_ADMIN_PASSWORD", "pw"), "serve", "--data", data(),
-                            "--port", "0"));
+        try (LarchProcess first =
+                LarchProcess.serve(dir.resolve("data")).adminPassword("pw").start()) {
+            String line = assertOneLineError(
+                    1,
+                    "in use by another Larch process (pid " + first.pid() + ")",
+                    LarchProcess.run(Map.of("LARCH_ADMIN_PASSWORD", "pw"), "serve", "--data", data(), "--port", "0"));
             assertTrue(line.startsWith("larch: cannot start the server: data directory "), line);
             assertTrue(first.isAlive());
             assertEquals(0, first.stop(), first.output());

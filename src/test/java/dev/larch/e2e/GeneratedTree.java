@@ -1,12 +1,12 @@
 package dev.larch.e2e;
 
-import java.util.Locale;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 

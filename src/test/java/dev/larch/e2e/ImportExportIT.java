@@ -1,17 +1,12 @@
 package dev.larch.e2e;
 
-import java.util.Locale;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,6 +14,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code ./larch import} and {@code ./larch export}: a generated tree imported offline, served,
@@ -31,6 +31,7 @@ class ImportExportIT {
 
     @TempDir
     static Path dir;
+
     static Path imported;
     static ProcessResult importResult;
     static LarchProcess server;
@@ -69,7 +70,8 @@ class ImportExportIT {
 
     @Test
     void theServerStartsOnImportedDataAndCountsItsEntries() {
-        assertTrue(server.stdoutLines().stream().anyMatch(l -> l.contains("(" + TREE.entries() + " entries")),
+        assertTrue(
+                server.stdoutLines().stream().anyMatch(l -> l.contains("(" + TREE.entries() + " entries")),
                 server.output());
     }
 
@@ -78,11 +80,22 @@ class ImportExportIT {
         LdapUtils ldap = LdapUtils.anonymous(server.port());
         assertEquals(List.of(TREE.personDn(1234)), ldap.dns(TestData.SUFFIX, "sub", "(uid=user01234)"));
         assertEquals(List.of(TREE.personDn(2999)), ldap.dns(TestData.SUFFIX, "sub", "(mail=user02999@example.com)"));
-        assertEquals(TREE.personDns(i -> i % 100 == 42), ldap.dns(TestData.SUFFIX, "sub", "(sn=Last42)").stream()
-                .sorted().toList());
+        assertEquals(
+                TREE.personDns(i -> i % 100 == 42),
+                ldap.dns(TestData.SUFFIX, "sub", "(sn=Last42)").stream()
+                        .sorted()
+                        .toList());
         assertEquals(List.of(TREE.personDn(13)), ldap.dns(TREE.unitDn(3), "one", "(uid=user0001*)"));
-        assertEquals(TREE.personDns(i -> i % 10 == 7 && i < 100), ldap.dns(TREE.unitDn(7), "one",
-                "(&(objectClass=inetOrgPerson)(|(uid=user000*)(givenName=First77)))").stream().sorted().toList());
+        assertEquals(
+                TREE.personDns(i -> i % 10 == 7 && i < 100),
+                ldap
+                        .dns(
+                                TREE.unitDn(7),
+                                "one",
+                                "(&(objectClass=inetOrgPerson)(|(uid=user000*)(givenName=First77)))")
+                        .stream()
+                        .sorted()
+                        .toList());
         assertEquals(List.of(), ldap.dns(TREE.unitDn(0), "one", "(uid=user00001)"));
     }
 
@@ -91,7 +104,9 @@ class ImportExportIT {
         Path first = dir.resolve("first.ldif");
         ProcessResult export1 = LarchProcess.run("export", "--data", imported.toString(), first.toString());
         assertEquals(0, export1.exitCode(), export1.describe());
-        assertEquals("larch: exported " + String.format(Locale.ROOT, "%,d", TREE.entries()) + " entries", stderrLine(export1));
+        assertEquals(
+                "larch: exported " + String.format(Locale.ROOT, "%,d", TREE.entries()) + " entries",
+                stderrLine(export1));
 
         Path copy = dir.resolve("copy");
         ProcessResult reimport = LarchProcess.run("import", "--data", copy.toString(), first.toString());
@@ -103,7 +118,12 @@ class ImportExportIT {
 
         byte[] a = Files.readAllBytes(first);
         byte[] b = Files.readAllBytes(second);
-        assertEquals(TREE.entries(), new String(a, StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("dn: ")).count());
+        assertEquals(
+                TREE.entries(),
+                new String(a, StandardCharsets.UTF_8)
+                        .lines()
+                        .filter(l -> l.startsWith("dn: "))
+                        .count());
         assertArrayEquals(a, b, "the two exports differ: " + first + " " + second);
         String firstEntry = new String(a, StandardCharsets.UTF_8).split("\n\n", 2)[0];
         assertTrue(firstEntry.startsWith("dn: dc=example,dc=com\n"), firstEntry);
@@ -118,7 +138,8 @@ class ImportExportIT {
         assertNotEquals(0, r.exitCode(), r.describe());
         String line = stderrLine(r);
         assertTrue(line.startsWith("larch: cannot import: data directory "), line);
-        assertTrue(line.endsWith(" is in use by another Larch process (pid " + server.pid() + "); stop it first"), line);
+        assertTrue(
+                line.endsWith(" is in use by another Larch process (pid " + server.pid() + "); stop it first"), line);
         assertTrue(server.isAlive());
     }
 
@@ -134,16 +155,21 @@ class ImportExportIT {
 
     @Test
     void importOfAnEntryWhoseParentIsMissingStopsAndNamesTheEntry(@TempDir Path data) throws IOException {
-        ProcessResult r = importInto(data, TestData.BASE_LDIF + "\n" + TestData.person("orphan", "ou=missing,dc=example,dc=com"));
+        ProcessResult r =
+                importInto(data, TestData.BASE_LDIF + "\n" + TestData.person("orphan", "ou=missing,dc=example,dc=com"));
         assertEquals(1, r.exitCode(), r.describe());
-        assertEquals("larch: import stopped: entry 3 (uid=orphan,ou=missing,dc=example,dc=com): parent entry does not"
-                + " exist: ou=missing,dc=example,dc=com [noSuchObject]", stderrLine(r));
+        assertEquals(
+                "larch: import stopped: entry 3 (uid=orphan,ou=missing,dc=example,dc=com): parent entry does not"
+                        + " exist: ou=missing,dc=example,dc=com [noSuchObject]",
+                stderrLine(r));
     }
 
     @Test
     void importOfAnEntryBreakingTheSchemaStopsAndNamesTheEntry(@TempDir Path data) throws IOException {
-        ProcessResult r = importInto(data, TestData.BASE_LDIF + "\n" + TestData.person("extra", "ou=people,dc=example,dc=com")
-                + "uidNumber: 12\n");
+        ProcessResult r = importInto(
+                data,
+                TestData.BASE_LDIF + "\n" + TestData.person("extra", "ou=people,dc=example,dc=com")
+                        + "uidNumber: 12\n");
         assertEquals(1, r.exitCode(), r.describe());
         String line = stderrLine(r);
         assertTrue(line.startsWith("larch: import stopped: entry 3 (uid=extra,ou=people,dc=example,dc=com): "), line);
@@ -159,7 +185,8 @@ class ImportExportIT {
                 uid: broken
                 """);
         assertEquals(1, r.exitCode(), r.describe());
-        assertEquals("larch: import stopped: entry 3 (uid=broken,ou=people,dc=example,dc=com), near line 12: Bad attribute",
+        assertEquals(
+                "larch: import stopped: entry 3 (uid=broken,ou=people,dc=example,dc=com), near line 12: Bad attribute",
                 stderrLine(r));
     }
 
@@ -168,15 +195,18 @@ class ImportExportIT {
         ByteArrayOutputStream ldif = new ByteArrayOutputStream();
         ldif.writeBytes((TestData.BASE_LDIF + "\n").getBytes(StandardCharsets.UTF_8));
         for (int i = 0; i < 2000; i++) {
-            ldif.writeBytes((TestData.person("u" + i, "ou=people,dc=example,dc=com") + "\n").getBytes(StandardCharsets.UTF_8));
+            ldif.writeBytes(
+                    (TestData.person("u" + i, "ou=people,dc=example,dc=com") + "\n").getBytes(StandardCharsets.UTF_8));
         }
         // "José" in Latin-1: not UTF-8.
-        ldif.writeBytes("dn: uid=latin,ou=people,dc=example,dc=com\nobjectClass: inetOrgPerson\nuid: latin\nsn: x\ncn: Jos"
-                .getBytes(StandardCharsets.US_ASCII));
+        ldif.writeBytes(
+                "dn: uid=latin,ou=people,dc=example,dc=com\nobjectClass: inetOrgPerson\nuid: latin\nsn: x\ncn: Jos"
+                        .getBytes(StandardCharsets.US_ASCII));
         ldif.write(0xE9);
         ldif.writeBytes("\n\n".getBytes(StandardCharsets.US_ASCII));
         for (int i = 2000; i < 2010; i++) {
-            ldif.writeBytes((TestData.person("u" + i, "ou=people,dc=example,dc=com") + "\n").getBytes(StandardCharsets.UTF_8));
+            ldif.writeBytes(
+                    (TestData.person("u" + i, "ou=people,dc=example,dc=com") + "\n").getBytes(StandardCharsets.UTF_8));
         }
 
         ProcessResult r = importInto(data, ldif.toByteArray());

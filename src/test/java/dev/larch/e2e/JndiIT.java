@@ -1,14 +1,8 @@
 package dev.larch.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.ArrayList;
 import java.util.Hashtable;
 import java.util.List;
-
 import javax.naming.AuthenticationException;
 import javax.naming.Context;
 import javax.naming.ContextNotEmptyException;
@@ -34,6 +28,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The JDK's own LDAP provider ({@code com.sun.jndi.ldap.LdapCtxFactory}) as an application would
@@ -145,8 +144,8 @@ class JndiIT {
         DirContext anonymous = connect(null, null);
         List<SearchResult> results = new ArrayList<>();
         try {
-            NamingEnumeration<SearchResult> e = anonymous.search(TestData.SUFFIX, "(&(objectClass=inetOrgPerson)(uid={0}))",
-                    new Object[] {"fixed"}, controls);
+            NamingEnumeration<SearchResult> e = anonymous.search(
+                    TestData.SUFFIX, "(&(objectClass=inetOrgPerson)(uid={0}))", new Object[] {"fixed"}, controls);
             while (e.hasMore()) {
                 results.add(e.next());
             }
@@ -177,13 +176,14 @@ class JndiIT {
 
     @Test
     void creatingAnExistingEntryThrowsNameAlreadyBound() {
-        assertThrows(NameAlreadyBoundException.class, () -> admin.createSubcontext("uid=fixed," + JNDI, person("fixed")));
+        assertThrows(
+                NameAlreadyBoundException.class, () -> admin.createSubcontext("uid=fixed," + JNDI, person("fixed")));
     }
 
     @Test
     void readingAMissingEntryThrowsNameNotFound() {
-        NameNotFoundException e = assertThrows(NameNotFoundException.class,
-                () -> admin.getAttributes("uid=missing," + JNDI));
+        NameNotFoundException e =
+                assertThrows(NameNotFoundException.class, () -> admin.getAttributes("uid=missing," + JNDI));
         assertTrue(e.getMessage().startsWith("[LDAP: error code 32 - "), e.getMessage());
         assertEquals("uid=missing," + JNDI, e.getRemainingName().toString());
     }
@@ -192,7 +192,8 @@ class JndiIT {
     void anAnonymousWriteThrowsNoPermission() throws NamingException {
         DirContext anonymous = connect(null, null);
         try {
-            assertThrows(NoPermissionException.class, () -> anonymous.createSubcontext("uid=anon," + JNDI, person("anon")));
+            assertThrows(
+                    NoPermissionException.class, () -> anonymous.createSubcontext("uid=anon," + JNDI, person("anon")));
         } finally {
             anonymous.close();
         }
@@ -219,7 +220,8 @@ class JndiIT {
     void anUnknownAttributeThrowsInvalidAttributeIdentifier() {
         Attributes unknown = person("unknown");
         unknown.put("fooBar", "x");
-        assertThrows(InvalidAttributeIdentifierException.class,
+        assertThrows(
+                InvalidAttributeIdentifierException.class,
                 () -> admin.createSubcontext("uid=unknown," + JNDI, unknown));
     }
 

@@ -19,19 +19,24 @@ final class LarchJvm {
      */
     private static final String EXTRA_OPTIONS = System.getProperty("larch.e2e.javaOpts", "-XX:TieredStopAtLevel=1");
 
-    private LarchJvm() {
-    }
+    private LarchJvm() {}
 
     /** {@code java <launcher flags> -cp <test class path> LarchMain <args>}. */
     static List<String> command(List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(javaBinary());
-        command.addAll(List.of("--add-opens", "java.base/java.nio=ALL-UNNAMED",
-                "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(List.of(
+                "--add-opens",
+                "java.base/java.nio=ALL-UNNAMED",
+                "--add-opens",
+                "java.base/sun.nio.ch=ALL-UNNAMED",
+                "--enable-native-access=ALL-UNNAMED"));
         if (Runtime.version().feature() >= 23) {
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
-        Arrays.stream(EXTRA_OPTIONS.trim().split("\\s+")).filter(s -> !s.isEmpty()).forEach(command::add);
+        Arrays.stream(EXTRA_OPTIONS.trim().split("\\s+"))
+                .filter(s -> !s.isEmpty())
+                .forEach(command::add);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(MAIN_CLASS);
@@ -40,7 +45,10 @@ final class LarchJvm {
     }
 
     private static String javaBinary() {
-        return ProcessHandle.current().info().command()
-                .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        return ProcessHandle.current()
+                .info()
+                .command()
+                .orElseGet(() ->
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 }

@@ -27,6 +27,7 @@ final class LarchProcess implements AutoCloseable {
     static final Pattern GENERATED_PASSWORD = Pattern.compile("^Generated the administrator password .* / (\\S+)$");
     /** Generous: several engineers' builds share two cores. */
     static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+
     static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     /** What one-shot commands (import, export, failing serves) may take. */
     static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(120);
@@ -35,8 +36,8 @@ final class LarchProcess implements AutoCloseable {
     private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(Process::destroyForcibly),
-                "larch-e2e-reaper"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(() -> RUNNING.forEach(Process::destroyForcibly), "larch-e2e-reaper"));
     }
 
     private final Process process;
@@ -114,8 +115,8 @@ final class LarchProcess implements AutoCloseable {
          * @throws AssertionError with the server's output when it exits or does not listen in time
          */
         LarchProcess start() {
-            List<String> serve = new ArrayList<>(List.of("serve", "--data", dataDir.toString(),
-                    "--port", Integer.toString(port)));
+            List<String> serve =
+                    new ArrayList<>(List.of("serve", "--data", dataDir.toString(), "--port", Integer.toString(port)));
             serve.addAll(args);
             ProcessBuilder builder = new ProcessBuilder(LarchJvm.command(serve));
             builder.environment().putAll(env);
@@ -141,8 +142,9 @@ final class LarchProcess implements AutoCloseable {
             }
             if (listening.isEmpty()) {
                 process.destroyForcibly();
-                throw new AssertionError("the server did not print its listening line within " + START_TIMEOUT
-                        + " (alive: " + process.isAlive() + ")\n--- stdout\n" + out.text() + "--- stderr\n" + err.text());
+                throw new AssertionError(
+                        "the server did not print its listening line within " + START_TIMEOUT + " (alive: "
+                                + process.isAlive() + ")\n--- stdout\n" + out.text() + "--- stderr\n" + err.text());
             }
             Matcher m = LISTENING.matcher(listening.get());
             m.matches();
@@ -168,8 +170,11 @@ final class LarchProcess implements AutoCloseable {
 
     /** The password this start printed as generated, if it printed one. */
     Optional<String> generatedPassword() {
-        return out.lines().stream().map(GENERATED_PASSWORD::matcher).filter(Matcher::matches)
-                .map(m -> m.group(1)).findFirst();
+        return out.lines().stream()
+                .map(GENERATED_PASSWORD::matcher)
+                .filter(Matcher::matches)
+                .map(m -> m.group(1))
+                .findFirst();
     }
 
     List<String> stdoutLines() {

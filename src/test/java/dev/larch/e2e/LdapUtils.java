@@ -1,7 +1,5 @@
 package dev.larch.e2e;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * OpenLDAP's command-line clients pointed at one server: every call adds
@@ -43,7 +43,8 @@ final class LdapUtils {
 
     static boolean installed() {
         return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, "ldapsearch"))
+                .anyMatch(dir -> !dir.isEmpty()
+                        && Files.isExecutable(Path.of(dir, "ldapsearch"))
                         && Files.isExecutable(Path.of(dir, "ldapmodrdn")));
     }
 

@@ -1,8 +1,5 @@
 package dev.larch.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -13,6 +10,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every LDAP operation as a user runs it with OpenLDAP's tools, against the shared server. The
@@ -136,12 +136,20 @@ class LdapUtilsOperationsIT {
     @Test
     void ldapaddAddsEveryEntryOfAnLdifFile() {
         assertExit(0, opsAdded);
-        List<String> added = OPS_LDIF.lines().filter(l -> l.startsWith("dn: ")).map(l -> l.substring(4)).toList();
-        assertEquals(added.stream().map(dn -> "adding new entry \"" + dn + "\"").toList(),
+        List<String> added = OPS_LDIF.lines()
+                .filter(l -> l.startsWith("dn: "))
+                .map(l -> l.substring(4))
+                .toList();
+        assertEquals(
+                added.stream().map(dn -> "adding new entry \"" + dn + "\"").toList(),
                 opsAdded.out().lines().filter(l -> !l.isEmpty()).toList());
         assertEquals(10, added.size());
-        assertEquals(added.stream().sorted().toList(),
-                anonymous.dns(OPS, "sub", "(objectClass=*)").stream().filter(added::contains).sorted().toList());
+        assertEquals(
+                added.stream().sorted().toList(),
+                anonymous.dns(OPS, "sub", "(objectClass=*)").stream()
+                        .filter(added::contains)
+                        .sorted()
+                        .toList());
     }
 
     // ---- ldapsearch: scopes -------------------------------------------------------------------------
@@ -179,8 +187,10 @@ class LdapUtilsOperationsIT {
                 Arguments.of("(sn=*r*)", uids("bob", "carol")),
                 Arguments.of("(mail=*@example.com)", uids("alice", "bob", "carol", "dave", "eve")),
                 Arguments.of("(cn=c*k)", uids("carol")),
-                Arguments.of("(createTimestamp>=20000101000000Z)", Stream.concat(Stream.of(PEOPLE),
-                        uids("alice", "bob", "carol", "dave", "eve").stream()).toList()),
+                Arguments.of(
+                        "(createTimestamp>=20000101000000Z)",
+                        Stream.concat(Stream.of(PEOPLE), uids("alice", "bob", "carol", "dave", "eve").stream())
+                                .toList()),
                 Arguments.of("(createTimestamp<=20000101000000Z)", List.of()),
                 // uidNumber has no ORDERING rule in the nis schema: >= is Undefined (RFC 4511 4.5.1.7).
                 Arguments.of("(uidNumber>=1004)", List.of()),
@@ -188,18 +198,24 @@ class LdapUtilsOperationsIT {
                 Arguments.of("(sn~=Brown)", uids("bob")),
                 Arguments.of("(&(objectClass=posixAccount)(mail=*e@*)(!(uid=carol)))", uids("alice", "dave", "eve")),
                 Arguments.of("(|(uid=alice)(uid=eve)(uid=nobody))", uids("alice", "eve")),
-                Arguments.of("(!(uid=alice))", Stream.concat(Stream.of(PEOPLE),
-                        uids("bob", "carol", "dave", "eve").stream()).toList()),
+                Arguments.of(
+                        "(!(uid=alice))",
+                        Stream.concat(Stream.of(PEOPLE), uids("bob", "carol", "dave", "eve").stream())
+                                .toList()),
                 Arguments.of("(uid:caseExactMatch:=alice)", uids("alice")),
                 Arguments.of("(cn:caseExactMatch:=alice adams)", List.of()),
-                Arguments.of("(ou:dn:=ops)", Stream.concat(Stream.of(PEOPLE),
-                        uids("alice", "bob", "carol", "dave", "eve").stream()).toList()));
+                Arguments.of(
+                        "(ou:dn:=ops)",
+                        Stream.concat(Stream.of(PEOPLE), uids("alice", "bob", "carol", "dave", "eve").stream())
+                                .toList()));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("filters")
     void filterSelectsExactlyTheMatchingEntries(String filter, List<String> expected) {
-        assertEquals(expected.stream().sorted().toList(), anonymous.dns(PEOPLE, "sub", filter).stream().sorted().toList());
+        assertEquals(
+                expected.stream().sorted().toList(),
+                anonymous.dns(PEOPLE, "sub", filter).stream().sorted().toList());
     }
 
     // ---- ldapsearch: output ---------------------------------------------------------------------------
@@ -229,8 +245,8 @@ class LdapUtilsOperationsIT {
 
     @Test
     void searchReturnsOnlyTheRequestedAttributes() {
-        ProcessResult r = anonymous.ldapsearch("-LLL", "-b", PEOPLE, "(|(uid=alice)(uid=bob))", "cn", "mail",
-                "telephoneNumber");
+        ProcessResult r =
+                anonymous.ldapsearch("-LLL", "-b", PEOPLE, "(|(uid=alice)(uid=bob))", "cn", "mail", "telephoneNumber");
         assertExit(0, r);
         assertEquals("""
                 dn: uid=alice,ou=people,ou=ops,dc=example,dc=com
@@ -257,10 +273,22 @@ class LdapUtilsOperationsIT {
     void operationalAttributesAppearOnlyWhenAskedFor() {
         ProcessResult r = anonymous.ldapsearch("-LLL", "-b", uid("alice"), "-s", "base", "+");
         assertExit(0, r);
-        List<String> names = r.out().lines().filter(l -> l.contains(":")).map(l -> l.substring(0, l.indexOf(':')))
+        List<String> names = r.out()
+                .lines()
+                .filter(l -> l.contains(":"))
+                .map(l -> l.substring(0, l.indexOf(':')))
                 .toList();
-        assertTrue(names.containsAll(List.of("dn", "entryUUID", "createTimestamp", "creatorsName", "modifyTimestamp",
-                "entryDN", "subschemaSubentry", "hasSubordinates")), r.out());
+        assertTrue(
+                names.containsAll(List.of(
+                        "dn",
+                        "entryUUID",
+                        "createTimestamp",
+                        "creatorsName",
+                        "modifyTimestamp",
+                        "entryDN",
+                        "subschemaSubentry",
+                        "hasSubordinates")),
+                r.out());
         assertTrue(!names.contains("uid") && !names.contains("cn"), r.out());
     }
 
@@ -312,12 +340,21 @@ class LdapUtilsOperationsIT {
         assertExit(0, modify);
         assertEquals("modifying entry \"" + dn + "\"\n\n", modify.out());
 
-        ProcessResult r = anonymous.ldapsearch("-LLL", "-b", dn, "-s", "base", "description", "telephoneNumber",
-                "mail", "uidNumber");
+        ProcessResult r = anonymous.ldapsearch(
+                "-LLL", "-b", dn, "-s", "base", "description", "telephoneNumber", "mail", "uidNumber");
         assertExit(0, r);
-        assertEquals(List.of("description: first", "description: second", "mail: mod2@example.com",
-                        "telephoneNumber: +1 555 0199", "uidNumber: 2005"),
-                r.out().lines().filter(l -> !l.isEmpty() && !l.startsWith("dn: ")).sorted().toList());
+        assertEquals(
+                List.of(
+                        "description: first",
+                        "description: second",
+                        "mail: mod2@example.com",
+                        "telephoneNumber: +1 555 0199",
+                        "uidNumber: 2005"),
+                r.out()
+                        .lines()
+                        .filter(l -> !l.isEmpty() && !l.startsWith("dn: "))
+                        .sorted()
+                        .toList());
 
         assertExit(0, admin.ldapmodifyLdif("dn: " + dn + "\nchangetype: modify\ndelete: description\n-\n"));
         ProcessResult after = anonymous.ldapsearch("-LLL", "-b", dn, "-s", "base", "description");
@@ -344,7 +381,8 @@ class LdapUtilsOperationsIT {
 
         ProcessResult r = anonymous.ldapsearch("-LLL", "-b", "uid=keep2," + WORK, "-s", "base", "uid");
         assertExit(0, r);
-        assertEquals(List.of("uid: keep1", "uid: keep2"),
+        assertEquals(
+                List.of("uid: keep1", "uid: keep2"),
                 r.out().lines().filter(l -> l.startsWith("uid: ")).sorted().toList());
     }
 
@@ -352,7 +390,9 @@ class LdapUtilsOperationsIT {
     void ldapmodrdnWithNewSuperiorMovesTheWholeSubtree() {
         String src = "ou=src," + WORK;
         String dst = "ou=dst," + WORK;
-        assertExit(0, admin.ldapaddLdif("""
+        assertExit(
+                0,
+                admin.ldapaddLdif("""
                 dn: %1$s
                 objectClass: organizationalUnit
                 ou: src
@@ -366,12 +406,13 @@ class LdapUtilsOperationsIT {
                 ou: team
 
                 """.formatted(src, dst) + TestData.person("mover1", "ou=team," + src) + "\n"
-                + TestData.person("mover2", "ou=team," + src)));
+                        + TestData.person("mover2", "ou=team," + src)));
 
         ProcessResult move = admin.ldapmodrdn("-s", dst, "ou=team," + src, "ou=team");
         assertExit(0, move);
 
-        assertEquals(List.of("ou=team," + dst, "uid=mover1,ou=team," + dst, "uid=mover2,ou=team," + dst),
+        assertEquals(
+                List.of("ou=team," + dst, "uid=mover1,ou=team," + dst, "uid=mover2,ou=team," + dst),
                 anonymous.dns("ou=team," + dst, "sub", "(objectClass=*)"));
         assertEquals(List.of(src), anonymous.dns(src, "sub", "(objectClass=*)"));
         // The indexes moved with the entries.
@@ -434,11 +475,15 @@ class LdapUtilsOperationsIT {
         ProcessResult r = anonymous.ldapsearch("-LLL", "-o", "ldif-wrap=no", "-b", "cn=Subschema", "-s", "base", "+");
         assertExit(0, r);
         List<String> lines = r.out().lines().toList();
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("attributeTypes: ( 2.5.4.4 NAME ( 'sn' 'surname' )")),
+        assertTrue(
+                lines.stream().anyMatch(l -> l.startsWith("attributeTypes: ( 2.5.4.4 NAME ( 'sn' 'surname' )")),
                 r.out());
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("objectClasses: ( 2.16.840.1.113730.3.2.2 NAME 'inetOrgPerson'")),
+        assertTrue(
+                lines.stream()
+                        .anyMatch(l -> l.startsWith("objectClasses: ( 2.16.840.1.113730.3.2.2 NAME 'inetOrgPerson'")),
                 r.out());
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("objectClasses: ( 1.3.6.1.1.1.2.0 NAME 'posixAccount'")),
+        assertTrue(
+                lines.stream().anyMatch(l -> l.startsWith("objectClasses: ( 1.3.6.1.1.1.2.0 NAME 'posixAccount'")),
                 r.out());
         assertTrue(lines.stream().filter(l -> l.startsWith("attributeTypes: ")).count() > 100, r.out());
     }
@@ -448,9 +493,15 @@ class LdapUtilsOperationsIT {
         ProcessResult r = anonymous.ldapsearch("-LLL", "-b", "", "-s", "base", "+");
         assertExit(0, r);
         List<String> lines = r.out().lines().toList();
-        assertTrue(lines.containsAll(List.of("dn:", "namingContexts: dc=example,dc=com", "vendorName: Larch",
-                "supportedLDAPVersion: 3", "subschemaSubentry: cn=Subschema",
-                "supportedExtension: 1.3.6.1.4.1.4203.1.11.3")), r.out());
+        assertTrue(
+                lines.containsAll(List.of(
+                        "dn:",
+                        "namingContexts: dc=example,dc=com",
+                        "vendorName: Larch",
+                        "supportedLDAPVersion: 3",
+                        "subschemaSubentry: cn=Subschema",
+                        "supportedExtension: 1.3.6.1.4.1.4203.1.11.3")),
+                r.out());
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("vendorVersion: Larch ")), r.out());
     }
 }

@@ -29,8 +29,8 @@ record ProcessResult(List<String> command, int exitCode, String out, String err)
             CapturedStream err = new CapturedStream(process.getErrorStream(), "err-" + process.pid());
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly().waitFor();
-                throw new AssertionError("timed out after " + timeout + ": " + shown(command)
-                        + "\n--- stdout\n" + out.text() + "--- stderr\n" + err.text());
+                throw new AssertionError("timed out after " + timeout + ": " + shown(command) + "\n--- stdout\n"
+                        + out.text() + "--- stderr\n" + err.text());
             }
             out.awaitEnd(Duration.ofSeconds(10));
             err.awaitEnd(Duration.ofSeconds(10));
@@ -57,7 +57,8 @@ record ProcessResult(List<String> command, int exitCode, String out, String err)
     static String shown(List<String> command) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < command.size(); i++) {
-            b.append(i == 0 ? "" : " ").append(i > 0 && command.get(i - 1).equals("-cp") ? "<class path>" : command.get(i));
+            b.append(i == 0 ? "" : " ")
+                    .append(i > 0 && command.get(i - 1).equals("-cp") ? "<class path>" : command.get(i));
         }
         return b.toString();
     }

@@ -1,8 +1,5 @@
 package dev.larch.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,6 +20,9 @@ import com.unboundid.ldap.sdk.ResultCode;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Bytes no LDAP client would send, through plain sockets to the shared server: the offending
@@ -62,8 +62,10 @@ class RawSocketIT {
                     received.write(buffer, 0, n);
                 }
             } catch (SocketTimeoutException e) {
-                throw new AssertionError("the server kept the connection open for " + READ_TIMEOUT_MS
-                        + " ms; received so far: " + HEX.formatHex(received.toByteArray()), e);
+                throw new AssertionError(
+                        "the server kept the connection open for " + READ_TIMEOUT_MS + " ms; received so far: "
+                                + HEX.formatHex(received.toByteArray()),
+                        e);
             }
             return received.toByteArray();
         }
@@ -98,8 +100,8 @@ class RawSocketIT {
     void garbageGetsANoticeOfDisconnectionAndACloseWhileOtherConnectionsKeepWorking() throws Exception {
         try (LDAPConnection before = new LDAPConnection("127.0.0.1", port)) {
             before.bind("", "");
-            byte[] reply = sendAndReadUntilClosed("GET / HTTP/1.1\r\nHost: larch\r\n\r\n".getBytes(StandardCharsets.US_ASCII),
-                    false);
+            byte[] reply = sendAndReadUntilClosed(
+                    "GET / HTTP/1.1\r\nHost: larch\r\n\r\n".getBytes(StandardCharsets.US_ASCII), false);
             List<LDAPMessage> messages = decode(reply);
             assertEquals(1, messages.size(), HEX.formatHex(reply));
             assertNoticeOfDisconnection(messages.get(0));
@@ -138,7 +140,9 @@ class RawSocketIT {
         List<LDAPMessage> messages = decode(reply);
         assertEquals(2, messages.size(), HEX.formatHex(reply));
         assertEquals(1, messages.get(0).getMessageID());
-        assertEquals(ResultCode.SUCCESS_INT_VALUE, messages.get(0).getBindResponseProtocolOp().getResultCode());
+        assertEquals(
+                ResultCode.SUCCESS_INT_VALUE,
+                messages.get(0).getBindResponseProtocolOp().getResultCode());
         assertNoticeOfDisconnection(messages.get(1));
         assertTheServerStillServes();
     }
@@ -147,8 +151,8 @@ class RawSocketIT {
     void aTruncatedPduFollowedByEndOfInputClosesOnlyThatConnection() throws Exception {
         // The first 6 bytes of ANONYMOUS_BIND, then the client stops sending.
         byte[] reply = sendAndReadUntilClosed(HEX.parseHex("30 0c 02 01 01 60"), true);
-        assertTrue(reply.length == 0 || decode(reply).stream().allMatch(m -> m.getMessageID() == 0),
-                HEX.formatHex(reply));
+        assertTrue(
+                reply.length == 0 || decode(reply).stream().allMatch(m -> m.getMessageID() == 0), HEX.formatHex(reply));
         assertTheServerStillServes();
     }
 }

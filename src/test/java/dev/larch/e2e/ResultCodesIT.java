@@ -1,12 +1,12 @@
 package dev.larch.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Each result code the server promises, as ldap-utils show it: the tool's exit code is the result
@@ -24,8 +24,8 @@ class ResultCodesIT {
     static void createTheCodesSubtree(SharedServer.Server server) {
         anonymous = LdapUtils.anonymous(server.port());
         admin = anonymous.asAdmin(server.adminPassword());
-        ProcessResult r = admin.ldapaddLdif("dn: " + CODES + "\nobjectClass: organizationalUnit\nou: codes\n\n"
-                + TestData.person("exists", CODES));
+        ProcessResult r = admin.ldapaddLdif(
+                "dn: " + CODES + "\nobjectClass: organizationalUnit\nou: codes\n\n" + TestData.person("exists", CODES));
         assertEquals(0, r.exitCode(), r.describe());
     }
 
@@ -48,7 +48,8 @@ class ResultCodesIT {
 
     @Test
     void modifyOfAMissingEntryAnswersNoSuchObjectWithTheMatchedDn() {
-        ProcessResult r = admin.ldapmodifyLdif("dn: uid=nobody," + CODES + "\nchangetype: modify\nreplace: sn\nsn: x\n");
+        ProcessResult r =
+                admin.ldapmodifyLdif("dn: uid=nobody," + CODES + "\nchangetype: modify\nreplace: sn\nsn: x\n");
         assertFails(32, "ldap_modify: No such object (32)", r);
         assertErrorLine("\tmatched DN: " + CODES, r);
     }
@@ -74,7 +75,10 @@ class ResultCodesIT {
         ProcessResult r = admin.ldapmodrdn("uid=other," + CODES, "uid=exists");
         assertEquals(68, r.exitCode(), r.describe());
         // ldapmodrdn reports on standard output.
-        assertEquals("Rename Result: Already exists (68)", r.out().lines().findFirst().orElse(""), r.describe());
+        assertEquals(
+                "Rename Result: Already exists (68)",
+                r.out().lines().findFirst().orElse(""),
+                r.describe());
     }
 
     @Test
@@ -93,7 +97,8 @@ class ResultCodesIT {
 
     @Test
     void addingAPersonWithoutItsRequiredSurnameAnswersObjectClassViolation() {
-        ProcessResult r = admin.ldapaddLdif("dn: uid=nosn," + CODES + "\nobjectClass: inetOrgPerson\nuid: nosn\ncn: No Sn\n");
+        ProcessResult r =
+                admin.ldapaddLdif("dn: uid=nosn," + CODES + "\nobjectClass: inetOrgPerson\nuid: nosn\ncn: No Sn\n");
         assertFails(65, "ldap_add: Object class violation (65)", r);
         assertTrue(r.err().contains("'sn'"), "the message should name the attribute\n" + r.describe());
     }
@@ -113,8 +118,8 @@ class ResultCodesIT {
 
     @Test
     void modifyingAnUnknownAttributeAnswersUndefinedAttributeType() {
-        ProcessResult r = admin.ldapmodifyLdif("dn: uid=exists," + CODES
-                + "\nchangetype: modify\nadd: fooBar\nfooBar: 1\n-\n");
+        ProcessResult r =
+                admin.ldapmodifyLdif("dn: uid=exists," + CODES + "\nchangetype: modify\nadd: fooBar\nfooBar: 1\n-\n");
         assertFails(17, "ldap_modify: Undefined attribute type (17)", r);
     }
 
@@ -168,7 +173,9 @@ class ResultCodesIT {
     void renamingTheSuffixAnswersUnwillingToPerform() {
         ProcessResult r = admin.ldapmodrdn(TestData.SUFFIX, "dc=elsewhere");
         assertEquals(53, r.exitCode(), r.describe());
-        assertEquals("Rename Result: Server is unwilling to perform (53)", r.out().lines().findFirst().orElse(""),
+        assertEquals(
+                "Rename Result: Server is unwilling to perform (53)",
+                r.out().lines().findFirst().orElse(""),
                 r.describe());
     }
 
@@ -176,7 +183,9 @@ class ResultCodesIT {
     void movingAnEntryBelowItselfAnswersUnwillingToPerform() {
         ProcessResult r = admin.ldapmodrdn("-s", "uid=exists," + CODES, CODES, "ou=codes");
         assertEquals(53, r.exitCode(), r.describe());
-        assertEquals("Rename Result: Server is unwilling to perform (53)", r.out().lines().findFirst().orElse(""),
+        assertEquals(
+                "Rename Result: Server is unwilling to perform (53)",
+                r.out().lines().findFirst().orElse(""),
                 r.describe());
     }
 

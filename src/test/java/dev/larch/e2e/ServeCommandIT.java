@@ -1,9 +1,5 @@
 package dev.larch.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +10,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /** {@code ./larch serve}: the listening line, the admin password's life cycle, SIGTERM and restarts. */
 class ServeCommandIT {
     @TempDir
@@ -22,10 +22,15 @@ class ServeCommandIT {
     @Test
     void serveListensOnTheGivenPortAndSaysSoInOneLine() throws Exception {
         int port = LarchProcess.freePort();
-        try (LarchProcess server = LarchProcess.serve(data).port(port).adminPassword("pw").start()) {
+        try (LarchProcess server =
+                LarchProcess.serve(data).port(port).adminPassword("pw").start()) {
             assertEquals(port, server.port(), server.output());
-            assertEquals(1, server.stdoutLines().stream()
-                    .filter(line -> line.equals("Larch listening on ldap://127.0.0.1:" + port)).count(), server.output());
+            assertEquals(
+                    1,
+                    server.stdoutLines().stream()
+                            .filter(line -> line.equals("Larch listening on ldap://127.0.0.1:" + port))
+                            .count(),
+                    server.output());
             assertEquals(0, server.stop(), server.output());
         }
     }
@@ -34,8 +39,8 @@ class ServeCommandIT {
     void firstStartGeneratesAPasswordPrintsItOnceAndStoresOnlyItsHashOwnerReadable() throws Exception {
         String password;
         try (LarchProcess first = LarchProcess.serve(data).start()) {
-            password = first.generatedPassword().orElseThrow(
-                    () -> new AssertionError("no generated password printed\n" + first.output()));
+            password = first.generatedPassword()
+                    .orElseThrow(() -> new AssertionError("no generated password printed\n" + first.output()));
             Path stored = data.resolve("admin-password");
             assertTrue(Files.exists(stored), "no " + stored);
             assertEquals(PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(stored));
@@ -62,7 +67,8 @@ class ServeCommandIT {
 
     @Test
     void adminPasswordFromTheEnvironmentTakesEffect() throws Exception {
-        try (LarchProcess server = LarchProcess.serve(data).adminPassword("from-the-env").start()) {
+        try (LarchProcess server =
+                LarchProcess.serve(data).adminPassword("from-the-env").start()) {
             assertTrue(server.generatedPassword().isEmpty(), server.output());
             assertFalse(Files.exists(data.resolve("admin-password")), "a password was stored though the env set one");
             LdapUtils ldap = LdapUtils.anonymous(server.port());
@@ -79,8 +85,8 @@ class ServeCommandIT {
         String people = "ou=people," + TestData.SUFFIX;
         try (LarchProcess server = LarchProcess.serve(data).adminPassword("pw").start()) {
             LdapUtils admin = LdapUtils.anonymous(server.port()).asAdmin("pw");
-            ProcessResult add = admin.ldapaddLdif(TestData.BASE_LDIF + "\n" + TestData.person("ann", people) + "\n"
-                    + TestData.person("ben", people));
+            ProcessResult add = admin.ldapaddLdif(
+                    TestData.BASE_LDIF + "\n" + TestData.person("ann", people) + "\n" + TestData.person("ben", people));
             assertEquals(0, add.exitCode(), add.describe());
 
             long before = System.nanoTime();
@@ -92,7 +98,8 @@ class ServeCommandIT {
         }
 
         try (LarchProcess again = LarchProcess.serve(data).adminPassword("pw").start()) {
-            assertTrue(again.stdoutLines().stream().anyMatch(line -> line.contains("(4 entries")),
+            assertTrue(
+                    again.stdoutLines().stream().anyMatch(line -> line.contains("(4 entries")),
                     "the start-up summary should count 4 entries\n" + again.output());
             LdapUtils ldap = LdapUtils.anonymous(again.port());
             assertEquals(List.of("uid=ann," + people, "uid=ben," + people), ldap.dns(people, "one", "(uid=*)"));

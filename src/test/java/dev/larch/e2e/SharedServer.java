@@ -41,8 +41,10 @@ final class SharedServer implements ParameterResolver {
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return context.getRoot().getStore(NAMESPACE)
-                .getOrComputeIfAbsent(Running.class, key -> Running.start(), Running.class).server;
+        return context.getRoot()
+                .getStore(NAMESPACE)
+                .getOrComputeIfAbsent(Running.class, key -> Running.start(), Running.class)
+                .server;
     }
 
     /** Closed by JUnit with the root store, after the last test. */
@@ -58,9 +60,11 @@ final class SharedServer implements ParameterResolver {
         static Running start() {
             try {
                 Path dataDir = Files.createTempDirectory("larch-e2e-shared-");
-                LarchProcess process = LarchProcess.serve(dataDir).adminPassword(ADMIN_PASSWORD).start();
-                try (LDAPConnection c = new LDAPConnection("127.0.0.1", process.port(), TestData.ADMIN_DN,
-                        ADMIN_PASSWORD);
+                LarchProcess process = LarchProcess.serve(dataDir)
+                        .adminPassword(ADMIN_PASSWORD)
+                        .start();
+                try (LDAPConnection c =
+                                new LDAPConnection("127.0.0.1", process.port(), TestData.ADMIN_DN, ADMIN_PASSWORD);
                         LDIFReader ldif = new LDIFReader(new BufferedReader(new StringReader(TestData.BASE_LDIF)))) {
                     for (var entry = ldif.readEntry(); entry != null; entry = ldif.readEntry()) {
                         c.add(entry);

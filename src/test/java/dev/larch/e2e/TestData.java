@@ -18,8 +18,7 @@ final class TestData {
             ou: people
             """;
 
-    private TestData() {
-    }
+    private TestData() {}
 
     /** An inetOrgPerson {@code uid=<uid>,<parent>} with cn, sn and mail derived from the uid. */
     static String person(String uid, String parent) {

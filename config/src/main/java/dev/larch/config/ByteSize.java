@@ -6,8 +6,7 @@ import java.util.Locale;
 final class ByteSize {
     private static final String UNITS = "kmgt";
 
-    private ByteSize() {
-    }
+    private ByteSize() {}
 
     /**
      * @param text for example {@code 64g}, {@code 512M}, {@code 10m}, {@code 4096}; a trailing

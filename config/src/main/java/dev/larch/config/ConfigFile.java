@@ -19,8 +19,7 @@ import java.util.Map;
  * error rather than a silent override. The file is UTF-8.
  */
 final class ConfigFile {
-    private ConfigFile() {
-    }
+    private ConfigFile() {}
 
     /**
      * @param file the file to read

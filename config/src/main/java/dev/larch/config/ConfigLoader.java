@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /** Overlays the settings of one config file on a base configuration. Stateless. */
@@ -16,14 +17,26 @@ final class ConfigLoader {
     /** Every fixed key the file may set; {@code index.<attribute>} keys come on top. */
     static final List<String> KEYS = List.of(
             "suffix",
-            "listen.host", "listen.port", "listen.io-threads", "listen.max-pdu-size",
-            "listen.idle-timeout-seconds", "listen.max-filter-depth",
-            "storage.data-dir", "storage.map-size", "storage.max-readers", "storage.durable-writes",
+            "listen.host",
+            "listen.port",
+            "listen.io-threads",
+            "listen.max-pdu-size",
+            "listen.idle-timeout-seconds",
+            "listen.max-filter-depth",
+            "storage.data-dir",
+            "storage.map-size",
+            "storage.max-readers",
+            "storage.durable-writes",
             "storage.import-batch-entries",
-            "limits.size-limit", "limits.time-limit-seconds", "limits.look-through-limit",
+            "limits.size-limit",
+            "limits.time-limit-seconds",
+            "limits.look-through-limit",
             "limits.index-entry-limit",
-            "security.admin-password", "security.allow-cleartext-passwords", "security.password-scheme",
-            "logging.access-log", "logging.level",
+            "security.admin-password",
+            "security.allow-cleartext-passwords",
+            "security.password-scheme",
+            "logging.access-log",
+            "logging.level",
             "schema.files");
 
     static final String INDEX_PREFIX = "index.";
@@ -32,8 +45,7 @@ final class ConfigLoader {
     private static final Pattern ATTRIBUTE = Pattern.compile("[A-Za-z][A-Za-z0-9-]*|[0-9]+(\\.[0-9]+)+");
     private static final int MAX = Integer.MAX_VALUE;
 
-    private ConfigLoader() {
-    }
+    private ConfigLoader() {}
 
     static LarchConfig load(Path file, LarchConfig base) throws ConfigException {
         String name = file.toString();
@@ -98,8 +110,7 @@ final class ConfigLoader {
 
     private static Logging logging(Settings s, Logging b) throws ConfigException {
         return new Logging(
-                s.bool("logging.access-log", b.accessLog()),
-                s.choice("logging.level", b.level(), Logging.LEVELS));
+                s.bool("logging.access-log", b.accessLog()), s.choice("logging.level", b.level(), Logging.LEVELS));
     }
 
     /** File entries replace the base entry for the same attribute; an empty value or none drops it. */
@@ -132,9 +143,11 @@ final class ConfigLoader {
             return kinds;
         }
         for (String word : Settings.splitList(value)) {
-            kinds.add(IndexKind.fromConfigWord(word).orElseThrow(() -> s.error(key,
-                    "expected index kinds from equality, presence, substring, ordering (or none), got '"
-                            + word + "'")));
+            kinds.add(IndexKind.fromConfigWord(word)
+                    .orElseThrow(() -> s.error(
+                            key,
+                            "expected index kinds from equality, presence, substring, ordering (or none), got '" + word
+                                    + "'")));
         }
         return kinds;
     }

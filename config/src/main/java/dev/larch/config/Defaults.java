@@ -26,8 +26,7 @@ final class Defaults {
             defaultIndexes(),
             List.of());
 
-    private Defaults() {
-    }
+    private Defaults() {}
 
     private static Map<String, Set<IndexKind>> defaultIndexes() {
         Set<IndexKind> eq = EnumSet.of(IndexKind.EQUALITY);

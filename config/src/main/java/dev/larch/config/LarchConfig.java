@@ -25,8 +25,15 @@ import java.util.Set;
  *     attribute that is absent is not indexed. Unmodifiable; iteration follows the config order.
  * @param schemaFiles extra OpenLDAP-format schema files loaded after the standard schemas; unmodifiable
  */
-public record LarchConfig(String suffix, Listen listen, Storage storage, Limits limits, Security security,
-                          Logging logging, Map<String, Set<IndexKind>> indexes, List<Path> schemaFiles) {
+public record LarchConfig(
+        String suffix,
+        Listen listen,
+        Storage storage,
+        Limits limits,
+        Security security,
+        Logging logging,
+        Map<String, Set<IndexKind>> indexes,
+        List<Path> schemaFiles) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -59,9 +66,15 @@ public record LarchConfig(String suffix, Listen listen, Storage storage, Limits 
     /** A copy with the data directory replaced, for {@code --data}. */
     public LarchConfig withDataDir(Path dir) {
         Storage s = storage;
-        return new LarchConfig(suffix, listen,
+        return new LarchConfig(
+                suffix,
+                listen,
                 new Storage(dir, s.mapSizeBytes(), s.maxReaders(), s.durableWrites(), s.importBatchEntries()),
-                limits, security, logging, indexes, schemaFiles);
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles);
     }
 
     /**
@@ -71,9 +84,15 @@ public record LarchConfig(String suffix, Listen listen, Storage storage, Limits 
      */
     public LarchConfig withPort(int port) {
         Listen l = listen;
-        return new LarchConfig(suffix,
+        return new LarchConfig(
+                suffix,
                 new Listen(l.host(), port, l.ioThreads(), l.maxPduBytes(), l.idleTimeoutSeconds(), l.maxFilterDepth()),
-                storage, limits, security, logging, indexes, schemaFiles);
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles);
     }
 
     // EnumSet keeps kinds in declaration order, so printing the config is stable.

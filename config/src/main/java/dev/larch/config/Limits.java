@@ -10,5 +10,4 @@ package dev.larch.config;
  * @param indexEntryLimit the most entry IDs one index key keeps; a key that grows past it stops
  *     narrowing searches (it answers "not indexed"), which keeps very common values cheap
  */
-public record Limits(int sizeLimit, int timeLimitSeconds, int lookThroughLimit, int indexEntryLimit) {
-}
+public record Limits(int sizeLimit, int timeLimitSeconds, int lookThroughLimit, int indexEntryLimit) {}

@@ -12,8 +12,8 @@ import java.util.Objects;
  * @param idleTimeoutSeconds close connections idle this long; 0 means never
  * @param maxFilterDepth the deepest nesting of and/or/not a search filter may have
  */
-public record Listen(String host, int port, int ioThreads, int maxPduBytes, int idleTimeoutSeconds,
-                     int maxFilterDepth) {
+public record Listen(
+        String host, int port, int ioThreads, int maxPduBytes, int idleTimeoutSeconds, int maxFilterDepth) {
     public Listen {
         Objects.requireNonNull(host, "host");
         if (port < 0 || port > 65_535) {

@@ -92,8 +92,10 @@ final class Settings {
         }
         long bytes = ByteSize.parse(value.get());
         if (bytes < min || bytes > max) {
-            throw error(key, "expected a size " + ByteSize.format(min) + ".." + ByteSize.format(max)
-                    + " (digits with an optional k, m, g or t), got '" + value.get() + "'");
+            throw error(
+                    key,
+                    "expected a size " + ByteSize.format(min) + ".." + ByteSize.format(max)
+                            + " (digits with an optional k, m, g or t), got '" + value.get() + "'");
         }
         return bytes;
     }

@@ -15,8 +15,7 @@ import java.util.Objects;
  * @param durableWrites whether every acknowledged write is synced to disk before the response
  * @param importBatchEntries entries per write transaction during offline import
  */
-public record Storage(Path dataDir, long mapSizeBytes, int maxReaders, boolean durableWrites,
-                      int importBatchEntries) {
+public record Storage(Path dataDir, long mapSizeBytes, int maxReaders, boolean durableWrites, int importBatchEntries) {
     public Storage {
         Objects.requireNonNull(dataDir, "dataDir");
     }

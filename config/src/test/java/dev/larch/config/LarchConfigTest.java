@@ -1,11 +1,5 @@
 package dev.larch.config;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,14 +11,22 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 class LarchConfigTest {
     /** The file users edit, relative to this module (Surefire runs in the module directory). */
     private static final Path SHIPPED = Path.of("larch.conf");
+
     private static final Pattern COMMENTED_SETTING = Pattern.compile("#\\s*([a-z][a-zA-Z.-]*)\\s*=.*");
 
     @TempDir
@@ -39,7 +41,10 @@ class LarchConfigTest {
     void shippedFileDocumentsEveryKey() throws IOException {
         String text = Files.readString(SHIPPED);
         for (String key : ConfigLoader.KEYS) {
-            assertTrue(Pattern.compile("(?m)^#?\\s*" + Pattern.quote(key) + "\\s*=").matcher(text).find(),
+            assertTrue(
+                    Pattern.compile("(?m)^#?\\s*" + Pattern.quote(key) + "\\s*=")
+                            .matcher(text)
+                            .find(),
                     () -> key + " is missing from larch.conf");
         }
         for (String attribute : LarchConfig.defaults().indexes().keySet()) {
@@ -60,7 +65,9 @@ class LarchConfigTest {
         LarchConfig loaded = LarchConfig.load(file);
         // data-dir is the one commented-out setting: active, it pins var next to the file.
         assertEquals(dir.resolve("var").toAbsolutePath(), loaded.storage().dataDir());
-        assertEquals(LarchConfig.defaults(), loaded.withDataDir(LarchConfig.defaults().storage().dataDir()));
+        assertEquals(
+                LarchConfig.defaults(),
+                loaded.withDataDir(LarchConfig.defaults().storage().dataDir()));
     }
 
     @Test
@@ -75,7 +82,8 @@ class LarchConfigTest {
         assertFalse(d.security().allowCleartextPasswords());
         assertEquals("SSHA256", d.security().passwordScheme());
         assertEquals(Set.of(IndexKind.EQUALITY), d.indexes().get("objectClass"));
-        assertEquals(Set.of(IndexKind.EQUALITY, IndexKind.SUBSTRING), d.indexes().get("givenName"));
+        assertEquals(
+                Set.of(IndexKind.EQUALITY, IndexKind.SUBSTRING), d.indexes().get("givenName"));
         assertEquals(7, d.indexes().size());
         assertEquals(List.of(), d.schemaFiles());
     }
@@ -144,7 +152,9 @@ class LarchConfigTest {
 
     @Test
     void emptyAdminPasswordMeansNotConfigured() throws Exception {
-        assertNull(LarchConfig.load(write("security.admin-password =\n")).security().adminPassword());
+        assertNull(LarchConfig.load(write("security.admin-password =\n"))
+                .security()
+                .adminPassword());
     }
 
     @Test
@@ -176,7 +186,8 @@ class LarchConfigTest {
     void collectionsAreUnmodifiable() {
         LarchConfig d = LarchConfig.defaults();
         assertThrows(UnsupportedOperationException.class, () -> d.indexes().put("x", Set.of()));
-        assertThrows(UnsupportedOperationException.class, () -> d.indexes().get("cn").clear());
+        assertThrows(
+                UnsupportedOperationException.class, () -> d.indexes().get("cn").clear());
         assertThrows(UnsupportedOperationException.class, () -> d.schemaFiles().add(Path.of("x")));
     }
 

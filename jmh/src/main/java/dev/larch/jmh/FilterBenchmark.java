@@ -30,7 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {Jvm.OPEN_NIO, Jvm.OPEN_NIO_CH, Jvm.NATIVE_ACCESS})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {Jvm.OPEN_NIO, Jvm.OPEN_NIO_CH, Jvm.NATIVE_ACCESS})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class FilterBenchmark {
@@ -47,8 +49,9 @@ public class FilterBenchmark {
         entry = SampleEntries.stored(schemaEntries);
         equality = compiler.compile(FilterParser.parse("(uid=USER012345)"));
         substring = compiler.compile(FilterParser.parse("(cn=*eliss*orres)"));
-        compound = compiler.compile(FilterParser.parse(
-                "(&(objectClass=inetOrgPerson)(|(mail=nobody@example.com)(sn=Torres))(!(title=Clerk))(givenName=Mel*))"));
+        compound = compiler.compile(
+                FilterParser.parse(
+                        "(&(objectClass=inetOrgPerson)(|(mail=nobody@example.com)(sn=Torres))(!(title=Clerk))(givenName=Mel*))"));
         for (Filter f : new Filter[] {equality, substring, compound}) {
             if (f.evaluate(entry) != Tri.TRUE) {
                 throw new IllegalStateException("benchmark set-up: " + f + " should match " + entry.dn());

@@ -1,13 +1,14 @@
 package dev.larch.jmh;
 
-import dev.larch.jmh.compare.Comparison;
-import dev.larch.jmh.compare.Report;
-import dev.larch.jmh.compare.ResultFile;
-import dev.larch.jmh.compare.Score;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
+
+import dev.larch.jmh.compare.Comparison;
+import dev.larch.jmh.compare.Report;
+import dev.larch.jmh.compare.ResultFile;
+import dev.larch.jmh.compare.Score;
 import org.openjdk.jmh.Main;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -27,8 +28,7 @@ public final class JmhMain {
     /** Store size of a quick run: big enough for every benchmark's targets, small enough to build fast. */
     static final String QUICK_ENTRIES = "20000";
 
-    private JmhMain() {
-    }
+    private JmhMain() {}
 
     public static void main(String[] args) {
         System.exit(run(args));
@@ -53,7 +53,8 @@ public final class JmhMain {
                 return 0;
             }
             if (launch.baseline() == null) {
-                System.out.println("larch jmh: results in " + result.toAbsolutePath().normalize());
+                System.out.println(
+                        "larch jmh: results in " + result.toAbsolutePath().normalize());
                 return 0;
             }
             return compare(launch.baseline(), result, launch.thresholdPercent());
@@ -72,7 +73,10 @@ public final class JmhMain {
     /** Runs the suite; returns the JSON file, or null when JMH only listed or explained something. */
     private static Path runSuite(LauncherArgs launch) throws CommandLineOptionException, RunnerException {
         CommandLineOptions cli = new CommandLineOptions(launch.jmhArgs().toArray(String[]::new));
-        if (cli.shouldHelp() || cli.shouldList() || cli.shouldListWithParams() || cli.shouldListProfilers()
+        if (cli.shouldHelp()
+                || cli.shouldList()
+                || cli.shouldListWithParams()
+                || cli.shouldListProfilers()
                 || cli.shouldListResultFormats()) {
             // JMH's own informational commands, handled by its own main.
             try {
@@ -83,7 +87,8 @@ public final class JmhMain {
             return null;
         }
         Path resultFile = launch.effectiveResultFile();
-        ChainedOptionsBuilder options = new OptionsBuilder().parent(cli)
+        ChainedOptionsBuilder options = new OptionsBuilder()
+                .parent(cli)
                 .resultFormat(ResultFormatType.JSON)
                 .result(resultFile.toString());
         if (!cli.shouldFailOnError().hasValue()) {

@@ -9,6 +9,5 @@ public final class Jvm {
     public static final String OPEN_NIO_CH = "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED";
     public static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
 
-    private Jvm() {
-    }
+    private Jvm() {}
 }

@@ -14,8 +14,14 @@ import dev.larch.jmh.compare.Comparison;
  * @param baseline with {@code --compare}: the baseline to judge against; null otherwise
  * @param against with {@code --against}: an existing result to judge instead of running the suite
  */
-public record LauncherArgs(boolean quick, Path baseline, Path against, double thresholdPercent, Path resultFile,
-        List<String> jmhArgs, boolean help) {
+public record LauncherArgs(
+        boolean quick,
+        Path baseline,
+        Path against,
+        double thresholdPercent,
+        Path resultFile,
+        List<String> jmhArgs,
+        boolean help) {
 
     public static final String USAGE = """
             usage: ./larch jmh [--quick] [-rff FILE] [JMH options] [BENCHMARK REGEX...]

@@ -38,7 +38,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {Jvm.OPEN_NIO, Jvm.OPEN_NIO_CH, Jvm.NATIVE_ACCESS})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {Jvm.OPEN_NIO, Jvm.OPEN_NIO_CH, Jvm.NATIVE_ACCESS})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class StoreBenchmark {
@@ -124,8 +126,8 @@ public class StoreBenchmark {
     public int oneLevelWalk() {
         int n = 0;
         try (ReadTxn txn = store.read();
-                SearchCursor cursor = new SearchCursor(directory, txn, unitId, SearchScope.ONELEVEL, everything,
-                        null, 0)) {
+                SearchCursor cursor =
+                        new SearchCursor(directory, txn, unitId, SearchScope.ONELEVEL, everything, null, 0)) {
             for (StoredEntry e = cursor.next(); e != null; e = cursor.next()) {
                 n++;
             }

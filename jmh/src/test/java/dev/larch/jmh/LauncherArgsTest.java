@@ -1,15 +1,15 @@
 package dev.larch.jmh;
 
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.nio.file.Path;
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
 
 class LauncherArgsTest {
 
@@ -33,8 +33,11 @@ class LauncherArgsTest {
 
     @Test
     void quickRunsWriteTheirOwnFileUnlessTold() {
-        assertEquals(Path.of("jmh-quick-result.json"), LauncherArgs.parse("--quick").effectiveResultFile());
-        assertEquals(Path.of("/tmp/q.json"), LauncherArgs.parse("--quick", "-rff", "/tmp/q.json").effectiveResultFile());
+        assertEquals(
+                Path.of("jmh-quick-result.json"), LauncherArgs.parse("--quick").effectiveResultFile());
+        assertEquals(
+                Path.of("/tmp/q.json"),
+                LauncherArgs.parse("--quick", "-rff", "/tmp/q.json").effectiveResultFile());
         assertNull(LauncherArgs.parse().baseline());
     }
 

@@ -3,6 +3,7 @@ package dev.larch.schema;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.apache.directory.api.ldap.model.schema.registries.Schema;
@@ -23,11 +24,10 @@ public final class LarchSchema {
      * entryUUID and entryDN. The ApacheDS server's own schemas (adsconfig, apachemeta, other) and the
      * rarely used optional ones stay out, so the subschema entry lists what a directory holds.
      */
-    public static final List<String> STANDARD_SCHEMAS = List.of(
-            "system", "core", "cosine", "inetorgperson", "nis", "collective", "java", "pwdpolicy", "apache");
+    public static final List<String> STANDARD_SCHEMAS =
+            List.of("system", "core", "cosine", "inetorgperson", "nis", "collective", "java", "pwdpolicy", "apache");
 
-    private LarchSchema() {
-    }
+    private LarchSchema() {}
 
     /**
      * A new, strict schema manager with the {@link #STANDARD_SCHEMAS} and the given files.

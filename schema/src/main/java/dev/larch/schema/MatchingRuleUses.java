@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
 import org.apache.directory.api.ldap.model.schema.AttributeType;
 import org.apache.directory.api.ldap.model.schema.MatchingRule;
 import org.apache.directory.api.ldap.model.schema.MatchingRuleUse;
@@ -19,8 +20,7 @@ import org.apache.directory.api.ldap.model.schema.SchemaManager;
  * description syntax requires at least one.
  */
 final class MatchingRuleUses {
-    private MatchingRuleUses() {
-    }
+    private MatchingRuleUses() {}
 
     static List<MatchingRuleUse> of(SchemaManager manager) {
         if (manager.getMatchingRuleUseRegistry().size() > 0) {
@@ -32,7 +32,8 @@ final class MatchingRuleUses {
         for (MatchingRule rule : manager.getMatchingRuleRegistry()) {
             for (AttributeType type : manager.getAttributeTypeRegistry()) {
                 if (appliesTo(rule, type)) {
-                    applies.computeIfAbsent(rule.getOid(), oid -> new ArrayList<>()).add(nameOrOid(type));
+                    applies.computeIfAbsent(rule.getOid(), oid -> new ArrayList<>())
+                            .add(nameOrOid(type));
                 }
             }
         }
@@ -52,7 +53,9 @@ final class MatchingRuleUses {
 
     private static boolean appliesTo(MatchingRule rule, AttributeType type) {
         String oid = rule.getOid();
-        return isRule(type.getEquality(), oid) || isRule(type.getOrdering(), oid) || isRule(type.getSubstring(), oid)
+        return isRule(type.getEquality(), oid)
+                || isRule(type.getOrdering(), oid)
+                || isRule(type.getSubstring(), oid)
                 || (type.getSyntax() != null && type.getSyntax().getOid().equals(rule.getSyntaxOid()));
     }
 

@@ -9,6 +9,7 @@ import java.text.ParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.schema.AbstractSchemaObject;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
@@ -25,8 +26,7 @@ import org.apache.directory.api.ldap.model.schema.registries.DefaultSchema;
  * does.
  */
 final class SchemaFile {
-    private SchemaFile() {
-    }
+    private SchemaFile() {}
 
     static void addTo(SchemaManager manager, Path file) throws SchemaLoadException {
         OpenLdapSchemaParser parser = parse(file);
@@ -83,8 +83,7 @@ final class SchemaFile {
         }
         name = name.toLowerCase(Locale.ROOT);
         if (manager.isSchemaLoaded(name)) {
-            throw new SchemaLoadException(file + ": a schema named '" + name
-                    + "' is already loaded; rename the file");
+            throw new SchemaLoadException(file + ": a schema named '" + name + "' is already loaded; rename the file");
         }
         return name;
     }

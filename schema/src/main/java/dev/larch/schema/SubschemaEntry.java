@@ -3,9 +3,10 @@ package dev.larch.schema;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
@@ -34,8 +35,7 @@ public final class SubschemaEntry {
     private static final DateTimeFormatter GENERALIZED_TIME =
             DateTimeFormatter.ofPattern("uuuuMMddHHmmss'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
-    private SubschemaEntry() {
-    }
+    private SubschemaEntry() {}
 
     /**
      * The subschema entry, time-stamped now.

@@ -1,17 +1,10 @@
 package dev.larch.schema;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
 import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.exception.LdapException;
@@ -22,9 +15,18 @@ import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 class LarchSchemaTest {
     /** The shipped examples, relative to this module (Surefire runs in the module directory). */
     private static final Path EXAMPLE = Path.of("examples/larch-example.schema");
+
     private static final Path DEVICES = Path.of("examples/larch-devices.schema");
 
     @TempDir
@@ -54,7 +56,9 @@ class LarchSchemaTest {
                 || person.getMayAttributeTypes().contains(schema.lookupAttributeTypeRegistry("mail")));
         ObjectClass posix = schema.lookupObjectClassRegistry("posixAccount");
         assertEquals(ObjectClassTypeEnum.AUXILIARY, posix.getType());
-        List<String> must = posix.getMustAttributeTypes().stream().map(AttributeType::getName).toList();
+        List<String> must = posix.getMustAttributeTypes().stream()
+                .map(AttributeType::getName)
+                .toList();
         assertTrue(must.containsAll(List.of("uid", "uidNumber", "gidNumber", "homeDirectory")), must.toString());
         assertNotNull(schema.lookupObjectClassRegistry("posixGroup"));
         assertNotNull(schema.lookupAttributeTypeRegistry("entryUUID"));
@@ -62,9 +66,16 @@ class LarchSchemaTest {
 
     @Test
     void aStandardEntryPassesTheSchemaAwareEntry() throws LdapException {
-        DefaultEntry entry = new DefaultEntry(LarchSchema.standard(), "uid=jdoe,ou=people,dc=example,dc=com",
-                "objectClass: inetOrgPerson", "objectClass: posixAccount",
-                "cn: John Doe", "sn: Doe", "uid: jdoe", "uidNumber: 1000", "gidNumber: 1000",
+        DefaultEntry entry = new DefaultEntry(
+                LarchSchema.standard(),
+                "uid=jdoe,ou=people,dc=example,dc=com",
+                "objectClass: inetOrgPerson",
+                "objectClass: posixAccount",
+                "cn: John Doe",
+                "sn: Doe",
+                "uid: jdoe",
+                "uidNumber: 1000",
+                "gidNumber: 1000",
                 "homeDirectory: /home/jdoe");
         assertTrue(entry.hasObjectClass("posixAccount"));
     }
@@ -102,13 +113,20 @@ class LarchSchemaTest {
         assertEquals(ObjectClassTypeEnum.AUXILIARY, employee.getType());
         assertEquals("1.3.6.1.4.1.99999.1.2.1", employee.getOid());
         assertNotNull(schema.lookupObjectClassRegistry("larchDevice"));
-        assertEquals(schema.lookupAttributeTypeRegistry("larchOwner"),
+        assertEquals(
+                schema.lookupAttributeTypeRegistry("larchOwner"),
                 schema.lookupAttributeTypeRegistry("larchAssignedTo"));
         assertTrue(schema.isStrict());
 
-        DefaultEntry entry = new DefaultEntry(schema, "uid=jdoe,dc=example,dc=com",
-                "objectClass: inetOrgPerson", "objectClass: larchEmployee",
-                "cn: John Doe", "sn: Doe", "larchBadgeId: AB-12", "larchStartDate: 20240102090000Z");
+        DefaultEntry entry = new DefaultEntry(
+                schema,
+                "uid=jdoe,dc=example,dc=com",
+                "objectClass: inetOrgPerson",
+                "objectClass: larchEmployee",
+                "cn: John Doe",
+                "sn: Doe",
+                "larchBadgeId: AB-12",
+                "larchStartDate: 20240102090000Z");
         assertTrue(entry.contains("larchbadgeid", "ab-12"));
     }
 

@@ -1,19 +1,20 @@
 package dev.larch.schema;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.apache.directory.api.ldap.model.schema.parsers.OpenLdapSchemaParser;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SubschemaEntryTest {
     private static final Instant LOADED = Instant.parse("2025-01-02T03:04:05Z");
@@ -34,13 +35,26 @@ class SubschemaEntryTest {
 
     @Test
     void publishesEverySchemaElementAsAnOperationalAttribute() {
-        assertEquals(schema.getAttributeTypeRegistry().size(), entry.get("attributeTypes").size());
-        assertEquals(schema.getObjectClassRegistry().size(), entry.get("objectClasses").size());
-        assertEquals(schema.getLdapSyntaxRegistry().size(), entry.get("ldapSyntaxes").size());
-        assertEquals(schema.getMatchingRuleRegistry().size(), entry.get("matchingRules").size());
+        assertEquals(
+                schema.getAttributeTypeRegistry().size(),
+                entry.get("attributeTypes").size());
+        assertEquals(
+                schema.getObjectClassRegistry().size(),
+                entry.get("objectClasses").size());
+        assertEquals(
+                schema.getLdapSyntaxRegistry().size(), entry.get("ldapSyntaxes").size());
+        assertEquals(
+                schema.getMatchingRuleRegistry().size(),
+                entry.get("matchingRules").size());
         assertTrue(entry.get("matchingRuleUse").size() > 10);
-        for (String id : List.of("attributeTypes", "objectClasses", "ldapSyntaxes", "matchingRules",
-                "matchingRuleUse", "createTimestamp", "modifyTimestamp")) {
+        for (String id : List.of(
+                "attributeTypes",
+                "objectClasses",
+                "ldapSyntaxes",
+                "matchingRules",
+                "matchingRuleUse",
+                "createTimestamp",
+                "modifyTimestamp")) {
             assertTrue(entry.get(id).getAttributeType().isOperational(), id);
         }
     }
@@ -74,8 +88,8 @@ class SubschemaEntryTest {
     void matchingRuleUseListsAttributesARuleAppliesTo() {
         String caseIgnore = find(entry.get("matchingRuleUse"), "( 2.5.13.2 ");
         assertTrue(caseIgnore.contains("NAME 'caseIgnoreMatch'"), caseIgnore);
-        assertTrue(caseIgnore.contains(" cn ") || caseIgnore.contains("'cn'") || caseIgnore.contains("$ cn "),
-                caseIgnore);
+        assertTrue(
+                caseIgnore.contains(" cn ") || caseIgnore.contains("'cn'") || caseIgnore.contains("$ cn "), caseIgnore);
         for (Value value : entry.get("matchingRuleUse")) {
             assertTrue(value.getString().contains("APPLIES"), value.getString());
         }

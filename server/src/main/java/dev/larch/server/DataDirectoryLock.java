@@ -30,8 +30,8 @@ public final class DataDirectoryLock implements AutoCloseable {
     public static DataDirectoryLock acquire(Path dataDir, String purpose) throws IOException {
         Files.createDirectories(dataDir);
         Path file = dataDir.resolve("larch.lock");
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+        FileChannel channel =
+                FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         FileLock lock = channel.tryLock();
         if (lock == null) {
             String holder = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).trim();
@@ -41,7 +41,8 @@ public final class DataDirectoryLock implements AutoCloseable {
                     + "; stop it first");
         }
         channel.truncate(0);
-        channel.write(ByteBuffer.wrap(Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.UTF_8)));
+        channel.write(
+                ByteBuffer.wrap(Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.UTF_8)));
         channel.force(false);
         return new DataDirectoryLock(channel, lock);
     }

@@ -40,7 +40,11 @@ public final class LarchServer implements AutoCloseable {
     private final Optional<String> generatedAdminPassword;
     private boolean closed;
 
-    private LarchServer(DataDirectoryLock lock, OpenDirectory open, WriteQueue writes, LdapListener listener,
+    private LarchServer(
+            DataDirectoryLock lock,
+            OpenDirectory open,
+            WriteQueue writes,
+            LdapListener listener,
             Optional<String> generatedAdminPassword) {
         this.lock = lock;
         this.open = open;
@@ -63,21 +67,41 @@ public final class LarchServer implements AutoCloseable {
         WriteQueue writes = null;
         try {
             open = OpenDirectory.open(config, schema, true);
-            AdminCredentials admin = AdminCredentials.resolve(config.security().adminPassword(), env,
-                    config.storage().dataDir());
+            AdminCredentials admin = AdminCredentials.resolve(
+                    config.security().adminPassword(), env, config.storage().dataDir());
             var schemaEntries = open.directory().schemaEntries();
-            var credentials = new ConfiguredCredentials(schemaEntries.dn("cn=admin," + config.suffix()),
-                    admin.verifierHash(), config.security().allowCleartextPasswords());
+            var credentials = new ConfiguredCredentials(
+                    schemaEntries.dn("cn=admin," + config.suffix()),
+                    admin.verifierHash(),
+                    config.security().allowCleartextPasswords());
             writes = new WriteQueue(open.store());
-            VirtualEntries virtual = new VirtualEntries(schemaEntries, open.directory().suffix(), Version.get(),
+            VirtualEntries virtual = new VirtualEntries(
+                    schemaEntries,
+                    open.directory().suffix(),
+                    Version.get(),
                     SubschemaEntry.build(schema, VirtualEntries.SUBSCHEMA_DN));
-            Backend backend = new Backend(open.directory(), schemaEntries, open.checker(), new FilterCompiler(schema),
-                    new SearchPlanner(open.store(), config.limits().indexEntryLimit()), writes, new AccessPolicy(),
-                    credentials, virtual, config.limits().sizeLimit(), config.limits().timeLimitSeconds(),
+            Backend backend = new Backend(
+                    open.directory(),
+                    schemaEntries,
+                    open.checker(),
+                    new FilterCompiler(schema),
+                    new SearchPlanner(open.store(), config.limits().indexEntryLimit()),
+                    writes,
+                    new AccessPolicy(),
+                    credentials,
+                    virtual,
+                    config.limits().sizeLimit(),
+                    config.limits().timeLimitSeconds(),
                     config.limits().lookThroughLimit());
             var l = config.listen();
-            ListenerOptions options = new ListenerOptions(l.host(), l.port(), l.ioThreads(), l.maxPduBytes(),
-                    l.idleTimeoutSeconds(), l.maxFilterDepth(), config.logging().accessLog());
+            ListenerOptions options = new ListenerOptions(
+                    l.host(),
+                    l.port(),
+                    l.ioThreads(),
+                    l.maxPduBytes(),
+                    l.idleTimeoutSeconds(),
+                    l.maxFilterDepth(),
+                    config.logging().accessLog());
             LdapListener listener = listen(options, new OperationRouter(backend));
             LarchServer server = new LarchServer(lock, open, writes, listener, admin.generatedPassword());
             server.logSummary(config);
@@ -99,7 +123,8 @@ public final class LarchServer implements AutoCloseable {
         try {
             return LdapListener.start(options, router);
         } catch (IOException e) {
-            String reason = e.getMessage() == null ? e.toString()
+            String reason = e.getMessage() == null
+                    ? e.toString()
                     : e.getMessage().replaceFirst("^bind\\(\\.\\.\\) failed with error\\(-?\\d+\\): ", "");
             throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": " + reason, e);
         }
@@ -111,9 +136,16 @@ public final class LarchServer implements AutoCloseable {
             entries = txn.entryCount();
         }
         InetSocketAddress at = listener.address();
-        LOG.info("Larch {} serving {} from {} ({} entries, {} bytes on disk) on ldap://{}:{}; access log {}",
-                Version.get(), config.suffix(), config.storage().dataDir().toAbsolutePath().normalize(), entries,
-                open.store().sizeOnDisk(), at.getHostString(), at.getPort(), config.logging().accessLog() ? "on" : "off");
+        LOG.info(
+                "Larch {} serving {} from {} ({} entries, {} bytes on disk) on ldap://{}:{}; access log {}",
+                Version.get(),
+                config.suffix(),
+                config.storage().dataDir().toAbsolutePath().normalize(),
+                entries,
+                open.store().sizeOnDisk(),
+                at.getHostString(),
+                at.getPort(),
+                config.logging().accessLog() ? "on" : "off");
     }
 
     /** Where the server accepts connections (the real port when the config asked for port 0). */

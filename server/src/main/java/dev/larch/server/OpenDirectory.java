@@ -1,5 +1,10 @@
 package dev.larch.server;
 
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
 import dev.larch.config.IndexKind;
 import dev.larch.config.LarchConfig;
 import dev.larch.server.directory.Directory;
@@ -11,10 +16,6 @@ import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.StoreOptions;
 import dev.larch.server.store.WriteTxn;
-import java.util.EnumSet;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Set;
 import org.apache.directory.api.ldap.model.schema.AttributeType;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.slf4j.Logger;
@@ -48,7 +49,8 @@ public final class OpenDirectory implements AutoCloseable {
         config.indexes().forEach((name, kinds) -> {
             AttributeType type = schema.getAttributeType(name);
             if (type == null) {
-                throw new IllegalArgumentException("index." + name + ": the schema has no attribute type '" + name + "'");
+                throw new IllegalArgumentException(
+                        "index." + name + ": the schema has no attribute type '" + name + "'");
             }
             byOid.merge(type.getOid(), kinds, (a, b) -> {
                 Set<IndexKind> both = EnumSet.copyOf(a);
@@ -56,7 +58,9 @@ public final class OpenDirectory implements AutoCloseable {
                 return both;
             });
         });
-        StoreOptions options = new StoreOptions(config.storage().mapSizeBytes(), config.storage().maxReaders(),
+        StoreOptions options = new StoreOptions(
+                config.storage().mapSizeBytes(),
+                config.storage().maxReaders(),
                 durableWrites && config.storage().durableWrites());
         LmdbStore store = LmdbStore.open(config.storage().dataDir(), options, byOid);
         Directory directory = new Directory(store, schemaEntries, schemaEntries.dn(config.suffix()));

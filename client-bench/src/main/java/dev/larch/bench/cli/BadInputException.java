@@ -5,11 +5,11 @@ package dev.larch.bench.cli;
  * command prints only its message, with no stack trace, and exits with {@link BenchMain#EXIT_BAD_INPUT}.
  */
 public class BadInputException extends RuntimeException {
-  public BadInputException(String message) {
-    super(message);
-  }
+    public BadInputException(String message) {
+        super(message);
+    }
 
-  public BadInputException(String message, Throwable cause) {
-    super(message, cause);
-  }
+    public BadInputException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -1,5 +1,18 @@
 package dev.larch.bench.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
 import dev.larch.bench.data.DataSample;
 import dev.larch.bench.data.LdifSampler;
 import dev.larch.bench.mix.Mix;
@@ -16,18 +29,6 @@ import dev.larch.bench.run.RunSettings;
 import dev.larch.bench.run.ServerProbe;
 import dev.larch.bench.run.ServerProcess;
 import dev.larch.bench.run.ServerTarget;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -38,177 +39,264 @@ import picocli.CommandLine.Option;
  * load, each failing with one message and exit code 2. Options are validated here rather than
  * marked required, so {@code bench compare} does not need them.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, subcommands = CompareCommand.class,
-    description = "Replay a DirectoryMark mix (messaging, addressing or a mix file) against an LDAP server.")
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        subcommands = CompareCommand.class,
+        description = "Replay a DirectoryMark mix (messaging, addressing or a mix file) against an LDAP server.")
 final class BenchCommand implements Callable<Integer> {
-  @Option(names = "--mix", description = "messaging, addressing, or a mix file (JSON).")
-  String mix;
+    @Option(names = "--mix", description = "messaging, addressing, or a mix file (JSON).")
+    String mix;
 
-  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Server host (default ${DEFAULT-VALUE}).")
-  String host;
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "Server host (default ${DEFAULT-VALUE}).")
+    String host;
 
-  @Option(names = "--port", description = "Server port.")
-  Integer port;
+    @Option(names = "--port", description = "Server port.")
+    Integer port;
 
-  @Option(names = "--bind-dn", description = "DN to bind as (default: anonymous).")
-  String bindDn;
+    @Option(names = "--bind-dn", description = "DN to bind as (default: anonymous).")
+    String bindDn;
 
-  @Option(names = "--bind-password", description = "Password for --bind-dn.")
-  String bindPassword;
+    @Option(names = "--bind-password", description = "Password for --bind-dn.")
+    String bindPassword;
 
-  @Option(names = "--clients", defaultValue = "1", description = "Clients (default ${DEFAULT-VALUE}).")
-  int clients;
+    @Option(names = "--clients", defaultValue = "1", description = "Clients (default ${DEFAULT-VALUE}).")
+    int clients;
 
-  @Option(names = "--threads", defaultValue = "1", description = "Threads per client (default ${DEFAULT-VALUE}).")
-  int threads;
+    @Option(names = "--threads", defaultValue = "1", description = "Threads per client (default ${DEFAULT-VALUE}).")
+    int threads;
 
-  @Option(names = "--warmup", defaultValue = "10", description = "Warm-up seconds, printed but never counted (default ${DEFAULT-VALUE}).")
-  double warmup;
+    @Option(
+            names = "--warmup",
+            defaultValue = "10",
+            description = "Warm-up seconds, printed but never counted (default ${DEFAULT-VALUE}).")
+    double warmup;
 
-  @Option(names = "--duration", defaultValue = "30", description = "Measured seconds per run (default ${DEFAULT-VALUE}).")
-  double duration;
+    @Option(
+            names = "--duration",
+            defaultValue = "30",
+            description = "Measured seconds per run (default ${DEFAULT-VALUE}).")
+    double duration;
 
-  @Option(names = "--interval", defaultValue = "1", description = "Seconds per printed interval, e.g. 1 or 5 (default ${DEFAULT-VALUE}).")
-  double interval;
+    @Option(
+            names = "--interval",
+            defaultValue = "1",
+            description = "Seconds per printed interval, e.g. 1 or 5 (default ${DEFAULT-VALUE}).")
+    double interval;
 
-  @Option(names = "--runs", defaultValue = "3", description = "Measured runs; the summary is the mean of the last two (default ${DEFAULT-VALUE}).")
-  int runs;
+    @Option(
+            names = "--runs",
+            defaultValue = "3",
+            description = "Measured runs; the summary is the mean of the last two (default ${DEFAULT-VALUE}).")
+    int runs;
 
-  @Option(names = "--ramp", description = "Step the client count up until throughput stops rising or p99 passes --ramp-p99-ms.")
-  boolean ramp;
+    @Option(
+            names = "--ramp",
+            description = "Step the client count up until throughput stops rising or p99 passes --ramp-p99-ms.")
+    boolean ramp;
 
-  @Option(names = "--ramp-step", description = "Clients added per ramp step (default: --clients).")
-  Integer rampStep;
+    @Option(names = "--ramp-step", description = "Clients added per ramp step (default: --clients).")
+    Integer rampStep;
 
-  @Option(names = "--ramp-max-clients", defaultValue = "64", description = "Largest client count a ramp tries (default ${DEFAULT-VALUE}).")
-  int rampMaxClients;
+    @Option(
+            names = "--ramp-max-clients",
+            defaultValue = "64",
+            description = "Largest client count a ramp tries (default ${DEFAULT-VALUE}).")
+    int rampMaxClients;
 
-  @Option(names = "--ramp-p99-ms", defaultValue = "100", description = "p99 bound in ms that ends a ramp (default ${DEFAULT-VALUE}).")
-  double rampP99Ms;
+    @Option(
+            names = "--ramp-p99-ms",
+            defaultValue = "100",
+            description = "p99 bound in ms that ends a ramp (default ${DEFAULT-VALUE}).")
+    double rampP99Ms;
 
-  @Option(names = "--ramp-min-gain", defaultValue = "2", description = "Percent a ramp step must beat the best so far by (default ${DEFAULT-VALUE}).")
-  double rampMinGain;
+    @Option(
+            names = "--ramp-min-gain",
+            defaultValue = "2",
+            description = "Percent a ramp step must beat the best so far by (default ${DEFAULT-VALUE}).")
+    double rampMinGain;
 
-  @Option(names = "--data", description = "The LDIF the server was loaded with; request values are sampled from it.")
-  Path data;
+    @Option(names = "--data", description = "The LDIF the server was loaded with; request values are sampled from it.")
+    Path data;
 
-  @Option(names = "--out", description = "Directory for result.json, result.csv, intervals.csv and report.html.")
-  Path out;
+    @Option(names = "--out", description = "Directory for result.json, result.csv, intervals.csv and report.html.")
+    Path out;
 
-  @Option(names = "--server-pid", description = "Server process id (same machine) to sample CPU and memory.")
-  Long serverPid;
+    @Option(names = "--server-pid", description = "Server process id (same machine) to sample CPU and memory.")
+    Long serverPid;
 
-  @Option(names = "--seed", defaultValue = "1", description = "Seed of the request scripts and sampling (default ${DEFAULT-VALUE}).")
-  long seed;
+    @Option(
+            names = "--seed",
+            defaultValue = "1",
+            description = "Seed of the request scripts and sampling (default ${DEFAULT-VALUE}).")
+    long seed;
 
-  @Option(names = "--response-timeout", defaultValue = "30", description = "Seconds before a request counts as a timeout (default ${DEFAULT-VALUE}).")
-  double responseTimeout;
+    @Option(
+            names = "--response-timeout",
+            defaultValue = "30",
+            description = "Seconds before a request counts as a timeout (default ${DEFAULT-VALUE}).")
+    double responseTimeout;
 
-  @Override
-  public Integer call() throws IOException {
-    checkOptions();
-    Mix loaded = new MixLoader().load(mix);
-    System.err.printf(Locale.ROOT, "bench: mix %s (%s), sampling %s ...%n", loaded.name(), loaded.connection().label(), data);
-    DataSample sample = new LdifSampler(LdifSampler.DEFAULT_PEOPLE, LdifSampler.DEFAULT_GROUPS, seed).sample(data);
-    checkDataFits(loaded, sample);
-    Files.createDirectories(out);
-    ServerProcess server = serverPid == null ? null : ServerProcess.of(serverPid);
-    ServerTarget target = new ServerTarget(host, port, bindDn, bindPassword, (long) (responseTimeout * 1000));
-    ServerProbe.Software software = ServerProbe.check(target);
-    System.err.printf(Locale.ROOT, "bench: %s %s at %s; data %d people, %d groups (sampled %d, %d)%n",
-        software.vendorName(), software.vendorVersion(), target.address(), sample.people(), sample.groups(),
-        sample.sampledPeople(), sample.sampledGroups());
+    @Override
+    public Integer call() throws IOException {
+        checkOptions();
+        Mix loaded = new MixLoader().load(mix);
+        System.err.printf(
+                Locale.ROOT,
+                "bench: mix %s (%s), sampling %s ...%n",
+                loaded.name(),
+                loaded.connection().label(),
+                data);
+        DataSample sample = new LdifSampler(LdifSampler.DEFAULT_PEOPLE, LdifSampler.DEFAULT_GROUPS, seed).sample(data);
+        checkDataFits(loaded, sample);
+        Files.createDirectories(out);
+        ServerProcess server = serverPid == null ? null : ServerProcess.of(serverPid);
+        ServerTarget target = new ServerTarget(host, port, bindDn, bindPassword, (long) (responseTimeout * 1000));
+        ServerProbe.Software software = ServerProbe.check(target);
+        System.err.printf(
+                Locale.ROOT,
+                "bench: %s %s at %s; data %d people, %d groups (sampled %d, %d)%n",
+                software.vendorName(),
+                software.vendorVersion(),
+                target.address(),
+                sample.people(),
+                sample.groups(),
+                sample.sampledPeople(),
+                sample.sampledGroups());
 
-    String startedAt = Instant.now().toString();
-    RunSettings settings = new RunSettings(loaded, sample, target, seed, warmup, duration, interval, server);
-    BenchSession.Plan plan = new BenchSession.Plan(clients, threads, runs, ramp,
-        rampStep == null ? clients : rampStep, rampMaxClients, new RampPolicy(rampP99Ms, rampMinGain));
-    BenchSession.Outcome outcome = new BenchSession(settings, System.out::println).execute(plan);
+        String startedAt = Instant.now().toString();
+        RunSettings settings = new RunSettings(loaded, sample, target, seed, warmup, duration, interval, server);
+        BenchSession.Plan plan = new BenchSession.Plan(
+                clients,
+                threads,
+                runs,
+                ramp,
+                rampStep == null ? clients : rampStep,
+                rampMaxClients,
+                new RampPolicy(rampP99Ms, rampMinGain));
+        BenchSession.Outcome outcome = new BenchSession(settings, System.out::println).execute(plan);
 
-    Map<String, Double> shares = new LinkedHashMap<>();
-    loaded.operations().forEach(o -> shares.put(o.name(), o.share()));
-    BenchResult result = new BenchResult("larch client-bench", HarnessVersion.get(), startedAt,
-        new BenchResult.Config(loaded.name(), loaded.source(), loaded.sha256(), loaded.connection().label(), shares,
-            seed, data.toString(), sample.entries(), sample.people(), sample.groups(), clients, threads, warmup,
-            duration, interval, ramp ? outcome.runs().size() : runs, ramp),
-        new BenchResult.Server(host, port, software.vendorName(), software.vendorVersion(), bindDn, serverPid),
-        notes(), outcome.runs(), outcome.summary(), outcome.ramp());
-    JsonReport.write(result, out.resolve("result.json"));
-    CsvReport.write(result, out);
-    HtmlReport.write(result, out.resolve("report.html"));
-    BenchResult.Summary s = result.summary();
-    System.out.printf(Locale.ROOT, "summary (%s): %.1f ops/s, p50 %.3f ms, p99 %.3f ms, spread %.1f%%, wrong %d, errors %d%n",
-        s.basis(), s.opsPerSecond(), s.latencyMs().p50(), s.latencyMs().p99(), s.spreadPercent(), s.wrongAnswers(), s.errors());
-    for (BenchResult.OperationSummary op : s.operations()) {
-      System.out.printf(Locale.ROOT, "  %-20s %10.1f ops/s  mean %8.3f  p50 %8.3f  p90 %8.3f  p99 %8.3f  p99.9 %8.3f ms%n",
-          op.name(), op.opsPerSecond(), op.latencyMs().mean(), op.latencyMs().p50(), op.latencyMs().p90(),
-          op.latencyMs().p99(), op.latencyMs().p999());
+        Map<String, Double> shares = new LinkedHashMap<>();
+        loaded.operations().forEach(o -> shares.put(o.name(), o.share()));
+        BenchResult result = new BenchResult(
+                "larch client-bench",
+                HarnessVersion.get(),
+                startedAt,
+                new BenchResult.Config(
+                        loaded.name(),
+                        loaded.source(),
+                        loaded.sha256(),
+                        loaded.connection().label(),
+                        shares,
+                        seed,
+                        data.toString(),
+                        sample.entries(),
+                        sample.people(),
+                        sample.groups(),
+                        clients,
+                        threads,
+                        warmup,
+                        duration,
+                        interval,
+                        ramp ? outcome.runs().size() : runs,
+                        ramp),
+                new BenchResult.Server(host, port, software.vendorName(), software.vendorVersion(), bindDn, serverPid),
+                notes(),
+                outcome.runs(),
+                outcome.summary(),
+                outcome.ramp());
+        JsonReport.write(result, out.resolve("result.json"));
+        CsvReport.write(result, out);
+        HtmlReport.write(result, out.resolve("report.html"));
+        BenchResult.Summary s = result.summary();
+        System.out.printf(
+                Locale.ROOT,
+                "summary (%s): %.1f ops/s, p50 %.3f ms, p99 %.3f ms, spread %.1f%%, wrong %d, errors %d%n",
+                s.basis(),
+                s.opsPerSecond(),
+                s.latencyMs().p50(),
+                s.latencyMs().p99(),
+                s.spreadPercent(),
+                s.wrongAnswers(),
+                s.errors());
+        for (BenchResult.OperationSummary op : s.operations()) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-20s %10.1f ops/s  mean %8.3f  p50 %8.3f  p90 %8.3f  p99 %8.3f  p99.9 %8.3f ms%n",
+                    op.name(),
+                    op.opsPerSecond(),
+                    op.latencyMs().mean(),
+                    op.latencyMs().p50(),
+                    op.latencyMs().p90(),
+                    op.latencyMs().p99(),
+                    op.latencyMs().p999());
+        }
+        System.out.println("results: " + out.resolve("result.json") + ", result.csv, intervals.csv, report.html");
+        return 0;
     }
-    System.out.println("results: " + out.resolve("result.json") + ", result.csv, intervals.csv, report.html");
-    return 0;
-  }
 
-  private void checkOptions() {
-    if (mix == null) {
-      throw new BadInputException("--mix is required (messaging, addressing or a mix file)");
+    private void checkOptions() {
+        if (mix == null) {
+            throw new BadInputException("--mix is required (messaging, addressing or a mix file)");
+        }
+        if (port == null || port < 1 || port > 65535) {
+            throw new BadInputException("--port is required and must be between 1 and 65535");
+        }
+        if (data == null) {
+            throw new BadInputException("--data is required: the LDIF the server was loaded with");
+        }
+        if (out == null) {
+            throw new BadInputException("--out is required: a directory for the results");
+        }
+        if ((bindDn == null) != (bindPassword == null)) {
+            throw new BadInputException("--bind-dn and --bind-password go together");
+        }
+        if (clients < 1 || threads < 1 || runs < 1) {
+            throw new BadInputException("--clients, --threads and --runs must be at least 1");
+        }
+        if (warmup < 0 || duration <= 0 || interval <= 0 || responseTimeout <= 0) {
+            throw new BadInputException("--warmup must be >= 0; --duration, --interval and --response-timeout > 0");
+        }
+        if (ramp && ((rampStep != null && rampStep < 1) || rampMaxClients < clients)) {
+            throw new BadInputException("--ramp-step must be >= 1 and --ramp-max-clients >= --clients");
+        }
+        if (!Files.isRegularFile(data)) {
+            throw new BadInputException("data file not found: " + data);
+        }
+        if (Files.exists(out) && !Files.isDirectory(out)) {
+            throw new BadInputException("--out must be a directory: " + out);
+        }
     }
-    if (port == null || port < 1 || port > 65535) {
-      throw new BadInputException("--port is required and must be between 1 and 65535");
-    }
-    if (data == null) {
-      throw new BadInputException("--data is required: the LDIF the server was loaded with");
-    }
-    if (out == null) {
-      throw new BadInputException("--out is required: a directory for the results");
-    }
-    if ((bindDn == null) != (bindPassword == null)) {
-      throw new BadInputException("--bind-dn and --bind-password go together");
-    }
-    if (clients < 1 || threads < 1 || runs < 1) {
-      throw new BadInputException("--clients, --threads and --runs must be at least 1");
-    }
-    if (warmup < 0 || duration <= 0 || interval <= 0 || responseTimeout <= 0) {
-      throw new BadInputException("--warmup must be >= 0; --duration, --interval and --response-timeout > 0");
-    }
-    if (ramp && ((rampStep != null && rampStep < 1) || rampMaxClients < clients)) {
-      throw new BadInputException("--ramp-step must be >= 1 and --ramp-max-clients >= --clients");
-    }
-    if (!Files.isRegularFile(data)) {
-      throw new BadInputException("data file not found: " + data);
-    }
-    if (Files.exists(out) && !Files.isDirectory(out)) {
-      throw new BadInputException("--out must be a directory: " + out);
-    }
-  }
 
-  /** Every operation with a share must find its values in the data; otherwise nothing runs. */
-  private static void checkDataFits(Mix mix, DataSample sample) {
-    List<String> problems = new ArrayList<>();
-    for (OperationSpec op : mix.operations()) {
-      if (op.share() <= 0) {
-        continue;
-      }
-      Set<Variable> vars = EnumSet.copyOf(op.variables().isEmpty() ? EnumSet.of(Variable.SUFFIX) : op.variables());
-      for (String p : sample.missing(vars)) {
-        problems.add("operation '" + op.name() + "': " + p);
-      }
+    /** Every operation with a share must find its values in the data; otherwise nothing runs. */
+    private static void checkDataFits(Mix mix, DataSample sample) {
+        List<String> problems = new ArrayList<>();
+        for (OperationSpec op : mix.operations()) {
+            if (op.share() <= 0) {
+                continue;
+            }
+            Set<Variable> vars =
+                    EnumSet.copyOf(op.variables().isEmpty() ? EnumSet.of(Variable.SUFFIX) : op.variables());
+            for (String p : sample.missing(vars)) {
+                problems.add("operation '" + op.name() + "': " + p);
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new BadInputException("data file " + sample.source() + " lacks what mix '" + mix.name() + "' needs: "
+                    + String.join("; ", problems));
+        }
     }
-    if (!problems.isEmpty()) {
-      throw new BadInputException("data file " + sample.source() + " lacks what mix '" + mix.name() + "' needs: "
-          + String.join("; ", problems));
-    }
-  }
 
-  private static List<String> notes() {
-    return List.of(
-        "ops/s and latency count successful requests only; wrong answers (an answer of the wrong shape, "
-            + "e.g. an exact lookup that did not return exactly one entry) and errors are counted apart.",
-        "sizeLimitExceeded counts as a partial success (in ops/s, latency and the 'partial' column) when the "
-            + "entries returned satisfy the expected shape; for an exact or not-found lookup it is a wrong answer.",
-        "connect+bind is connection setup, reported on its own and not included in ops/s.",
-        "Clients are groups of threads in one load-generator JVM; each thread runs its own seeded script on its "
-            + "own connection(s) with no think time.",
-        "Summary latency percentiles are the mean of the summarised runs' percentiles; max is the largest.",
-        "Warm-up intervals are printed and kept in intervals.csv but never counted in totals.");
-  }
+    private static List<String> notes() {
+        return List.of(
+                "ops/s and latency count successful requests only; wrong answers (an answer of the wrong shape, "
+                        + "e.g. an exact lookup that did not return exactly one entry) and errors are counted apart.",
+                "sizeLimitExceeded counts as a partial success (in ops/s, latency and the 'partial' column) when the "
+                        + "entries returned satisfy the expected shape; for an exact or not-found lookup it is a wrong answer.",
+                "connect+bind is connection setup, reported on its own and not included in ops/s.",
+                "Clients are groups of threads in one load-generator JVM; each thread runs its own seeded script on its "
+                        + "own connection(s) with no think time.",
+                "Summary latency percentiles are the mean of the summarised runs' percentiles; max is the largest.",
+                "Warm-up intervals are printed and kept in intervals.csv but never counted in totals.");
+    }
 }

@@ -14,26 +14,26 @@ import java.util.Base64;
  * value as an octet string, and slapd can verify binds with it. Not thread-safe.
  */
 final class Ssha {
-  private final MessageDigest sha1;
-  private final byte[] salt = new byte[8];
-  private final byte[] digestAndSalt = new byte[20 + 8];
+    private final MessageDigest sha1;
+    private final byte[] salt = new byte[8];
+    private final byte[] digestAndSalt = new byte[20 + 8];
 
-  Ssha() {
-    try {
-      sha1 = MessageDigest.getInstance("SHA-1");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform must provide SHA-1", e);
+    Ssha() {
+        try {
+            sha1 = MessageDigest.getInstance("SHA-1");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform must provide SHA-1", e);
+        }
     }
-  }
 
-  String hash(String password, SplitMix64 rng) {
-    rng.nextBytes(salt);
-    sha1.reset();
-    sha1.update(password.getBytes(StandardCharsets.UTF_8));
-    sha1.update(salt);
-    byte[] digest = sha1.digest();
-    System.arraycopy(digest, 0, digestAndSalt, 0, 20);
-    System.arraycopy(salt, 0, digestAndSalt, 20, 8);
-    return "{SSHA}" + Base64.getEncoder().encodeToString(digestAndSalt);
-  }
+    String hash(String password, SplitMix64 rng) {
+        rng.nextBytes(salt);
+        sha1.reset();
+        sha1.update(password.getBytes(StandardCharsets.UTF_8));
+        sha1.update(salt);
+        byte[] digest = sha1.digest();
+        System.arraycopy(digest, 0, digestAndSalt, 0, 20);
+        System.arraycopy(salt, 0, digestAndSalt, 20, 8);
+        return "{SSHA}" + Base64.getEncoder().encodeToString(digestAndSalt);
+    }
 }

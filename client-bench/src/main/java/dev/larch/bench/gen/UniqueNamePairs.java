@@ -10,57 +10,57 @@ import java.util.BitSet;
  * the data set and no name strings are kept. Not thread-safe.
  */
 public final class UniqueNamePairs {
-  /** Draws beyond this many repeats fall back to a uniform scan, so a crowded table still ends. */
-  private static final int MAX_REDRAWS = 64;
+    /** Draws beyond this many repeats fall back to a uniform scan, so a crowded table still ends. */
+    private static final int MAX_REDRAWS = 64;
 
-  private final SkewedPicker givenPicker;
-  private final SkewedPicker familyPicker;
-  private final BitSet used;
-  private final long capacity;
-  private long drawn;
+    private final SkewedPicker givenPicker;
+    private final SkewedPicker familyPicker;
+    private final BitSet used;
+    private final long capacity;
+    private long drawn;
 
-  public UniqueNamePairs(int givenCount, int familyCount, double skew) {
-    this.givenPicker = new SkewedPicker(givenCount, skew);
-    this.familyPicker = new SkewedPicker(familyCount, skew);
-    this.capacity = (long) givenCount * familyCount;
-    if (capacity > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("name lists too large for the used-pair table");
+    public UniqueNamePairs(int givenCount, int familyCount, double skew) {
+        this.givenPicker = new SkewedPicker(givenCount, skew);
+        this.familyPicker = new SkewedPicker(familyCount, skew);
+        this.capacity = (long) givenCount * familyCount;
+        if (capacity > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("name lists too large for the used-pair table");
+        }
+        this.used = new BitSet((int) capacity);
     }
-    this.used = new BitSet((int) capacity);
-  }
 
-  /** The largest number of pairs this table will hand out (a quarter of all pairs, so redraws stay rare). */
-  public long limit() {
-    return capacity / 4;
-  }
-
-  /**
-   * Returns the next unused pair encoded as {@code given * familyCount + family}.
-   *
-   * @throws IllegalStateException once {@link #limit()} pairs have been drawn
-   */
-  public int next(SplitMix64 rng) {
-    if (drawn >= limit()) {
-      throw new IllegalStateException("more people than unique names allow (" + limit() + ")");
+    /** The largest number of pairs this table will hand out (a quarter of all pairs, so redraws stay rare). */
+    public long limit() {
+        return capacity / 4;
     }
-    int familyCount = familyPicker.size();
-    for (int attempt = 0; attempt < MAX_REDRAWS; attempt++) {
-      int pair = givenPicker.pick(rng) * familyCount + familyPicker.pick(rng);
-      if (!used.get(pair)) {
+
+    /**
+     * Returns the next unused pair encoded as {@code given * familyCount + family}.
+     *
+     * @throws IllegalStateException once {@link #limit()} pairs have been drawn
+     */
+    public int next(SplitMix64 rng) {
+        if (drawn >= limit()) {
+            throw new IllegalStateException("more people than unique names allow (" + limit() + ")");
+        }
+        int familyCount = familyPicker.size();
+        for (int attempt = 0; attempt < MAX_REDRAWS; attempt++) {
+            int pair = givenPicker.pick(rng) * familyCount + familyPicker.pick(rng);
+            if (!used.get(pair)) {
+                return take(pair);
+            }
+        }
+        int start = (int) (rng.nextDouble() * capacity);
+        int pair = used.nextClearBit(start);
+        if (pair >= capacity) {
+            pair = used.nextClearBit(0);
+        }
         return take(pair);
-      }
     }
-    int start = (int) (rng.nextDouble() * capacity);
-    int pair = used.nextClearBit(start);
-    if (pair >= capacity) {
-      pair = used.nextClearBit(0);
-    }
-    return take(pair);
-  }
 
-  private int take(int pair) {
-    used.set(pair);
-    drawn++;
-    return pair;
-  }
+    private int take(int pair) {
+        used.set(pair);
+        drawn++;
+        return pair;
+    }
 }

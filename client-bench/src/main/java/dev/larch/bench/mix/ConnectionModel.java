@@ -10,9 +10,9 @@ package dev.larch.bench.mix;
  * @param maxOps most operations per session (per-lookup only)
  */
 public record ConnectionModel(boolean perLookup, int minOps, int maxOps) {
-  public static final ConnectionModel PERSISTENT = new ConnectionModel(false, 1, 1);
+    public static final ConnectionModel PERSISTENT = new ConnectionModel(false, 1, 1);
 
-  public String label() {
-    return perLookup ? "per-lookup (" + minOps + "-" + maxOps + " operations per connection)" : "persistent";
-  }
+    public String label() {
+        return perLookup ? "per-lookup (" + minOps + "-" + maxOps + " operations per connection)" : "persistent";
+    }
 }

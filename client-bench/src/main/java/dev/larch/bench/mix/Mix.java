@@ -12,5 +12,10 @@ import java.util.List;
  * @param connection the connection model
  * @param operations operations in file order
  */
-public record Mix(String name, String description, String source, String sha256,
-    ConnectionModel connection, List<OperationSpec> operations) {}
+public record Mix(
+        String name,
+        String description,
+        String source,
+        String sha256,
+        ConnectionModel connection,
+        List<OperationSpec> operations) {}

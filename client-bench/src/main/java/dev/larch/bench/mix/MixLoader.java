@@ -1,12 +1,5 @@
 package dev.larch.bench.mix;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.unboundid.ldap.sdk.Filter;
-import com.unboundid.ldap.sdk.LDAPException;
-import com.unboundid.ldap.sdk.SearchScope;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -15,11 +8,19 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.unboundid.ldap.sdk.Filter;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.SearchScope;
 
 /**
  * Reads and validates mix files (JSON; see client-bench/README.md for the format).
@@ -29,184 +30,197 @@ import java.util.Set;
  * whose message names the mix and the field to fix.
  */
 public final class MixLoader {
-  public static final List<String> BUILT_IN = List.of("messaging", "addressing");
-  private static final Set<String> KNOWN_TYPES = Set.of("search");
-  private static final double SHARE_TOLERANCE = 1e-6;
+    public static final List<String> BUILT_IN = List.of("messaging", "addressing");
+    private static final Set<String> KNOWN_TYPES = Set.of("search");
+    private static final double SHARE_TOLERANCE = 1e-6;
 
-  private final ObjectMapper mapper = new ObjectMapper()
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .enable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY);
+    private final ObjectMapper mapper = new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY);
 
-  /** Loads a built-in mix by name or a mix file by path. */
-  public Mix load(String nameOrPath) {
-    if (BUILT_IN.contains(nameOrPath)) {
-      String resource = "/dev/larch/bench/mix/" + nameOrPath + ".json";
-      try (InputStream in = MixLoader.class.getResourceAsStream(resource)) {
-        if (in == null) {
-          throw new IllegalStateException("built-in mix missing from the jar: " + resource);
+    /** Loads a built-in mix by name or a mix file by path. */
+    public Mix load(String nameOrPath) {
+        if (BUILT_IN.contains(nameOrPath)) {
+            String resource = "/dev/larch/bench/mix/" + nameOrPath + ".json";
+            try (InputStream in = MixLoader.class.getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new IllegalStateException("built-in mix missing from the jar: " + resource);
+                }
+                return parse(in.readAllBytes(), "built-in:" + nameOrPath);
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot read built-in mix " + resource, e);
+            }
         }
-        return parse(in.readAllBytes(), "built-in:" + nameOrPath);
-      } catch (IOException e) {
-        throw new IllegalStateException("cannot read built-in mix " + resource, e);
-      }
+        Path path = Path.of(nameOrPath);
+        try {
+            return parse(Files.readAllBytes(path), path.toString());
+        } catch (NoSuchFileException e) {
+            throw new InvalidMixException(
+                    "mix file not found: " + nameOrPath + " (built-in mixes: " + String.join(", ", BUILT_IN) + ")");
+        } catch (IOException e) {
+            throw new InvalidMixException("cannot read mix file " + nameOrPath + ": " + e.getMessage());
+        }
     }
-    Path path = Path.of(nameOrPath);
-    try {
-      return parse(Files.readAllBytes(path), path.toString());
-    } catch (NoSuchFileException e) {
-      throw new InvalidMixException("mix file not found: " + nameOrPath
-          + " (built-in mixes: " + String.join(", ", BUILT_IN) + ")");
-    } catch (IOException e) {
-      throw new InvalidMixException("cannot read mix file " + nameOrPath + ": " + e.getMessage());
-    }
-  }
 
-  /** Parses and validates mix bytes; {@code source} only labels messages and results. */
-  public Mix parse(byte[] bytes, String source) {
-    RawMix raw;
-    try {
-      raw = mapper.readValue(bytes, RawMix.class);
-    } catch (JsonProcessingException e) {
-      JsonLocation at = e.getLocation();
-      String where = at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
-      throw new InvalidMixException("mix " + source + " is not valid: " + e.getOriginalMessage() + where);
-    } catch (IOException e) {
-      throw new InvalidMixException("mix " + source + " cannot be read: " + e.getMessage());
+    /** Parses and validates mix bytes; {@code source} only labels messages and results. */
+    public Mix parse(byte[] bytes, String source) {
+        RawMix raw;
+        try {
+            raw = mapper.readValue(bytes, RawMix.class);
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            String where = at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
+            throw new InvalidMixException("mix " + source + " is not valid: " + e.getOriginalMessage() + where);
+        } catch (IOException e) {
+            throw new InvalidMixException("mix " + source + " cannot be read: " + e.getMessage());
+        }
+        if (raw == null) {
+            throw new InvalidMixException("mix " + source + " is empty");
+        }
+        String label = "mix " + source;
+        if (raw.operations == null || raw.operations.isEmpty()) {
+            throw new InvalidMixException(label + " has no operations");
+        }
+        List<OperationSpec> ops = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        double total = 0;
+        for (int i = 0; i < raw.operations.size(); i++) {
+            RawOperation op = raw.operations.get(i);
+            String opLabel = label + ", operation " + (op.name == null ? "#" + (i + 1) : "'" + op.name + "'");
+            OperationSpec spec = operation(op, opLabel);
+            if (!names.add(spec.name())) {
+                throw new InvalidMixException(label + " names two operations '" + spec.name() + "'");
+            }
+            total += spec.share();
+            ops.add(spec);
+        }
+        if (Math.abs(total - 100.0) > SHARE_TOLERANCE) {
+            throw new InvalidMixException(
+                    label + ": operation shares add up to " + String.format(Locale.ROOT, "%.6g", total) + ", not 100");
+        }
+        return new Mix(
+                raw.name == null ? source : raw.name,
+                raw.description == null ? "" : raw.description,
+                source,
+                sha256(bytes),
+                connection(raw.connection, label),
+                List.copyOf(ops));
     }
-    if (raw == null) {
-      throw new InvalidMixException("mix " + source + " is empty");
-    }
-    String label = "mix " + source;
-    if (raw.operations == null || raw.operations.isEmpty()) {
-      throw new InvalidMixException(label + " has no operations");
-    }
-    List<OperationSpec> ops = new ArrayList<>();
-    Set<String> names = new HashSet<>();
-    double total = 0;
-    for (int i = 0; i < raw.operations.size(); i++) {
-      RawOperation op = raw.operations.get(i);
-      String opLabel = label + ", operation " + (op.name == null ? "#" + (i + 1) : "'" + op.name + "'");
-      OperationSpec spec = operation(op, opLabel);
-      if (!names.add(spec.name())) {
-        throw new InvalidMixException(label + " names two operations '" + spec.name() + "'");
-      }
-      total += spec.share();
-      ops.add(spec);
-    }
-    if (Math.abs(total - 100.0) > SHARE_TOLERANCE) {
-      throw new InvalidMixException(label + ": operation shares add up to "
-          + String.format(Locale.ROOT, "%.6g", total) + ", not 100");
-    }
-    return new Mix(raw.name == null ? source : raw.name, raw.description == null ? "" : raw.description,
-        source, sha256(bytes), connection(raw.connection, label), List.copyOf(ops));
-  }
 
-  private static OperationSpec operation(RawOperation op, String label) {
-    if (op.name == null || op.name.isBlank()) {
-      throw new InvalidMixException(label + " has no name");
+    private static OperationSpec operation(RawOperation op, String label) {
+        if (op.name == null || op.name.isBlank()) {
+            throw new InvalidMixException(label + " has no name");
+        }
+        String type = op.type == null ? "search" : op.type;
+        if (!KNOWN_TYPES.contains(type)) {
+            throw new InvalidMixException(label + " has unknown operation type '" + type + "' (known: "
+                    + String.join(", ", KNOWN_TYPES) + ")");
+        }
+        if (op.share == null || op.share < 0 || op.share.isNaN()) {
+            throw new InvalidMixException(label + " needs a share between 0 and 100");
+        }
+        if (op.filter == null || op.filter.isEmpty()) {
+            throw new InvalidMixException(label + " needs a filter");
+        }
+        if (op.expect == null) {
+            throw new InvalidMixException(label + " needs expect: one, none, some or any");
+        }
+        Expectation expect;
+        try {
+            expect = Expectation.valueOf(op.expect.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidMixException(label + " has unknown expect '" + op.expect + "' (one, none, some, any)");
+        }
+        try {
+            Template base = Template.parse(op.base == null ? "${suffix}" : op.base);
+            List<Template> filters = new ArrayList<>();
+            for (String f : op.filter) {
+                Template t = Template.parse(f);
+                // A trial rendering with a harmless value proves the filter's syntax before any load.
+                Filter.create(t.render(v -> "x", s -> s));
+                filters.add(t);
+            }
+            int sizeLimit = op.sizeLimit == null ? 0 : op.sizeLimit;
+            if (sizeLimit < 0) {
+                throw new InvalidMixException(label + " has a negative sizeLimit");
+            }
+            return new OperationSpec(
+                    op.name,
+                    op.share,
+                    base,
+                    scope(op.scope, label),
+                    List.copyOf(filters),
+                    op.attributes == null ? List.of() : List.copyOf(op.attributes),
+                    expect,
+                    op.requireAttribute,
+                    sizeLimit);
+        } catch (LDAPException e) {
+            throw new InvalidMixException(label + " has an invalid filter: " + e.getMessage());
+        } catch (InvalidMixException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new InvalidMixException(label + ": " + e.getMessage());
+        }
     }
-    String type = op.type == null ? "search" : op.type;
-    if (!KNOWN_TYPES.contains(type)) {
-      throw new InvalidMixException(label + " has unknown operation type '" + type + "' (known: "
-          + String.join(", ", KNOWN_TYPES) + ")");
-    }
-    if (op.share == null || op.share < 0 || op.share.isNaN()) {
-      throw new InvalidMixException(label + " needs a share between 0 and 100");
-    }
-    if (op.filter == null || op.filter.isEmpty()) {
-      throw new InvalidMixException(label + " needs a filter");
-    }
-    if (op.expect == null) {
-      throw new InvalidMixException(label + " needs expect: one, none, some or any");
-    }
-    Expectation expect;
-    try {
-      expect = Expectation.valueOf(op.expect.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new InvalidMixException(label + " has unknown expect '" + op.expect + "' (one, none, some, any)");
-    }
-    try {
-      Template base = Template.parse(op.base == null ? "${suffix}" : op.base);
-      List<Template> filters = new ArrayList<>();
-      for (String f : op.filter) {
-        Template t = Template.parse(f);
-        // A trial rendering with a harmless value proves the filter's syntax before any load.
-        Filter.create(t.render(v -> "x", s -> s));
-        filters.add(t);
-      }
-      int sizeLimit = op.sizeLimit == null ? 0 : op.sizeLimit;
-      if (sizeLimit < 0) {
-        throw new InvalidMixException(label + " has a negative sizeLimit");
-      }
-      return new OperationSpec(op.name, op.share, base, scope(op.scope, label), List.copyOf(filters),
-          op.attributes == null ? List.of() : List.copyOf(op.attributes), expect, op.requireAttribute, sizeLimit);
-    } catch (LDAPException e) {
-      throw new InvalidMixException(label + " has an invalid filter: " + e.getMessage());
-    } catch (InvalidMixException e) {
-      throw e;
-    } catch (IllegalArgumentException e) {
-      throw new InvalidMixException(label + ": " + e.getMessage());
-    }
-  }
 
-  private static SearchScope scope(String scope, String label) {
-    String s = scope == null ? "sub" : scope.toLowerCase(Locale.ROOT);
-    return switch (s) {
-      case "base" -> SearchScope.BASE;
-      case "one", "onelevel" -> SearchScope.ONE;
-      case "sub", "subtree" -> SearchScope.SUB;
-      default -> throw new InvalidMixException(label + " has unknown scope '" + scope + "' (base, one, sub)");
-    };
-  }
-
-  private static ConnectionModel connection(RawConnection c, String label) {
-    if (c == null || c.model == null || c.model.equals("persistent")) {
-      return ConnectionModel.PERSISTENT;
+    private static SearchScope scope(String scope, String label) {
+        String s = scope == null ? "sub" : scope.toLowerCase(Locale.ROOT);
+        return switch (s) {
+            case "base" -> SearchScope.BASE;
+            case "one", "onelevel" -> SearchScope.ONE;
+            case "sub", "subtree" -> SearchScope.SUB;
+            default -> throw new InvalidMixException(label + " has unknown scope '" + scope + "' (base, one, sub)");
+        };
     }
-    if (!c.model.equals("per-lookup")) {
-      throw new InvalidMixException(label + " has unknown connection model '" + c.model
-          + "' (persistent, per-lookup)");
+
+    private static ConnectionModel connection(RawConnection c, String label) {
+        if (c == null || c.model == null || c.model.equals("persistent")) {
+            return ConnectionModel.PERSISTENT;
+        }
+        if (!c.model.equals("per-lookup")) {
+            throw new InvalidMixException(
+                    label + " has unknown connection model '" + c.model + "' (persistent, per-lookup)");
+        }
+        int min = c.minOpsPerConnection == null ? 1 : c.minOpsPerConnection;
+        int max = c.maxOpsPerConnection == null ? min : c.maxOpsPerConnection;
+        if (min < 1 || max < min) {
+            throw new InvalidMixException(label + ": need 1 <= minOpsPerConnection <= maxOpsPerConnection");
+        }
+        return new ConnectionModel(true, min, max);
     }
-    int min = c.minOpsPerConnection == null ? 1 : c.minOpsPerConnection;
-    int max = c.maxOpsPerConnection == null ? min : c.maxOpsPerConnection;
-    if (min < 1 || max < min) {
-      throw new InvalidMixException(label + ": need 1 <= minOpsPerConnection <= maxOpsPerConnection");
+
+    static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform must provide SHA-256", e);
+        }
     }
-    return new ConnectionModel(true, min, max);
-  }
 
-  static String sha256(byte[] bytes) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform must provide SHA-256", e);
+    /** The file as written; public fields so Jackson needs no setters. */
+    static final class RawMix {
+        public String name;
+        public String description;
+        public RawConnection connection;
+        public List<RawOperation> operations;
     }
-  }
 
-  /** The file as written; public fields so Jackson needs no setters. */
-  static final class RawMix {
-    public String name;
-    public String description;
-    public RawConnection connection;
-    public List<RawOperation> operations;
-  }
+    static final class RawConnection {
+        public String model;
+        public Integer minOpsPerConnection;
+        public Integer maxOpsPerConnection;
+    }
 
-  static final class RawConnection {
-    public String model;
-    public Integer minOpsPerConnection;
-    public Integer maxOpsPerConnection;
-  }
-
-  static final class RawOperation {
-    public String name;
-    public String type;
-    public Double share;
-    public String base;
-    public String scope;
-    public List<String> filter;
-    public List<String> attributes;
-    public String expect;
-    public String requireAttribute;
-    public Integer sizeLimit;
-  }
+    static final class RawOperation {
+        public String name;
+        public String type;
+        public Double share;
+        public String base;
+        public String scope;
+        public List<String> filter;
+        public List<String> attributes;
+        public String expect;
+        public String requireAttribute;
+        public Integer sizeLimit;
+    }
 }

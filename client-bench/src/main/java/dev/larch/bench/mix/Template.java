@@ -12,67 +12,68 @@ import java.util.function.Function;
  * <p>Immutable and thread-safe.
  */
 public final class Template {
-  private final String source;
-  private final List<Object> parts; // String literals and Variables, in order
-  private final Set<Variable> variables;
+    private final String source;
+    private final List<Object> parts; // String literals and Variables, in order
+    private final Set<Variable> variables;
 
-  private Template(String source, List<Object> parts, Set<Variable> variables) {
-    this.source = source;
-    this.parts = parts;
-    this.variables = variables;
-  }
-
-  /**
-   * Parses {@code source}.
-   *
-   * @throws IllegalArgumentException naming the placeholder if it is unknown or unterminated
-   */
-  public static Template parse(String source) {
-    List<Object> parts = new ArrayList<>();
-    Set<Variable> vars = EnumSet.noneOf(Variable.class);
-    int i = 0;
-    while (i < source.length()) {
-      int open = source.indexOf("${", i);
-      if (open < 0) {
-        parts.add(source.substring(i));
-        break;
-      }
-      if (open > i) {
-        parts.add(source.substring(i, open));
-      }
-      int close = source.indexOf('}', open);
-      if (close < 0) {
-        throw new IllegalArgumentException("unterminated placeholder in '" + source + "'");
-      }
-      String name = source.substring(open + 2, close);
-      Variable v = Variable.byPlaceholder(name).orElseThrow(() ->
-          new IllegalArgumentException("unknown placeholder ${" + name + "} in '" + source + "'"));
-      parts.add(v);
-      vars.add(v);
-      i = close + 1;
+    private Template(String source, List<Object> parts, Set<Variable> variables) {
+        this.source = source;
+        this.parts = parts;
+        this.variables = variables;
     }
-    return new Template(source, List.copyOf(parts), vars);
-  }
 
-  public Set<Variable> variables() {
-    return variables;
-  }
-
-  /** Substitutes each placeholder with {@code values.apply(variable)}, passed through {@code escape}. */
-  public String render(Function<Variable, String> values, Function<String, String> escape) {
-    StringBuilder sb = new StringBuilder(source.length() + 32);
-    for (Object part : parts) {
-      if (part instanceof Variable v) {
-        sb.append(escape.apply(values.apply(v)));
-      } else {
-        sb.append((String) part);
-      }
+    /**
+     * Parses {@code source}.
+     *
+     * @throws IllegalArgumentException naming the placeholder if it is unknown or unterminated
+     */
+    public static Template parse(String source) {
+        List<Object> parts = new ArrayList<>();
+        Set<Variable> vars = EnumSet.noneOf(Variable.class);
+        int i = 0;
+        while (i < source.length()) {
+            int open = source.indexOf("${", i);
+            if (open < 0) {
+                parts.add(source.substring(i));
+                break;
+            }
+            if (open > i) {
+                parts.add(source.substring(i, open));
+            }
+            int close = source.indexOf('}', open);
+            if (close < 0) {
+                throw new IllegalArgumentException("unterminated placeholder in '" + source + "'");
+            }
+            String name = source.substring(open + 2, close);
+            Variable v = Variable.byPlaceholder(name)
+                    .orElseThrow(() ->
+                            new IllegalArgumentException("unknown placeholder ${" + name + "} in '" + source + "'"));
+            parts.add(v);
+            vars.add(v);
+            i = close + 1;
+        }
+        return new Template(source, List.copyOf(parts), vars);
     }
-    return sb.toString();
-  }
 
-  @Override
-  public String toString() {
-    return source;
-  }
+    public Set<Variable> variables() {
+        return variables;
+    }
+
+    /** Substitutes each placeholder with {@code values.apply(variable)}, passed through {@code escape}. */
+    public String render(Function<Variable, String> values, Function<String, String> escape) {
+        StringBuilder sb = new StringBuilder(source.length() + 32);
+        for (Object part : parts) {
+            if (part instanceof Variable v) {
+                sb.append(escape.apply(values.apply(v)));
+            } else {
+                sb.append((String) part);
+            }
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public String toString() {
+        return source;
+    }
 }

@@ -18,66 +18,137 @@ import java.util.Map;
  * @param summary the headline numbers (mean of the last two runs, or the ramp's peak step)
  * @param ramp the ramp, or null without {@code --ramp}
  */
-public record BenchResult(String harness, String harnessVersion, String startedAt, Config config,
-    Server server, List<String> notes, List<Run> runs, Summary summary, Ramp ramp) {
+public record BenchResult(
+        String harness,
+        String harnessVersion,
+        String startedAt,
+        Config config,
+        Server server,
+        List<String> notes,
+        List<Run> runs,
+        Summary summary,
+        Ramp ramp) {
 
-  /** What was run. */
-  public record Config(String mix, String mixSource, String mixSha256, String connectionModel,
-      Map<String, Double> shares, long seed, String dataFile, long dataEntries, long dataPeople,
-      long dataGroups, int clients, int threads, double warmupSeconds, double durationSeconds,
-      double intervalSeconds, int runs, boolean ramp) {}
+    /** What was run. */
+    public record Config(
+            String mix,
+            String mixSource,
+            String mixSha256,
+            String connectionModel,
+            Map<String, Double> shares,
+            long seed,
+            String dataFile,
+            long dataEntries,
+            long dataPeople,
+            long dataGroups,
+            int clients,
+            int threads,
+            double warmupSeconds,
+            double durationSeconds,
+            double intervalSeconds,
+            int runs,
+            boolean ramp) {}
 
-  /** The server; {@code pid} is null unless {@code --server-pid} was given. */
-  public record Server(String host, int port, String vendorName, String vendorVersion, String bindDn, Long pid) {}
+    /** The server; {@code pid} is null unless {@code --server-pid} was given. */
+    public record Server(String host, int port, String vendorName, String vendorVersion, String bindDn, Long pid) {}
 
-  /** Latency in milliseconds. */
-  public record Latency(double mean, double p50, double p90, double p99, double p999, double max) {
-    public static final Latency NONE = new Latency(0, 0, 0, 0, 0, 0);
-  }
+    /** Latency in milliseconds. */
+    public record Latency(double mean, double p50, double p90, double p99, double p999, double max) {
+        public static final Latency NONE = new Latency(0, 0, 0, 0, 0, 0);
+    }
 
-  /**
-   * One operation over one measured run. {@code ops} counts successes (partial ones included);
-   * wrong answers and errors are counted apart and are not in the latency figures.
-   */
-  public record Operation(String name, long ops, double opsPerSecond, Latency latencyMs,
-      double entriesPerSearch, long partial, long wrongAnswers, long errors, Map<String, Long> errorsByResultCode) {}
+    /**
+     * One operation over one measured run. {@code ops} counts successes (partial ones included);
+     * wrong answers and errors are counted apart and are not in the latency figures.
+     */
+    public record Operation(
+            String name,
+            long ops,
+            double opsPerSecond,
+            Latency latencyMs,
+            double entriesPerSearch,
+            long partial,
+            long wrongAnswers,
+            long errors,
+            Map<String, Long> errorsByResultCode) {}
 
-  /**
-   * One printed interval; {@code phase} is "warm-up" or "measure". CPU figures are percent of one
-   * core (200 = two cores busy) and null when unknown; RSS is null without {@code --server-pid}.
-   */
-  public record Interval(String phase, double startSeconds, double seconds, double opsPerSecond,
-      double p50Ms, double p99Ms, long errors, long wrongAnswers, Map<String, Double> opsPerSecondByOperation,
-      Double harnessCpuPercent, Double serverCpuPercent, Long serverRssKb) {}
+    /**
+     * One printed interval; {@code phase} is "warm-up" or "measure". CPU figures are percent of one
+     * core (200 = two cores busy) and null when unknown; RSS is null without {@code --server-pid}.
+     */
+    public record Interval(
+            String phase,
+            double startSeconds,
+            double seconds,
+            double opsPerSecond,
+            double p50Ms,
+            double p99Ms,
+            long errors,
+            long wrongAnswers,
+            Map<String, Double> opsPerSecondByOperation,
+            Double harnessCpuPercent,
+            Double serverCpuPercent,
+            Long serverRssKb) {}
 
-  /**
-   * Load-generator and server resources during the measurement. Percentages of one core (100 = one
-   * core busy); the machine percentage divides by the core count. Server figures are null without
-   * {@code --server-pid}.
-   */
-  public record Cpu(int cores, double harnessCpuSeconds, double harnessCpuPercentOfOneCore,
-      double harnessCpuPercentOfMachine, Double serverCpuPercentOfOneCore, Long serverRssMaxKb,
-      Long serverRssMeanKb) {}
+    /**
+     * Load-generator and server resources during the measurement. Percentages of one core (100 = one
+     * core busy); the machine percentage divides by the core count. Server figures are null without
+     * {@code --server-pid}.
+     */
+    public record Cpu(
+            int cores,
+            double harnessCpuSeconds,
+            double harnessCpuPercentOfOneCore,
+            double harnessCpuPercentOfMachine,
+            Double serverCpuPercentOfOneCore,
+            Long serverRssMaxKb,
+            Long serverRssMeanKb) {}
 
-  /** One measured run (warm-up excluded). {@code connections} is connection setup (connect + bind). */
-  public record Run(int run, int clients, int threads, double measuredSeconds, long ops, double opsPerSecond,
-      Latency latencyMs, long partial, long wrongAnswers, long errors, Map<String, Long> errorsByResultCode,
-      List<Operation> operations, Operation connections, List<Interval> intervals, Cpu cpu) {}
+    /** One measured run (warm-up excluded). {@code connections} is connection setup (connect + bind). */
+    public record Run(
+            int run,
+            int clients,
+            int threads,
+            double measuredSeconds,
+            long ops,
+            double opsPerSecond,
+            Latency latencyMs,
+            long partial,
+            long wrongAnswers,
+            long errors,
+            Map<String, Long> errorsByResultCode,
+            List<Operation> operations,
+            Operation connections,
+            List<Interval> intervals,
+            Cpu cpu) {}
 
-  /** Headline figures of one operation: throughput and latency averaged over the summarised runs. */
-  public record OperationSummary(String name, double opsPerSecond, Latency latencyMs, double spreadPercent) {}
+    /** Headline figures of one operation: throughput and latency averaged over the summarised runs. */
+    public record OperationSummary(String name, double opsPerSecond, Latency latencyMs, double spreadPercent) {}
 
-  /**
-   * The headline. {@code basis} says which runs it averages; {@code spreadPercent} is
-   * |a − b| / mean × 100 of the two runs' throughput (0 with one run).
-   */
-  public record Summary(String basis, double opsPerSecond, Latency latencyMs, double spreadPercent,
-      long wrongAnswers, long errors, List<OperationSummary> operations) {}
+    /**
+     * The headline. {@code basis} says which runs it averages; {@code spreadPercent} is
+     * |a − b| / mean × 100 of the two runs' throughput (0 with one run).
+     */
+    public record Summary(
+            String basis,
+            double opsPerSecond,
+            Latency latencyMs,
+            double spreadPercent,
+            long wrongAnswers,
+            long errors,
+            List<OperationSummary> operations) {}
 
-  /** One ramp step. */
-  public record RampStep(int clients, int threads, double opsPerSecond, double p99Ms, double harnessCpuPercentOfMachine) {}
+    /** One ramp step. */
+    public record RampStep(
+            int clients, int threads, double opsPerSecond, double p99Ms, double harnessCpuPercentOfMachine) {}
 
-  /** The ramp: steps, the peak, and recommended capacity at 50% of the peak. */
-  public record Ramp(List<RampStep> steps, double p99BoundMs, String stopReason, double peakOpsPerSecond,
-      int peakClients, int peakThreads, double recommendedCapacityOpsPerSecond) {}
+    /** The ramp: steps, the peak, and recommended capacity at 50% of the peak. */
+    public record Ramp(
+            List<RampStep> steps,
+            double p99BoundMs,
+            String stopReason,
+            double peakOpsPerSecond,
+            int peakClients,
+            int peakThreads,
+            double recommendedCapacityOpsPerSecond) {}
 }

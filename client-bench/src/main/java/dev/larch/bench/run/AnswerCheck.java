@@ -1,10 +1,11 @@
 package dev.larch.bench.run;
 
+import java.util.List;
+
 import com.unboundid.ldap.sdk.Attribute;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import dev.larch.bench.mix.Expectation;
 import dev.larch.bench.mix.OperationSpec;
-import java.util.List;
 
 /**
  * Judges whether an answer has the shape the mix expects.
@@ -14,28 +15,32 @@ import java.util.List;
  * lookup it means more than one entry matched, which is a wrong answer.
  */
 public final class AnswerCheck {
-  private AnswerCheck() {}
+    private AnswerCheck() {}
 
-  /** The verdict on one answer. */
-  public enum Verdict { SUCCESS, PARTIAL, WRONG }
+    /** The verdict on one answer. */
+    public enum Verdict {
+        SUCCESS,
+        PARTIAL,
+        WRONG
+    }
 
-  public static Verdict judge(OperationSpec op, int entryCount, List<SearchResultEntry> entries,
-      boolean sizeLimitExceeded) {
-    Expectation expect = op.expect();
-    if (sizeLimitExceeded && (expect == Expectation.ONE || expect == Expectation.NONE)) {
-      return Verdict.WRONG;
-    }
-    if (!expect.accepts(entryCount)) {
-      return Verdict.WRONG;
-    }
-    if (op.requireAttribute() != null) {
-      for (SearchResultEntry e : entries) {
-        Attribute a = e.getAttribute(op.requireAttribute());
-        if (a == null || a.size() == 0) {
-          return Verdict.WRONG; // e.g. a group without members
+    public static Verdict judge(
+            OperationSpec op, int entryCount, List<SearchResultEntry> entries, boolean sizeLimitExceeded) {
+        Expectation expect = op.expect();
+        if (sizeLimitExceeded && (expect == Expectation.ONE || expect == Expectation.NONE)) {
+            return Verdict.WRONG;
         }
-      }
+        if (!expect.accepts(entryCount)) {
+            return Verdict.WRONG;
+        }
+        if (op.requireAttribute() != null) {
+            for (SearchResultEntry e : entries) {
+                Attribute a = e.getAttribute(op.requireAttribute());
+                if (a == null || a.size() == 0) {
+                    return Verdict.WRONG; // e.g. a group without members
+                }
+            }
+        }
+        return sizeLimitExceeded ? Verdict.PARTIAL : Verdict.SUCCESS;
     }
-    return sizeLimitExceeded ? Verdict.PARTIAL : Verdict.SUCCESS;
-  }
 }

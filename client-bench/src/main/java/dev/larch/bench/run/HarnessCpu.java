@@ -10,18 +10,18 @@ import java.lang.management.OperatingSystemMXBean;
  * it is missing.
  */
 public final class HarnessCpu {
-  private HarnessCpu() {}
+    private HarnessCpu() {}
 
-  public static int cores() {
-    return Runtime.getRuntime().availableProcessors();
-  }
-
-  /** Process CPU time in nanoseconds, or -1 if this JVM cannot tell. */
-  public static long processCpuNanos() {
-    OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-    if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-      return sun.getProcessCpuTime();
+    public static int cores() {
+        return Runtime.getRuntime().availableProcessors();
     }
-    return -1;
-  }
+
+    /** Process CPU time in nanoseconds, or -1 if this JVM cannot tell. */
+    public static long processCpuNanos() {
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+            return sun.getProcessCpuTime();
+        }
+        return -1;
+    }
 }

@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -18,85 +19,85 @@ import org.HdrHistogram.Recorder;
  * server's answer to the question asked. Thread-safe.
  */
 public final class OpMetrics {
-  /** Latencies are recorded in nanoseconds with three significant digits. */
-  static final int SIGNIFICANT_DIGITS = 3;
+    /** Latencies are recorded in nanoseconds with three significant digits. */
+    static final int SIGNIFICANT_DIGITS = 3;
 
-  private final Recorder latency = new Recorder(SIGNIFICANT_DIGITS);
-  private final LongAdder entries = new LongAdder();
-  private final LongAdder partial = new LongAdder();
-  private final LongAdder wrong = new LongAdder();
-  private final Map<Integer, LongAdder> errors = new ConcurrentHashMap<>();
-  // One answer's latency and its entries must land in the same interval: without this, a drain
-  // between the two moved the entries into the next interval, and the run's last ones were lost
-  // (a one-entry mix once reported 0.9996 entries per search). Recorders share the read side.
-  private final ReadWriteLock phase = new ReentrantReadWriteLock();
+    private final Recorder latency = new Recorder(SIGNIFICANT_DIGITS);
+    private final LongAdder entries = new LongAdder();
+    private final LongAdder partial = new LongAdder();
+    private final LongAdder wrong = new LongAdder();
+    private final Map<Integer, LongAdder> errors = new ConcurrentHashMap<>();
+    // One answer's latency and its entries must land in the same interval: without this, a drain
+    // between the two moved the entries into the next interval, and the run's last ones were lost
+    // (a one-entry mix once reported 0.9996 entries per search). Recorders share the read side.
+    private final ReadWriteLock phase = new ReentrantReadWriteLock();
 
-  /** A correct answer with {@code entryCount} entries; {@code partialAnswer} after sizeLimitExceeded. */
-  public void success(long nanos, int entryCount, boolean partialAnswer) {
-    phase.readLock().lock();
-    try {
-      latency.recordValue(Math.max(1, nanos));
-      entries.add(entryCount);
-      if (partialAnswer) {
-        partial.increment();
-      }
-    } finally {
-      phase.readLock().unlock();
-    }
-  }
-
-  /** An answer of the wrong shape (e.g. an exact lookup that did not return one entry). */
-  public void wrongAnswer() {
-    wrong.increment();
-  }
-
-  /** A failed request, by LDAP result code (client-side codes such as 91 connectError included). */
-  public void error(int resultCode) {
-    errors.computeIfAbsent(resultCode, k -> new LongAdder()).increment();
-  }
-
-  /**
-   * Takes what was recorded since the last call and resets it. Called by one thread only.
-   *
-   * @param recycle a histogram from a previous snapshot to reuse, or null
-   */
-  public Snapshot drain(Histogram recycle) {
-    phase.writeLock().lock();
-    try {
-      return drainLocked(recycle);
-    } finally {
-      phase.writeLock().unlock();
-    }
-  }
-
-  private Snapshot drainLocked(Histogram recycle) {
-    Histogram h = latency.getIntervalHistogram(recycle);
-    Map<Integer, Long> errorCounts = new TreeMap<>();
-    errors.forEach((code, n) -> {
-      long c = n.sumThenReset();
-      if (c > 0) {
-        errorCounts.put(code, c);
-      }
-    });
-    return new Snapshot(h, entries.sumThenReset(), partial.sumThenReset(), wrong.sumThenReset(), errorCounts);
-  }
-
-  /**
-   * One interval of one operation.
-   *
-   * @param latency nanoseconds of successful requests
-   * @param entries entries returned by successful requests
-   * @param partial successes that ended in sizeLimitExceeded
-   * @param wrong wrong answers
-   * @param errors failures by result code
-   */
-  public record Snapshot(Histogram latency, long entries, long partial, long wrong, Map<Integer, Long> errors) {
-    public long successes() {
-      return latency.getTotalCount();
+    /** A correct answer with {@code entryCount} entries; {@code partialAnswer} after sizeLimitExceeded. */
+    public void success(long nanos, int entryCount, boolean partialAnswer) {
+        phase.readLock().lock();
+        try {
+            latency.recordValue(Math.max(1, nanos));
+            entries.add(entryCount);
+            if (partialAnswer) {
+                partial.increment();
+            }
+        } finally {
+            phase.readLock().unlock();
+        }
     }
 
-    public long errorCount() {
-      return errors.values().stream().mapToLong(Long::longValue).sum();
+    /** An answer of the wrong shape (e.g. an exact lookup that did not return one entry). */
+    public void wrongAnswer() {
+        wrong.increment();
     }
-  }
+
+    /** A failed request, by LDAP result code (client-side codes such as 91 connectError included). */
+    public void error(int resultCode) {
+        errors.computeIfAbsent(resultCode, k -> new LongAdder()).increment();
+    }
+
+    /**
+     * Takes what was recorded since the last call and resets it. Called by one thread only.
+     *
+     * @param recycle a histogram from a previous snapshot to reuse, or null
+     */
+    public Snapshot drain(Histogram recycle) {
+        phase.writeLock().lock();
+        try {
+            return drainLocked(recycle);
+        } finally {
+            phase.writeLock().unlock();
+        }
+    }
+
+    private Snapshot drainLocked(Histogram recycle) {
+        Histogram h = latency.getIntervalHistogram(recycle);
+        Map<Integer, Long> errorCounts = new TreeMap<>();
+        errors.forEach((code, n) -> {
+            long c = n.sumThenReset();
+            if (c > 0) {
+                errorCounts.put(code, c);
+            }
+        });
+        return new Snapshot(h, entries.sumThenReset(), partial.sumThenReset(), wrong.sumThenReset(), errorCounts);
+    }
+
+    /**
+     * One interval of one operation.
+     *
+     * @param latency nanoseconds of successful requests
+     * @param entries entries returned by successful requests
+     * @param partial successes that ended in sizeLimitExceeded
+     * @param wrong wrong answers
+     * @param errors failures by result code
+     */
+    public record Snapshot(Histogram latency, long entries, long partial, long wrong, Map<Integer, Long> errors) {
+        public long successes() {
+            return latency.getTotalCount();
+        }
+
+        public long errorCount() {
+            return errors.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
 }

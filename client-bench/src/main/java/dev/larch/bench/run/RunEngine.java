@@ -1,9 +1,5 @@
 package dev.larch.bench.run;
 
-import dev.larch.bench.gen.SplitMix64;
-import dev.larch.bench.mix.OperationSpec;
-import dev.larch.bench.report.BenchResult;
-import dev.larch.bench.report.Stats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +9,11 @@ import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+
+import dev.larch.bench.gen.SplitMix64;
+import dev.larch.bench.mix.OperationSpec;
+import dev.larch.bench.report.BenchResult;
+import dev.larch.bench.report.Stats;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -23,215 +24,272 @@ import org.HdrHistogram.Histogram;
  * totals. A request counts in the interval in which it completes. Not thread-safe; one run at a time.
  */
 public final class RunEngine {
-  static final String WARM_UP = "warm-up";
-  static final String MEASURE = "measure";
+    static final String WARM_UP = "warm-up";
+    static final String MEASURE = "measure";
 
-  private final RunSettings settings;
-  private final Consumer<String> out;
+    private final RunSettings settings;
+    private final Consumer<String> out;
 
-  public RunEngine(RunSettings settings, Consumer<String> out) {
-    this.settings = settings;
-    this.out = out;
-  }
-
-  /** Interval ends in seconds from the start: warm-up ends first, then measurement ends. */
-  static List<Double> boundaries(double warmup, double duration, double interval) {
-    List<Double> ends = new ArrayList<>();
-    for (double t = interval; t < warmup - 1e-9; t += interval) {
-      ends.add(t);
-    }
-    if (warmup > 0) {
-      ends.add(warmup);
-    }
-    for (double t = warmup + interval; t < warmup + duration - 1e-9; t += interval) {
-      ends.add(t);
-    }
-    ends.add(warmup + duration);
-    return ends;
-  }
-
-  public BenchResult.Run run(int runNumber, int clients, int threads) {
-    List<OperationSpec> ops = settings.mix().operations();
-    List<OpMetrics> metrics = new ArrayList<>();
-    ops.forEach(o -> metrics.add(new OpMetrics()));
-    OpMetrics connect = new OpMetrics();
-    CountDownLatch start = new CountDownLatch(1);
-    StopFlag flag = new StopFlag();
-
-    List<Thread> threadsList = new ArrayList<>();
-    for (int c = 0; c < clients; c++) {
-      for (int t = 0; t < threads; t++) {
-        long seed = SplitMix64.derive(SplitMix64.derive(settings.seed(), c), t);
-        Worker w = new Worker(settings.target(), settings.mix().connection(), ops,
-            new RequestFactory(settings.mix(), settings.data(), seed), metrics, connect, start, flag::isSet,
-            SplitMix64.derive(seed, 0x5E55));
-        Thread th = new Thread(w, "bench-c" + (c + 1) + "-t" + (t + 1));
-        th.setDaemon(true);
-        th.start();
-        threadsList.add(th);
-      }
+    public RunEngine(RunSettings settings, Consumer<String> out) {
+        this.settings = settings;
+        this.out = out;
     }
 
-    List<OpTotals> totals = new ArrayList<>();
-    ops.forEach(o -> totals.add(new OpTotals()));
-    OpTotals connectTotals = new OpTotals();
-    List<BenchResult.Interval> intervals = new ArrayList<>();
-    ServerProcess server = settings.server();
-    long measureStartCpu = 0;
-    long measureStartServerCpu = 0;
-    long measureStartNanos = 0;
-    List<Long> rssSamples = new ArrayList<>();
-
-    long t0 = System.nanoTime();
-    start.countDown();
-    long prevNanos = t0;
-    long prevCpu = HarnessCpu.processCpuNanos();
-    long prevServerCpu = server == null ? -1 : server.cpuNanos();
-    double prevEnd = 0;
-    if (settings.warmupSeconds() == 0) {
-      measureStartCpu = prevCpu;
-      measureStartServerCpu = prevServerCpu;
-      measureStartNanos = t0;
-    }
-    for (double end : boundaries(settings.warmupSeconds(), settings.durationSeconds(), settings.intervalSeconds())) {
-      sleepUntil(t0 + (long) (end * 1e9));
-      long now = System.nanoTime();
-      long cpu = HarnessCpu.processCpuNanos();
-      long serverCpu = server == null ? -1 : server.cpuNanos();
-      long rss = server == null ? -1 : server.rssKb();
-      boolean measuring = prevEnd >= settings.warmupSeconds() - 1e-9;
-      double seconds = (now - prevNanos) / 1e9;
-
-      Histogram combined = new Histogram(OpMetrics.SIGNIFICANT_DIGITS);
-      Map<String, Double> perOp = new LinkedHashMap<>();
-      long errors = 0;
-      long wrong = 0;
-      for (int i = 0; i < ops.size(); i++) {
-        OpMetrics.Snapshot s = metrics.get(i).drain(null);
-        combined.add(s.latency());
-        perOp.put(ops.get(i).name(), s.successes() / seconds);
-        errors += s.errorCount();
-        wrong += s.wrong();
-        if (measuring) {
-          totals.get(i).add(s);
+    /** Interval ends in seconds from the start: warm-up ends first, then measurement ends. */
+    static List<Double> boundaries(double warmup, double duration, double interval) {
+        List<Double> ends = new ArrayList<>();
+        for (double t = interval; t < warmup - 1e-9; t += interval) {
+            ends.add(t);
         }
-      }
-      OpMetrics.Snapshot cs = connect.drain(null);
-      errors += cs.errorCount();
-      if (measuring) {
-        connectTotals.add(cs);
-        if (rss >= 0) {
-          rssSamples.add(rss);
+        if (warmup > 0) {
+            ends.add(warmup);
         }
-      }
-      Double harnessPct = cpu < 0 || prevCpu < 0 ? null
-          : (cpu - prevCpu) / (double) (now - prevNanos) * 100;
-      Double serverPct = serverCpu < 0 || prevServerCpu < 0 ? null
-          : (serverCpu - prevServerCpu) / (double) (now - prevNanos) * 100;
-      BenchResult.Interval interval = new BenchResult.Interval(measuring ? MEASURE : WARM_UP, prevEnd, seconds,
-          combined.getTotalCount() / seconds, Stats.latency(combined).p50(), Stats.latency(combined).p99(),
-          errors, wrong, perOp, harnessPct, serverPct, rss < 0 ? null : rss);
-      intervals.add(interval);
-      out.accept(line(runNumber, clients, threads, interval));
-
-      if (!measuring && end >= settings.warmupSeconds() - 1e-9) {
-        measureStartCpu = cpu;
-        measureStartServerCpu = serverCpu;
-        measureStartNanos = now;
-      }
-      prevNanos = now;
-      prevCpu = cpu;
-      prevServerCpu = serverCpu;
-      prevEnd = end;
-    }
-    long measureEndNanos = prevNanos;
-    flag.set();
-    joinAll(threadsList);
-
-    double measured = (measureEndNanos - measureStartNanos) / 1e9;
-    List<BenchResult.Operation> operations = new ArrayList<>();
-    Histogram all = new Histogram(OpMetrics.SIGNIFICANT_DIGITS);
-    Map<Integer, Long> errorsByCode = new TreeMap<>();
-    long ok = 0;
-    long wrong = 0;
-    long partial = 0;
-    for (int i = 0; i < ops.size(); i++) {
-      OpTotals t = totals.get(i);
-      if (ops.get(i).share() > 0) {
-        operations.add(t.toOperation(ops.get(i).name(), measured));
-      }
-      all.add(t.latency());
-      ok += t.successes();
-      wrong += t.wrong();
-      partial += t.partial();
-      t.errors().forEach((code, n) -> errorsByCode.merge(code, n, Long::sum));
-    }
-    connectTotals.errors().forEach((code, n) -> errorsByCode.merge(code, n, Long::sum));
-    long errorCount = errorsByCode.values().stream().mapToLong(Long::longValue).sum();
-    BenchResult.Cpu cpu = cpu(measured, measureStartCpu, prevCpu, server, measureStartServerCpu, prevServerCpu, rssSamples);
-    return new BenchResult.Run(runNumber, clients, threads, measured, ok, measured > 0 ? ok / measured : 0,
-        Stats.latency(all), partial, wrong, errorCount, OpTotals.label(errorsByCode), operations,
-        connectTotals.toOperation("connect+bind", measured), intervals, cpu);
-  }
-
-  private static BenchResult.Cpu cpu(double seconds, long cpuStart, long cpuEnd, ServerProcess server,
-      long serverStart, long serverEnd, List<Long> rss) {
-    int cores = HarnessCpu.cores();
-    double harnessSeconds = cpuStart < 0 || cpuEnd < 0 ? 0 : (cpuEnd - cpuStart) / 1e9;
-    double ofOneCore = seconds > 0 ? harnessSeconds / seconds * 100 : 0;
-    Double serverPct = server == null || serverStart < 0 || serverEnd < 0 || seconds <= 0 ? null
-        : (serverEnd - serverStart) / 1e9 / seconds * 100;
-    Long rssMax = rss.isEmpty() ? null : rss.stream().mapToLong(Long::longValue).max().getAsLong();
-    Long rssMean = rss.isEmpty() ? null : (long) rss.stream().mapToLong(Long::longValue).average().getAsDouble();
-    return new BenchResult.Cpu(cores, harnessSeconds, ofOneCore, ofOneCore / cores, serverPct, rssMax, rssMean);
-  }
-
-  static String line(int run, int clients, int threads, BenchResult.Interval i) {
-    StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "run %d  %dx%d  %-8s %6.1fs  ops/s %9.1f  p50 %8.3f ms  p99 %8.3f ms  errors %d  wrong %d",
-        run, clients, threads, i.phase().equals(WARM_UP) ? "[warm-up]" : "measure", i.startSeconds() + i.seconds(),
-        i.opsPerSecond(), i.p50Ms(), i.p99Ms(), i.errors(), i.wrongAnswers()));
-    if (i.harnessCpuPercent() != null) {
-      sb.append(String.format(Locale.ROOT, "  harness cpu %5.1f%% of a core", i.harnessCpuPercent()));
-    }
-    if (i.serverCpuPercent() != null) {
-      sb.append(String.format(Locale.ROOT, "  server cpu %6.1f%% of a core, rss %d MB", i.serverCpuPercent(),
-          i.serverRssKb() == null ? 0 : i.serverRssKb() / 1024));
-    }
-    return sb.toString();
-  }
-
-  private static void sleepUntil(long deadline) {
-    for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
-      LockSupport.parkNanos(left);
-    }
-  }
-
-  private void joinAll(List<Thread> threads) {
-    long deadline = System.nanoTime() + (settings.target().responseTimeoutMillis() + 5_000) * 1_000_000L;
-    for (Thread t : threads) {
-      try {
-        long left = (deadline - System.nanoTime()) / 1_000_000L;
-        if (left > 0) {
-          t.join(left);
+        for (double t = warmup + interval; t < warmup + duration - 1e-9; t += interval) {
+            ends.add(t);
         }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
-  }
-
-  /** Set once when the run ends; workers poll it between requests. */
-  static final class StopFlag {
-    private volatile boolean set;
-
-    void set() {
-      set = true;
+        ends.add(warmup + duration);
+        return ends;
     }
 
-    boolean isSet() {
-      return set;
+    public BenchResult.Run run(int runNumber, int clients, int threads) {
+        List<OperationSpec> ops = settings.mix().operations();
+        List<OpMetrics> metrics = new ArrayList<>();
+        ops.forEach(o -> metrics.add(new OpMetrics()));
+        OpMetrics connect = new OpMetrics();
+        CountDownLatch start = new CountDownLatch(1);
+        StopFlag flag = new StopFlag();
+
+        List<Thread> threadsList = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            for (int t = 0; t < threads; t++) {
+                long seed = SplitMix64.derive(SplitMix64.derive(settings.seed(), c), t);
+                Worker w = new Worker(
+                        settings.target(),
+                        settings.mix().connection(),
+                        ops,
+                        new RequestFactory(settings.mix(), settings.data(), seed),
+                        metrics,
+                        connect,
+                        start,
+                        flag::isSet,
+                        SplitMix64.derive(seed, 0x5E55));
+                Thread th = new Thread(w, "bench-c" + (c + 1) + "-t" + (t + 1));
+                th.setDaemon(true);
+                th.start();
+                threadsList.add(th);
+            }
+        }
+
+        List<OpTotals> totals = new ArrayList<>();
+        ops.forEach(o -> totals.add(new OpTotals()));
+        OpTotals connectTotals = new OpTotals();
+        List<BenchResult.Interval> intervals = new ArrayList<>();
+        ServerProcess server = settings.server();
+        long measureStartCpu = 0;
+        long measureStartServerCpu = 0;
+        long measureStartNanos = 0;
+        List<Long> rssSamples = new ArrayList<>();
+
+        long t0 = System.nanoTime();
+        start.countDown();
+        long prevNanos = t0;
+        long prevCpu = HarnessCpu.processCpuNanos();
+        long prevServerCpu = server == null ? -1 : server.cpuNanos();
+        double prevEnd = 0;
+        if (settings.warmupSeconds() == 0) {
+            measureStartCpu = prevCpu;
+            measureStartServerCpu = prevServerCpu;
+            measureStartNanos = t0;
+        }
+        for (double end :
+                boundaries(settings.warmupSeconds(), settings.durationSeconds(), settings.intervalSeconds())) {
+            sleepUntil(t0 + (long) (end * 1e9));
+            long now = System.nanoTime();
+            long cpu = HarnessCpu.processCpuNanos();
+            long serverCpu = server == null ? -1 : server.cpuNanos();
+            long rss = server == null ? -1 : server.rssKb();
+            boolean measuring = prevEnd >= settings.warmupSeconds() - 1e-9;
+            double seconds = (now - prevNanos) / 1e9;
+
+            Histogram combined = new Histogram(OpMetrics.SIGNIFICANT_DIGITS);
+            Map<String, Double> perOp = new LinkedHashMap<>();
+            long errors = 0;
+            long wrong = 0;
+            for (int i = 0; i < ops.size(); i++) {
+                OpMetrics.Snapshot s = metrics.get(i).drain(null);
+                combined.add(s.latency());
+                perOp.put(ops.get(i).name(), s.successes() / seconds);
+                errors += s.errorCount();
+                wrong += s.wrong();
+                if (measuring) {
+                    totals.get(i).add(s);
+                }
+            }
+            OpMetrics.Snapshot cs = connect.drain(null);
+            errors += cs.errorCount();
+            if (measuring) {
+                connectTotals.add(cs);
+                if (rss >= 0) {
+                    rssSamples.add(rss);
+                }
+            }
+            Double harnessPct = cpu < 0 || prevCpu < 0 ? null : (cpu - prevCpu) / (double) (now - prevNanos) * 100;
+            Double serverPct = serverCpu < 0 || prevServerCpu < 0
+                    ? null
+                    : (serverCpu - prevServerCpu) / (double) (now - prevNanos) * 100;
+            BenchResult.Interval interval = new BenchResult.Interval(
+                    measuring ? MEASURE : WARM_UP,
+                    prevEnd,
+                    seconds,
+                    combined.getTotalCount() / seconds,
+                    Stats.latency(combined).p50(),
+                    Stats.latency(combined).p99(),
+                    errors,
+                    wrong,
+                    perOp,
+                    harnessPct,
+                    serverPct,
+                    rss < 0 ? null : rss);
+            intervals.add(interval);
+            out.accept(line(runNumber, clients, threads, interval));
+
+            if (!measuring && end >= settings.warmupSeconds() - 1e-9) {
+                measureStartCpu = cpu;
+                measureStartServerCpu = serverCpu;
+                measureStartNanos = now;
+            }
+            prevNanos = now;
+            prevCpu = cpu;
+            prevServerCpu = serverCpu;
+            prevEnd = end;
+        }
+        long measureEndNanos = prevNanos;
+        flag.set();
+        joinAll(threadsList);
+
+        double measured = (measureEndNanos - measureStartNanos) / 1e9;
+        List<BenchResult.Operation> operations = new ArrayList<>();
+        Histogram all = new Histogram(OpMetrics.SIGNIFICANT_DIGITS);
+        Map<Integer, Long> errorsByCode = new TreeMap<>();
+        long ok = 0;
+        long wrong = 0;
+        long partial = 0;
+        for (int i = 0; i < ops.size(); i++) {
+            OpTotals t = totals.get(i);
+            if (ops.get(i).share() > 0) {
+                operations.add(t.toOperation(ops.get(i).name(), measured));
+            }
+            all.add(t.latency());
+            ok += t.successes();
+            wrong += t.wrong();
+            partial += t.partial();
+            t.errors().forEach((code, n) -> errorsByCode.merge(code, n, Long::sum));
+        }
+        connectTotals.errors().forEach((code, n) -> errorsByCode.merge(code, n, Long::sum));
+        long errorCount =
+                errorsByCode.values().stream().mapToLong(Long::longValue).sum();
+        BenchResult.Cpu cpu =
+                cpu(measured, measureStartCpu, prevCpu, server, measureStartServerCpu, prevServerCpu, rssSamples);
+        return new BenchResult.Run(
+                runNumber,
+                clients,
+                threads,
+                measured,
+                ok,
+                measured > 0 ? ok / measured : 0,
+                Stats.latency(all),
+                partial,
+                wrong,
+                errorCount,
+                OpTotals.label(errorsByCode),
+                operations,
+                connectTotals.toOperation("connect+bind", measured),
+                intervals,
+                cpu);
     }
-  }
+
+    private static BenchResult.Cpu cpu(
+            double seconds,
+            long cpuStart,
+            long cpuEnd,
+            ServerProcess server,
+            long serverStart,
+            long serverEnd,
+            List<Long> rss) {
+        int cores = HarnessCpu.cores();
+        double harnessSeconds = cpuStart < 0 || cpuEnd < 0 ? 0 : (cpuEnd - cpuStart) / 1e9;
+        double ofOneCore = seconds > 0 ? harnessSeconds / seconds * 100 : 0;
+        Double serverPct = server == null || serverStart < 0 || serverEnd < 0 || seconds <= 0
+                ? null
+                : (serverEnd - serverStart) / 1e9 / seconds * 100;
+        Long rssMax = rss.isEmpty()
+                ? null
+                : rss.stream().mapToLong(Long::longValue).max().getAsLong();
+        Long rssMean = rss.isEmpty()
+                ? null
+                : (long) rss.stream().mapToLong(Long::longValue).average().getAsDouble();
+        return new BenchResult.Cpu(cores, harnessSeconds, ofOneCore, ofOneCore / cores, serverPct, rssMax, rssMean);
+    }
+
+    static String line(int run, int clients, int threads, BenchResult.Interval i) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(
+                Locale.ROOT,
+                "run %d  %dx%d  %-8s %6.1fs  ops/s %9.1f  p50 %8.3f ms  p99 %8.3f ms  errors %d  wrong %d",
+                run,
+                clients,
+                threads,
+                i.phase().equals(WARM_UP) ? "[warm-up]" : "measure",
+                i.startSeconds() + i.seconds(),
+                i.opsPerSecond(),
+                i.p50Ms(),
+                i.p99Ms(),
+                i.errors(),
+                i.wrongAnswers()));
+        if (i.harnessCpuPercent() != null) {
+            sb.append(String.format(Locale.ROOT, "  harness cpu %5.1f%% of a core", i.harnessCpuPercent()));
+        }
+        if (i.serverCpuPercent() != null) {
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "  server cpu %6.1f%% of a core, rss %d MB",
+                    i.serverCpuPercent(),
+                    i.serverRssKb() == null ? 0 : i.serverRssKb() / 1024));
+        }
+        return sb.toString();
+    }
+
+    private static void sleepUntil(long deadline) {
+        for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    private void joinAll(List<Thread> threads) {
+        long deadline = System.nanoTime() + (settings.target().responseTimeoutMillis() + 5_000) * 1_000_000L;
+        for (Thread t : threads) {
+            try {
+                long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (left > 0) {
+                    t.join(left);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Set once when the run ends; workers poll it between requests. */
+    static final class StopFlag {
+        private volatile boolean set;
+
+        void set() {
+            set = true;
+        }
+
+        boolean isSet() {
+            return set;
+        }
+    }
 }

@@ -15,5 +15,12 @@ import dev.larch.bench.mix.Mix;
  * @param intervalSeconds length of a printed interval
  * @param server the server process to sample, or null
  */
-public record RunSettings(Mix mix, DataSample data, ServerTarget target, long seed, double warmupSeconds,
-    double durationSeconds, double intervalSeconds, ServerProcess server) {}
+public record RunSettings(
+        Mix mix,
+        DataSample data,
+        ServerTarget target,
+        long seed,
+        double warmupSeconds,
+        double durationSeconds,
+        double intervalSeconds,
+        ServerProcess server) {}

@@ -1,5 +1,11 @@
 package dev.larch.bench.run;
 
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.LDAPSearchException;
@@ -9,11 +15,6 @@ import dev.larch.bench.gen.SplitMix64;
 import dev.larch.bench.mix.ConnectionModel;
 import dev.larch.bench.mix.Expectation;
 import dev.larch.bench.mix.OperationSpec;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 /**
  * One thread of one client: runs its own script back to back, with no think time, on its own
@@ -24,106 +25,115 @@ import java.util.function.BooleanSupplier;
  * pseudo-operation, so the per-lookup model shows what it costs.
  */
 final class Worker implements Runnable {
-  /** Pause after a failed connect, so a dead server is not hammered by a spinning loop. */
-  private static final long RECONNECT_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    /** Pause after a failed connect, so a dead server is not hammered by a spinning loop. */
+    private static final long RECONNECT_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
-  private final ServerTarget target;
-  private final ConnectionModel model;
-  private final List<OperationSpec> operations;
-  private final RequestFactory script;
-  private final List<OpMetrics> metrics;
-  private final OpMetrics connectMetrics;
-  private final CountDownLatch start;
-  private final BooleanSupplier stopped;
-  private final SplitMix64 sessionRng;
+    private final ServerTarget target;
+    private final ConnectionModel model;
+    private final List<OperationSpec> operations;
+    private final RequestFactory script;
+    private final List<OpMetrics> metrics;
+    private final OpMetrics connectMetrics;
+    private final CountDownLatch start;
+    private final BooleanSupplier stopped;
+    private final SplitMix64 sessionRng;
 
-  Worker(ServerTarget target, ConnectionModel model, List<OperationSpec> operations, RequestFactory script,
-      List<OpMetrics> metrics, OpMetrics connectMetrics, CountDownLatch start, BooleanSupplier stopped, long seed) {
-    this.target = target;
-    this.model = model;
-    this.operations = operations;
-    this.script = script;
-    this.metrics = metrics;
-    this.connectMetrics = connectMetrics;
-    this.start = start;
-    this.stopped = stopped;
-    this.sessionRng = new SplitMix64(seed);
-  }
-
-  @Override
-  public void run() {
-    try {
-      start.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return;
+    Worker(
+            ServerTarget target,
+            ConnectionModel model,
+            List<OperationSpec> operations,
+            RequestFactory script,
+            List<OpMetrics> metrics,
+            OpMetrics connectMetrics,
+            CountDownLatch start,
+            BooleanSupplier stopped,
+            long seed) {
+        this.target = target;
+        this.model = model;
+        this.operations = operations;
+        this.script = script;
+        this.metrics = metrics;
+        this.connectMetrics = connectMetrics;
+        this.start = start;
+        this.stopped = stopped;
+        this.sessionRng = new SplitMix64(seed);
     }
-    LDAPConnection conn = null;
-    int opsLeft = 0;
-    try {
-      while (!stopped.getAsBoolean()) {
-        if (conn == null) {
-          conn = connect();
-          if (conn == null) {
-            LockSupport.parkNanos(RECONNECT_PAUSE_NANOS);
-            continue;
-          }
-          opsLeft = model.perLookup() ? sessionRng.between(model.minOps(), model.maxOps()) : Integer.MAX_VALUE;
+
+    @Override
+    public void run() {
+        try {
+            start.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
         }
-        boolean usable = execute(conn, script.next());
-        if (!usable || (model.perLookup() && --opsLeft == 0)) {
-          conn.close(); // sends an unbind first when the connection is still up
-          conn = null;
+        LDAPConnection conn = null;
+        int opsLeft = 0;
+        try {
+            while (!stopped.getAsBoolean()) {
+                if (conn == null) {
+                    conn = connect();
+                    if (conn == null) {
+                        LockSupport.parkNanos(RECONNECT_PAUSE_NANOS);
+                        continue;
+                    }
+                    opsLeft =
+                            model.perLookup() ? sessionRng.between(model.minOps(), model.maxOps()) : Integer.MAX_VALUE;
+                }
+                boolean usable = execute(conn, script.next());
+                if (!usable || (model.perLookup() && --opsLeft == 0)) {
+                    conn.close(); // sends an unbind first when the connection is still up
+                    conn = null;
+                }
+            }
+        } finally {
+            if (conn != null) {
+                conn.close();
+            }
         }
-      }
-    } finally {
-      if (conn != null) {
-        conn.close();
-      }
     }
-  }
 
-  private LDAPConnection connect() {
-    long t0 = System.nanoTime();
-    try {
-      LDAPConnection conn = target.open();
-      connectMetrics.success(System.nanoTime() - t0, 0, false);
-      return conn;
-    } catch (LDAPException e) {
-      connectMetrics.error(e.getResultCode().intValue());
-      return null;
+    private LDAPConnection connect() {
+        long t0 = System.nanoTime();
+        try {
+            LDAPConnection conn = target.open();
+            connectMetrics.success(System.nanoTime() - t0, 0, false);
+            return conn;
+        } catch (LDAPException e) {
+            connectMetrics.error(e.getResultCode().intValue());
+            return null;
+        }
     }
-  }
 
-  /** Runs one request and records its outcome; returns whether the connection is still usable. */
-  private boolean execute(LDAPConnection conn, RequestFactory.Request request) {
-    OperationSpec op = operations.get(request.operation());
-    OpMetrics m = metrics.get(request.operation());
-    long t0 = System.nanoTime();
-    try {
-      SearchResult result = conn.search(request.search());
-      record(op, m, System.nanoTime() - t0, result, false);
-      return true;
-    } catch (LDAPSearchException e) {
-      long nanos = System.nanoTime() - t0;
-      ResultCode rc = e.getResultCode();
-      if (rc.equals(ResultCode.SIZE_LIMIT_EXCEEDED)) {
-        record(op, m, nanos, e.getSearchResult(), true);
-      } else if (rc.equals(ResultCode.NO_SUCH_OBJECT) && op.expect() == Expectation.NONE) {
-        m.success(nanos, 0, false); // reading a DN that does not exist: "not found" is the right answer
-      } else {
-        m.error(rc.intValue());
-      }
-      return rc.isConnectionUsable();
+    /** Runs one request and records its outcome; returns whether the connection is still usable. */
+    private boolean execute(LDAPConnection conn, RequestFactory.Request request) {
+        OperationSpec op = operations.get(request.operation());
+        OpMetrics m = metrics.get(request.operation());
+        long t0 = System.nanoTime();
+        try {
+            SearchResult result = conn.search(request.search());
+            record(op, m, System.nanoTime() - t0, result, false);
+            return true;
+        } catch (LDAPSearchException e) {
+            long nanos = System.nanoTime() - t0;
+            ResultCode rc = e.getResultCode();
+            if (rc.equals(ResultCode.SIZE_LIMIT_EXCEEDED)) {
+                record(op, m, nanos, e.getSearchResult(), true);
+            } else if (rc.equals(ResultCode.NO_SUCH_OBJECT) && op.expect() == Expectation.NONE) {
+                m.success(nanos, 0, false); // reading a DN that does not exist: "not found" is the right answer
+            } else {
+                m.error(rc.intValue());
+            }
+            return rc.isConnectionUsable();
+        }
     }
-  }
 
-  private static void record(OperationSpec op, OpMetrics m, long nanos, SearchResult result, boolean sizeLimited) {
-    int count = result.getEntryCount();
-    switch (AnswerCheck.judge(op, count, result.getSearchEntries(), sizeLimited)) {
-      case SUCCESS -> m.success(nanos, count, false);
-      case PARTIAL -> m.success(nanos, count, true);
-      case WRONG -> m.wrongAnswer();
+    private static void record(OperationSpec op, OpMetrics m, long nanos, SearchResult result, boolean sizeLimited) {
+        int count = result.getEntryCount();
+        switch (AnswerCheck.judge(op, count, result.getSearchEntries(), sizeLimited)) {
+            case SUCCESS -> m.success(nanos, count, false);
+            case PARTIAL -> m.success(nanos, count, true);
+            case WRONG -> m.wrongAnswer();
+        }
     }
-  }
 }

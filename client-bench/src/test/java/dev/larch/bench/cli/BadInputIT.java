@@ -1,105 +1,150 @@
 package dev.larch.bench.cli;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import dev.larch.bench.TestData;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+
+import dev.larch.bench.TestData;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /** Every kind of bad input: one clear line, exit code 2, and no load (no results written). */
 class BadInputIT {
-  @TempDir static Path dir;
-  static Path ldif;
-  static InMemoryServer server;
+    @TempDir
+    static Path dir;
 
-  @BeforeAll
-  static void start() throws Exception {
-    ldif = TestData.ldif(dir.resolve("data.ldif"), 100);
-    server = new InMemoryServer(ldif);
-  }
+    static Path ldif;
+    static InMemoryServer server;
 
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
-
-  private static CliRun bench(String mix, int port, Path data, String... extra) {
-    List<String> args = new ArrayList<>(List.of("bench", "--mix", mix, "--port", Integer.toString(port),
-        "--warmup", "0", "--duration", "1", "--runs", "1", "--data", data.toString(),
-        "--out", dir.resolve("out").toString()));
-    args.addAll(List.of(extra));
-    return CliRun.of(args.toArray(String[]::new));
-  }
-
-  private static void assertRejected(CliRun run, String expected) {
-    assertEquals(BenchMain.EXIT_BAD_INPUT, run.exitCode(), run.err());
-    assertTrue(run.err().contains(expected), run.err());
-    assertEquals(1, run.err().strip().lines().count(), "one line: " + run.err());
-    assertFalse(run.err().contains("\tat "), "no stack trace");
-    assertFalse(Files.exists(dir.resolve("out/result.json")), "no load ran");
-  }
-
-  @Test
-  void unreachableServer() throws Exception {
-    int closedPort;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      closedPort = s.getLocalPort();
+    @BeforeAll
+    static void start() throws Exception {
+        ldif = TestData.ldif(dir.resolve("data.ldif"), 100);
+        server = new InMemoryServer(ldif);
     }
-    assertRejected(bench("messaging", closedPort, ldif), "cannot reach LDAP server 127.0.0.1:" + closedPort);
-  }
 
-  @Test
-  void failedBind() {
-    assertRejected(bench("messaging", server.port(), ldif, "--bind-dn", InMemoryServer.ADMIN_DN, "--bind-password", "wrong"),
-        "failed: invalid credentials (49)");
-  }
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
 
-  @Test
-  void mixWithUnknownOperation() throws Exception {
-    Path mix = Files.writeString(dir.resolve("unknown-op.json"),
-        "{\"operations\":[{\"name\":\"m\",\"type\":\"modify\",\"share\":100,\"filter\":\"(cn=x)\",\"expect\":\"one\"}]}");
-    assertRejected(bench(mix.toString(), server.port(), ldif), "unknown operation type 'modify'");
-  }
+    private static CliRun bench(String mix, int port, Path data, String... extra) {
+        List<String> args = new ArrayList<>(List.of(
+                "bench",
+                "--mix",
+                mix,
+                "--port",
+                Integer.toString(port),
+                "--warmup",
+                "0",
+                "--duration",
+                "1",
+                "--runs",
+                "1",
+                "--data",
+                data.toString(),
+                "--out",
+                dir.resolve("out").toString()));
+        args.addAll(List.of(extra));
+        return CliRun.of(args.toArray(String[]::new));
+    }
 
-  @Test
-  void mixWhoseSharesDoNotAddUp() throws Exception {
-    Path mix = Files.writeString(dir.resolve("shares.json"),
-        "{\"operations\":[{\"name\":\"m\",\"share\":99,\"filter\":\"(cn=${cn})\",\"expect\":\"one\"}]}");
-    assertRejected(bench(mix.toString(), server.port(), ldif), "not 100");
-  }
+    private static void assertRejected(CliRun run, String expected) {
+        assertEquals(BenchMain.EXIT_BAD_INPUT, run.exitCode(), run.err());
+        assertTrue(run.err().contains(expected), run.err());
+        assertEquals(1, run.err().strip().lines().count(), "one line: " + run.err());
+        assertFalse(run.err().contains("\tat "), "no stack trace");
+        assertFalse(Files.exists(dir.resolve("out/result.json")), "no load ran");
+    }
 
-  @Test
-  void ldifLackingWhatTheMixNeeds() throws Exception {
-    Path noGroups = dir.resolve("no-groups.ldif");
-    Files.write(noGroups, Files.readAllLines(ldif).stream().filter(l -> !l.startsWith("member:")).toList());
-    assertRejected(bench("addressing", server.port(), noGroups), "operation 'expand-group'");
-  }
+    @Test
+    void unreachableServer() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        assertRejected(bench("messaging", closedPort, ldif), "cannot reach LDAP server 127.0.0.1:" + closedPort);
+    }
 
-  @Test
-  void missingFiles() {
-    assertRejected(bench("messaging", server.port(), dir.resolve("nope.ldif")), "data file not found");
-    assertRejected(bench(dir.resolve("nope.json").toString(), server.port(), ldif), "mix file not found");
-    CliRun compare = CliRun.of("bench", "compare", dir.resolve("a.json").toString(), dir.resolve("b.json").toString());
-    assertRejected(compare, "result file not found");
-  }
+    @Test
+    void failedBind() {
+        assertRejected(
+                bench(
+                        "messaging",
+                        server.port(),
+                        ldif,
+                        "--bind-dn",
+                        InMemoryServer.ADMIN_DN,
+                        "--bind-password",
+                        "wrong"),
+                "failed: invalid credentials (49)");
+    }
 
-  @Test
-  void missingRequiredOptionsAndBadGenArguments() {
-    assertRejected(CliRun.of("bench", "--mix", "messaging"), "--port is required");
-    assertRejected(CliRun.of("gen", "--entries", "0", "--out", dir.resolve("x.ldif").toString()), "at least 1");
-    assertRejected(CliRun.of("gen", "--entries", "5", "--suffix", "cn=x", "--out", dir.resolve("x.ldif").toString()),
-        "--suffix");
-    assertFalse(Files.exists(dir.resolve("x.ldif")));
-    assertFalse(Files.exists(dir.resolve("x.ldif.partial")));
-  }
+    @Test
+    void mixWithUnknownOperation() throws Exception {
+        Path mix = Files.writeString(
+                dir.resolve("unknown-op.json"),
+                "{\"operations\":[{\"name\":\"m\",\"type\":\"modify\",\"share\":100,\"filter\":\"(cn=x)\",\"expect\":\"one\"}]}");
+        assertRejected(bench(mix.toString(), server.port(), ldif), "unknown operation type 'modify'");
+    }
+
+    @Test
+    void mixWhoseSharesDoNotAddUp() throws Exception {
+        Path mix = Files.writeString(
+                dir.resolve("shares.json"),
+                "{\"operations\":[{\"name\":\"m\",\"share\":99,\"filter\":\"(cn=${cn})\",\"expect\":\"one\"}]}");
+        assertRejected(bench(mix.toString(), server.port(), ldif), "not 100");
+    }
+
+    @Test
+    void ldifLackingWhatTheMixNeeds() throws Exception {
+        Path noGroups = dir.resolve("no-groups.ldif");
+        Files.write(
+                noGroups,
+                Files.readAllLines(ldif).stream()
+                        .filter(l -> !l.startsWith("member:"))
+                        .toList());
+        assertRejected(bench("addressing", server.port(), noGroups), "operation 'expand-group'");
+    }
+
+    @Test
+    void missingFiles() {
+        assertRejected(bench("messaging", server.port(), dir.resolve("nope.ldif")), "data file not found");
+        assertRejected(bench(dir.resolve("nope.json").toString(), server.port(), ldif), "mix file not found");
+        CliRun compare = CliRun.of(
+                "bench",
+                "compare",
+                dir.resolve("a.json").toString(),
+                dir.resolve("b.json").toString());
+        assertRejected(compare, "result file not found");
+    }
+
+    @Test
+    void missingRequiredOptionsAndBadGenArguments() {
+        assertRejected(CliRun.of("bench", "--mix", "messaging"), "--port is required");
+        assertRejected(
+                CliRun.of(
+                        "gen", "--entries", "0", "--out", dir.resolve("x.ldif").toString()),
+                "at least 1");
+        assertRejected(
+                CliRun.of(
+                        "gen",
+                        "--entries",
+                        "5",
+                        "--suffix",
+                        "cn=x",
+                        "--out",
+                        dir.resolve("x.ldif").toString()),
+                "--suffix");
+        assertFalse(Files.exists(dir.resolve("x.ldif")));
+        assertFalse(Files.exists(dir.resolve("x.ldif.partial")));
+    }
 }

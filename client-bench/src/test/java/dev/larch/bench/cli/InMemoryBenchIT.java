@@ -1,154 +1,218 @@
 package dev.larch.bench.cli;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import dev.larch.bench.TestData;
-import dev.larch.bench.report.BenchResult;
-import dev.larch.bench.report.JsonReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+
+import dev.larch.bench.TestData;
+import dev.larch.bench.report.BenchResult;
+import dev.larch.bench.report.JsonReport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /** Both built-in mixes, a ramp and a failing server, end to end against the in-memory server. */
 class InMemoryBenchIT {
-  @TempDir static Path dir;
-  static Path ldif;
-  static InMemoryServer server;
+    @TempDir
+    static Path dir;
 
-  @BeforeAll
-  static void start() throws Exception {
-    ldif = TestData.ldif(dir.resolve("data.ldif"), 2_000);
-    server = new InMemoryServer(ldif);
-  }
+    static Path ldif;
+    static InMemoryServer server;
 
-  @AfterAll
-  static void stop() {
-    server.close();
-  }
+    @BeforeAll
+    static void start() throws Exception {
+        ldif = TestData.ldif(dir.resolve("data.ldif"), 2_000);
+        server = new InMemoryServer(ldif);
+    }
 
-  private static BenchResult bench(String mix, Path out, String... extra) throws Exception {
-    List<String> args = new ArrayList<>(List.of("bench", "--mix", mix, "--port", Integer.toString(server.port()),
-        "--clients", "2", "--threads", "2", "--warmup", "1", "--duration", "2", "--runs", "1",
-        "--data", ldif.toString(), "--out", out.toString(), "--server-pid", Long.toString(ProcessHandle.current().pid())));
-    for (int i = 0; i < extra.length; i++) { // an extra option replaces the default given above
-      int at = args.indexOf(extra[i]);
-      boolean hasValue = i + 1 < extra.length && !extra[i + 1].startsWith("--");
-      if (at >= 0 && hasValue) {
-        args.set(at + 1, extra[++i]);
-      } else {
-        args.add(extra[i]);
-        if (hasValue) {
-          args.add(extra[++i]);
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static BenchResult bench(String mix, Path out, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of(
+                "bench",
+                "--mix",
+                mix,
+                "--port",
+                Integer.toString(server.port()),
+                "--clients",
+                "2",
+                "--threads",
+                "2",
+                "--warmup",
+                "1",
+                "--duration",
+                "2",
+                "--runs",
+                "1",
+                "--data",
+                ldif.toString(),
+                "--out",
+                out.toString(),
+                "--server-pid",
+                Long.toString(ProcessHandle.current().pid())));
+        for (int i = 0; i < extra.length; i++) { // an extra option replaces the default given above
+            int at = args.indexOf(extra[i]);
+            boolean hasValue = i + 1 < extra.length && !extra[i + 1].startsWith("--");
+            if (at >= 0 && hasValue) {
+                args.set(at + 1, extra[++i]);
+            } else {
+                args.add(extra[i]);
+                if (hasValue) {
+                    args.add(extra[++i]);
+                }
+            }
         }
-      }
+        CliRun run = CliRun.of(args.toArray(String[]::new));
+        assertEquals(0, run.exitCode(), run.err());
+        return JsonReport.read(out.resolve("result.json"));
     }
-    CliRun run = CliRun.of(args.toArray(String[]::new));
-    assertEquals(0, run.exitCode(), run.err());
-    return JsonReport.read(out.resolve("result.json"));
-  }
 
-  @Test
-  void messagingMixResolvesEveryRecipientToExactlyOneEntry() throws Exception {
-    Path out = dir.resolve("messaging");
-    BenchResult r = bench("messaging", out, "--bind-dn", InMemoryServer.ADMIN_DN, "--bind-password", InMemoryServer.ADMIN_PASSWORD);
-    BenchResult.Run run = r.runs().get(0);
-    assertTrue(run.ops() > 100, "ops " + run.ops());
-    assertEquals(0, run.errors(), run.errorsByResultCode().toString());
-    assertEquals(0, run.wrongAnswers());
-    assertEquals(1, run.operations().size(), "the zero-share operation is not reported");
-    assertEquals(1.0, run.operations().get(0).entriesPerSearch(), 1e-9);
-    assertEquals("persistent", r.config().connectionModel());
-    assertEquals(2_000, r.config().dataPeople());
-    assertEquals(64, r.config().mixSha256().length());
-    assertEquals(1L, r.config().seed());
-    assertEquals(InMemoryServer.ADMIN_DN, r.server().bindDn());
-    assertNotNull(r.server().vendorName());
-    assertNotNull(r.harnessVersion());
-    assertTrue(run.intervals().stream().anyMatch(i -> i.phase().equals("warm-up")));
-    assertTrue(run.intervals().stream().anyMatch(i -> i.phase().equals("measure")));
-    assertTrue(run.cpu().harnessCpuSeconds() > 0);
-    assertNotNull(run.cpu().serverCpuPercentOfOneCore(), "server sampled through /proc");
-    assertTrue(run.cpu().serverRssMaxKb() > 0);
-    checkFiles(out);
-  }
-
-  @Test
-  void addressingMixRunsAllFiveOperationsWithRightAnswers() throws Exception {
-    Path out = dir.resolve("addressing");
-    BenchResult r = bench("addressing", out);
-    BenchResult.Run run = r.runs().get(0);
-    assertEquals(List.of("exact-name", "wildcard-name", "read-entry", "not-found", "expand-group"),
-        run.operations().stream().map(BenchResult.Operation::name).toList());
-    assertEquals(0, run.errors(), run.errorsByResultCode().toString());
-    assertEquals(0, run.wrongAnswers());
-    for (BenchResult.Operation op : run.operations()) {
-      assertTrue(op.ops() > 0, op.name());
-      assertTrue(op.latencyMs().p99() >= op.latencyMs().p50(), op.name());
+    @Test
+    void messagingMixResolvesEveryRecipientToExactlyOneEntry() throws Exception {
+        Path out = dir.resolve("messaging");
+        BenchResult r = bench(
+                "messaging",
+                out,
+                "--bind-dn",
+                InMemoryServer.ADMIN_DN,
+                "--bind-password",
+                InMemoryServer.ADMIN_PASSWORD);
+        BenchResult.Run run = r.runs().get(0);
+        assertTrue(run.ops() > 100, "ops " + run.ops());
+        assertEquals(0, run.errors(), run.errorsByResultCode().toString());
+        assertEquals(0, run.wrongAnswers());
+        assertEquals(1, run.operations().size(), "the zero-share operation is not reported");
+        assertEquals(1.0, run.operations().get(0).entriesPerSearch(), 1e-9);
+        assertEquals("persistent", r.config().connectionModel());
+        assertEquals(2_000, r.config().dataPeople());
+        assertEquals(64, r.config().mixSha256().length());
+        assertEquals(1L, r.config().seed());
+        assertEquals(InMemoryServer.ADMIN_DN, r.server().bindDn());
+        assertNotNull(r.server().vendorName());
+        assertNotNull(r.harnessVersion());
+        assertTrue(run.intervals().stream().anyMatch(i -> i.phase().equals("warm-up")));
+        assertTrue(run.intervals().stream().anyMatch(i -> i.phase().equals("measure")));
+        assertTrue(run.cpu().harnessCpuSeconds() > 0);
+        assertNotNull(run.cpu().serverCpuPercentOfOneCore(), "server sampled through /proc");
+        assertTrue(run.cpu().serverRssMaxKb() > 0);
+        checkFiles(out);
     }
-    BenchResult.Operation group = run.operations().get(4);
-    assertEquals(1.0, group.entriesPerSearch(), 1e-9);
-    assertEquals(0.0, run.operations().get(3).entriesPerSearch(), 1e-9);
-    assertTrue(run.operations().get(1).entriesPerSearch() >= 1);
-    assertTrue(run.connections().ops() > 0, "per-lookup sessions open connections");
-    assertTrue(r.config().connectionModel().startsWith("per-lookup"));
-    checkFiles(out);
 
-    CliRun compare = CliRun.of("bench", "compare", out.resolve("result.json").toString(),
-        out.resolve("result.json").toString());
-    assertEquals(0, compare.exitCode(), compare.err());
-  }
+    @Test
+    void addressingMixRunsAllFiveOperationsWithRightAnswers() throws Exception {
+        Path out = dir.resolve("addressing");
+        BenchResult r = bench("addressing", out);
+        BenchResult.Run run = r.runs().get(0);
+        assertEquals(
+                List.of("exact-name", "wildcard-name", "read-entry", "not-found", "expand-group"),
+                run.operations().stream().map(BenchResult.Operation::name).toList());
+        assertEquals(0, run.errors(), run.errorsByResultCode().toString());
+        assertEquals(0, run.wrongAnswers());
+        for (BenchResult.Operation op : run.operations()) {
+            assertTrue(op.ops() > 0, op.name());
+            assertTrue(op.latencyMs().p99() >= op.latencyMs().p50(), op.name());
+        }
+        BenchResult.Operation group = run.operations().get(4);
+        assertEquals(1.0, group.entriesPerSearch(), 1e-9);
+        assertEquals(0.0, run.operations().get(3).entriesPerSearch(), 1e-9);
+        assertTrue(run.operations().get(1).entriesPerSearch() >= 1);
+        assertTrue(run.connections().ops() > 0, "per-lookup sessions open connections");
+        assertTrue(r.config().connectionModel().startsWith("per-lookup"));
+        checkFiles(out);
 
-  @Test
-  void rampStepsClientsUpAndReportsPeakAndCapacity() throws Exception {
-    Path out = dir.resolve("ramp");
-    BenchResult r = bench("messaging", out, "--warmup", "0", "--duration", "1", "--clients", "1", "--ramp",
-        "--ramp-max-clients", "3");
-    BenchResult.Ramp ramp = r.ramp();
-    assertNotNull(ramp);
-    assertFalse(ramp.steps().isEmpty());
-    assertEquals(1, ramp.steps().get(0).clients());
-    assertEquals(ramp.peakOpsPerSecond() / 2, ramp.recommendedCapacityOpsPerSecond(), 1e-9);
-    assertEquals(ramp.steps().size(), r.runs().size());
-    assertTrue(Files.readString(out.resolve("report.html")).contains("Ramp: throughput by client count"));
-  }
-
-  @Test
-  void serverThatDiesMidRunIsReportedByResultCode(@TempDir Path tmp) throws Exception {
-    Path data = TestData.ldif(tmp.resolve("d.ldif"), 200);
-    try (InMemoryServer dying = new InMemoryServer(data)) {
-      CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("bench", "--mix", "messaging",
-          "--port", Integer.toString(dying.port()), "--threads", "2", "--warmup", "0", "--duration", "2", "--runs", "1",
-          "--response-timeout", "2", "--data", data.toString(), "--out", tmp.resolve("out").toString()));
-      Thread.sleep(800);
-      dying.server.shutDown(true);
-      CliRun done = run.get();
-      assertEquals(0, done.exitCode(), done.err());
-      BenchResult.Run r = JsonReport.read(tmp.resolve("out/result.json")).runs().get(0);
-      assertTrue(r.ops() > 0);
-      assertTrue(r.errors() > 0);
-      assertTrue(r.errorsByResultCode().keySet().stream().anyMatch(k -> k.startsWith("91 ") || k.startsWith("81 ")),
-          r.errorsByResultCode().toString());
+        CliRun compare = CliRun.of(
+                "bench",
+                "compare",
+                out.resolve("result.json").toString(),
+                out.resolve("result.json").toString());
+        assertEquals(0, compare.exitCode(), compare.err());
     }
-  }
 
-  private static void checkFiles(Path out) throws Exception {
-    String csv = Files.readString(out.resolve("result.csv"));
-    assertTrue(csv.startsWith("run,clients,threads,operation,"));
-    assertTrue(csv.contains("\nsummary,"));
-    assertTrue(Files.readString(out.resolve("intervals.csv")).contains(",warm-up,"));
-    String html = Files.readString(out.resolve("report.html"));
-    assertTrue(html.contains("<svg") && html.contains("Throughput over time") && html.contains("Latency percentiles"));
-    assertFalse(html.contains("<script") || (html.contains("http://") && html.replace("http://www.w3.org/2000/svg", "").contains("http://")));
-    String json = Files.readString(out.resolve("result.json"));
-    assertTrue(json.contains("\"mixSha256\"") && json.contains("\"vendorName\""));
-  }
+    @Test
+    void rampStepsClientsUpAndReportsPeakAndCapacity() throws Exception {
+        Path out = dir.resolve("ramp");
+        BenchResult r = bench(
+                "messaging",
+                out,
+                "--warmup",
+                "0",
+                "--duration",
+                "1",
+                "--clients",
+                "1",
+                "--ramp",
+                "--ramp-max-clients",
+                "3");
+        BenchResult.Ramp ramp = r.ramp();
+        assertNotNull(ramp);
+        assertFalse(ramp.steps().isEmpty());
+        assertEquals(1, ramp.steps().get(0).clients());
+        assertEquals(ramp.peakOpsPerSecond() / 2, ramp.recommendedCapacityOpsPerSecond(), 1e-9);
+        assertEquals(ramp.steps().size(), r.runs().size());
+        assertTrue(Files.readString(out.resolve("report.html")).contains("Ramp: throughput by client count"));
+    }
+
+    @Test
+    void serverThatDiesMidRunIsReportedByResultCode(@TempDir Path tmp) throws Exception {
+        Path data = TestData.ldif(tmp.resolve("d.ldif"), 200);
+        try (InMemoryServer dying = new InMemoryServer(data)) {
+            CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of(
+                    "bench",
+                    "--mix",
+                    "messaging",
+                    "--port",
+                    Integer.toString(dying.port()),
+                    "--threads",
+                    "2",
+                    "--warmup",
+                    "0",
+                    "--duration",
+                    "2",
+                    "--runs",
+                    "1",
+                    "--response-timeout",
+                    "2",
+                    "--data",
+                    data.toString(),
+                    "--out",
+                    tmp.resolve("out").toString()));
+            Thread.sleep(800);
+            dying.server.shutDown(true);
+            CliRun done = run.get();
+            assertEquals(0, done.exitCode(), done.err());
+            BenchResult.Run r =
+                    JsonReport.read(tmp.resolve("out/result.json")).runs().get(0);
+            assertTrue(r.ops() > 0);
+            assertTrue(r.errors() > 0);
+            assertTrue(
+                    r.errorsByResultCode().keySet().stream().anyMatch(k -> k.startsWith("91 ") || k.startsWith("81 ")),
+                    r.errorsByResultCode().toString());
+        }
+    }
+
+    private static void checkFiles(Path out) throws Exception {
+        String csv = Files.readString(out.resolve("result.csv"));
+        assertTrue(csv.startsWith("run,clients,threads,operation,"));
+        assertTrue(csv.contains("\nsummary,"));
+        assertTrue(Files.readString(out.resolve("intervals.csv")).contains(",warm-up,"));
+        String html = Files.readString(out.resolve("report.html"));
+        assertTrue(
+                html.contains("<svg") && html.contains("Throughput over time") && html.contains("Latency percentiles"));
+        assertFalse(html.contains("<script")
+                || (html.contains("http://")
+                        && html.replace("http://www.w3.org/2000/svg", "").contains("http://")));
+        String json = Files.readString(out.resolve("result.json"));
+        assertTrue(json.contains("\"mixSha256\"") && json.contains("\"vendorName\""));
+    }
 }

@@ -1,33 +1,35 @@
 package dev.larch.bench.cli;
 
-import com.unboundid.ldap.listener.InMemoryDirectoryServer;
-import com.unboundid.ldap.listener.InMemoryDirectoryServerConfig;
-import com.unboundid.ldap.listener.InMemoryListenerConfig;
 import java.net.InetAddress;
 import java.nio.file.Path;
 
+import com.unboundid.ldap.listener.InMemoryDirectoryServer;
+import com.unboundid.ldap.listener.InMemoryDirectoryServerConfig;
+import com.unboundid.ldap.listener.InMemoryListenerConfig;
+
 /** An UnboundID in-memory server on a loopback port, loaded from an LDIF file; fine for harness tests. */
 final class InMemoryServer implements AutoCloseable {
-  static final String ADMIN_DN = "cn=admin,dc=example,dc=com";
-  static final String ADMIN_PASSWORD = "secret";
+    static final String ADMIN_DN = "cn=admin,dc=example,dc=com";
+    static final String ADMIN_PASSWORD = "secret";
 
-  final InMemoryDirectoryServer server;
+    final InMemoryDirectoryServer server;
 
-  InMemoryServer(Path ldif) throws Exception {
-    InMemoryDirectoryServerConfig config = new InMemoryDirectoryServerConfig("dc=example,dc=com");
-    config.addAdditionalBindCredentials(ADMIN_DN, ADMIN_PASSWORD);
-    config.setListenerConfigs(InMemoryListenerConfig.createLDAPConfig("ldap", InetAddress.getLoopbackAddress(), 0, null));
-    server = new InMemoryDirectoryServer(config);
-    server.importFromLDIF(true, ldif.toFile());
-    server.startListening();
-  }
+    InMemoryServer(Path ldif) throws Exception {
+        InMemoryDirectoryServerConfig config = new InMemoryDirectoryServerConfig("dc=example,dc=com");
+        config.addAdditionalBindCredentials(ADMIN_DN, ADMIN_PASSWORD);
+        config.setListenerConfigs(
+                InMemoryListenerConfig.createLDAPConfig("ldap", InetAddress.getLoopbackAddress(), 0, null));
+        server = new InMemoryDirectoryServer(config);
+        server.importFromLDIF(true, ldif.toFile());
+        server.startListening();
+    }
 
-  int port() {
-    return server.getListenPort();
-  }
+    int port() {
+        return server.getListenPort();
+    }
 
-  @Override
-  public void close() {
-    server.shutDown(true);
-  }
+    @Override
+    public void close() {
+        server.shutDown(true);
+    }
 }

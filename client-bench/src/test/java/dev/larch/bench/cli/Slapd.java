@@ -16,86 +16,94 @@ import java.util.concurrent.TimeUnit;
  * slapadd, listening on a free loopback port in the foreground (so closing it kills it).
  */
 final class Slapd implements AutoCloseable {
-  static final Path SLAPD = Path.of("/usr/sbin/slapd");
-  static final Path SLAPADD = Path.of("/usr/sbin/slapadd");
+    static final Path SLAPD = Path.of("/usr/sbin/slapd");
+    static final Path SLAPADD = Path.of("/usr/sbin/slapadd");
 
-  private final Process process;
-  private final int port;
+    private final Process process;
+    private final int port;
 
-  static boolean installed() {
-    return Files.isExecutable(SLAPD) && Files.isExecutable(SLAPADD)
-        && Files.exists(Path.of("/etc/ldap/schema/inetorgperson.schema"));
-  }
-
-  Slapd(Path dir, Path ldif) throws IOException, InterruptedException {
-    Path db = Files.createDirectories(dir.resolve("db"));
-    Path conf = dir.resolve("slapd.conf");
-    boolean mdbModule = Files.exists(Path.of("/usr/lib/ldap/back_mdb.la"));
-    Files.writeString(conf, String.join("\n",
-        "include /etc/ldap/schema/core.schema",
-        "include /etc/ldap/schema/cosine.schema",
-        "include /etc/ldap/schema/inetorgperson.schema",
-        "include /etc/ldap/schema/nis.schema",
-        mdbModule ? "modulepath /usr/lib/ldap\nmoduleload back_mdb" : "",
-        "pidfile " + dir.resolve("slapd.pid"),
-        "database mdb",
-        "suffix \"dc=example,dc=com\"",
-        "rootdn \"cn=admin,dc=example,dc=com\"",
-        "rootpw secret",
-        "directory " + db,
-        "maxsize 268435456",
-        "index objectClass eq",
-        "index mail,uid,cn,sn,givenName eq,sub",
-        ""));
-    Process load = new ProcessBuilder(SLAPADD.toString(), "-q", "-f", conf.toString(), "-l", ldif.toString())
-        .redirectErrorStream(true).redirectOutput(dir.resolve("slapadd.log").toFile()).start();
-    if (!load.waitFor(120, TimeUnit.SECONDS) || load.exitValue() != 0) {
-      throw new IOException("slapadd failed: " + Files.readString(dir.resolve("slapadd.log")));
+    static boolean installed() {
+        return Files.isExecutable(SLAPD)
+                && Files.isExecutable(SLAPADD)
+                && Files.exists(Path.of("/etc/ldap/schema/inetorgperson.schema"));
     }
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
+
+    Slapd(Path dir, Path ldif) throws IOException, InterruptedException {
+        Path db = Files.createDirectories(dir.resolve("db"));
+        Path conf = dir.resolve("slapd.conf");
+        boolean mdbModule = Files.exists(Path.of("/usr/lib/ldap/back_mdb.la"));
+        Files.writeString(
+                conf,
+                String.join(
+                        "\n",
+                        "include /etc/ldap/schema/core.schema",
+                        "include /etc/ldap/schema/cosine.schema",
+                        "include /etc/ldap/schema/inetorgperson.schema",
+                        "include /etc/ldap/schema/nis.schema",
+                        mdbModule ? "modulepath /usr/lib/ldap\nmoduleload back_mdb" : "",
+                        "pidfile " + dir.resolve("slapd.pid"),
+                        "database mdb",
+                        "suffix \"dc=example,dc=com\"",
+                        "rootdn \"cn=admin,dc=example,dc=com\"",
+                        "rootpw secret",
+                        "directory " + db,
+                        "maxsize 268435456",
+                        "index objectClass eq",
+                        "index mail,uid,cn,sn,givenName eq,sub",
+                        ""));
+        Process load = new ProcessBuilder(SLAPADD.toString(), "-q", "-f", conf.toString(), "-l", ldif.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("slapadd.log").toFile())
+                .start();
+        if (!load.waitFor(120, TimeUnit.SECONDS) || load.exitValue() != 0) {
+            throw new IOException("slapadd failed: " + Files.readString(dir.resolve("slapadd.log")));
+        }
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        process = new ProcessBuilder(List.of(
+                        SLAPD.toString(), "-f", conf.toString(), "-h", "ldap://127.0.0.1:" + port + "/", "-d", "0"))
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("slapd.log").toFile())
+                .start();
+        awaitListening();
     }
-    process = new ProcessBuilder(List.of(SLAPD.toString(), "-f", conf.toString(),
-        "-h", "ldap://127.0.0.1:" + port + "/", "-d", "0"))
-        .redirectErrorStream(true).redirectOutput(dir.resolve("slapd.log").toFile()).start();
-    awaitListening();
-  }
 
-  private void awaitListening() throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IOException("slapd exited with " + process.exitValue());
-      }
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-        return;
-      } catch (IOException notYet) {
-        Thread.sleep(100);
-      }
+    private void awaitListening() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IOException("slapd exited with " + process.exitValue());
+            }
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(100);
+            }
+        }
+        close();
+        throw new IOException("slapd did not start listening on port " + port);
     }
-    close();
-    throw new IOException("slapd did not start listening on port " + port);
-  }
 
-  int port() {
-    return port;
-  }
-
-  long pid() {
-    return process.pid();
-  }
-
-  @Override
-  public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
+    int port() {
+        return port;
     }
-  }
+
+    long pid() {
+        return process.pid();
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
 }

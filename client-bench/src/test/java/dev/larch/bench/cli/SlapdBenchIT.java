@@ -1,19 +1,20 @@
 package dev.larch.bench.cli;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 
 import dev.larch.bench.TestData;
 import dev.larch.bench.report.BenchResult;
 import dev.larch.bench.report.JsonReport;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The harness against OpenLDAP's slapd loaded with generated data: proves the data passes a
@@ -21,53 +22,79 @@ import org.junit.jupiter.api.io.TempDir;
  * is not installed (CI installs it).
  */
 class SlapdBenchIT {
-  @TempDir static Path dir;
-  static Path ldif;
-  static Slapd slapd;
+    @TempDir
+    static Path dir;
 
-  @BeforeAll
-  static void start() throws Exception {
-    assumeTrue(Slapd.installed(), "slapd is not installed (apt-get install slapd ldap-utils)");
-    ldif = TestData.ldif(dir.resolve("data.ldif"), 2_000);
-    slapd = new Slapd(dir.resolve("slapd"), ldif);
-  }
+    static Path ldif;
+    static Slapd slapd;
 
-  @AfterAll
-  static void stop() {
-    if (slapd != null) {
-      slapd.close();
+    @BeforeAll
+    static void start() throws Exception {
+        assumeTrue(Slapd.installed(), "slapd is not installed (apt-get install slapd ldap-utils)");
+        ldif = TestData.ldif(dir.resolve("data.ldif"), 2_000);
+        slapd = new Slapd(dir.resolve("slapd"), ldif);
     }
-  }
 
-  private static BenchResult bench(String mix, Path out) throws Exception {
-    CliRun run = CliRun.of("bench", "--mix", mix, "--port", Integer.toString(slapd.port()),
-        "--bind-dn", "cn=admin,dc=example,dc=com", "--bind-password", "secret",
-        "--clients", "2", "--threads", "2", "--warmup", "1", "--duration", "2", "--runs", "1",
-        "--data", ldif.toString(), "--out", out.toString(), "--server-pid", Long.toString(slapd.pid()));
-    assertEquals(0, run.exitCode(), run.err());
-    return JsonReport.read(out.resolve("result.json"));
-  }
+    @AfterAll
+    static void stop() {
+        if (slapd != null) {
+            slapd.close();
+        }
+    }
 
-  @Test
-  void addressingMixAgainstSlapdGetsRightAnswersOnly() throws Exception {
-    BenchResult r = bench("addressing", dir.resolve("addressing"));
-    BenchResult.Run run = r.runs().get(0);
-    assertEquals(0, run.errors(), run.errorsByResultCode().toString());
-    assertEquals(0, run.wrongAnswers());
-    assertEquals(List.of("exact-name", "wildcard-name", "read-entry", "not-found", "expand-group"),
-        run.operations().stream().map(BenchResult.Operation::name).toList());
-    run.operations().forEach(op -> assertTrue(op.ops() > 0, op.name()));
-    assertEquals(1.0, run.operations().get(4).entriesPerSearch(), 1e-9);
-    assertTrue(run.cpu().serverCpuPercentOfOneCore() != null && run.cpu().serverRssMaxKb() > 0);
-    assertEquals(slapd.pid(), r.server().pid());
-    assertTrue(Files.readString(dir.resolve("addressing/report.html")).contains("<svg"));
-  }
+    private static BenchResult bench(String mix, Path out) throws Exception {
+        CliRun run = CliRun.of(
+                "bench",
+                "--mix",
+                mix,
+                "--port",
+                Integer.toString(slapd.port()),
+                "--bind-dn",
+                "cn=admin,dc=example,dc=com",
+                "--bind-password",
+                "secret",
+                "--clients",
+                "2",
+                "--threads",
+                "2",
+                "--warmup",
+                "1",
+                "--duration",
+                "2",
+                "--runs",
+                "1",
+                "--data",
+                ldif.toString(),
+                "--out",
+                out.toString(),
+                "--server-pid",
+                Long.toString(slapd.pid()));
+        assertEquals(0, run.exitCode(), run.err());
+        return JsonReport.read(out.resolve("result.json"));
+    }
 
-  @Test
-  void messagingMixAgainstSlapdResolvesEveryMail() throws Exception {
-    BenchResult.Run run = bench("messaging", dir.resolve("messaging")).runs().get(0);
-    assertEquals(0, run.errors(), run.errorsByResultCode().toString());
-    assertEquals(0, run.wrongAnswers());
-    assertTrue(run.ops() > 100);
-  }
+    @Test
+    void addressingMixAgainstSlapdGetsRightAnswersOnly() throws Exception {
+        BenchResult r = bench("addressing", dir.resolve("addressing"));
+        BenchResult.Run run = r.runs().get(0);
+        assertEquals(0, run.errors(), run.errorsByResultCode().toString());
+        assertEquals(0, run.wrongAnswers());
+        assertEquals(
+                List.of("exact-name", "wildcard-name", "read-entry", "not-found", "expand-group"),
+                run.operations().stream().map(BenchResult.Operation::name).toList());
+        run.operations().forEach(op -> assertTrue(op.ops() > 0, op.name()));
+        assertEquals(1.0, run.operations().get(4).entriesPerSearch(), 1e-9);
+        assertTrue(run.cpu().serverCpuPercentOfOneCore() != null && run.cpu().serverRssMaxKb() > 0);
+        assertEquals(slapd.pid(), r.server().pid());
+        assertTrue(Files.readString(dir.resolve("addressing/report.html")).contains("<svg"));
+    }
+
+    @Test
+    void messagingMixAgainstSlapdResolvesEveryMail() throws Exception {
+        BenchResult.Run run =
+                bench("messaging", dir.resolve("messaging")).runs().get(0);
+        assertEquals(0, run.errors(), run.errorsByResultCode().toString());
+        assertEquals(0, run.wrongAnswers());
+        assertTrue(run.ops() > 100);
+    }
 }

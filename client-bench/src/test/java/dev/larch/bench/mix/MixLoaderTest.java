@@ -1,112 +1,125 @@
 package dev.larch.bench.mix;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import com.unboundid.ldap.sdk.SearchScope;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+
+import com.unboundid.ldap.sdk.SearchScope;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 class MixLoaderTest {
-  private final MixLoader loader = new MixLoader();
+    private final MixLoader loader = new MixLoader();
 
-  private Mix parse(String json) {
-    return loader.parse(json.getBytes(StandardCharsets.UTF_8), "test.json");
-  }
+    private Mix parse(String json) {
+        return loader.parse(json.getBytes(StandardCharsets.UTF_8), "test.json");
+    }
 
-  private String failure(String json) {
-    return assertThrows(InvalidMixException.class, () -> parse(json)).getMessage();
-  }
+    private String failure(String json) {
+        return assertThrows(InvalidMixException.class, () -> parse(json)).getMessage();
+    }
 
-  @Test
-  void builtInAddressingMixHasTheDirectoryMarkShares() {
-    Mix mix = loader.load("addressing");
-    assertEquals("addressing", mix.name());
-    assertTrue(mix.connection().perLookup());
-    assertEquals(1, mix.connection().minOps());
-    assertEquals(3, mix.connection().maxOps());
-    assertEquals(List.of(30.0, 30.0, 15.0, 10.0, 15.0),
-        mix.operations().stream().map(OperationSpec::share).toList());
-    OperationSpec group = mix.operations().get(4);
-    assertEquals(SearchScope.BASE, group.scope());
-    assertEquals("member", group.requireAttribute());
-    assertEquals(Set.of(Variable.GROUP_DN), group.variables());
-    assertEquals(2, mix.operations().get(1).filters().size());
-    assertEquals(64, mix.sha256().length());
-  }
+    @Test
+    void builtInAddressingMixHasTheDirectoryMarkShares() {
+        Mix mix = loader.load("addressing");
+        assertEquals("addressing", mix.name());
+        assertTrue(mix.connection().perLookup());
+        assertEquals(1, mix.connection().minOps());
+        assertEquals(3, mix.connection().maxOps());
+        assertEquals(
+                List.of(30.0, 30.0, 15.0, 10.0, 15.0),
+                mix.operations().stream().map(OperationSpec::share).toList());
+        OperationSpec group = mix.operations().get(4);
+        assertEquals(SearchScope.BASE, group.scope());
+        assertEquals("member", group.requireAttribute());
+        assertEquals(Set.of(Variable.GROUP_DN), group.variables());
+        assertEquals(2, mix.operations().get(1).filters().size());
+        assertEquals(64, mix.sha256().length());
+    }
 
-  @Test
-  void builtInMessagingMixIsPersistentMailLookups() {
-    Mix mix = loader.load("messaging");
-    assertFalse(mix.connection().perLookup());
-    OperationSpec op = mix.operations().get(0);
-    assertEquals(100.0, op.share());
-    assertEquals(Expectation.ONE, op.expect());
-    assertEquals(Set.of(Variable.SUFFIX, Variable.MAIL), op.variables());
-  }
+    @Test
+    void builtInMessagingMixIsPersistentMailLookups() {
+        Mix mix = loader.load("messaging");
+        assertFalse(mix.connection().perLookup());
+        OperationSpec op = mix.operations().get(0);
+        assertEquals(100.0, op.share());
+        assertEquals(Expectation.ONE, op.expect());
+        assertEquals(Set.of(Variable.SUFFIX, Variable.MAIL), op.variables());
+    }
 
-  @Test
-  void sameBytesGiveTheSameHash() {
-    assertEquals(loader.load("messaging").sha256(), loader.load("messaging").sha256());
-  }
+    @Test
+    void sameBytesGiveTheSameHash() {
+        assertEquals(loader.load("messaging").sha256(), loader.load("messaging").sha256());
+    }
 
-  @Test
-  void unknownOperationTypeIsRejected() {
-    String m = failure("{\"operations\":[{\"name\":\"a\",\"type\":\"modify\",\"share\":100,\"filter\":\"(cn=x)\",\"expect\":\"one\"}]}");
-    assertTrue(m.contains("unknown operation type 'modify'"), m);
-  }
+    @Test
+    void unknownOperationTypeIsRejected() {
+        String m = failure(
+                "{\"operations\":[{\"name\":\"a\",\"type\":\"modify\",\"share\":100,\"filter\":\"(cn=x)\",\"expect\":\"one\"}]}");
+        assertTrue(m.contains("unknown operation type 'modify'"), m);
+    }
 
-  @Test
-  void sharesThatDoNotAddUpTo100AreRejected() {
-    String m = failure("{\"operations\":[{\"name\":\"a\",\"share\":60,\"filter\":\"(cn=x)\",\"expect\":\"one\"},"
-        + "{\"name\":\"b\",\"share\":30,\"filter\":\"(cn=y)\",\"expect\":\"one\"}]}");
-    assertTrue(m.contains("add up to 90") && m.contains("not 100"), m);
-  }
+    @Test
+    void sharesThatDoNotAddUpTo100AreRejected() {
+        String m = failure("{\"operations\":[{\"name\":\"a\",\"share\":60,\"filter\":\"(cn=x)\",\"expect\":\"one\"},"
+                + "{\"name\":\"b\",\"share\":30,\"filter\":\"(cn=y)\",\"expect\":\"one\"}]}");
+        assertTrue(m.contains("add up to 90") && m.contains("not 100"), m);
+    }
 
-  @Test
-  void unknownPlaceholderIsRejected() {
-    String m = failure("{\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(cn=${nickname})\",\"expect\":\"one\"}]}");
-    assertTrue(m.contains("${nickname}"), m);
-  }
+    @Test
+    void unknownPlaceholderIsRejected() {
+        String m = failure(
+                "{\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(cn=${nickname})\",\"expect\":\"one\"}]}");
+        assertTrue(m.contains("${nickname}"), m);
+    }
 
-  @Test
-  void invalidFilterSyntaxIsRejected() {
-    String m = failure("{\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(cn=${cn}\",\"expect\":\"one\"}]}");
-    assertTrue(m.contains("invalid filter"), m);
-  }
+    @Test
+    void invalidFilterSyntaxIsRejected() {
+        String m = failure(
+                "{\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(cn=${cn}\",\"expect\":\"one\"}]}");
+        assertTrue(m.contains("invalid filter"), m);
+    }
 
-  @Test
-  void unknownFieldsScopesExpectationsAndModelsAreRejected() {
-    assertTrue(failure("{\"operations\":[],\"colour\":1}").contains("colour"));
-    assertTrue(failure("{\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(cn=x)\",\"expect\":\"one\",\"scope\":\"deep\"}]}")
-        .contains("scope 'deep'"));
-    assertTrue(failure("{\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(cn=x)\",\"expect\":\"many\"}]}")
-        .contains("expect 'many'"));
-    assertTrue(failure("{\"connection\":{\"model\":\"pooled\"},\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(cn=x)\",\"expect\":\"one\"}]}")
-        .contains("pooled"));
-    assertTrue(failure("{\"operations\":[]}").contains("no operations"));
-    assertTrue(failure("{not json").contains("not valid"));
-  }
+    @Test
+    void unknownFieldsScopesExpectationsAndModelsAreRejected() {
+        assertTrue(failure("{\"operations\":[],\"colour\":1}").contains("colour"));
+        assertTrue(failure(
+                        "{\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(cn=x)\",\"expect\":\"one\",\"scope\":\"deep\"}]}")
+                .contains("scope 'deep'"));
+        assertTrue(
+                failure("{\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(cn=x)\",\"expect\":\"many\"}]}")
+                        .contains("expect 'many'"));
+        assertTrue(failure(
+                        "{\"connection\":{\"model\":\"pooled\"},\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(cn=x)\",\"expect\":\"one\"}]}")
+                .contains("pooled"));
+        assertTrue(failure("{\"operations\":[]}").contains("no operations"));
+        assertTrue(failure("{not json").contains("not valid"));
+    }
 
-  @Test
-  void missingFileNamesTheBuiltIns(@TempDir Path dir) {
-    String m = assertThrows(InvalidMixException.class, () -> loader.load(dir.resolve("x.json").toString())).getMessage();
-    assertTrue(m.contains("not found") && m.contains("messaging"), m);
-  }
+    @Test
+    void missingFileNamesTheBuiltIns(@TempDir Path dir) {
+        String m = assertThrows(
+                        InvalidMixException.class,
+                        () -> loader.load(dir.resolve("x.json").toString()))
+                .getMessage();
+        assertTrue(m.contains("not found") && m.contains("messaging"), m);
+    }
 
-  @Test
-  void mixFileFromDiskIsHashedOverItsBytes(@TempDir Path dir) throws Exception {
-    Path f = dir.resolve("m.json");
-    Files.writeString(f, "{\"name\":\"m\",\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(uid=${uid})\",\"expect\":\"one\"}]}");
-    Mix mix = loader.load(f.toString());
-    assertEquals(MixLoader.sha256(Files.readAllBytes(f)), mix.sha256());
-    assertEquals(f.toString(), mix.source());
-  }
+    @Test
+    void mixFileFromDiskIsHashedOverItsBytes(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("m.json");
+        Files.writeString(
+                f,
+                "{\"name\":\"m\",\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(uid=${uid})\",\"expect\":\"one\"}]}");
+        Mix mix = loader.load(f.toString());
+        assertEquals(MixLoader.sha256(Files.readAllBytes(f)), mix.sha256());
+        assertEquals(f.toString(), mix.source());
+    }
 }

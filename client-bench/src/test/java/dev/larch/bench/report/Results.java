@@ -1,38 +1,86 @@
 package dev.larch.bench.report;
 
-import dev.larch.bench.report.BenchResult.Latency;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.larch.bench.report.BenchResult.Latency;
+
 /** Small hand-made results for report tests. */
 final class Results {
-  private Results() {}
+    private Results() {}
 
-  static BenchResult.Operation op(String name, double opsPerSecond, double p99) {
-    return new BenchResult.Operation(name, (long) (opsPerSecond * 10), opsPerSecond,
-        new Latency(p99 / 4, p99 / 5, p99 / 2, p99, p99 * 2, p99 * 3), 1.0, 0, 0, 0, Map.of());
-  }
-
-  static BenchResult.Run run(int number, double... opsPerOperation) {
-    List<BenchResult.Operation> ops = new ArrayList<>();
-    double total = 0;
-    for (int i = 0; i < opsPerOperation.length; i++) {
-      ops.add(op("op" + i, opsPerOperation[i], 2.0));
-      total += opsPerOperation[i];
+    static BenchResult.Operation op(String name, double opsPerSecond, double p99) {
+        return new BenchResult.Operation(
+                name,
+                (long) (opsPerSecond * 10),
+                opsPerSecond,
+                new Latency(p99 / 4, p99 / 5, p99 / 2, p99, p99 * 2, p99 * 3),
+                1.0,
+                0,
+                0,
+                0,
+                Map.of());
     }
-    BenchResult.Interval warm = new BenchResult.Interval("warm-up", 0, 1, total * 0.8, 0.4, 2, 0, 0, Map.of(), 30.0, null, null);
-    BenchResult.Interval measure = new BenchResult.Interval("measure", 1, 1, total, 0.4, 2, 0, 0, Map.of(), 30.0, null, null);
-    return new BenchResult.Run(number, 2, 4, 10, (long) (total * 10), total, new Latency(0.5, 0.4, 1, 2, 4, 6), 0, 0,
-        1, Map.of("91 connect error", 1L), ops, op("connect+bind", 5, 1), List.of(warm, measure),
-        new BenchResult.Cpu(2, 3, 30, 15, null, null, null));
-  }
 
-  static BenchResult result(List<BenchResult.Run> runs, BenchResult.Ramp ramp) {
-    BenchResult.Config config = new BenchResult.Config("addressing", "built-in:addressing", "ab".repeat(32),
-        "persistent", Map.of("op0", 50.0, "op1", 50.0), 1, "d.ldif", 1007, 1000, 10, 2, 4, 1, 10, 1, runs.size(), ramp != null);
-    BenchResult.Server server = new BenchResult.Server("127.0.0.1", 389, "unknown", "unknown", null, null);
-    return new BenchResult("larch client-bench", "test", "2025-01-01T00:00:00Z", config, server,
-        List.of("a note <with> markup"), runs, Stats.summarize(runs), ramp);
-  }
+    static BenchResult.Run run(int number, double... opsPerOperation) {
+        List<BenchResult.Operation> ops = new ArrayList<>();
+        double total = 0;
+        for (int i = 0; i < opsPerOperation.length; i++) {
+            ops.add(op("op" + i, opsPerOperation[i], 2.0));
+            total += opsPerOperation[i];
+        }
+        BenchResult.Interval warm =
+                new BenchResult.Interval("warm-up", 0, 1, total * 0.8, 0.4, 2, 0, 0, Map.of(), 30.0, null, null);
+        BenchResult.Interval measure =
+                new BenchResult.Interval("measure", 1, 1, total, 0.4, 2, 0, 0, Map.of(), 30.0, null, null);
+        return new BenchResult.Run(
+                number,
+                2,
+                4,
+                10,
+                (long) (total * 10),
+                total,
+                new Latency(0.5, 0.4, 1, 2, 4, 6),
+                0,
+                0,
+                1,
+                Map.of("91 connect error", 1L),
+                ops,
+                op("connect+bind", 5, 1),
+                List.of(warm, measure),
+                new BenchResult.Cpu(2, 3, 30, 15, null, null, null));
+    }
+
+    static BenchResult result(List<BenchResult.Run> runs, BenchResult.Ramp ramp) {
+        BenchResult.Config config = new BenchResult.Config(
+                "addressing",
+                "built-in:addressing",
+                "ab".repeat(32),
+                "persistent",
+                Map.of("op0", 50.0, "op1", 50.0),
+                1,
+                "d.ldif",
+                1007,
+                1000,
+                10,
+                2,
+                4,
+                1,
+                10,
+                1,
+                runs.size(),
+                ramp != null);
+        BenchResult.Server server = new BenchResult.Server("127.0.0.1", 389, "unknown", "unknown", null, null);
+        return new BenchResult(
+                "larch client-bench",
+                "test",
+                "2025-01-01T00:00:00Z",
+                config,
+                server,
+                List.of("a note <with> markup"),
+                runs,
+                Stats.summarize(runs),
+                ramp);
+    }
 }

@@ -1,7 +1,7 @@
 package dev.larch.bench.run;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 
 import com.unboundid.ldap.sdk.Filter;
 import com.unboundid.ldap.sdk.SearchScope;
@@ -10,78 +10,89 @@ import dev.larch.bench.data.DataSample;
 import dev.larch.bench.data.LdifSampler;
 import dev.larch.bench.mix.Mix;
 import dev.larch.bench.mix.MixLoader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 class RequestFactoryTest {
-  static DataSample data;
+    static DataSample data;
 
-  @BeforeAll
-  static void sample(@TempDir Path dir) throws Exception {
-    data = new LdifSampler(1_000, 100, 1).sample(TestData.ldif(dir.resolve("d.ldif"), 1_000));
-  }
-
-  @Test
-  void sameSeedGivesTheSameScript() {
-    Mix mix = new MixLoader().load("addressing");
-    RequestFactory a = new RequestFactory(mix, data, 42);
-    RequestFactory b = new RequestFactory(mix, data, 42);
-    for (int i = 0; i < 500; i++) {
-      assertEquals(a.next().search().toString(), b.next().search().toString());
+    @BeforeAll
+    static void sample(@TempDir Path dir) throws Exception {
+        data = new LdifSampler(1_000, 100, 1).sample(TestData.ldif(dir.resolve("d.ldif"), 1_000));
     }
-  }
 
-  @Test
-  void operationsFollowTheShares() {
-    Mix mix = new MixLoader().load("addressing");
-    RequestFactory f = new RequestFactory(mix, data, 7);
-    int[] counts = new int[mix.operations().size()];
-    int n = 100_000;
-    for (int i = 0; i < n; i++) {
-      counts[f.nextOperation()]++;
+    @Test
+    void sameSeedGivesTheSameScript() {
+        Mix mix = new MixLoader().load("addressing");
+        RequestFactory a = new RequestFactory(mix, data, 42);
+        RequestFactory b = new RequestFactory(mix, data, 42);
+        for (int i = 0; i < 500; i++) {
+            assertEquals(a.next().search().toString(), b.next().search().toString());
+        }
     }
-    for (int i = 0; i < counts.length; i++) {
-      double share = mix.operations().get(i).share();
-      assertEquals(share, counts[i] * 100.0 / n, 1.0, mix.operations().get(i).name());
-    }
-  }
 
-  @Test
-  void zeroShareOperationsNeverRun() {
-    Mix mix = new MixLoader().load("messaging"); // unknown-recipient has share 0
-    RequestFactory f = new RequestFactory(mix, data, 7);
-    for (int i = 0; i < 10_000; i++) {
-      assertEquals(0, f.nextOperation());
+    @Test
+    void operationsFollowTheShares() {
+        Mix mix = new MixLoader().load("addressing");
+        RequestFactory f = new RequestFactory(mix, data, 7);
+        int[] counts = new int[mix.operations().size()];
+        int n = 100_000;
+        for (int i = 0; i < n; i++) {
+            counts[f.nextOperation()]++;
+        }
+        for (int i = 0; i < counts.length; i++) {
+            double share = mix.operations().get(i).share();
+            assertEquals(
+                    share, counts[i] * 100.0 / n, 1.0, mix.operations().get(i).name());
+        }
     }
-  }
 
-  @Test
-  void requestsCarryTheMixShapeAndSampledValues() {
-    Mix mix = new MixLoader().load("addressing");
-    RequestFactory f = new RequestFactory(mix, data, 1);
-    for (int i = 0; i < 300; i++) {
-      RequestFactory.Request r = f.next();
-      String name = mix.operations().get(r.operation()).name();
-      String filter = r.search().getFilter().toString();
-      switch (name) {
-        case "exact-name" -> assertTrue(filter.startsWith("(cn=") && r.search().getScope().equals(SearchScope.SUB));
-        case "wildcard-name" -> assertTrue(filter.matches("\\((sn|givenName)=[A-Za-z]{1,5}\\*\\)"), filter);
-        case "read-entry", "expand-group" -> assertEquals(SearchScope.BASE, r.search().getScope());
-        case "not-found" -> assertTrue(filter.contains(" Absent"), filter);
-        default -> throw new AssertionError(name);
-      }
+    @Test
+    void zeroShareOperationsNeverRun() {
+        Mix mix = new MixLoader().load("messaging"); // unknown-recipient has share 0
+        RequestFactory f = new RequestFactory(mix, data, 7);
+        for (int i = 0; i < 10_000; i++) {
+            assertEquals(0, f.nextOperation());
+        }
     }
-  }
 
-  @Test
-  void filterValuesAreEscaped() {
-    String json = "{\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(description=${cn})\",\"expect\":\"any\"}]}";
-    Mix mix = new MixLoader().parse(json.getBytes(StandardCharsets.UTF_8), "t");
-    // Every sampled cn is plain letters; escaping is proven on the filter encoder directly.
-    assertEquals("a\\2ab\\28\\29", Filter.encodeValue("a*b()"));
-    assertTrue(new RequestFactory(mix, data, 1).next().search().getFilter().toString().startsWith("(description="));
-  }
+    @Test
+    void requestsCarryTheMixShapeAndSampledValues() {
+        Mix mix = new MixLoader().load("addressing");
+        RequestFactory f = new RequestFactory(mix, data, 1);
+        for (int i = 0; i < 300; i++) {
+            RequestFactory.Request r = f.next();
+            String name = mix.operations().get(r.operation()).name();
+            String filter = r.search().getFilter().toString();
+            switch (name) {
+                case "exact-name" ->
+                    assertTrue(
+                            filter.startsWith("(cn=") && r.search().getScope().equals(SearchScope.SUB));
+                case "wildcard-name" -> assertTrue(filter.matches("\\((sn|givenName)=[A-Za-z]{1,5}\\*\\)"), filter);
+                case "read-entry", "expand-group" ->
+                    assertEquals(SearchScope.BASE, r.search().getScope());
+                case "not-found" -> assertTrue(filter.contains(" Absent"), filter);
+                default -> throw new AssertionError(name);
+            }
+        }
+    }
+
+    @Test
+    void filterValuesAreEscaped() {
+        String json =
+                "{\"operations\":[{\"name\":\"a\",\"share\":100,\"filter\":\"(description=${cn})\",\"expect\":\"any\"}]}";
+        Mix mix = new MixLoader().parse(json.getBytes(StandardCharsets.UTF_8), "t");
+        // Every sampled cn is plain letters; escaping is proven on the filter encoder directly.
+        assertEquals("a\\2ab\\28\\29", Filter.encodeValue("a*b()"));
+        assertTrue(new RequestFactory(mix, data, 1)
+                .next()
+                .search()
+                .getFilter()
+                .toString()
+                .startsWith("(description="));
+    }
 }

@@ -1,26 +1,28 @@
 package dev.larch.bench.run;
 
+import java.util.List;
+import java.util.Map;
+
+import dev.larch.bench.report.BenchResult;
+import org.junit.jupiter.api.Test;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.larch.bench.report.BenchResult;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.Test;
-
 class RunEngineTest {
-  @Test
-  void intervalsEndExactlyAtTheWarmUpAndAtTheEnd() {
-    assertEquals(List.of(1.0, 2.0, 3.0, 4.0, 5.0), RunEngine.boundaries(2, 3, 1));
-    assertEquals(List.of(2.5, 7.5), RunEngine.boundaries(2.5, 5, 5));
-    assertEquals(List.of(5.0, 10.0), RunEngine.boundaries(0, 10, 5));
-  }
+    @Test
+    void intervalsEndExactlyAtTheWarmUpAndAtTheEnd() {
+        assertEquals(List.of(1.0, 2.0, 3.0, 4.0, 5.0), RunEngine.boundaries(2, 3, 1));
+        assertEquals(List.of(2.5, 7.5), RunEngine.boundaries(2.5, 5, 5));
+        assertEquals(List.of(5.0, 10.0), RunEngine.boundaries(0, 10, 5));
+    }
 
-  @Test
-  void intervalLineMarksWarmUp() {
-    BenchResult.Interval warm = new BenchResult.Interval("warm-up", 0, 1, 1234.5, 0.5, 2.25, 0, 0, Map.of(), 40.0, null, null);
-    String line = RunEngine.line(1, 2, 4, warm);
-    assertTrue(line.contains("[warm-up]") && line.contains("1234.5") && line.contains("2.250 ms"), line);
-    assertTrue(line.contains("harness cpu"), line);
-  }
+    @Test
+    void intervalLineMarksWarmUp() {
+        BenchResult.Interval warm =
+                new BenchResult.Interval("warm-up", 0, 1, 1234.5, 0.5, 2.25, 0, 0, Map.of(), 40.0, null, null);
+        String line = RunEngine.line(1, 2, 4, warm);
+        assertTrue(line.contains("[warm-up]") && line.contains("1234.5") && line.contains("2.250 ms"), line);
+        assertTrue(line.contains("harness cpu"), line);
+    }
 }

@@ -25,8 +25,8 @@ import java.util.Map;
  * @param onlyInResult benchmarks the baseline lacks (new ones)
  * @param thresholdPercent the smallest change, in percent, that counts
  */
-public record Comparison(List<Row> rows, List<Score> onlyInBaseline, List<Score> onlyInResult,
-        double thresholdPercent) {
+public record Comparison(
+        List<Row> rows, List<Score> onlyInBaseline, List<Score> onlyInResult, double thresholdPercent) {
 
     public static final double DEFAULT_THRESHOLD_PERCENT = 10.0;
 
@@ -75,7 +75,10 @@ public record Comparison(List<Row> rows, List<Score> onlyInBaseline, List<Score>
             if (baselineCounts.get(b.benchmark()) != 1 || resultCounts.getOrDefault(b.benchmark(), 0) != 1) {
                 continue;
             }
-            Score r = result.values().stream().filter(s -> s.benchmark().equals(b.benchmark())).findFirst().orElseThrow();
+            Score r = result.values().stream()
+                    .filter(s -> s.benchmark().equals(b.benchmark()))
+                    .findFirst()
+                    .orElseThrow();
             result.remove(r.key());
             pairs.put(b, r);
             it.remove();
@@ -83,16 +86,23 @@ public record Comparison(List<Row> rows, List<Score> onlyInBaseline, List<Score>
     }
 
     static Row judge(Score baseline, Score raw, double thresholdPercent) {
-        String paramsNote = baseline.params().equals(raw.params()) ? ""
+        String paramsNote = baseline.params().equals(raw.params())
+                ? ""
                 : "params differ:" + baseline.paramText() + " vs" + raw.paramText();
         double factor = Units.factor(raw.unit(), baseline.unit());
         if (Double.isNaN(factor) || !baseline.mode().equals(raw.mode())) {
-            return new Row(baseline, raw, Double.NaN, Verdict.NOISY,
-                    join("cannot compare " + raw.mode() + " " + raw.unit() + " with " + baseline.mode() + " "
-                            + baseline.unit(), paramsNote));
+            return new Row(
+                    baseline,
+                    raw,
+                    Double.NaN,
+                    Verdict.NOISY,
+                    join(
+                            "cannot compare " + raw.mode() + " " + raw.unit() + " with " + baseline.mode() + " "
+                                    + baseline.unit(),
+                            paramsNote));
         }
-        Score result = new Score(raw.benchmark(), raw.params(), raw.mode(), raw.score() * factor,
-                raw.error() * factor, baseline.unit());
+        Score result = new Score(
+                raw.benchmark(), raw.params(), raw.mode(), raw.score() * factor, raw.error() * factor, baseline.unit());
         double old = baseline.score();
         double now = result.score();
         double change = old > 0 ? (now - old) / old * 100 : Double.NaN;
@@ -103,13 +113,19 @@ public record Comparison(List<Row> rows, List<Score> onlyInBaseline, List<Score>
         double oldErr = baseline.error();
         double newErr = result.error();
         if (Double.isNaN(oldErr) || Double.isNaN(newErr)) {
-            return new Row(baseline, result, change, Verdict.NOISY,
+            return new Row(
+                    baseline,
+                    result,
+                    change,
+                    Verdict.NOISY,
                     join("no error estimate: JMH needs 3 or more measurement iterations", paramsNote));
         }
         // Positive when worse: more time per op, or fewer ops per time.
         double worse = baseline.higherIsBetter() ? -change : change;
-        boolean worseBeyondErrors = baseline.higherIsBetter() ? now + newErr < old - oldErr : now - newErr > old + oldErr;
-        boolean betterBeyondErrors = baseline.higherIsBetter() ? now - newErr > old + oldErr : now + newErr < old - oldErr;
+        boolean worseBeyondErrors =
+                baseline.higherIsBetter() ? now + newErr < old - oldErr : now - newErr > old + oldErr;
+        boolean betterBeyondErrors =
+                baseline.higherIsBetter() ? now - newErr > old + oldErr : now + newErr < old - oldErr;
         if (worse > thresholdPercent && worseBeyondErrors) {
             return new Row(baseline, result, change, Verdict.SLOWER, paramsNote);
         }
@@ -120,12 +136,26 @@ public record Comparison(List<Row> rows, List<Score> onlyInBaseline, List<Score>
         double newRelative = now > 0 ? newErr / now : Double.POSITIVE_INFINITY;
         if (Math.max(oldRelative, newRelative) > threshold) {
             String side = oldRelative >= newRelative ? "baseline" : "result";
-            return new Row(baseline, result, change, Verdict.NOISY,
-                    join(String.format(Locale.ROOT, "%s error ±%.0f%% is wider than the %s threshold", side,
-                            Math.max(oldRelative, newRelative) * 100, percent(thresholdPercent)), paramsNote));
+            return new Row(
+                    baseline,
+                    result,
+                    change,
+                    Verdict.NOISY,
+                    join(
+                            String.format(
+                                    Locale.ROOT,
+                                    "%s error ±%.0f%% is wider than the %s threshold",
+                                    side,
+                                    Math.max(oldRelative, newRelative) * 100,
+                                    percent(thresholdPercent)),
+                            paramsNote));
         }
         if (Math.abs(worse) > thresholdPercent) {
-            return new Row(baseline, result, change, Verdict.NOISY,
+            return new Row(
+                    baseline,
+                    result,
+                    change,
+                    Verdict.NOISY,
                     join("change beyond the threshold but inside the error bars", paramsNote));
         }
         return new Row(baseline, result, change, Verdict.SAME, paramsNote);

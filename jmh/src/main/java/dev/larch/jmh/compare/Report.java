@@ -9,27 +9,38 @@ import java.util.stream.Collectors;
 public final class Report {
     private static final String[] HEADER = {"benchmark", "baseline", "result", "change", "verdict"};
 
-    private Report() {
-    }
+    private Report() {}
 
     public static String render(Comparison c, String baselineName, String resultName) {
         StringBuilder out = new StringBuilder();
-        out.append("Comparing ").append(resultName).append(" with the baseline ").append(baselineName)
-                .append(" (threshold ").append(Comparison.percent(c.thresholdPercent()))
+        out.append("Comparing ")
+                .append(resultName)
+                .append(" with the baseline ")
+                .append(baselineName)
+                .append(" (threshold ")
+                .append(Comparison.percent(c.thresholdPercent()))
                 .append("; ± is JMH's 99.9% error)\n\n");
         List<String[]> lines = new ArrayList<>();
         lines.add(HEADER);
         for (Row r : c.rows()) {
-            lines.add(new String[] {r.name(), score(r.baseline()), score(r.result()), change(r.changePercent()),
-                r.verdict().label() + (r.note().isEmpty() ? "" : " (" + r.note() + ")")});
+            lines.add(new String[] {
+                r.name(),
+                score(r.baseline()),
+                score(r.result()),
+                change(r.changePercent()),
+                r.verdict().label() + (r.note().isEmpty() ? "" : " (" + r.note() + ")")
+            });
         }
         table(out, lines);
         if (!c.onlyInBaseline().isEmpty()) {
             out.append("\nOnly in the baseline (not in this result): ")
-                    .append(names(c.onlyInBaseline())).append('\n');
+                    .append(names(c.onlyInBaseline()))
+                    .append('\n');
         }
         if (!c.onlyInResult().isEmpty()) {
-            out.append("\nOnly in this result (no baseline yet): ").append(names(c.onlyInResult())).append('\n');
+            out.append("\nOnly in this result (no baseline yet): ")
+                    .append(names(c.onlyInResult()))
+                    .append('\n');
         }
         out.append('\n').append(summary(c)).append('\n');
         return out.toString();
@@ -38,23 +49,36 @@ public final class Report {
     private static String summary(Comparison c) {
         int slower = c.withVerdict(Verdict.SLOWER).size();
         int noisy = c.withVerdict(Verdict.NOISY).size();
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%d slower, %d faster, %d same, %d noisy",
-                slower, c.withVerdict(Verdict.FASTER).size(), c.withVerdict(Verdict.SAME).size(), noisy));
+        StringBuilder s = new StringBuilder(String.format(
+                Locale.ROOT,
+                "%d slower, %d faster, %d same, %d noisy",
+                slower,
+                c.withVerdict(Verdict.FASTER).size(),
+                c.withVerdict(Verdict.SAME).size(),
+                noisy));
         if (!c.onlyInBaseline().isEmpty() || !c.onlyInResult().isEmpty()) {
-            s.append(String.format(Locale.ROOT, ", %d missing from the result, %d without a baseline",
-                    c.onlyInBaseline().size(), c.onlyInResult().size()));
+            s.append(String.format(
+                    Locale.ROOT,
+                    ", %d missing from the result, %d without a baseline",
+                    c.onlyInBaseline().size(),
+                    c.onlyInResult().size()));
         }
         s.append(".\n");
         if (noisy > 0) {
-            s.append(noisy == c.rows().size() ? "The noise is too high to judge any benchmark"
-                    : "The noise is too high to judge " + noisy + " of " + c.rows().size() + " benchmarks")
-                    .append(": their error bars are unknown, wider than the threshold, or hide the change. Rerun on a quieter")
+            s.append(
+                            noisy == c.rows().size()
+                                    ? "The noise is too high to judge any benchmark"
+                                    : "The noise is too high to judge " + noisy + " of "
+                                            + c.rows().size() + " benchmarks")
+                    .append(
+                            ": their error bars are unknown, wider than the threshold, or hide the change. Rerun on a quieter")
                     .append(" machine, or with more iterations and forks (e.g. -f 2 -i 10), before trusting them.\n");
         }
         if (slower > 0) {
-            s.append("REGRESSION: ").append(c.withVerdict(Verdict.SLOWER).stream()
-                    .map(r -> r.name() + " " + change(r.changePercent()))
-                    .collect(Collectors.joining(", ")))
+            s.append("REGRESSION: ")
+                    .append(c.withVerdict(Verdict.SLOWER).stream()
+                            .map(r -> r.name() + " " + change(r.changePercent()))
+                            .collect(Collectors.joining(", ")))
                     .append(" slower than the baseline beyond both error bars and the threshold.");
         } else {
             s.append("No regression beyond the error bars and the threshold.");

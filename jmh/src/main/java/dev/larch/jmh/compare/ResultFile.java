@@ -15,8 +15,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 public final class ResultFile {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private ResultFile() {
-    }
+    private ResultFile() {}
 
     /** @throws IOException when the file cannot be read or is not a JMH JSON result */
     public static List<Score> read(Path file) throws IOException {
@@ -37,12 +36,20 @@ public final class ResultFile {
         for (JsonNode run : root) {
             JsonNode metric = run.path("primaryMetric");
             if (!run.hasNonNull("benchmark") || metric.isMissingNode()) {
-                throw new IllegalArgumentException("not a JMH JSON result (an element lacks benchmark or primaryMetric)");
+                throw new IllegalArgumentException(
+                        "not a JMH JSON result (an element lacks benchmark or primaryMetric)");
             }
             Map<String, String> params = new LinkedHashMap<>();
-            run.path("params").properties().forEach(e -> params.put(e.getKey(), e.getValue().asText()));
-            scores.add(new Score(run.get("benchmark").asText(), params, run.path("mode").asText(),
-                    number(metric.path("score")), number(metric.path("scoreError")), metric.path("scoreUnit").asText()));
+            run.path("params")
+                    .properties()
+                    .forEach(e -> params.put(e.getKey(), e.getValue().asText()));
+            scores.add(new Score(
+                    run.get("benchmark").asText(),
+                    params,
+                    run.path("mode").asText(),
+                    number(metric.path("score")),
+                    number(metric.path("scoreError")),
+                    metric.path("scoreUnit").asText()));
         }
         return scores;
     }

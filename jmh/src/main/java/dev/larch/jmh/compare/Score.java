@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
  *     too few iterations to estimate it
  * @param unit e.g. {@code us/op} or {@code ops/s}
  */
-public record Score(String benchmark, Map<String, String> params, String mode, double score, double error,
-        String unit) {
+public record Score(
+        String benchmark, Map<String, String> params, String mode, double score, double error, String unit) {
 
     public Score {
         params = Map.copyOf(new TreeMap<>(params));
@@ -39,8 +39,10 @@ public record Score(String benchmark, Map<String, String> params, String mode, d
         if (params.isEmpty()) {
             return "";
         }
-        return new TreeMap<>(params).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                .collect(Collectors.joining(",", " [", "]"));
+        return new TreeMap<>(params)
+                .entrySet().stream()
+                        .map(e -> e.getKey() + "=" + e.getValue())
+                        .collect(Collectors.joining(",", " [", "]"));
     }
 
     /** Throughput grows when code gets faster; every other mode measures time, which shrinks. */

@@ -4,11 +4,10 @@ import java.util.Map;
 
 /** Converts JMH score units ({@code ns/op}, {@code ops/ms}, ...) so two runs can be compared. */
 final class Units {
-    private static final Map<String, Double> SECONDS = Map.of(
-            "ns", 1e-9, "us", 1e-6, "ms", 1e-3, "s", 1.0, "min", 60.0, "hr", 3600.0);
+    private static final Map<String, Double> SECONDS =
+            Map.of("ns", 1e-9, "us", 1e-6, "ms", 1e-3, "s", 1.0, "min", 60.0, "hr", 3600.0);
 
-    private Units() {
-    }
+    private Units() {}
 
     /**
      * The factor that turns a value in {@code from} into one in {@code to}, or NaN when the units are

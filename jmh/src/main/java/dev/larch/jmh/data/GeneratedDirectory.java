@@ -62,8 +62,9 @@ public final class GeneratedDirectory implements AutoCloseable {
             generated.close();
             throw e;
         }
-        System.out.printf("%n[larch-jmh] generated %,d people in %s in %.1f s%n", entries, dir,
-                (System.nanoTime() - start) / 1e9);
+        System.out.printf(
+                "%n[larch-jmh] generated %,d people in %s in %.1f s%n",
+                entries, dir, (System.nanoTime() - start) / 1e9);
         return generated;
     }
 
@@ -98,8 +99,16 @@ public final class GeneratedDirectory implements AutoCloseable {
 
     private static Entry suffix() {
         try {
-            return new DefaultEntry(People.SUFFIX, "objectClass", "top", "objectClass", "domain",
-                    "objectClass", "dcObject", "dc", "example");
+            return new DefaultEntry(
+                    People.SUFFIX,
+                    "objectClass",
+                    "top",
+                    "objectClass",
+                    "domain",
+                    "objectClass",
+                    "dcObject",
+                    "dc",
+                    "example");
         } catch (LdapException e) {
             throw new IllegalStateException(e);
         }

@@ -19,6 +19,7 @@ import org.apache.directory.api.ldap.model.exception.LdapException;
 public final class People {
     /** Children of one unit, the size of a one-level walk. */
     public static final int PER_UNIT = 1000;
+
     public static final String SUFFIX = "dc=example,dc=com";
     public static final String PEOPLE = "ou=people," + SUFFIX;
 
@@ -41,8 +42,7 @@ public final class People {
     private static final String[] TITLES = {"Engineer", "Manager", "Analyst", "Director", "Technician", "Clerk"};
     private static final String[] CITIES = {"Springfield", "Riverside", "Fairview", "Madison", "Georgetown"};
 
-    private People() {
-    }
+    private People() {}
 
     public static String uid(int i) {
         return String.format(Locale.ROOT, "user%06d", i);

@@ -1,7 +1,6 @@
 package dev.larch.jmh.data;
 
 import java.nio.ByteBuffer;
-
 import java.util.HashMap;
 import java.util.Map;
 
@@ -17,8 +16,7 @@ public final class SampleEntries {
     public static final long ID = 12_400;
     public static final long PARENT_ID = 15;
 
-    private SampleEntries() {
-    }
+    private SampleEntries() {}
 
     /**
      * A codec numbering every attribute type of the schema, as a store does when it opens

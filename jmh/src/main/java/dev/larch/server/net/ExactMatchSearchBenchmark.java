@@ -56,7 +56,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {Jvm.OPEN_NIO, Jvm.OPEN_NIO_CH, Jvm.NATIVE_ACCESS})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {Jvm.OPEN_NIO, Jvm.OPEN_NIO_CH, Jvm.NATIVE_ACCESS})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class ExactMatchSearchBenchmark {
@@ -80,19 +82,34 @@ public class ExactMatchSearchBenchmark {
         LarchConfig config = data.config();
         SchemaEntries schemaEntries = open.directory().schemaEntries();
         writes = new WriteQueue(open.store());
-        VirtualEntries virtual = new VirtualEntries(schemaEntries, open.directory().suffix(), "jmh",
+        VirtualEntries virtual = new VirtualEntries(
+                schemaEntries,
+                open.directory().suffix(),
+                "jmh",
                 SubschemaEntry.build(data.schema(), VirtualEntries.SUBSCHEMA_DN));
-        Backend backend = new Backend(open.directory(), schemaEntries, open.checker(),
+        Backend backend = new Backend(
+                open.directory(),
+                schemaEntries,
+                open.checker(),
                 new FilterCompiler(data.schema()),
-                new SearchPlanner(open.store(), config.limits().indexEntryLimit()), writes, new AccessPolicy(),
-                new NoCredentials(schemaEntries.dn("cn=admin," + config.suffix())), virtual,
-                config.limits().sizeLimit(), config.limits().timeLimitSeconds(), config.limits().lookThroughLimit());
+                new SearchPlanner(open.store(), config.limits().indexEntryLimit()),
+                writes,
+                new AccessPolicy(),
+                new NoCredentials(schemaEntries.dn("cn=admin," + config.suffix())),
+                virtual,
+                config.limits().sizeLimit(),
+                config.limits().timeLimitSeconds(),
+                config.limits().lookThroughLimit());
 
         LdapApiService codec = LdapApiServiceFactory.getSingleton();
         var l = config.listen();
         ListenerOptions options = new ListenerOptions(l.host(), 0, 1, l.maxPduBytes(), 0, l.maxFilterDepth(), false);
-        channel = new EmbeddedChannel(new LdapChannelInitializer(options, new OperationRouter(backend), codec,
-                new InFlightOperations(), new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE)));
+        channel = new EmbeddedChannel(new LdapChannelInitializer(
+                options,
+                new OperationRouter(backend),
+                codec,
+                new InFlightOperations(),
+                new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE)));
         request = Requests.encode(codec, Requests.exactMatch(2, "user012345"));
         checkAnswer(codec);
     }
@@ -136,7 +153,8 @@ public class ExactMatchSearchBenchmark {
                 pdu.release();
             }
         }
-        boolean ok = answer.size() == 2 && answer.get(0) instanceof SearchResultEntry e
+        boolean ok = answer.size() == 2
+                && answer.get(0) instanceof SearchResultEntry e
                 && e.getObjectName().getName().startsWith("uid=user012345,")
                 && answer.get(1) instanceof SearchResultDone d
                 && d.getLdapResult().getResultCode() == ResultCodeEnum.SUCCESS;

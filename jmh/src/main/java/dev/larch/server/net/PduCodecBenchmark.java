@@ -49,7 +49,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {Jvm.OPEN_NIO, Jvm.OPEN_NIO_CH, Jvm.NATIVE_ACCESS})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {Jvm.OPEN_NIO, Jvm.OPEN_NIO_CH, Jvm.NATIVE_ACCESS})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class PduCodecBenchmark {
@@ -68,8 +70,8 @@ public class PduCodecBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         LdapApiService codec = LdapApiServiceFactory.getSingleton();
-        decoder = new LdapMessageDecoder(codec, ListenerOptions.DEFAULT_MAX_PDU_BYTES,
-                ListenerOptions.DEFAULT_MAX_FILTER_DEPTH);
+        decoder = new LdapMessageDecoder(
+                codec, ListenerOptions.DEFAULT_MAX_PDU_BYTES, ListenerOptions.DEFAULT_MAX_FILTER_DEPTH);
         encoder = new LdapMessageEncoder(codec);
         decodeChannel = new EmbeddedChannel(decoder);
         encodeChannel = new EmbeddedChannel(encoder);

@@ -15,8 +15,7 @@ import org.apache.directory.api.ldap.model.name.Dn;
 
 /** Request PDUs for the protocol benchmarks, encoded by the same codec the server decodes with. */
 final class Requests {
-    private Requests() {
-    }
+    private Requests() {}
 
     /** {@code ldapsearch -b dc=example,dc=com -s sub '(uid=<uid>)'}: all user attributes. */
     static SearchRequest exactMatch(int messageId, String uid) {

@@ -1,14 +1,14 @@
 package dev.larch.jmh.compare;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ComparisonTest {
 
@@ -116,11 +116,17 @@ class ComparisonTest {
 
     @Test
     void benchmarksMissingFromEitherFileAreReportedAndDoNotFail() {
-        Comparison c = Comparison.of(List.of(avgt("kept", 100, 1), avgt("removed", 100, 1)),
-                List.of(avgt("kept", 101, 1), avgt("added", 50, 1)), 10);
+        Comparison c = Comparison.of(
+                List.of(avgt("kept", 100, 1), avgt("removed", 100, 1)),
+                List.of(avgt("kept", 101, 1), avgt("added", 50, 1)),
+                10);
         assertEquals(1, c.rows().size());
-        assertEquals(List.of("X.removed"), c.onlyInBaseline().stream().map(Score::displayName).toList());
-        assertEquals(List.of("X.added"), c.onlyInResult().stream().map(Score::displayName).toList());
+        assertEquals(
+                List.of("X.removed"),
+                c.onlyInBaseline().stream().map(Score::displayName).toList());
+        assertEquals(
+                List.of("X.added"),
+                c.onlyInResult().stream().map(Score::displayName).toList());
         assertEquals(0, c.exitStatus());
         String report = Report.render(c, "base.json", "new.json");
         assertTrue(report.contains("Only in the baseline (not in this result): X.removed"), report);
@@ -134,7 +140,8 @@ class ComparisonTest {
         Comparison c = compare(full, quick);
         assertEquals(1, c.rows().size());
         assertTrue(c.onlyInBaseline().isEmpty());
-        assertTrue(c.rows().get(0).note().contains("params differ: [entries=100000] vs [entries=20000]"),
+        assertTrue(
+                c.rows().get(0).note().contains("params differ: [entries=100000] vs [entries=20000]"),
                 c.rows().get(0).note());
     }
 
@@ -151,8 +158,10 @@ class ComparisonTest {
 
     @Test
     void theReportNamesEveryRegression() {
-        Comparison c = Comparison.of(List.of(avgt("walk", 100, 1), avgt("lookup", 10, 0.1)),
-                List.of(avgt("walk", 150, 1), avgt("lookup", 10, 0.1)), 10);
+        Comparison c = Comparison.of(
+                List.of(avgt("walk", 100, 1), avgt("lookup", 10, 0.1)),
+                List.of(avgt("walk", 150, 1), avgt("lookup", 10, 0.1)),
+                10);
         String report = Report.render(c, "base.json", "new.json");
         assertTrue(report.contains("REGRESSION: X.walk +50.0%"), report);
         assertTrue(report.contains("1 slower, 0 faster, 1 same, 0 noisy"), report);

@@ -15,6 +15,7 @@ import java.security.SecureRandom;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,10 +48,16 @@ public final class AdminCredentials {
     private static final String ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
     /** 24 characters from a 57-letter alphabet: about 140 bits. */
     private static final int GENERATED_LENGTH = 24;
+
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Where the verifier came from; for the start-up log. */
-    public enum Source { CONFIG, ENVIRONMENT, STORED_FILE, GENERATED }
+    public enum Source {
+        CONFIG,
+        ENVIRONMENT,
+        STORED_FILE,
+        GENERATED
+    }
 
     private final byte[] verifierHash;
     private final String generatedPassword;
@@ -79,8 +86,8 @@ public final class AdminCredentials {
      * @throws IOException when the stored file cannot be read or written, or holds no hash; the
      *     message names the file
      */
-    public static AdminCredentials resolve(String configuredPassword, Map<String, String> env, Path dataDir,
-                                           String scheme) throws IOException {
+    public static AdminCredentials resolve(
+            String configuredPassword, Map<String, String> env, Path dataDir, String scheme) throws IOException {
         if (configuredPassword != null && !configuredPassword.isEmpty()) {
             return new AdminCredentials(verifierFor(configuredPassword, scheme), null, Source.CONFIG);
         }

@@ -31,8 +31,7 @@ public final class PasswordSchemes {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private PasswordSchemes() {
-    }
+    private PasswordSchemes() {}
 
     /**
      * Whether a password presented in a simple bind matches a stored {@code userPassword} value.
@@ -68,8 +67,8 @@ public final class PasswordSchemes {
     public static byte[] hash(String scheme, byte[] password) {
         PasswordScheme s = SCHEMES.get(scheme.toUpperCase(Locale.ROOT));
         if (s == null) {
-            throw new IllegalArgumentException("unknown password scheme '" + scheme + "'; supported: "
-                    + String.join(", ", supportedSchemes()));
+            throw new IllegalArgumentException(
+                    "unknown password scheme '" + scheme + "'; supported: " + String.join(", ", supportedSchemes()));
         }
         if (password.length == 0) {
             throw new IllegalArgumentException("an empty password cannot be hashed");
@@ -82,7 +81,9 @@ public final class PasswordSchemes {
      * followed by a non-empty value. Says nothing about whether the value is well formed.
      */
     public static boolean isHashed(byte[] value) {
-        return Prefixed.parse(value).filter(p -> SCHEMES.containsKey(p.scheme()) && !p.rest().isEmpty()).isPresent();
+        return Prefixed.parse(value)
+                .filter(p -> SCHEMES.containsKey(p.scheme()) && !p.rest().isEmpty())
+                .isPresent();
     }
 
     /** The scheme names {@link #hash} and {@link #verify} know, upper case. */
@@ -110,7 +111,8 @@ public final class PasswordSchemes {
             if (close < 2) {
                 return Optional.empty();
             }
-            return Optional.of(new Prefixed(text.substring(1, close).toUpperCase(Locale.ROOT), text.substring(close + 1)));
+            return Optional.of(
+                    new Prefixed(text.substring(1, close).toUpperCase(Locale.ROOT), text.substring(close + 1)));
         }
     }
 }

@@ -37,7 +37,9 @@ final class Pbkdf2Scheme implements PasswordScheme {
     @Override
     public boolean matches(String encoded, byte[] presented) {
         String[] parts = encoded.split("\\$", -1);
-        if (parts.length != 3 || parts[0].isEmpty() || !parts[0].chars().allMatch(c -> c >= '0' && c <= '9')
+        if (parts.length != 3
+                || parts[0].isEmpty()
+                || !parts[0].chars().allMatch(c -> c >= '0' && c <= '9')
                 || parts[0].length() > 9) {
             return false;
         }

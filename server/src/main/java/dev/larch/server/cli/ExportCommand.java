@@ -29,7 +29,8 @@ final class ExportCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         LarchConfig config = options.load();
         if (!Files.isDirectory(config.storage().dataDir())) {
-            System.err.println("larch: export: no data directory at " + config.storage().dataDir());
+            System.err.println(
+                    "larch: export: no data directory at " + config.storage().dataDir());
             return 2;
         }
         var schema = LarchSchema.load(config.schemaFiles());

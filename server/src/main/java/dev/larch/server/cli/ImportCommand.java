@@ -14,7 +14,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code ./larch import FILE.ldif}: offline bulk load; refuses while a server holds the data. */
-@Command(name = "import", mixinStandardHelpOptions = true, description = "Bulk-load LDIF into the data directory (offline).")
+@Command(
+        name = "import",
+        mixinStandardHelpOptions = true,
+        description = "Bulk-load LDIF into the data directory (offline).")
 final class ImportCommand implements Callable<Integer> {
     @Mixin
     ConfigOptions options;
@@ -41,8 +44,11 @@ final class ImportCommand implements Callable<Integer> {
                 System.err.println("larch: import stopped: " + e.getMessage());
                 return 1;
             }
-            System.out.printf("Imported %,d entries in %.1f s (%,.0f entries/s); data file %,d bytes%n",
-                    result.entries(), result.elapsed().toMillis() / 1000.0, result.entriesPerSecond(),
+            System.out.printf(
+                    "Imported %,d entries in %.1f s (%,.0f entries/s); data file %,d bytes%n",
+                    result.entries(),
+                    result.elapsed().toMillis() / 1000.0,
+                    result.entriesPerSecond(),
                     open.store().sizeOnDisk());
             return 0;
         }

@@ -5,7 +5,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code ./larch serve|import|export}: the server's command line. */
-@Command(name = "larch", mixinStandardHelpOptions = true, versionProvider = LarchMain.VersionProvider.class,
+@Command(
+        name = "larch",
+        mixinStandardHelpOptions = true,
+        versionProvider = LarchMain.VersionProvider.class,
         description = "Larch LDAP directory server",
         subcommands = {ServeCommand.class, ImportCommand.class, ExportCommand.class})
 public final class LarchMain implements Runnable {
@@ -19,7 +22,8 @@ public final class LarchMain implements Runnable {
         CommandLine cmd = new CommandLine(new LarchMain());
         cmd.setParameterExceptionHandler((ex, args) -> {
             CommandLine failed = ex.getCommandLine();
-            String help = failed.getParent() == null ? "./larch --help" : "./larch " + failed.getCommandName() + " --help";
+            String help =
+                    failed.getParent() == null ? "./larch --help" : "./larch " + failed.getCommandName() + " --help";
             failed.getErr().println("larch: " + ex.getMessage() + " (see '" + help + "')");
             return 2;
         });

@@ -31,10 +31,12 @@ final class ServeCommand implements Callable<Integer> {
         LarchConfig effective = config;
         LarchServer server = LarchServer.start(effective, System.getenv());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopAndExit(server), "larch-shutdown"));
-        server.generatedAdminPassword().ifPresent(password -> System.out.println(
-                "Generated the administrator password (shown only this once; its hash is in "
-                        + effective.storage().dataDir().resolve("admin-password") + "): cn=admin," + effective.suffix()
-                        + " / " + password));
+        server.generatedAdminPassword()
+                .ifPresent(password ->
+                        System.out.println("Generated the administrator password (shown only this once; its hash is in "
+                                + effective.storage().dataDir().resolve("admin-password") + "): cn=admin,"
+                                + effective.suffix()
+                                + " / " + password));
         var address = server.address();
         System.out.println("Larch listening on ldap://" + address.getHostString() + ":" + address.getPort());
         System.out.flush();

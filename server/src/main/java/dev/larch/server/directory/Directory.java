@@ -1,6 +1,8 @@
 package dev.larch.server.directory;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 import dev.larch.server.entry.AttributeCatalog;
 import dev.larch.server.entry.EntryCodec;
@@ -11,13 +13,12 @@ import dev.larch.server.store.Keys;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.name.Dn;
 import org.apache.directory.api.ldap.model.name.Rdn;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * The directory tree of one naming context over the store: resolves DNs to entry IDs, loads

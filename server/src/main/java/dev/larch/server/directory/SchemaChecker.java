@@ -93,7 +93,8 @@ public final class SchemaChecker {
         for (Attribute attribute : entry) {
             AttributeType type = attribute.getAttributeType();
             if (type.isSingleValued() && attribute.size() > 1) {
-                throw new LdapError(ResultCodeEnum.CONSTRAINT_VIOLATION,
+                throw new LdapError(
+                        ResultCodeEnum.CONSTRAINT_VIOLATION,
                         "attribute '" + attribute.getUpId() + "' cannot have multiple values");
             }
             if (type.getUsage() != UsageEnum.USER_APPLICATIONS || extensible) {
@@ -106,7 +107,8 @@ public final class SchemaChecker {
         for (Ava ava : entry.getDn().getRdn()) {
             Attribute naming = entry.get(ava.getAttributeType());
             if (naming == null || !naming.contains(ava.getValue())) {
-                throw new LdapError(ResultCodeEnum.NAMING_VIOLATION,
+                throw new LdapError(
+                        ResultCodeEnum.NAMING_VIOLATION,
                         "naming attribute '" + ava.getType() + "' is not present in entry");
             }
         }

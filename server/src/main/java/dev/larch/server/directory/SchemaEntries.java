@@ -1,11 +1,10 @@
 package dev.larch.server.directory;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.LdapError;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
@@ -17,6 +16,8 @@ import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.name.Dn;
 import org.apache.directory.api.ldap.model.schema.AttributeType;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * Turns client-supplied names and values into schema-aware ones, with the result code a client
@@ -74,8 +75,8 @@ public final class SchemaEntries {
         String name = description;
         int options = name.indexOf(';');
         if (options >= 0) {
-            throw new LdapError(ResultCodeEnum.UNDEFINED_ATTRIBUTE_TYPE,
-                    "attribute options are not supported: " + description);
+            throw new LdapError(
+                    ResultCodeEnum.UNDEFINED_ATTRIBUTE_TYPE, "attribute options are not supported: " + description);
         }
         AttributeType type = schema.getAttributeType(name);
         if (type == null) {
@@ -126,9 +127,7 @@ public final class SchemaEntries {
 
     /** One schema-aware value; invalidAttributeSyntax when it does not fit the type. */
     public Value value(AttributeType type, Value clientValue) {
-        byte[] bytes = clientValue.isHumanReadable()
-                ? clientValue.getString().getBytes(UTF_8)
-                : clientValue.getBytes();
+        byte[] bytes = clientValue.isHumanReadable() ? clientValue.getString().getBytes(UTF_8) : clientValue.getBytes();
         return value(type, bytes);
     }
 
@@ -139,8 +138,8 @@ public final class SchemaEntries {
             }
             return new Value(type, bytes);
         } catch (LdapInvalidAttributeValueException | IllegalArgumentException e) {
-            throw new LdapError(ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX,
-                    type.getName() + ": value #0 invalid per syntax");
+            throw new LdapError(
+                    ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX, type.getName() + ": value #0 invalid per syntax");
         }
     }
 
@@ -156,9 +155,13 @@ public final class SchemaEntries {
             boolean humanReadable = type.getSyntax() == null || type.getSyntax().isHumanReadable();
             for (int i = 0; i < a.size(); i++) {
                 try {
-                    attribute.add(humanReadable
-                            ? new Value(type, new String(a.values()[i], UTF_8), new String(a.normalized()[i], UTF_8))
-                            : new Value(type, a.values()[i]));
+                    attribute.add(
+                            humanReadable
+                                    ? new Value(
+                                            type,
+                                            new String(a.values()[i], UTF_8),
+                                            new String(a.normalized()[i], UTF_8))
+                                    : new Value(type, a.values()[i]));
                 } catch (LdapInvalidAttributeValueException e) {
                     throw new LdapError(ResultCodeEnum.OTHER, "stored value of " + a.userId() + " no longer valid");
                 }

@@ -1,7 +1,5 @@
 package dev.larch.server.entry;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,6 +9,8 @@ import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.schema.AttributeType;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * The binary form of an entry in the {@code entries} database.

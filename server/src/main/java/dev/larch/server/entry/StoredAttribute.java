@@ -1,11 +1,11 @@
 package dev.larch.server.entry;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import java.util.Arrays;
 
 import org.apache.directory.api.ldap.model.schema.AttributeType;
 import org.apache.directory.api.ldap.model.schema.MatchingRule;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * One attribute of a stored entry: values as the client gave them, and — computed on first use,
@@ -78,7 +78,8 @@ public final class StoredAttribute {
     /** Values a rule cannot normalize (or of binary syntaxes) compare as their raw bytes. */
     private static byte[][] normalize(AttributeType type, byte[][] values) {
         MatchingRule equality = type == null ? null : type.getEquality();
-        boolean humanReadable = type != null && (type.getSyntax() == null || type.getSyntax().isHumanReadable());
+        boolean humanReadable =
+                type != null && (type.getSyntax() == null || type.getSyntax().isHumanReadable());
         if (equality == null || equality.getNormalizer() == null || !humanReadable) {
             return values;
         }

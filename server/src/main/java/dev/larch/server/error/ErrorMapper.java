@@ -21,8 +21,7 @@ import org.slf4j.LoggerFactory;
 public final class ErrorMapper {
     private static final Logger LOG = LoggerFactory.getLogger(ErrorMapper.class);
 
-    private ErrorMapper() {
-    }
+    private ErrorMapper() {}
 
     /** Maps {@code failure} to an {@link LdapError}, logging it if it was not expected. */
     public static LdapError toLdapError(Throwable failure) {

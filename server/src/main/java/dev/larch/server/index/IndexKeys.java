@@ -1,6 +1,5 @@
 package dev.larch.server.index;
 
-import dev.larch.config.IndexKind;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -8,6 +7,8 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+
+import dev.larch.config.IndexKind;
 
 /**
  * Computes the index keys of normalized values. The same functions build keys at write time and
@@ -18,6 +19,7 @@ public final class IndexKeys {
     static final byte START = 0x02;
     /** Marks the end of a value in substring grams, so grams can anchor a final substring. */
     static final byte END = 0x03;
+
     public static final int GRAM = 3;
     /** The single key under which the presence index lists an attribute's holders. */
     @SuppressWarnings("MutablePublicArray") // read-only by contract: a copy per lookup would allocate on the hot path
@@ -25,8 +27,7 @@ public final class IndexKeys {
 
     private static final String INTEGER_SYNTAX = "1.3.6.1.4.1.1466.115.121.1.27";
 
-    private IndexKeys() {
-    }
+    private IndexKeys() {}
 
     /**
      * Every key one normalized value contributes to an index of {@code kind}.

@@ -29,8 +29,8 @@ import org.apache.directory.api.util.Strings;
  */
 public final class LdifExporter {
     private static final int LINE_LENGTH = 76;
-    private static final Comparator<Attribute> CANONICAL = Comparator.comparingInt(LdifExporter::group)
-            .thenComparing(a -> Strings.toLowerCaseAscii(a.getUpId()));
+    private static final Comparator<Attribute> CANONICAL =
+            Comparator.comparingInt(LdifExporter::group).thenComparing(a -> Strings.toLowerCaseAscii(a.getUpId()));
 
     private final OpenDirectory open;
 
@@ -72,9 +72,11 @@ public final class LdifExporter {
 
     private static void write(Entry entry, Writer out) throws IOException {
         String dn = entry.getDn().getName();
-        out.write(LdifUtils.stripLineToNChars(LdifUtils.isLDIFSafe(dn)
-                ? "dn: " + dn
-                : "dn:: " + Base64.getEncoder().encodeToString(dn.getBytes(StandardCharsets.UTF_8)), LINE_LENGTH));
+        out.write(LdifUtils.stripLineToNChars(
+                LdifUtils.isLDIFSafe(dn)
+                        ? "dn: " + dn
+                        : "dn:: " + Base64.getEncoder().encodeToString(dn.getBytes(StandardCharsets.UTF_8)),
+                LINE_LENGTH));
         out.write('\n');
         List<Attribute> attributes = new ArrayList<>();
         entry.forEach(attributes::add);

@@ -114,10 +114,11 @@ public final class LdifImporter {
                 }
                 try {
                     Dn parsed = open.directory().schemaEntries().dn(dn);
-                    queue.put(new Item(position, dn, newEntries.prepare(parsed, ldifEntry.getEntry(), true, Dn.EMPTY_DN),
-                            null));
+                    queue.put(new Item(
+                            position, dn, newEntries.prepare(parsed, ldifEntry.getEntry(), true, Dn.EMPTY_DN), null));
                 } catch (LdapError e) {
-                    queue.put(failure(position, dn, e.getMessage() + " [" + e.code().getMessage() + "]"));
+                    queue.put(failure(
+                            position, dn, e.getMessage() + " [" + e.code().getMessage() + "]"));
                     return;
                 }
             }
@@ -148,8 +149,8 @@ public final class LdifImporter {
         try {
             newEntries.insert(txn, item.entry());
         } catch (LdapError e) {
-            throw new ImportException("entry " + item.position() + " (" + item.dn() + "): "
-                    + e.getMessage() + " [" + e.code().getMessage() + "]");
+            throw new ImportException("entry " + item.position() + " (" + item.dn() + "): " + e.getMessage() + " ["
+                    + e.code().getMessage() + "]");
         }
     }
 

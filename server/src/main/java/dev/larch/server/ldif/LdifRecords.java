@@ -18,6 +18,7 @@ import org.apache.directory.api.ldap.model.ldif.LdifReader;
 final class LdifRecords extends LdifReader {
     /** The API's message codes ("ERR_13460_BAD_ATTRIBUTE Bad attribute"): users need only the text. */
     private static final Pattern MESSAGE_CODE = Pattern.compile("^ERR_\\d+_[A-Z0-9_]+ ");
+
     private static final int MAX_DN_SHOWN = 200;
 
     private boolean started;
@@ -41,8 +42,8 @@ final class LdifRecords extends LdifReader {
                 readLines();
             }
         } catch (LdapLdifException e) {
-            throw new LdifImporter.ImportException("entry " + (recordPosition + 1) + ": cannot read the file after line "
-                    + lineNumber + ": " + readFailure(e));
+            throw new LdifImporter.ImportException("entry " + (recordPosition + 1)
+                    + ": cannot read the file after line " + lineNumber + ": " + readFailure(e));
         }
         if (lines.isEmpty()) {
             return null;

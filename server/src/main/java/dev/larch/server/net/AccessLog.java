@@ -73,7 +73,8 @@ final class AccessLog {
         if (response == null) {
             line.append(" result=abandoned");
         } else {
-            line.append(" result=").append(response.getLdapResult().getResultCode().getResultCode());
+            line.append(" result=")
+                    .append(response.getLdapResult().getResultCode().getResultCode());
         }
         if (request instanceof SearchRequest) {
             line.append(" entries=").append(entries);
@@ -110,14 +111,20 @@ final class AccessLog {
         if (!on()) {
             return;
         }
-        StringBuilder line = prefix(session, 0).append("DISCONNECT result=")
-                .append(notice.getLdapResult().getResultCode().getResultCode()).append(" text=");
+        StringBuilder line = prefix(session, 0)
+                .append("DISCONNECT result=")
+                .append(notice.getLdapResult().getResultCode().getResultCode())
+                .append(" text=");
         quote(line, notice.getLdapResult().getDiagnosticMessage());
         LOG.info(line.toString());
     }
 
     private static StringBuilder prefix(Session session, int messageId) {
-        return new StringBuilder(160).append("conn=").append(session.id()).append(" op=").append(messageId)
+        return new StringBuilder(160)
+                .append("conn=")
+                .append(session.id())
+                .append(" op=")
+                .append(messageId)
                 .append(' ');
     }
 

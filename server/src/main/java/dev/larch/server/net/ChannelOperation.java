@@ -95,8 +95,10 @@ final class ChannelOperation implements Operation {
     public void complete(ResultResponse response) {
         if (!completed.compareAndSet(false, true)) {
             if (!abandoned) {
-                LOG.warn("conn={} op={} completed more than once; later response dropped",
-                        session().id(), messageId());
+                LOG.warn(
+                        "conn={} op={} completed more than once; later response dropped",
+                        session().id(),
+                        messageId());
             }
             return;
         }
@@ -108,7 +110,10 @@ final class ChannelOperation implements Operation {
         try {
             executor.execute(() -> connection.finish(this, response));
         } catch (RejectedExecutionException e) {
-            LOG.debug("conn={} op={} completed after shutdown; response dropped", session().id(), messageId());
+            LOG.debug(
+                    "conn={} op={} completed after shutdown; response dropped",
+                    session().id(),
+                    messageId());
         }
     }
 

@@ -18,12 +18,13 @@ import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
 final class EmptyResponseValue {
     private static final byte RESPONSE_VALUE_TAG = (byte) 0x8B;
 
-    private EmptyResponseValue() {
-    }
+    private EmptyResponseValue() {}
 
     static boolean applies(Message message) {
-        return message instanceof OpaqueExtendedResponse r && r.getResponseValue() != null
-                && r.getResponseValue().length == 0 && r.getControls().isEmpty();
+        return message instanceof OpaqueExtendedResponse r
+                && r.getResponseValue() != null
+                && r.getResponseValue().length == 0
+                && r.getControls().isEmpty();
     }
 
     /** The PDU with {@code [11] ''} appended to its ExtendedResponse. */

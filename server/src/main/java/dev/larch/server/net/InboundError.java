@@ -17,6 +17,5 @@ sealed interface InboundError {
     }
 
     /** One request was refused but the framing is intact: answer it and keep the connection. */
-    record Reply(ResultResponse response) implements InboundError {
-    }
+    record Reply(ResultResponse response) implements InboundError {}
 }

@@ -28,8 +28,12 @@ final class LdapChannelInitializer extends ChannelInitializer<Channel> {
     private final InFlightOperations inFlight;
     private final ChannelGroup connections;
 
-    LdapChannelInitializer(ListenerOptions options, RequestHandler handler, LdapApiService codec,
-            InFlightOperations inFlight, ChannelGroup connections) {
+    LdapChannelInitializer(
+            ListenerOptions options,
+            RequestHandler handler,
+            LdapApiService codec,
+            InFlightOperations inFlight,
+            ChannelGroup connections) {
         this.options = options;
         this.handler = handler;
         this.codec = codec;

@@ -42,8 +42,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(LdapDispatcher.class);
     private static final AtomicLong CONNECTION_IDS = new AtomicLong();
 
-    private record Waiter(ChannelOperation operation, Runnable resume) {
-    }
+    private record Waiter(ChannelOperation operation, Runnable resume) {}
 
     private final RequestHandler handler;
     private final AccessLog accessLog;
@@ -77,7 +76,8 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext context) {
         this.ctx = context;
-        this.session = new Session(CONNECTION_IDS.incrementAndGet(), context.channel().remoteAddress());
+        this.session =
+                new Session(CONNECTION_IDS.incrementAndGet(), context.channel().remoteAddress());
     }
 
     @Override
@@ -114,8 +114,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         }
         ChannelOperation operation = new ChannelOperation(this, request, startNanos);
         if (inFlight.isDraining()) {
-            operation.complete(LdapErrors.responseFor(request, ResultCodeEnum.UNAVAILABLE,
-                    "server is shutting down"));
+            operation.complete(LdapErrors.responseFor(request, ResultCodeEnum.UNAVAILABLE, "server is shutting down"));
             return;
         }
         if (request instanceof BindRequest) {
@@ -146,8 +145,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
             response.setMessageId(operation.messageId());
         }
         ctx.writeAndFlush(response).addListener(onWriteFailure);
-        accessLog.completed(session, operation.request(), response, operation.entriesSent(),
-                operation.startNanos());
+        accessLog.completed(session, operation.request(), response, operation.entriesSent(), operation.startNanos());
     }
 
     /** Writes an intermediate response of {@code operation}; returns whether more may follow now. */

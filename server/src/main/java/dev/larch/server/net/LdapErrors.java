@@ -2,11 +2,11 @@ package dev.larch.server.net;
 
 import org.apache.directory.api.ldap.model.message.ExtendedResponse;
 import org.apache.directory.api.ldap.model.message.LdapResult;
+import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.ResultResponseRequest;
 import org.apache.directory.api.ldap.model.message.extended.NoticeOfDisconnect;
-import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
 
 /**
  * Builds error responses the protocol layer sends on its own. Messages are short and fixed or derived
@@ -17,8 +17,7 @@ public final class LdapErrors {
     /** RFC 4511 §4.4.1. */
     public static final String NOTICE_OF_DISCONNECTION_OID = NoticeOfDisconnect.EXTENSION_OID;
 
-    private LdapErrors() {
-    }
+    private LdapErrors() {}
 
     /**
      * The final response type that answers {@code request} (SearchResultDone for a search, and so on),

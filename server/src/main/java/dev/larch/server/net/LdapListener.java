@@ -54,8 +54,12 @@ public final class LdapListener implements AutoCloseable {
     private final InetSocketAddress address;
     private boolean stopped;
 
-    private LdapListener(EventLoopGroup acceptGroup, EventLoopGroup ioGroup, Channel serverChannel,
-            ChannelGroup connections, InFlightOperations inFlight) {
+    private LdapListener(
+            EventLoopGroup acceptGroup,
+            EventLoopGroup ioGroup,
+            Channel serverChannel,
+            ChannelGroup connections,
+            InFlightOperations inFlight) {
         this.acceptGroup = acceptGroup;
         this.ioGroup = ioGroup;
         this.serverChannel = serverChannel;
@@ -89,11 +93,13 @@ public final class LdapListener implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.SO_KEEPALIVE, true)
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
-                            new WriteBufferWaterMark(64 * 1024, 256 * 1024))
-                    .childHandler(new LdapChannelInitializer(options, handler,
-                            LdapApiServiceFactory.getSingleton(), inFlight, connections));
-            Channel server = bootstrap.bind(options.host(), options.port()).syncUninterruptibly().channel();
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 * 1024, 256 * 1024))
+                    .childHandler(new LdapChannelInitializer(
+                            options, handler, LdapApiServiceFactory.getSingleton(), inFlight, connections));
+            Channel server = bootstrap
+                    .bind(options.host(), options.port())
+                    .syncUninterruptibly()
+                    .channel();
             LdapListener listener = new LdapListener(acceptGroup, ioGroup, server, connections, inFlight);
             LOG.debug("listening on {} ({})", listener.address, epoll ? "epoll" : "nio");
             return listener;
@@ -127,8 +133,10 @@ public final class LdapListener implements AutoCloseable {
         serverChannel.close().syncUninterruptibly();
         inFlight.startDraining();
         if (!inFlight.awaitIdle(deadline)) {
-            LOG.warn("{} operation(s) still running after {} ms; closing their connections",
-                    inFlight.count(), grace.toMillis());
+            LOG.warn(
+                    "{} operation(s) still running after {} ms; closing their connections",
+                    inFlight.count(),
+                    grace.toMillis());
         }
         for (Channel connection : connections) {
             connection.pipeline().fireUserEventTriggered(ShutdownNotice.INSTANCE);

@@ -1,11 +1,12 @@
 package dev.larch.server.net;
 
+import java.nio.ByteBuffer;
+import java.util.List;
+
 import dev.larch.server.error.ErrorMapper;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.MessageToMessageDecoder;
-import java.nio.ByteBuffer;
-import java.util.List;
 import org.apache.directory.api.asn1.DecoderException;
 import org.apache.directory.api.asn1.ber.Asn1Decoder;
 import org.apache.directory.api.asn1.ber.tlv.TLVStateEnum;

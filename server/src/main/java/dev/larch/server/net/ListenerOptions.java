@@ -57,17 +57,17 @@ public record ListenerOptions(
 
     /** 127.0.0.1:1389, default threads, 8 MiB PDUs, no idle timeout, filters 100 deep, access log on. */
     public static ListenerOptions defaults() {
-        return new ListenerOptions("127.0.0.1", DEFAULT_PORT, 0, DEFAULT_MAX_PDU_BYTES, 0,
-                DEFAULT_MAX_FILTER_DEPTH, true);
+        return new ListenerOptions(
+                "127.0.0.1", DEFAULT_PORT, 0, DEFAULT_MAX_PDU_BYTES, 0, DEFAULT_MAX_FILTER_DEPTH, true);
     }
 
     public ListenerOptions withHost(String newHost) {
-        return new ListenerOptions(newHost, port, ioThreads, maxPduBytes, idleTimeoutSeconds, maxFilterDepth,
-                accessLog);
+        return new ListenerOptions(
+                newHost, port, ioThreads, maxPduBytes, idleTimeoutSeconds, maxFilterDepth, accessLog);
     }
 
     public ListenerOptions withPort(int newPort) {
-        return new ListenerOptions(host, newPort, ioThreads, maxPduBytes, idleTimeoutSeconds, maxFilterDepth,
-                accessLog);
+        return new ListenerOptions(
+                host, newPort, ioThreads, maxPduBytes, idleTimeoutSeconds, maxFilterDepth, accessLog);
     }
 }

@@ -1,7 +1,8 @@
 package dev.larch.server.net;
 
-import io.netty.buffer.ByteBuf;
 import java.util.Arrays;
+
+import io.netty.buffer.ByteBuf;
 
 /**
  * Measures, straight from the BER and without recursion, how deep the filter of a SearchRequest PDU
@@ -17,8 +18,7 @@ final class SearchFilterDepth {
     /** SearchRequest fields before the filter: baseObject, scope, derefAliases, sizeLimit, timeLimit, typesOnly. */
     private static final int FIELDS_BEFORE_FILTER = 6;
 
-    private SearchFilterDepth() {
-    }
+    private SearchFilterDepth() {}
 
     /**
      * True when {@code pdu} (one whole LDAPMessage, from its reader index) is a SearchRequest whose
@@ -46,8 +46,7 @@ final class SearchFilterDepth {
         }
         index += h.headerLength();
         for (int i = 0; i < FIELDS_BEFORE_FILTER; i++) {
-            if (h.read(pdu, index, (int) opEnd) != BerHeader.Status.COMPLETE
-                    || index + h.elementLength() > opEnd) {
+            if (h.read(pdu, index, (int) opEnd) != BerHeader.Status.COMPLETE || index + h.elementLength() > opEnd) {
                 return false;
             }
             index += (int) h.elementLength();

@@ -16,8 +16,8 @@ public final class AccessPolicy {
 
     public void requireWrite(Session session, String operation) {
         if (!session.isAdmin()) {
-            throw new LdapError(ResultCodeEnum.INSUFFICIENT_ACCESS_RIGHTS,
-                    "only the directory administrator may " + operation);
+            throw new LdapError(
+                    ResultCodeEnum.INSUFFICIENT_ACCESS_RIGHTS, "only the directory administrator may " + operation);
         }
     }
 

@@ -3,8 +3,8 @@ package dev.larch.server.ops;
 import dev.larch.server.session.Operation;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.message.AddRequest;
-import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /** Add (RFC 4511 section 4.7): validated on the event loop, written on the write queue. */
@@ -20,7 +20,8 @@ final class AddHandler {
     void handle(Operation op, AddRequest request) {
         backend.access().requireWrite(op.session(), "add entries");
         Dn dn = backend.schemaEntries().dn(request.getEntryDn());
-        Entry entry = newEntries.prepare(dn, request.getEntry(), false, op.session().boundDn());
+        Entry entry =
+                newEntries.prepare(dn, request.getEntry(), false, op.session().boundDn());
         backend.writes().submit(op, txn -> {
             newEntries.insert(txn, entry);
             ResultResponse response = request.getResultResponse();

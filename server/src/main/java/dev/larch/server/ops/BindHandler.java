@@ -6,8 +6,8 @@ import dev.larch.server.error.LdapError;
 import dev.larch.server.session.Operation;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.message.BindRequest;
-import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
@@ -41,7 +41,8 @@ final class BindHandler {
         }
         Dn dn = backend.schemaEntries().dn(name);
         if (password.length == 0) {
-            throw new LdapError(ResultCodeEnum.UNWILLING_TO_PERFORM,
+            throw new LdapError(
+                    ResultCodeEnum.UNWILLING_TO_PERFORM,
                     "unauthenticated bind (DN with an empty password) is not allowed");
         }
         if (dn.equals(backend.adminDn())) {
@@ -62,7 +63,8 @@ final class BindHandler {
     private boolean entryPasswordMatches(Dn dn, byte[] password) {
         try (ReadTxn txn = backend.directory().store().read()) {
             long id = backend.directory().resolve(txn, dn);
-            StoredEntry entry = id == ReadTxn.NOT_FOUND ? null : backend.directory().load(txn, id);
+            StoredEntry entry =
+                    id == ReadTxn.NOT_FOUND ? null : backend.directory().load(txn, id);
             StoredAttribute stored = entry == null ? null : entry.attribute(AccessPolicy.USER_PASSWORD_OID);
             if (stored == null) {
                 return false;

@@ -1,7 +1,5 @@
 package dev.larch.server.ops;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.LdapError;
@@ -9,10 +7,12 @@ import dev.larch.server.session.Operation;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.message.CompareRequest;
-import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.name.Dn;
 import org.apache.directory.api.ldap.model.schema.AttributeType;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /** Compare (RFC 4511 section 4.10) with the attribute's equality rule. */
 final class CompareHandler {
@@ -32,10 +32,12 @@ final class CompareHandler {
             throw new LdapError(ResultCodeEnum.INAPPROPRIATE_MATCHING, type.getName() + " has no equality rule");
         }
         Value assertion = backend.schemaEntries().value(type, request.getAssertionValue());
-        byte[] normalized = assertion.isHumanReadable() ? assertion.getNormalized().getBytes(UTF_8) : assertion.getBytes();
+        byte[] normalized =
+                assertion.isHumanReadable() ? assertion.getNormalized().getBytes(UTF_8) : assertion.getBytes();
         boolean matched;
         try (ReadTxn txn = backend.directory().store().read()) {
-            StoredEntry entry = backend.directory().load(txn, backend.directory().require(txn, dn));
+            StoredEntry entry =
+                    backend.directory().load(txn, backend.directory().require(txn, dn));
             StoredAttribute attribute = entry.attribute(type.getOid());
             if (attribute == null) {
                 throw new LdapError(ResultCodeEnum.NO_SUCH_ATTRIBUTE, "entry has no " + type.getName());

@@ -3,8 +3,8 @@ package dev.larch.server.ops;
 import dev.larch.server.error.LdapError;
 import dev.larch.server.session.Operation;
 import org.apache.directory.api.ldap.model.message.DeleteRequest;
-import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /** Delete (RFC 4511 section 4.8): leaves only. */
@@ -21,7 +21,8 @@ final class DeleteHandler {
         backend.writes().submit(op, txn -> {
             long id = backend.directory().require(txn, dn);
             if (txn.hasChildren(id)) {
-                throw new LdapError(ResultCodeEnum.NOT_ALLOWED_ON_NON_LEAF,
+                throw new LdapError(
+                        ResultCodeEnum.NOT_ALLOWED_ON_NON_LEAF,
                         "entry has subordinates; delete them first: " + dn.getName());
             }
             backend.directory().delete(txn, backend.directory().load(txn, id));

@@ -1,12 +1,12 @@
 package dev.larch.server.ops;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import dev.larch.server.error.LdapError;
 import dev.larch.server.session.Operation;
 import org.apache.directory.api.ldap.model.message.ExtendedRequest;
 import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /** Extended operations: Who Am I (RFC 4532); anything else is refused with protocolError. */
 final class ExtendedHandler {
@@ -17,7 +17,8 @@ final class ExtendedHandler {
             String name = request.getRequestName() == null ? "" : " " + request.getRequestName();
             throw new LdapError(ResultCodeEnum.PROTOCOL_ERROR, "unsupported extended operation" + name);
         }
-        String authzId = op.session().isAnonymous() ? "" : "dn:" + op.session().boundDn().getName();
+        String authzId =
+                op.session().isAnonymous() ? "" : "dn:" + op.session().boundDn().getName();
         // RFC 4532: no responseName, the authzId as the raw response value. The encoder writes
         // opaque responses as they are, so no codec factory is involved.
         OpaqueExtendedResponse response = new OpaqueExtendedResponse(request.getMessageId());

@@ -1,11 +1,12 @@
 package dev.larch.server.ops;
 
-import dev.larch.server.directory.SchemaEntries;
-import dev.larch.server.error.LdapError;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+
+import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.error.LdapError;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
@@ -34,7 +35,8 @@ final class ModificationApplier {
             Attribute change = schemaEntries.attribute(mod.getAttribute().getUpId(), mod.getAttribute());
             AttributeType type = change.getAttributeType();
             if (!type.isUserModifiable()) {
-                throw new LdapError(ResultCodeEnum.CONSTRAINT_VIOLATION, change.getUpId() + ": no user modification allowed");
+                throw new LdapError(
+                        ResultCodeEnum.CONSTRAINT_VIOLATION, change.getUpId() + ": no user modification allowed");
             }
             switch (mod.getOperation()) {
                 case ADD_ATTRIBUTE -> add(entry, change);
@@ -47,7 +49,8 @@ final class ModificationApplier {
         for (Ava ava : entry.getDn().getRdn()) {
             Attribute naming = entry.get(ava.getAttributeType());
             if (naming == null || !naming.contains(ava.getValue())) {
-                throw new LdapError(ResultCodeEnum.NOT_ALLOWED_ON_RDN,
+                throw new LdapError(
+                        ResultCodeEnum.NOT_ALLOWED_ON_RDN,
                         "cannot remove the naming value " + ava.getName() + "; rename the entry instead");
             }
         }
@@ -64,8 +67,8 @@ final class ModificationApplier {
         }
         for (Value v : change) {
             if (existing.contains(v)) {
-                throw new LdapError(ResultCodeEnum.ATTRIBUTE_OR_VALUE_EXISTS,
-                        change.getUpId() + ": value #0 already exists");
+                throw new LdapError(
+                        ResultCodeEnum.ATTRIBUTE_OR_VALUE_EXISTS, change.getUpId() + ": value #0 already exists");
             }
             addValue(existing, v);
         }
@@ -108,14 +111,17 @@ final class ModificationApplier {
     private void increment(Entry entry, Attribute change) {
         AttributeType type = change.getAttributeType();
         if (!INTEGER_SYNTAX.equals(type.getSyntaxOid())) {
-            throw new LdapError(ResultCodeEnum.CONSTRAINT_VIOLATION, change.getUpId() + ": increment needs an integer attribute");
+            throw new LdapError(
+                    ResultCodeEnum.CONSTRAINT_VIOLATION, change.getUpId() + ": increment needs an integer attribute");
         }
         if (change.size() != 1) {
-            throw new LdapError(ResultCodeEnum.PROTOCOL_ERROR, change.getUpId() + ": increment needs exactly one value");
+            throw new LdapError(
+                    ResultCodeEnum.PROTOCOL_ERROR, change.getUpId() + ": increment needs exactly one value");
         }
         Attribute existing = entry.get(type);
         if (existing == null) {
-            throw new LdapError(ResultCodeEnum.NO_SUCH_ATTRIBUTE, change.getUpId() + ": no such attribute to increment");
+            throw new LdapError(
+                    ResultCodeEnum.NO_SUCH_ATTRIBUTE, change.getUpId() + ": no such attribute to increment");
         }
         BigInteger delta = integer(change.get().getString(), change.getUpId());
         List<Value> incremented = new ArrayList<>();

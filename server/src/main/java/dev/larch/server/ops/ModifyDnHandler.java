@@ -1,5 +1,10 @@
 package dev.larch.server.ops;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.LdapError;
@@ -7,10 +12,6 @@ import dev.larch.server.session.Operation;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.List;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
@@ -38,20 +39,24 @@ final class ModifyDnHandler {
         Dn dn = backend.schemaEntries().dn(request.getName());
         // No newSuperior keeps the parent; an explicit empty one means "under the root", which the
         // naming-context check below refuses.
-        Dn newParentDn = request.getNewSuperior() == null || (request.getNewSuperior().isEmpty() && !request.isMove())
-                ? dn.getParent()
-                : backend.schemaEntries().dn(request.getNewSuperior());
+        Dn newParentDn =
+                request.getNewSuperior() == null || (request.getNewSuperior().isEmpty() && !request.isMove())
+                        ? dn.getParent()
+                        : backend.schemaEntries().dn(request.getNewSuperior());
         Rdn newRdn = request.getNewRdn();
-        Dn newDn = backend.schemaEntries().dn(newRdn.getName() + (newParentDn.isEmpty() ? "" : "," + newParentDn.getName()));
+        Dn newDn = backend.schemaEntries()
+                .dn(newRdn.getName() + (newParentDn.isEmpty() ? "" : "," + newParentDn.getName()));
         Dn modifier = op.session().boundDn();
         backend.writes().submit(op, txn -> {
             Directory directory = backend.directory();
             long id = directory.require(txn, dn);
             if (dn.equals(directory.suffix())) {
-                throw new LdapError(ResultCodeEnum.UNWILLING_TO_PERFORM, "cannot rename the naming context's root entry");
+                throw new LdapError(
+                        ResultCodeEnum.UNWILLING_TO_PERFORM, "cannot rename the naming context's root entry");
             }
             if (!directory.holds(newDn) || newDn.equals(directory.suffix())) {
-                throw new LdapError(ResultCodeEnum.UNWILLING_TO_PERFORM, "cannot move an entry out of the naming context");
+                throw new LdapError(
+                        ResultCodeEnum.UNWILLING_TO_PERFORM, "cannot move an entry out of the naming context");
             }
             long newParentId = directory.require(txn, newParentDn);
             if (directory.isWithin(txn, newParentId, id)) {

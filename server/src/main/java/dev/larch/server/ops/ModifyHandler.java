@@ -4,8 +4,8 @@ import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.session.Operation;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.message.ModifyRequest;
-import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /** Modify (RFC 4511 section 4.6): all changes apply, and are schema-checked, or none do. */
@@ -23,7 +23,8 @@ final class ModifyHandler {
         Dn dn = backend.schemaEntries().dn(request.getName());
         Dn modifier = op.session().boundDn();
         backend.writes().submit(op, txn -> {
-            StoredEntry before = backend.directory().load(txn, backend.directory().require(txn, dn));
+            StoredEntry before =
+                    backend.directory().load(txn, backend.directory().require(txn, dn));
             Entry entry = backend.schemaEntries().toEntry(before);
             applier.apply(entry, request.getModifications());
             Timestamps.modified(entry, modifier);

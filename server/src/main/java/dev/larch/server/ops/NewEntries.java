@@ -40,8 +40,8 @@ public final class NewEntries {
         if (!trusted) {
             for (Attribute a : entry) {
                 if (!a.getAttributeType().isUserModifiable()) {
-                    throw new LdapError(ResultCodeEnum.CONSTRAINT_VIOLATION,
-                            a.getUpId() + ": no user modification allowed");
+                    throw new LdapError(
+                            ResultCodeEnum.CONSTRAINT_VIOLATION, a.getUpId() + ": no user modification allowed");
                 }
             }
         }
@@ -55,8 +55,10 @@ public final class NewEntries {
     public StoredEntry insert(WriteTxn txn, Entry entry) {
         Dn dn = entry.getDn();
         if (!directory.holds(dn)) {
-            throw new LdapError(ResultCodeEnum.NO_SUCH_OBJECT,
-                    "no naming context holds " + dn.getName() + " (the suffix is " + directory.suffix().getName() + ")");
+            throw new LdapError(
+                    ResultCodeEnum.NO_SUCH_OBJECT,
+                    "no naming context holds " + dn.getName() + " (the suffix is "
+                            + directory.suffix().getName() + ")");
         }
         if (directory.resolve(txn, dn) != ReadTxn.NOT_FOUND) {
             // RFC 4511 4.1.9: matchedDN only accompanies name errors, so none here.
@@ -67,8 +69,10 @@ public final class NewEntries {
             parentId = directory.resolve(txn, dn.getParent());
             if (parentId == ReadTxn.NOT_FOUND) {
                 LdapError missing = directory.noSuchObject(txn, dn.getParent());
-                throw new LdapError(ResultCodeEnum.NO_SUCH_OBJECT,
-                        "parent entry does not exist: " + dn.getParent().getName(), missing.matchedDn());
+                throw new LdapError(
+                        ResultCodeEnum.NO_SUCH_OBJECT,
+                        "parent entry does not exist: " + dn.getParent().getName(),
+                        missing.matchedDn());
             }
         }
         return directory.insert(txn, parentId, entry);

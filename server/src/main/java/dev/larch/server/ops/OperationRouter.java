@@ -68,7 +68,8 @@ public final class OperationRouter implements RequestHandler {
     private static void rejectUnsupportedCriticalControls(Request request) {
         for (Control control : request.getControls().values()) {
             if (control.isCritical()) {
-                throw new LdapError(ResultCodeEnum.UNAVAILABLE_CRITICAL_EXTENSION,
+                throw new LdapError(
+                        ResultCodeEnum.UNAVAILABLE_CRITICAL_EXTENSION,
                         "unsupported critical control " + control.getOid());
             }
         }

@@ -1,7 +1,5 @@
 package dev.larch.server.ops;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.session.Session;
@@ -13,6 +11,8 @@ import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.SearchResultEntry;
 import org.apache.directory.api.ldap.model.message.SearchResultEntryImpl;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * Builds the SearchResultEntry a client sees from a stored entry: the selected attributes under
@@ -35,8 +35,13 @@ final class ResultEntries {
     /**
      * @param txn the search's transaction, for hasSubordinates; null for virtual entries
      */
-    SearchResultEntry build(int messageId, StoredEntry stored, AttributeSelection selection, boolean typesOnly,
-            Session session, ReadTxn txn) {
+    SearchResultEntry build(
+            int messageId,
+            StoredEntry stored,
+            AttributeSelection selection,
+            boolean typesOnly,
+            Session session,
+            ReadTxn txn) {
         Entry entry = new DefaultEntry(new StoredDn(stored.dn()));
         for (StoredAttribute a : stored.attributes()) {
             if (selection.includes(a.oid(), a.type()) && access.canRead(session, a.oid())) {

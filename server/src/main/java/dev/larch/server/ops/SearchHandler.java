@@ -29,8 +29,10 @@ final class SearchHandler {
     }
 
     void handle(Operation op, SearchRequest request) {
-        Filter filter = backend.filters().compile(request.getFilter(), backend.access().unreadable(op.session()));
-        AttributeSelection selection = AttributeSelection.of(request.getAttributes(), backend.schemaEntries().schema());
+        Filter filter =
+                backend.filters().compile(request.getFilter(), backend.access().unreadable(op.session()));
+        AttributeSelection selection = AttributeSelection.of(
+                request.getAttributes(), backend.schemaEntries().schema());
         Dn base = backend.schemaEntries().dn(request.getBase());
         if (base.isEmpty() || base.equals(backend.virtualEntries().subschemaDn())) {
             answerVirtual(op, request, base, filter, selection);
@@ -43,14 +45,28 @@ final class SearchHandler {
         SearchCursor cursor = null;
         try {
             long baseId = backend.directory().require(txn, base);
-            IdSet candidates = request.getScope() == SearchScope.OBJECT ? null
+            IdSet candidates = request.getScope() == SearchScope.OBJECT
+                    ? null
                     : backend.planner().candidates(txn, filter);
             boolean admin = op.session().isAdmin();
-            cursor = new SearchCursor(backend.directory(), txn, baseId, request.getScope(), filter, candidates,
+            cursor = new SearchCursor(
+                    backend.directory(),
+                    txn,
+                    baseId,
+                    request.getScope(),
+                    filter,
+                    candidates,
                     admin ? 0 : backend.lookThroughLimit());
-            new StreamingSearch(op, request, txn, cursor, selection, results, limit(request.getSizeLimit(),
-                    admin ? 0 : backend.sizeLimit()), limit(request.getTimeLimit(),
-                    admin ? 0 : backend.timeLimitSeconds())).run();
+            new StreamingSearch(
+                            op,
+                            request,
+                            txn,
+                            cursor,
+                            selection,
+                            results,
+                            limit(request.getSizeLimit(), admin ? 0 : backend.sizeLimit()),
+                            limit(request.getTimeLimit(), admin ? 0 : backend.timeLimitSeconds()))
+                    .run();
         } catch (RuntimeException e) {
             if (cursor != null) {
                 cursor.close();
@@ -61,9 +77,11 @@ final class SearchHandler {
     }
 
     /** The root DSE and the subschema subentry answer base searches only. */
-    private void answerVirtual(Operation op, SearchRequest request, Dn base, Filter filter,
-            AttributeSelection selection) {
-        StoredEntry entry = base.isEmpty() ? backend.virtualEntries().rootDse() : backend.virtualEntries().subschema();
+    private void answerVirtual(
+            Operation op, SearchRequest request, Dn base, Filter filter, AttributeSelection selection) {
+        StoredEntry entry = base.isEmpty()
+                ? backend.virtualEntries().rootDse()
+                : backend.virtualEntries().subschema();
         SearchResultDone done = (SearchResultDone) request.getResultResponse();
         if (request.getScope() != SearchScope.OBJECT) {
             if (base.isEmpty()) {
@@ -76,7 +94,8 @@ final class SearchHandler {
         // The subschema subentry is a leaf: a one-level search below it finds nothing, not itself.
         boolean inScope = request.getScope() != SearchScope.ONELEVEL;
         if (inScope && filter.evaluate(entry) == Tri.TRUE) {
-            op.send(results.build(request.getMessageId(), entry, selection, request.getTypesOnly(), op.session(), null));
+            op.send(results.build(
+                    request.getMessageId(), entry, selection, request.getTypesOnly(), op.session(), null));
         }
         done.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
         op.complete(done);

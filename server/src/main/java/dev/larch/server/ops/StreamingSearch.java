@@ -33,8 +33,15 @@ final class StreamingSearch {
     private int sent;
     private boolean finished;
 
-    StreamingSearch(Operation op, SearchRequest request, ReadTxn txn, SearchCursor cursor,
-            AttributeSelection selection, ResultEntries results, int sizeLimit, int timeLimitSeconds) {
+    StreamingSearch(
+            Operation op,
+            SearchRequest request,
+            ReadTxn txn,
+            SearchCursor cursor,
+            AttributeSelection selection,
+            ResultEntries results,
+            int sizeLimit,
+            int timeLimitSeconds) {
         this.op = op;
         this.request = request;
         this.txn = txn;
@@ -42,8 +49,8 @@ final class StreamingSearch {
         this.selection = selection;
         this.results = results;
         this.sizeLimit = sizeLimit;
-        this.deadlineNanos = timeLimitSeconds <= 0 ? Long.MAX_VALUE
-                : op.startNanos() + TimeUnit.SECONDS.toNanos(timeLimitSeconds);
+        this.deadlineNanos =
+                timeLimitSeconds <= 0 ? Long.MAX_VALUE : op.startNanos() + TimeUnit.SECONDS.toNanos(timeLimitSeconds);
     }
 
     void run() {
@@ -70,8 +77,8 @@ final class StreamingSearch {
                     return;
                 }
                 sent++;
-                boolean writable = op.send(results.build(request.getMessageId(), entry, selection,
-                        request.getTypesOnly(), op.session(), txn));
+                boolean writable = op.send(results.build(
+                        request.getMessageId(), entry, selection, request.getTypesOnly(), op.session(), txn));
                 if (!writable) {
                     op.onWritable(this::run);
                     return;

@@ -1,12 +1,13 @@
 package dev.larch.server.ops;
 
-import dev.larch.server.error.LdapError;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.UUID;
+
+import dev.larch.server.error.LdapError;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -14,23 +15,24 @@ import org.apache.directory.api.ldap.model.name.Dn;
 
 /** Stamps the operational attributes the server maintains (RFC 4512 section 3.4, RFC 4530). */
 final class Timestamps {
-    private static final DateTimeFormatter GENERALIZED_TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmss'Z'", Locale.ROOT);
+    private static final DateTimeFormatter GENERALIZED_TIME =
+            DateTimeFormatter.ofPattern("yyyyMMddHHmmss'Z'", Locale.ROOT);
 
-    private Timestamps() {
-    }
+    private Timestamps() {}
 
     /** The last second formatted; bulk loads stamp many entries within one second. */
     private static volatile Stamp last = new Stamp(-1, "");
 
-    private record Stamp(long epochSecond, String text) {
-    }
+    private record Stamp(long epochSecond, String text) {}
 
     static String now() {
         long second = System.currentTimeMillis() / 1000;
         Stamp s = last;
         if (s.epochSecond() != second) {
-            s = new Stamp(second, ZonedDateTime.ofInstant(Instant.ofEpochSecond(second), ZoneOffset.UTC)
-                    .format(GENERALIZED_TIME));
+            s = new Stamp(
+                    second,
+                    ZonedDateTime.ofInstant(Instant.ofEpochSecond(second), ZoneOffset.UTC)
+                            .format(GENERALIZED_TIME));
             last = s;
         }
         return s.text();

@@ -1,11 +1,12 @@
 package dev.larch.server.search;
 
-import dev.larch.server.entry.StoredAttribute;
-import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.index.IndexKeys;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
+
+import dev.larch.server.entry.StoredAttribute;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.index.IndexKeys;
 
 /**
  * A search filter compiled against the schema: attribute descriptions resolved to OIDs (with
@@ -139,7 +140,8 @@ public sealed interface Filter {
         }
 
         private static boolean regionEquals(byte[] v, int offset, byte[] piece) {
-            return offset >= 0 && offset + piece.length <= v.length
+            return offset >= 0
+                    && offset + piece.length <= v.length
                     && Arrays.equals(v, offset, offset + piece.length, piece, 0, piece.length);
         }
 

@@ -1,10 +1,5 @@
 package dev.larch.server.search;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
-import dev.larch.server.entry.StoredAttribute;
-import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.index.IndexKeys;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,6 +9,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+
+import dev.larch.server.entry.StoredAttribute;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.index.IndexKeys;
 import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.filter.AndNode;
 import org.apache.directory.api.ldap.model.filter.ApproximateNode;
@@ -35,6 +34,8 @@ import org.apache.directory.api.ldap.model.schema.MatchingRule;
 import org.apache.directory.api.ldap.model.schema.Normalizer;
 import org.apache.directory.api.ldap.model.schema.PrepareString;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * Compiles a decoded filter against the schema (RFC 4511 section 4.5.1.7): unknown attributes,
@@ -80,7 +81,8 @@ public final class FilterCompiler {
         }
         if (node instanceof PresenceNode presence) {
             AttributeType type = type(presence.getAttribute());
-            return type == null ? new Filter.Undefined("unknown attribute " + presence.getAttribute())
+            return type == null
+                    ? new Filter.Undefined("unknown attribute " + presence.getAttribute())
                     : new Filter.Presence(presence.getAttribute(), oids(type));
         }
         if (node instanceof EqualityNode<?> eq) {
@@ -140,8 +142,8 @@ public final class FilterCompiler {
             return new Filter.Undefined("invalid assertion value for " + attribute);
         }
         String syntax = type.getSyntaxOid();
-        return new Filter.Ordering(attribute, oids(type), IndexKeys.orderingKey(normalized, syntax), greaterOrEqual,
-                syntax);
+        return new Filter.Ordering(
+                attribute, oids(type), IndexKeys.orderingKey(normalized, syntax), greaterOrEqual, syntax);
     }
 
     private Filter substring(SubstringNode node) {
@@ -156,9 +158,11 @@ public final class FilterCompiler {
             return new Filter.Undefined(node.getAttribute() + " has no substring rule");
         }
         Normalizer normalizer = rule.getNormalizer();
-        byte[] initial = node.getInitial() == null ? null
+        byte[] initial = node.getInitial() == null
+                ? null
                 : normalize(normalizer, node.getInitial(), PrepareString.AssertionType.SUBSTRING_INITIAL);
-        byte[] last = node.getFinal() == null ? null
+        byte[] last = node.getFinal() == null
+                ? null
                 : normalize(normalizer, node.getFinal(), PrepareString.AssertionType.SUBSTRING_FINAL);
         List<byte[]> any = new ArrayList<>();
         if (node.getAny() != null) {
@@ -175,14 +179,14 @@ public final class FilterCompiler {
         if ((node.getInitial() != null && initial == null) || (node.getFinal() != null && last == null)) {
             return new Filter.Undefined("invalid substring for " + node.getAttribute());
         }
-        return new Filter.Substring(node.getAttribute(), oids(type), emptyToNull(initial),
-                any.toArray(byte[][]::new), emptyToNull(last));
+        return new Filter.Substring(
+                node.getAttribute(), oids(type), emptyToNull(initial), any.toArray(byte[][]::new), emptyToNull(last));
     }
 
     private Filter extensible(ExtensibleNode node, Set<String> unreadable) {
         String ruleId = node.getMatchingRuleId();
-        AttributeType type = node.getAttribute() == null || node.getAttribute().isEmpty() ? null
-                : type(node.getAttribute());
+        AttributeType type =
+                node.getAttribute() == null || node.getAttribute().isEmpty() ? null : type(node.getAttribute());
         if (node.getAttribute() != null && !node.getAttribute().isEmpty() && type == null) {
             return new Filter.Undefined("unknown attribute " + node.getAttribute());
         }
@@ -213,7 +217,8 @@ public final class FilterCompiler {
         MatchingRule matchingRule = rule;
         Filter.ExtensibleTest test = entry -> {
             for (StoredAttribute a : entry.attributes()) {
-                if (oids != null ? !contains(oids, a.oid())
+                if (oids != null
+                        ? !contains(oids, a.oid())
                         : unreadable.contains(a.oid()) || !appliesTo(a.oid(), ruleSyntax, matchingRule)) {
                     continue;
                 }
@@ -231,7 +236,8 @@ public final class FilterCompiler {
 
     private boolean appliesTo(String oid, String ruleSyntax, MatchingRule rule) {
         AttributeType t = schema.getAttributeType(oid);
-        return t != null && (rule.equals(t.getEquality()) || (ruleSyntax != null && ruleSyntax.equals(t.getSyntaxOid())));
+        return t != null
+                && (rule.equals(t.getEquality()) || (ruleSyntax != null && ruleSyntax.equals(t.getSyntaxOid())));
     }
 
     private boolean dnMatches(StoredEntry entry, String[] oids, Normalizer normalizer, byte[] assertion) {
@@ -243,7 +249,9 @@ public final class FilterCompiler {
         }
         for (Rdn rdn : dn.getRdns()) {
             for (Ava ava : rdn) {
-                if (oids != null && (ava.getAttributeType() == null || !contains(oids, ava.getAttributeType().getOid()))) {
+                if (oids != null
+                        && (ava.getAttributeType() == null
+                                || !contains(oids, ava.getAttributeType().getOid()))) {
                     continue;
                 }
                 byte[] n = normalize(normalizer, ava.getValue().getString(), null);
@@ -286,7 +294,8 @@ public final class FilterCompiler {
                     continue;
                 }
                 try {
-                    Iterator<AttributeType> it = schema.getAttributeTypeRegistry().descendants(t);
+                    Iterator<AttributeType> it =
+                            schema.getAttributeTypeRegistry().descendants(t);
                     while (it != null && it.hasNext()) {
                         pending.add(it.next());
                     }

@@ -39,8 +39,14 @@ public final class SearchCursor implements AutoCloseable {
      * @param candidates IDs from {@link SearchPlanner}, or null to walk the scope
      * @param lookThroughLimit entries a walk may examine before adminLimitExceeded (0 = no limit)
      */
-    public SearchCursor(Directory directory, ReadTxn txn, long baseId, SearchScope scope, Filter filter,
-            IdSet candidates, long lookThroughLimit) {
+    public SearchCursor(
+            Directory directory,
+            ReadTxn txn,
+            long baseId,
+            SearchScope scope,
+            Filter filter,
+            IdSet candidates,
+            long lookThroughLimit) {
         this.directory = directory;
         this.txn = txn;
         this.baseId = baseId;
@@ -59,7 +65,8 @@ public final class SearchCursor implements AutoCloseable {
                 return null;
             }
             if (++examined > lookThroughLimit) {
-                throw new LdapError(ResultCodeEnum.ADMIN_LIMIT_EXCEEDED,
+                throw new LdapError(
+                        ResultCodeEnum.ADMIN_LIMIT_EXCEEDED,
                         "search examined more than " + lookThroughLimit + " entries; use an indexed filter");
             }
             StoredEntry entry = directory.load(txn, id);

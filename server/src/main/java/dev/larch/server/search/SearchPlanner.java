@@ -52,13 +52,18 @@ public final class SearchPlanner {
     public String explain(Filter filter) {
         return switch (filter) {
             case Filter.Undefined u -> "empty(" + u.reason() + ")";
-            case Filter.Equality eq -> allIndexed(eq.oids(), IndexKind.EQUALITY) ? "eq(" + eq.attribute() + ")" : "scan";
+            case Filter.Equality eq ->
+                allIndexed(eq.oids(), IndexKind.EQUALITY) ? "eq(" + eq.attribute() + ")" : "scan";
             case Filter.Presence p -> allIndexed(p.oids(), IndexKind.PRESENCE) ? "pres(" + p.attribute() + ")" : "scan";
-            case Filter.Substring s -> prefixScanPossible(s) ? "eq-prefix(" + s.attribute() + ")"
-                    : allIndexed(s.oids(), IndexKind.SUBSTRING) ? "sub(" + s.attribute() + ")" : "scan";
+            case Filter.Substring s ->
+                prefixScanPossible(s)
+                        ? "eq-prefix(" + s.attribute() + ")"
+                        : allIndexed(s.oids(), IndexKind.SUBSTRING) ? "sub(" + s.attribute() + ")" : "scan";
             case Filter.Ordering o -> allIndexed(o.oids(), IndexKind.ORDERING) ? "ord(" + o.attribute() + ")" : "scan";
-            case Filter.And and -> "and" + and.children().stream().map(this::explain).toList();
-            case Filter.Or or -> "or" + or.children().stream().map(this::explain).toList();
+            case Filter.And and ->
+                "and" + and.children().stream().map(this::explain).toList();
+            case Filter.Or or ->
+                "or" + or.children().stream().map(this::explain).toList();
             case Filter.Not n -> "scan";
             case Filter.Extensible e -> "scan";
         };
@@ -113,7 +118,9 @@ public final class SearchPlanner {
 
     /** An initial-only substring is a key-prefix scan of the equality index: exact and ordered. */
     private boolean prefixScanPossible(Filter.Substring s) {
-        return s.initial() != null && s.any().length == 0 && s.last() == null
+        return s.initial() != null
+                && s.any().length == 0
+                && s.last() == null
                 && allIndexed(s.oids(), IndexKind.EQUALITY);
     }
 

@@ -1,7 +1,6 @@
 package dev.larch.server.store;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * Encodings of LMDB keys and values.
@@ -15,8 +14,7 @@ public final class Keys {
     /** LMDB's default maximum key size; keys are cut to stay below it. */
     public static final int MAX_KEY_BYTES = 511;
 
-    private Keys() {
-    }
+    private Keys() {}
 
     /** Writes {@code id} into a reusable 8-byte direct buffer and returns it. */
     static ByteBuffer id(ByteBuffer reuse, long id) {

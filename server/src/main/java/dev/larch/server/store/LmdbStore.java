@@ -1,8 +1,5 @@
 package dev.larch.server.store;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
-import dev.larch.config.IndexKind;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -16,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+
+import dev.larch.config.IndexKind;
 import org.lmdbjava.ByteBufferProxy;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
@@ -25,6 +24,8 @@ import org.lmdbjava.EnvFlags;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.SeekOp;
 import org.lmdbjava.Txn;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * The LMDB environment holding one directory tree: entries by ID, the DN index and the attribute
@@ -115,10 +116,12 @@ public final class LmdbStore implements AutoCloseable {
             for (IndexKind kind : e.getValue()) {
                 IndexRef ref = new IndexRef(e.getKey(), kind);
                 wanted.add(ref.dbName());
-                Dbi<ByteBuffer> dbi = env.openDbi(ref.dbName(), DbiFlags.MDB_CREATE, DbiFlags.MDB_DUPSORT,
-                        DbiFlags.MDB_DUPFIXED);
+                Dbi<ByteBuffer> dbi =
+                        env.openDbi(ref.dbName(), DbiFlags.MDB_CREATE, DbiFlags.MDB_DUPSORT, DbiFlags.MDB_DUPFIXED);
                 indexes.put(ref.dbName(), dbi);
-                indexKinds.computeIfAbsent(e.getKey(), k -> EnumSet.noneOf(IndexKind.class)).add(kind);
+                indexKinds
+                        .computeIfAbsent(e.getKey(), k -> EnumSet.noneOf(IndexKind.class))
+                        .add(kind);
                 if (!isMarkedBuilt(ref)) {
                     unbuiltIndexes.add(ref);
                 }
@@ -150,7 +153,8 @@ public final class LmdbStore implements AutoCloseable {
     }
 
     private long lastEntryId() {
-        try (Txn<ByteBuffer> txn = env.txnRead(); Cursor<ByteBuffer> c = entries.openCursor(txn)) {
+        try (Txn<ByteBuffer> txn = env.txnRead();
+                Cursor<ByteBuffer> c = entries.openCursor(txn)) {
             return c.last() ? Keys.readId(c.key()) : 0L;
         }
     }
@@ -162,14 +166,16 @@ public final class LmdbStore implements AutoCloseable {
     public Map<String, Integer> attributeIds(Collection<String> oids) {
         Map<String, Integer> ids = new HashMap<>();
         int next = 1;
-        try (Txn<ByteBuffer> txn = env.txnRead(); Cursor<ByteBuffer> c = attributeIds.openCursor(txn)) {
+        try (Txn<ByteBuffer> txn = env.txnRead();
+                Cursor<ByteBuffer> c = attributeIds.openCursor(txn)) {
             for (boolean more = c.first(); more; more = c.seek(SeekOp.MDB_NEXT)) {
                 int id = c.val().getInt(c.val().position());
                 ids.put(new String(Keys.bytes(c.key()), UTF_8), id);
                 next = Math.max(next, id + 1);
             }
         }
-        List<String> missing = oids.stream().filter(oid -> !ids.containsKey(oid)).sorted().toList();
+        List<String> missing =
+                oids.stream().filter(oid -> !ids.containsKey(oid)).sorted().toList();
         if (!missing.isEmpty()) {
             try (Txn<ByteBuffer> txn = env.txnWrite()) {
                 for (String oid : missing) {

@@ -8,7 +8,10 @@ import org.lmdbjava.SeekOp;
 
 /** Walks the keys that start with a prefix, yielding the ID in each key or value. */
 final class PrefixCursor implements IdCursor {
-    enum Yield { KEY, VALUE }
+    enum Yield {
+        KEY,
+        VALUE
+    }
 
     private final Cursor<ByteBuffer> cursor;
     private final ByteBuffer prefix;

@@ -27,8 +27,8 @@ public class ReadTxn implements AutoCloseable {
      * outlives the call that filled them. Allocating them per key (or per transaction, that is
      * per search) costs a direct allocation and a cleaner registration each time.
      */
-    private static final ThreadLocal<ByteBuffer[]> BUFFERS = ThreadLocal.withInitial(() -> new ByteBuffer[] {
-        ByteBuffer.allocateDirect(Keys.MAX_KEY_BYTES), ByteBuffer.allocateDirect(8)});
+    private static final ThreadLocal<ByteBuffer[]> BUFFERS = ThreadLocal.withInitial(
+            () -> new ByteBuffer[] {ByteBuffer.allocateDirect(Keys.MAX_KEY_BYTES), ByteBuffer.allocateDirect(8)});
 
     final ByteBuffer keyBuffer() {
         return BUFFERS.get()[0];
@@ -73,7 +73,8 @@ public class ReadTxn implements AutoCloseable {
 
     /** Streams every entry ID in ascending order. */
     public IdCursor allEntries() {
-        return new PrefixCursor(store.entriesDbi().openCursor(txn), ByteBuffer.allocateDirect(0), PrefixCursor.Yield.KEY);
+        return new PrefixCursor(
+                store.entriesDbi().openCursor(txn), ByteBuffer.allocateDirect(0), PrefixCursor.Yield.KEY);
     }
 
     public long entryCount() {
@@ -114,8 +115,8 @@ public class ReadTxn implements AutoCloseable {
      * when more than {@code limit} were seen. With {@code prefixOnly}, {@code from} is a prefix and
      * the scan stops at the first key not starting with it.
      */
-    public IdSet idsInRange(String attributeOid, IndexKind kind, byte[] from, byte[] to, boolean prefixOnly,
-            int limit) {
+    public IdSet idsInRange(
+            String attributeOid, IndexKind kind, byte[] from, byte[] to, boolean prefixOnly, int limit) {
         Dbi<ByteBuffer> dbi = store.index(attributeOid, kind);
         IdSet.Builder out = new IdSet.Builder();
         try (Cursor<ByteBuffer> c = dbi.openCursor(txn)) {

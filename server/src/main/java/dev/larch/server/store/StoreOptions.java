@@ -7,5 +7,4 @@ package dev.larch.server.store;
  * @param maxReaders concurrent read transactions, including paused searches
  * @param durableWrites whether each commit is synced before it is acknowledged
  */
-public record StoreOptions(long mapSizeBytes, int maxReaders, boolean durableWrites) {
-}
+public record StoreOptions(long mapSizeBytes, int maxReaders, boolean durableWrites) {}

@@ -51,8 +51,8 @@ public final class WriteTxn extends ReadTxn {
     }
 
     public void indexAdd(String attributeOid, IndexKind kind, byte[] key, long id) {
-        store.index(attributeOid, kind).put(txn, Keys.indexKey(keyBuffer(), key), Keys.id(idBuffer(), id),
-                PutFlags.MDB_NODUPDATA);
+        store.index(attributeOid, kind)
+                .put(txn, Keys.indexKey(keyBuffer(), key), Keys.id(idBuffer(), id), PutFlags.MDB_NODUPDATA);
     }
 
     public void indexDelete(String attributeOid, IndexKind kind, byte[] key, long id) {

@@ -1,5 +1,15 @@
 package dev.larch.server.auth;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+
+import dev.larch.server.auth.AdminCredentials.Source;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -7,15 +17,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import dev.larch.server.auth.AdminCredentials.Source;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Map;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 class AdminCredentialsTest {
     private static final Map<String, String> NO_ENV = Map.of();
@@ -25,8 +26,8 @@ class AdminCredentialsTest {
 
     @Test
     void configuredPasswordWinsAndStoresNothing() throws IOException {
-        AdminCredentials admin = AdminCredentials.resolve("from-config",
-                Map.of(AdminCredentials.ENV_VARIABLE, "from-env"), dataDir);
+        AdminCredentials admin =
+                AdminCredentials.resolve("from-config", Map.of(AdminCredentials.ENV_VARIABLE, "from-env"), dataDir);
         assertEquals(Source.CONFIG, admin.source());
         assertTrue(verify(admin, "from-config"));
         assertFalse(verify(admin, "from-env"));
@@ -45,8 +46,8 @@ class AdminCredentialsTest {
 
     @Test
     void environmentIsUsedWithoutConfig() throws IOException {
-        AdminCredentials admin = AdminCredentials.resolve(null,
-                Map.of(AdminCredentials.ENV_VARIABLE, "from-env"), dataDir, "PBKDF2-SHA256");
+        AdminCredentials admin = AdminCredentials.resolve(
+                null, Map.of(AdminCredentials.ENV_VARIABLE, "from-env"), dataDir, "PBKDF2-SHA256");
         assertEquals(Source.ENVIRONMENT, admin.source());
         assertTrue(verify(admin, "from-env"));
         assertTrue(new String(admin.verifierHash(), US_ASCII).startsWith("{PBKDF2-SHA256}"));
@@ -99,8 +100,12 @@ class AdminCredentialsTest {
 
     @Test
     void generatedPasswordsDiffer() throws IOException {
-        String a = AdminCredentials.resolve(null, NO_ENV, dataDir.resolve("a")).generatedPassword().orElseThrow();
-        String b = AdminCredentials.resolve(null, NO_ENV, dataDir.resolve("b")).generatedPassword().orElseThrow();
+        String a = AdminCredentials.resolve(null, NO_ENV, dataDir.resolve("a"))
+                .generatedPassword()
+                .orElseThrow();
+        String b = AdminCredentials.resolve(null, NO_ENV, dataDir.resolve("b"))
+                .generatedPassword()
+                .orElseThrow();
         assertFalse(a.equals(b));
     }
 

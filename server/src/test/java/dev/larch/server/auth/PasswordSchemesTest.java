@@ -1,5 +1,15 @@
 package dev.larch.server.auth;
 
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.Base64;
+
+import dev.larch.config.Security;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -8,15 +18,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import dev.larch.config.Security;
-import java.security.MessageDigest;
-import java.util.Arrays;
-import java.util.Base64;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 class PasswordSchemesTest {
 
@@ -52,7 +53,8 @@ class PasswordSchemesTest {
         assertTrue(PasswordSchemes.verify(bytes("{ssha}TbEHpU4o2xUfTa6Uxv803HTSUVRy4+vF"), bytes("secret"), false));
         assertTrue(PasswordSchemes.verify(
                 bytes("{pbkdf2-sha256}10000$AAECAwQFBgcICQoLDA0ODw$OImOyGKQvA8WMIN8WwuclUZFDykpCY/RxWOLBTOe8fg"),
-                bytes("secret"), false));
+                bytes("secret"),
+                false));
     }
 
     @Test
@@ -70,20 +72,33 @@ class PasswordSchemesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"{CRYPT}aa12345678901", "{MD5}Xr4ilOzQ4PCOq3aQ0qbuaQ==", "{ARGON2}$argon2i$x",
-        "{CLEARTEXT}secret", "{NOPE}secret"})
+    @ValueSource(
+            strings = {
+                "{CRYPT}aa12345678901",
+                "{MD5}Xr4ilOzQ4PCOq3aQ0qbuaQ==",
+                "{ARGON2}$argon2i$x",
+                "{CLEARTEXT}secret",
+                "{NOPE}secret"
+            })
     void unknownSchemeNeverMatches(String stored) {
         assertFalse(PasswordSchemes.verify(bytes(stored), bytes("secret"), true));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"{SSHA}", "{SSHA}not base64!", "{SSHA}TbEHpU4o2xUfTa6Uxv803HTSUVQ=",
-        "{SSHA256}AAAA", "{PBKDF2-SHA256}", "{PBKDF2-SHA256}10000$AAECAwQFBgcICQoLDA0ODw",
-        "{PBKDF2-SHA256}x$AAECAwQFBgcICQoLDA0ODw$OImOyGKQvA8WMIN8WwuclUZFDykpCY/RxWOLBTOe8fg",
-        "{PBKDF2-SHA256}0$AAECAwQFBgcICQoLDA0ODw$OImOyGKQvA8WMIN8WwuclUZFDykpCY/RxWOLBTOe8fg",
-        "{PBKDF2-SHA256}999999999$AAECAwQFBgcICQoLDA0ODw$OImOyGKQvA8WMIN8WwuclUZFDykpCY/RxWOLBTOe8fg",
-        "{PBKDF2-SHA256}10000$AAECAwQFBgcICQoLDA0ODw$",
-        "{PBKDF2-SHA256}10000$!!$OImOyGKQvA8WMIN8WwuclUZFDykpCY/RxWOLBTOe8fg"})
+    @ValueSource(
+            strings = {
+                "{SSHA}",
+                "{SSHA}not base64!",
+                "{SSHA}TbEHpU4o2xUfTa6Uxv803HTSUVQ=",
+                "{SSHA256}AAAA",
+                "{PBKDF2-SHA256}",
+                "{PBKDF2-SHA256}10000$AAECAwQFBgcICQoLDA0ODw",
+                "{PBKDF2-SHA256}x$AAECAwQFBgcICQoLDA0ODw$OImOyGKQvA8WMIN8WwuclUZFDykpCY/RxWOLBTOe8fg",
+                "{PBKDF2-SHA256}0$AAECAwQFBgcICQoLDA0ODw$OImOyGKQvA8WMIN8WwuclUZFDykpCY/RxWOLBTOe8fg",
+                "{PBKDF2-SHA256}999999999$AAECAwQFBgcICQoLDA0ODw$OImOyGKQvA8WMIN8WwuclUZFDykpCY/RxWOLBTOe8fg",
+                "{PBKDF2-SHA256}10000$AAECAwQFBgcICQoLDA0ODw$",
+                "{PBKDF2-SHA256}10000$!!$OImOyGKQvA8WMIN8WwuclUZFDykpCY/RxWOLBTOe8fg"
+            })
     void malformedValueNeverMatches(String stored) {
         assertFalse(PasswordSchemes.verify(bytes(stored), bytes("secret"), false));
     }
@@ -131,8 +146,8 @@ class PasswordSchemesTest {
 
     @Test
     void hashRejectsUnknownSchemeAndEmptyPassword() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> PasswordSchemes.hash("MD5", bytes("x")));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> PasswordSchemes.hash("MD5", bytes("x")));
         assertTrue(e.getMessage().contains("MD5") && e.getMessage().contains("SSHA256"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> PasswordSchemes.hash("SSHA", new byte[0]));
     }
@@ -145,8 +160,15 @@ class PasswordSchemesTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"'{SSHA}abc', true", "'{ssha256}abc', true", "'{SSHA}', false", "'{MD5}abc', false",
-        "'secret', false", "'{', false", "'{}x', false"})
+    @CsvSource({
+        "'{SSHA}abc', true",
+        "'{ssha256}abc', true",
+        "'{SSHA}', false",
+        "'{MD5}abc', false",
+        "'secret', false",
+        "'{', false",
+        "'{}x', false"
+    })
     void recognizesHashedValues(String value, boolean hashed) {
         assertEquals(hashed, PasswordSchemes.isHashed(bytes(value)));
     }
@@ -154,7 +176,8 @@ class PasswordSchemesTest {
     @Test
     void differentPasswordsGiveDifferentVerdicts() {
         byte[] stored = PasswordSchemes.hash("SSHA512", bytes("one"));
-        assertNotEquals(PasswordSchemes.verify(stored, bytes("one"), false),
+        assertNotEquals(
+                PasswordSchemes.verify(stored, bytes("one"), false),
                 PasswordSchemes.verify(stored, bytes("two"), false));
     }
 

@@ -1,9 +1,5 @@
 package dev.larch.server.ldif;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +13,10 @@ import dev.larch.server.store.ReadTxn;
 import dev.larch.server.testing.Ldif;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LdifImporterTest {
     @TempDir
@@ -57,12 +57,12 @@ class LdifImporterTest {
     void exportOfAnImportImportsBackToTheSameLdif() throws Exception {
         StringWriter first = new StringWriter();
         try (OpenDirectory open = open(dir.resolve("a"))) {
-            new LdifImporter(open, 50).importFile(ldif(people(120)), n -> { });
+            new LdifImporter(open, 50).importFile(ldif(people(120)), n -> {});
             new LdifExporter(open).export(first);
         }
         StringWriter second = new StringWriter();
         try (OpenDirectory open = open(dir.resolve("b"))) {
-            new LdifImporter(open, 50).importFile(ldif(first.toString()), n -> { });
+            new LdifImporter(open, 50).importFile(ldif(first.toString()), n -> {});
             new LdifExporter(open).export(second);
         }
         assertEquals(first.toString(), second.toString());
@@ -74,9 +74,11 @@ class LdifImporterTest {
         try (OpenDirectory open = open(dir.resolve("data"))) {
             String text = people(5) + "dn: uid=x,ou=Nowhere,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
                     + "uid: x\ncn: x\nsn: x\n\n";
-            var e = assertThrows(LdifImporter.ImportException.class,
-                    () -> new LdifImporter(open, 3).importFile(ldif(text), n -> { }));
-            assertTrue(e.getMessage().startsWith("entry 9 (uid=x,ou=Nowhere,dc=example,dc=com): parent entry"),
+            var e = assertThrows(
+                    LdifImporter.ImportException.class,
+                    () -> new LdifImporter(open, 3).importFile(ldif(text), n -> {}));
+            assertTrue(
+                    e.getMessage().startsWith("entry 9 (uid=x,ou=Nowhere,dc=example,dc=com): parent entry"),
                     e.getMessage());
         }
     }
@@ -84,9 +86,11 @@ class LdifImporterTest {
     @Test
     void aSchemaViolationStopsTheImportNamingTheEntry() throws Exception {
         try (OpenDirectory open = open(dir.resolve("data"))) {
-            String text = Ldif.BASE + "dn: uid=y,ou=People,dc=example,dc=com\nobjectClass: inetOrgPerson\nuid: y\ncn: y\n\n";
-            var e = assertThrows(LdifImporter.ImportException.class,
-                    () -> new LdifImporter(open, 10).importFile(ldif(text), n -> { }));
+            String text =
+                    Ldif.BASE + "dn: uid=y,ou=People,dc=example,dc=com\nobjectClass: inetOrgPerson\nuid: y\ncn: y\n\n";
+            var e = assertThrows(
+                    LdifImporter.ImportException.class,
+                    () -> new LdifImporter(open, 10).importFile(ldif(text), n -> {}));
             assertTrue(e.getMessage().contains("entry 4 (uid=y,ou=People,dc=example,dc=com)"), e.getMessage());
             assertTrue(e.getMessage().contains("requires attribute 'sn'"), e.getMessage());
         }
@@ -95,9 +99,10 @@ class LdifImporterTest {
     @Test
     void malformedLdifIsReportedNotCrashed() throws Exception {
         try (OpenDirectory open = open(dir.resolve("data"))) {
-            var e = assertThrows(LdifImporter.ImportException.class,
-                    () -> new LdifImporter(open, 10).importFile(ldif(Ldif.BASE + "dn: =broken\nnot ldif at all\n\n"),
-                            n -> { }));
+            var e = assertThrows(
+                    LdifImporter.ImportException.class,
+                    () -> new LdifImporter(open, 10)
+                            .importFile(ldif(Ldif.BASE + "dn: =broken\nnot ldif at all\n\n"), n -> {}));
             assertTrue(e.getMessage().startsWith("entry 4 (=broken), near line 17: "), e.getMessage());
         }
     }
@@ -106,8 +111,9 @@ class LdifImporterTest {
     void changeRecordsAreRefused() throws Exception {
         try (OpenDirectory open = open(dir.resolve("data"))) {
             String text = Ldif.BASE + "dn: ou=People,dc=example,dc=com\nchangetype: delete\n\n";
-            var e = assertThrows(LdifImporter.ImportException.class,
-                    () -> new LdifImporter(open, 10).importFile(ldif(text), n -> { }));
+            var e = assertThrows(
+                    LdifImporter.ImportException.class,
+                    () -> new LdifImporter(open, 10).importFile(ldif(text), n -> {}));
             assertTrue(e.getMessage().contains("not change records"), e.getMessage());
         }
     }

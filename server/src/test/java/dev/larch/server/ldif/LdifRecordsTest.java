@@ -1,10 +1,5 @@
 package dev.larch.server.ldif;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -17,6 +12,11 @@ import java.util.List;
 
 import org.apache.directory.api.ldap.model.ldif.LdifEntry;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LdifRecordsTest {
     private static List<String> dns(LdifRecords records) {
@@ -73,8 +73,8 @@ class LdifRecordsTest {
 
     @Test
     void aRecordWithoutDnIsNamedByItsFirstLine() {
-        LdifImporter.ImportException e = assertThrows(LdifImporter.ImportException.class,
-                () -> dns(of("objectClass: top\n")));
+        LdifImporter.ImportException e =
+                assertThrows(LdifImporter.ImportException.class, () -> dns(of("objectClass: top\n")));
         assertTrue(e.getMessage().startsWith("entry 1 (objectClass: top), "), e.getMessage());
     }
 
@@ -82,13 +82,14 @@ class LdifRecordsTest {
     void aReadErrorIsAnErrorNotTheEndOfInput() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         for (int i = 0; i < 1000; i++) {
-            bytes.writeBytes(("dn: ou=u" + i + ",dc=example,dc=com\nou: u" + i + "\n\n").getBytes(StandardCharsets.UTF_8));
+            bytes.writeBytes(
+                    ("dn: ou=u" + i + ",dc=example,dc=com\nou: u" + i + "\n\n").getBytes(StandardCharsets.UTF_8));
         }
         bytes.write(0xE9); // Latin-1, not UTF-8
         bytes.writeBytes("\n\ndn: ou=last,dc=example,dc=com\nou: last\n".getBytes(StandardCharsets.UTF_8));
         var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT);
-        LdifRecords records = new LdifRecords(new BufferedReader(
-                new InputStreamReader(new ByteArrayInputStream(bytes.toByteArray()), decoder)));
+        LdifRecords records = new LdifRecords(
+                new BufferedReader(new InputStreamReader(new ByteArrayInputStream(bytes.toByteArray()), decoder)));
 
         LdifImporter.ImportException e = assertThrows(LdifImporter.ImportException.class, () -> dns(records));
         assertTrue(e.getMessage().contains("the file is not UTF-8"), e.getMessage());

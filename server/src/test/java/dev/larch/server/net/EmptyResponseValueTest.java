@@ -1,14 +1,15 @@
 package dev.larch.server.net;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+
 import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EmptyResponseValueTest {
 
@@ -16,8 +17,9 @@ class EmptyResponseValueTest {
     void anEmptyWhoAmIValueIsEncodedAsAPresentEmptyOctetString() {
         // LDAPMessage { messageID 1, ExtendedResponse { success, '', '' } } as the Apache encoder writes it
         byte[] withoutValue = {0x30, 0x0c, 0x02, 0x01, 0x01, 0x78, 0x07, 0x0a, 0x01, 0x00, 0x04, 0x00, 0x04, 0x00};
-        byte[] expected = {0x30, 0x0e, 0x02, 0x01, 0x01, 0x78, 0x09, 0x0a, 0x01, 0x00, 0x04, 0x00, 0x04, 0x00,
-                (byte) 0x8b, 0x00};
+        byte[] expected = {
+            0x30, 0x0e, 0x02, 0x01, 0x01, 0x78, 0x09, 0x0a, 0x01, 0x00, 0x04, 0x00, 0x04, 0x00, (byte) 0x8b, 0x00
+        };
         assertArrayEquals(expected, EmptyResponseValue.append(ByteBuffer.wrap(withoutValue)));
     }
 
@@ -28,17 +30,28 @@ class EmptyResponseValueTest {
         Arrays.fill(message, (byte) 'x');
         byte[] op = new byte[3 + 2 + 2 + 126];
         int i = 0;
-        op[i++] = 0x0a; op[i++] = 0x01; op[i++] = 0x00; op[i++] = 0x04; op[i++] = 0x00; op[i++] = 0x04; op[i++] = 126;
+        op[i++] = 0x0a;
+        op[i++] = 0x01;
+        op[i++] = 0x00;
+        op[i++] = 0x04;
+        op[i++] = 0x00;
+        op[i++] = 0x04;
+        op[i++] = 126;
         System.arraycopy(message, 0, op, i, 126);
         byte[] pdu = new byte[3 + 3 + 3 + op.length];
         int p = 0;
-        pdu[p++] = 0x30; pdu[p++] = (byte) 0x81; pdu[p++] = (byte) (3 + 3 + op.length);
-        pdu[p++] = 0x02; pdu[p++] = 0x01; pdu[p++] = 0x05;
-        pdu[p++] = 0x78; pdu[p++] = (byte) 0x81; pdu[p++] = (byte) op.length;
+        pdu[p++] = 0x30;
+        pdu[p++] = (byte) 0x81;
+        pdu[p++] = (byte) (3 + 3 + op.length);
+        pdu[p++] = 0x02;
+        pdu[p++] = 0x01;
+        pdu[p++] = 0x05;
+        pdu[p++] = 0x78;
+        pdu[p++] = (byte) 0x81;
+        pdu[p++] = (byte) op.length;
         System.arraycopy(op, 0, pdu, p, op.length);
         byte[] out = EmptyResponseValue.append(ByteBuffer.wrap(pdu));
-        assertArrayEquals(new byte[] {0x30, (byte) 0x81, (byte) (3 + 3 + op.length + 2)},
-                Arrays.copyOf(out, 3));
+        assertArrayEquals(new byte[] {0x30, (byte) 0x81, (byte) (3 + 3 + op.length + 2)}, Arrays.copyOf(out, 3));
         assertArrayEquals(new byte[] {0x78, (byte) 0x81, (byte) (op.length + 2)}, Arrays.copyOfRange(out, 6, 9));
         assertArrayEquals(Arrays.copyOfRange(pdu, 9, pdu.length), Arrays.copyOfRange(out, 9, out.length - 2));
         assertArrayEquals(new byte[] {(byte) 0x8b, 0x00}, Arrays.copyOfRange(out, out.length - 2, out.length));

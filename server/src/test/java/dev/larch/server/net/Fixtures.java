@@ -7,8 +7,7 @@ import java.util.HexFormat;
 /** LDAPMessage fixtures as bytes, each annotated with the ASN.1 it encodes (RFC 4511 §4). */
 final class Fixtures {
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     static byte[] hex(String spaced) {
         return HexFormat.of().parseHex(spaced.replaceAll("\\s+", ""));

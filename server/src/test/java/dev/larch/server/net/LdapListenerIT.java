@@ -1,11 +1,18 @@
 package dev.larch.server.net;
 
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -24,18 +31,6 @@ import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
-import java.io.IOException;
-import java.net.ConnectException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.directory.api.ldap.model.message.ExtendedResponse;
 import org.apache.directory.api.ldap.model.message.Message;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -44,6 +39,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A real listener on an ephemeral port, driven by the UnboundID SDK and by raw sockets. */
 class LdapListenerIT {
@@ -81,12 +82,14 @@ class LdapListenerIT {
 
     private static void assertServesSecondConnection() throws LDAPException {
         try (LDAPConnection c = connect(listener)) {
-            assertEquals(2, c.search("dc=example,dc=com", SearchScope.SUB, "(objectClass=*)").getEntryCount());
+            assertEquals(
+                    2,
+                    c.search("dc=example,dc=com", SearchScope.SUB, "(objectClass=*)")
+                            .getEntryCount());
         }
     }
 
-    private static ExtendedResponse assertNoticeOfDisconnection(RawClient raw, ResultCodeEnum code)
-            throws IOException {
+    private static ExtendedResponse assertNoticeOfDisconnection(RawClient raw, ResultCodeEnum code) throws IOException {
         ExtendedResponse notice = assertInstanceOf(ExtendedResponse.class, raw.read());
         assertEquals(0, notice.getMessageId());
         assertEquals(LdapErrors.NOTICE_OF_DISCONNECTION_OID, notice.getResponseName());
@@ -100,9 +103,14 @@ class LdapListenerIT {
         try (LDAPConnection c = connect(listener)) {
             SearchResult result = c.search("dc=example,dc=com", SearchScope.SUB, "(uid=jdoe)");
             assertEquals(ResultCode.SUCCESS, result.getResultCode());
-            assertEquals(List.of("cn=one,dc=example,dc=com", "cn=two,dc=example,dc=com"),
-                    result.getSearchEntries().stream().map(SearchResultEntry::getDN).toList());
-            assertEquals(ResultCode.SUCCESS, c.bind("cn=admin,dc=example,dc=com", "secret").getResultCode());
+            assertEquals(
+                    List.of("cn=one,dc=example,dc=com", "cn=two,dc=example,dc=com"),
+                    result.getSearchEntries().stream()
+                            .map(SearchResultEntry::getDN)
+                            .toList());
+            assertEquals(
+                    ResultCode.SUCCESS,
+                    c.bind("cn=admin,dc=example,dc=com", "secret").getResultCode());
         }
     }
 
@@ -110,16 +118,18 @@ class LdapListenerIT {
     void outstandingRequestsAreAnsweredByTheirOwnMessageIds() throws Exception {
         try (LDAPConnection c = connect(listener)) {
             CompletableFuture<SearchResult> slow = new CompletableFuture<>();
-            SearchRequest slowSearch = new SearchRequest(new FutureListener(slow), "ou=later", SearchScope.BASE,
-                    "(objectClass=*)");
+            SearchRequest slowSearch =
+                    new SearchRequest(new FutureListener(slow), "ou=later", SearchScope.BASE, "(objectClass=*)");
             AsyncRequestID slowId = c.asyncSearch(slowSearch);
             List<AsyncRequestID> modifies = new ArrayList<>();
             List<CompletableFuture<LDAPResult>> results = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 CompletableFuture<LDAPResult> done = new CompletableFuture<>();
                 results.add(done);
-                modifies.add(c.asyncModify(new ModifyRequest("cn=m" + i + ",dc=example,dc=com",
-                        new Modification(ModificationType.REPLACE, "description", "v" + i)),
+                modifies.add(c.asyncModify(
+                        new ModifyRequest(
+                                "cn=m" + i + ",dc=example,dc=com",
+                                new Modification(ModificationType.REPLACE, "description", "v" + i)),
                         (id, result) -> done.complete(result)));
             }
             for (int i = 0; i < 5; i++) {
@@ -146,7 +156,8 @@ class LdapListenerIT {
     @Test
     void abandonStopsAStreamingSearch() throws Exception {
         TestHandler own = new TestHandler();
-        try (LdapListener l = LdapListener.start(options(0), own); LDAPConnection c = connect(l)) {
+        try (LdapListener l = LdapListener.start(options(0), own);
+                LDAPConnection c = connect(l)) {
             CountDownLatch firstEntry = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
             AtomicInteger received = new AtomicInteger();
@@ -159,25 +170,27 @@ class LdapListenerIT {
                 }
 
                 @Override
-                public void searchReferenceReturned(SearchResultReference reference) {
-                }
+                public void searchReferenceReturned(SearchResultReference reference) {}
 
                 @Override
-                public void searchResultReceived(AsyncRequestID id, SearchResult result) {
-                }
+                public void searchResultReceived(AsyncRequestID id, SearchResult result) {}
             };
-            AsyncRequestID id = c.asyncSearch(new SearchRequest(slowReader, "ou=stream", SearchScope.ONE,
-                    "(objectClass=*)"));
+            AsyncRequestID id =
+                    c.asyncSearch(new SearchRequest(slowReader, "ou=stream", SearchScope.ONE, "(objectClass=*)"));
             assertTrue(firstEntry.await(5, TimeUnit.SECONDS));
             c.abandon(id);
             assertTrue(own.streamStopped.await(5, TimeUnit.SECONDS), "producer not resumed after abandon");
             release.countDown();
             assertTrue(own.streamSawAbandon);
             assertTrue(own.streamPauses.get() > 0, "producer never paused for writability");
-            assertTrue(own.streamedEntries.get() < TestHandler.STREAMED,
+            assertTrue(
+                    own.streamedEntries.get() < TestHandler.STREAMED,
                     "all entries were produced: " + own.streamedEntries.get());
             // The connection still serves requests after the abandon.
-            assertEquals(2, c.search("dc=example,dc=com", SearchScope.SUB, "(objectClass=*)").getEntryCount());
+            assertEquals(
+                    2,
+                    c.search("dc=example,dc=com", SearchScope.SUB, "(objectClass=*)")
+                            .getEntryCount());
         } finally {
             own.close();
         }
@@ -194,8 +207,8 @@ class LdapListenerIT {
     @Test
     void handlerFailureIsOtherWithoutDetails() throws LDAPException {
         try (LDAPConnection c = connect(listener)) {
-            LDAPException e = assertThrows(LDAPException.class,
-                    () -> c.search("ou=boom", SearchScope.BASE, "(objectClass=*)"));
+            LDAPException e =
+                    assertThrows(LDAPException.class, () -> c.search("ou=boom", SearchScope.BASE, "(objectClass=*)"));
             assertEquals(ResultCode.OTHER, e.getResultCode());
             assertEquals("internal error", e.getDiagnosticMessage());
         }
@@ -216,7 +229,8 @@ class LdapListenerIT {
         try (RawClient raw = new RawClient(listener.address())) {
             raw.send(Fixtures.HUGE_HEADER);
             ExtendedResponse notice = assertNoticeOfDisconnection(raw, ResultCodeEnum.PROTOCOL_ERROR);
-            assertEquals("PDU exceeds the maximum size of " + MAX_PDU + " bytes",
+            assertEquals(
+                    "PDU exceeds the maximum size of " + MAX_PDU + " bytes",
                     notice.getLdapResult().getDiagnosticMessage());
         }
         assertServesSecondConnection();
@@ -264,7 +278,9 @@ class LdapListenerIT {
             SearchResultDone done = assertInstanceOf(SearchResultDone.class, raw.read());
             assertEquals(9, done.getMessageId());
             assertEquals(ResultCodeEnum.PROTOCOL_ERROR, done.getLdapResult().getResultCode());
-            assertEquals("filter nested deeper than " + MAX_DEPTH, done.getLdapResult().getDiagnosticMessage());
+            assertEquals(
+                    "filter nested deeper than " + MAX_DEPTH,
+                    done.getLdapResult().getDiagnosticMessage());
 
             raw.send(Fixtures.SEARCH);
             assertEquals(2, raw.read().getMessageId());
@@ -286,8 +302,8 @@ class LdapListenerIT {
             assertEquals(1, bound.getMessageId());
         }
         try (LDAPConnection c = connect(listener)) {
-            LDAPException e = assertThrows(LDAPException.class,
-                    () -> c.search("not a dn", SearchScope.BASE, "(objectClass=*)"));
+            LDAPException e =
+                    assertThrows(LDAPException.class, () -> c.search("not a dn", SearchScope.BASE, "(objectClass=*)"));
             assertEquals(ResultCode.INVALID_DN_SYNTAX, e.getResultCode());
             assertEquals(ResultCode.SUCCESS, c.bind("cn=admin", "secret").getResultCode());
         }
@@ -299,16 +315,24 @@ class LdapListenerIT {
         try (LDAPConnection c = connect(listener)) {
             c.search("dc=example,dc=com", SearchScope.SUB, "(uid=jd\"oe)");
             Thread.sleep(100);
-            connection = ACCESS.list.stream().map(ILoggingEvent::getFormattedMessage)
-                    .filter(m -> m.contains("filter=\"(uid=jd\\\"oe)\"")).findFirst()
-                    .map(m -> Long.parseLong(m.substring(5, m.indexOf(' ')))).orElseThrow();
+            connection = ACCESS.list.stream()
+                    .map(ILoggingEvent::getFormattedMessage)
+                    .filter(m -> m.contains("filter=\"(uid=jd\\\"oe)\""))
+                    .findFirst()
+                    .map(m -> Long.parseLong(m.substring(5, m.indexOf(' '))))
+                    .orElseThrow();
         }
         Thread.sleep(200);
-        List<String> lines = ACCESS.list.stream().map(ILoggingEvent::getFormattedMessage)
-                .filter(m -> m.startsWith("conn=" + connection + " ")).toList();
+        List<String> lines = ACCESS.list.stream()
+                .map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.startsWith("conn=" + connection + " "))
+                .toList();
         assertTrue(lines.get(0).matches("conn=\\d+ open from=127\\.0\\.0\\.1:\\d+"), lines.get(0));
-        assertTrue(lines.get(1).matches("conn=\\d+ op=1 SEARCH base=\"dc=example,dc=com\" scope=sub "
-                + "filter=\"\\(uid=jd\\\\\"oe\\)\" result=0 entries=2 etime=\\d+\\.\\d{3}"), lines.get(1));
+        assertTrue(
+                lines.get(1)
+                        .matches("conn=\\d+ op=1 SEARCH base=\"dc=example,dc=com\" scope=sub "
+                                + "filter=\"\\(uid=jd\\\\\"oe\\)\" result=0 entries=2 etime=\\d+\\.\\d{3}"),
+                lines.get(1));
         assertTrue(lines.get(2).matches("conn=\\d+ op=2 UNBIND"), lines.get(2));
         assertEquals("conn=" + connection + " closed", lines.get(3));
     }
@@ -330,8 +354,8 @@ class LdapListenerIT {
         InetSocketAddress address = l.address();
         try (LDAPConnection c = connect(l)) {
             CompletableFuture<SearchResult> inFlight = new CompletableFuture<>();
-            c.asyncSearch(new SearchRequest(new FutureListener(inFlight), "ou=later", SearchScope.BASE,
-                    "(objectClass=*)"));
+            c.asyncSearch(
+                    new SearchRequest(new FutureListener(inFlight), "ou=later", SearchScope.BASE, "(objectClass=*)"));
             Thread.sleep(50);
             l.stop(Duration.ofSeconds(5));
             assertTrue(inFlight.isDone(), "stop() returned before the in-flight search finished");
@@ -367,9 +391,12 @@ class LdapListenerIT {
     private static byte[] neverSearch() {
         byte[] op = Fixtures.concat(
                 Fixtures.tlv(0x04, "ou=never".getBytes(StandardCharsets.UTF_8)),
-                Fixtures.tlv(0x0A, new byte[] {0}), Fixtures.tlv(0x0A, new byte[] {0}),
-                Fixtures.tlv(0x02, new byte[] {0}), Fixtures.tlv(0x02, new byte[] {0}),
-                Fixtures.tlv(0x01, new byte[] {0}), Fixtures.tlv(0x87, "cn".getBytes(StandardCharsets.UTF_8)),
+                Fixtures.tlv(0x0A, new byte[] {0}),
+                Fixtures.tlv(0x0A, new byte[] {0}),
+                Fixtures.tlv(0x02, new byte[] {0}),
+                Fixtures.tlv(0x02, new byte[] {0}),
+                Fixtures.tlv(0x01, new byte[] {0}),
+                Fixtures.tlv(0x87, "cn".getBytes(StandardCharsets.UTF_8)),
                 Fixtures.tlv(0x30, new byte[0]));
         return Fixtures.tlv(0x30, Fixtures.concat(Fixtures.tlv(0x02, new byte[] {5}), Fixtures.tlv(0x63, op)));
     }
@@ -385,12 +412,10 @@ class LdapListenerIT {
     /** Completes a future with the search result; entries are collected by the SDK. */
     private record FutureListener(CompletableFuture<SearchResult> future) implements AsyncSearchResultListener {
         @Override
-        public void searchEntryReturned(SearchResultEntry entry) {
-        }
+        public void searchEntryReturned(SearchResultEntry entry) {}
 
         @Override
-        public void searchReferenceReturned(SearchResultReference reference) {
-        }
+        public void searchReferenceReturned(SearchResultReference reference) {}
 
         @Override
         public void searchResultReceived(AsyncRequestID id, SearchResult result) {

@@ -1,17 +1,11 @@
 package dev.larch.server.net;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.util.List;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import java.util.List;
 import org.apache.directory.api.ldap.codec.api.LdapApiService;
 import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
 import org.apache.directory.api.ldap.model.filter.AndNode;
@@ -25,6 +19,13 @@ import org.apache.directory.api.ldap.model.message.SearchResultEntry;
 import org.apache.directory.api.ldap.model.message.SearchScope;
 import org.junit.jupiter.api.Test;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /** Frame decoder + message decoder + encoder, as in the pipeline; every decode is re-encoded. */
 class LdapMessageDecoderTest {
 
@@ -32,8 +33,10 @@ class LdapMessageDecoderTest {
     private static final int MAX_DEPTH = 50;
 
     private static EmbeddedChannel channel() {
-        return new EmbeddedChannel(new LdapFrameDecoder(1 << 20),
-                new LdapMessageDecoder(CODEC, 1 << 20, MAX_DEPTH), new LdapMessageEncoder(CODEC));
+        return new EmbeddedChannel(
+                new LdapFrameDecoder(1 << 20),
+                new LdapMessageDecoder(CODEC, 1 << 20, MAX_DEPTH),
+                new LdapMessageEncoder(CODEC));
     }
 
     private static Object decodeWhole(byte[] pdu) {
@@ -141,11 +144,14 @@ class LdapMessageDecoderTest {
 
     @Test
     void filterOneLevelTooDeepIsRefusedWithItsMessageId() {
-        InboundError.Reply reply = assertInstanceOf(InboundError.Reply.class,
-                decodeWhole(Fixtures.searchWithFilterDepth(8, MAX_DEPTH + 1)));
+        InboundError.Reply reply = assertInstanceOf(
+                InboundError.Reply.class, decodeWhole(Fixtures.searchWithFilterDepth(8, MAX_DEPTH + 1)));
         assertEquals(8, reply.response().getMessageId());
-        assertEquals(ResultCodeEnum.PROTOCOL_ERROR, reply.response().getLdapResult().getResultCode());
-        assertEquals("filter nested deeper than " + MAX_DEPTH, reply.response().getLdapResult().getDiagnosticMessage());
+        assertEquals(
+                ResultCodeEnum.PROTOCOL_ERROR, reply.response().getLdapResult().getResultCode());
+        assertEquals(
+                "filter nested deeper than " + MAX_DEPTH,
+                reply.response().getLdapResult().getDiagnosticMessage());
     }
 
     @Test

@@ -1,19 +1,22 @@
 package dev.larch.server.net;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+
+import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SearchFilterDepthTest {
 
     private static byte[] equality(String attribute, String value) {
-        return Fixtures.tlv(0xA3, Fixtures.concat(
-                Fixtures.tlv(0x04, attribute.getBytes(StandardCharsets.UTF_8)),
-                Fixtures.tlv(0x04, value.getBytes(StandardCharsets.UTF_8))));
+        return Fixtures.tlv(
+                0xA3,
+                Fixtures.concat(
+                        Fixtures.tlv(0x04, attribute.getBytes(StandardCharsets.UTF_8)),
+                        Fixtures.tlv(0x04, value.getBytes(StandardCharsets.UTF_8))));
     }
 
     private static boolean exceeds(byte[] pdu, int max) {
@@ -23,7 +26,8 @@ class SearchFilterDepthTest {
     @Test
     void onlyAndOrNotAddDepth() {
         // (!(|(cn=a)(sn=b))) is 3 deep; the equality leaves' own structure does not count.
-        byte[] filter = Fixtures.tlv(0xA2, Fixtures.tlv(0xA1, Fixtures.concat(equality("cn", "a"), equality("sn", "b"))));
+        byte[] filter =
+                Fixtures.tlv(0xA2, Fixtures.tlv(0xA1, Fixtures.concat(equality("cn", "a"), equality("sn", "b"))));
         byte[] pdu = Fixtures.searchRequest(1, filter);
         assertFalse(exceeds(pdu, 3));
         assertTrue(exceeds(pdu, 2));

@@ -43,7 +43,7 @@ final class TestHandler implements RequestHandler, AutoCloseable {
         String base = search.getBase().getName();
         switch (base) {
             case "ou=later" -> later.schedule(() -> op.complete(success(op)), 300, TimeUnit.MILLISECONDS);
-            case "ou=never" -> { }
+            case "ou=never" -> {}
             case "ou=boom" -> throw new IllegalStateException("handler bug with secret details");
             case "ou=stream" -> new Streamer(op).run();
             default -> {

@@ -1,11 +1,6 @@
 package dev.larch.server.ops;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.nio.file.Path;
 
 import com.unboundid.ldap.sdk.DN;
 import com.unboundid.ldap.sdk.Entry;
@@ -15,7 +10,6 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldif.LDIFException;
-import java.nio.file.Path;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
 import org.junit.jupiter.api.AfterAll;
@@ -23,12 +17,20 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /** Add over the wire (RFC 4511 section 4.7): schema checks and the result code for each broken rule. */
 class AddHandlerIT {
     private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
 
     @TempDir
     static Path dir;
+
     private static TestServer server;
     private static LDAPConnection admin;
 
@@ -54,7 +56,11 @@ class AddHandlerIT {
     }
 
     private static Entry person(String uid) {
-        return entry("dn: uid=" + uid + "," + PEOPLE, "objectClass: inetOrgPerson", "uid: " + uid, "cn: " + uid,
+        return entry(
+                "dn: uid=" + uid + "," + PEOPLE,
+                "objectClass: inetOrgPerson",
+                "uid: " + uid,
+                "cn: " + uid,
                 "sn: " + uid);
     }
 
@@ -71,8 +77,12 @@ class AddHandlerIT {
             assertEquals("added", e.getAttributeValue("cn"));
             assertTrue(e.getAttributeValue("createTimestamp").matches("\\d{14}Z"));
             assertEquals(new DN(TestServer.ADMIN_DN), new DN(e.getAttributeValue("creatorsName")));
-            assertTrue(e.getAttributeValue("entryUUID").matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"));
-            assertEquals(1, c.search(TestServer.SUFFIX, SearchScope.SUB, "(uid=added)", "1.1").getEntryCount());
+            assertTrue(e.getAttributeValue("entryUUID")
+                    .matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"));
+            assertEquals(
+                    1,
+                    c.search(TestServer.SUFFIX, SearchScope.SUB, "(uid=added)", "1.1")
+                            .getEntryCount());
         }
     }
 
@@ -89,32 +99,50 @@ class AddHandlerIT {
         e.addAttribute("jpegPhoto", photo);
         admin.add(e);
         try (LDAPConnection c = server.anonymous()) {
-            assertArrayEquals(photo, c.getEntry("uid=photo," + PEOPLE, "jpegPhoto").getAttributeValueBytes("jpegPhoto"));
+            assertArrayEquals(
+                    photo, c.getEntry("uid=photo," + PEOPLE, "jpegPhoto").getAttributeValueBytes("jpegPhoto"));
         }
         try (LdapNetworkConnection c = server.apache()) {
             c.anonymousBind();
-            assertArrayEquals(photo, c.lookup("uid=photo," + PEOPLE, "jpegPhoto").get("jpegPhoto").getBytes());
+            assertArrayEquals(
+                    photo,
+                    c.lookup("uid=photo," + PEOPLE, "jpegPhoto")
+                            .get("jpegPhoto")
+                            .getBytes());
         }
     }
 
     @Test
     void escapedMultiValuedAndUnicodeNamesResolveHoweverTheyAreSpelled() throws Exception {
-        admin.add(entry("dn: cn=Smith\\, John," + PEOPLE, "objectClass: inetOrgPerson", "cn: Smith, John",
-                "sn: Smith"));
+        admin.add(
+                entry("dn: cn=Smith\\, John," + PEOPLE, "objectClass: inetOrgPerson", "cn: Smith, John", "sn: Smith"));
         admin.add(entry("dn: cn=Ann+sn=Lee," + PEOPLE, "objectClass: inetOrgPerson", "cn: Ann", "sn: Lee"));
-        admin.add(entry("dn: cn=J\u00f6rg \u0130nce," + PEOPLE, "objectClass: inetOrgPerson",
-                "cn: J\u00f6rg \u0130nce", "sn: \u0130nce"));
+        admin.add(entry(
+                "dn: cn=J\u00f6rg \u0130nce," + PEOPLE,
+                "objectClass: inetOrgPerson",
+                "cn: J\u00f6rg \u0130nce",
+                "sn: \u0130nce"));
         try (LDAPConnection c = server.anonymous()) {
             assertNotNull(c.getEntry("cn=Smith\\2C John," + PEOPLE));
             assertNotNull(c.getEntry("CN=SMITH\\, JOHN," + PEOPLE));
             assertNotNull(c.getEntry("sn=Lee+cn=Ann," + PEOPLE));
             assertNotNull(c.getEntry("cn=J\u00d6RG \u0130NCE," + PEOPLE));
-            assertEquals(1, c.search(PEOPLE, SearchScope.ONE, "(cn=smith, john)", "1.1").getEntryCount());
-            assertEquals(1, c.search(PEOPLE, SearchScope.ONE, "(cn=j\u00f6rg*)", "1.1").getEntryCount());
-            assertEquals(1, c.search(PEOPLE, SearchScope.ONE, "(&(cn=ann)(sn=lee))", "1.1").getEntryCount());
+            assertEquals(
+                    1,
+                    c.search(PEOPLE, SearchScope.ONE, "(cn=smith, john)", "1.1").getEntryCount());
+            assertEquals(
+                    1,
+                    c.search(PEOPLE, SearchScope.ONE, "(cn=j\u00f6rg*)", "1.1").getEntryCount());
+            assertEquals(
+                    1,
+                    c.search(PEOPLE, SearchScope.ONE, "(&(cn=ann)(sn=lee))", "1.1")
+                            .getEntryCount());
         }
-        assertEquals(ResultCode.ENTRY_ALREADY_EXISTS, addFails(admin, entry("dn: sn=Lee+cn=Ann," + PEOPLE,
-                "objectClass: inetOrgPerson", "cn: Ann", "sn: Lee")));
+        assertEquals(
+                ResultCode.ENTRY_ALREADY_EXISTS,
+                addFails(
+                        admin,
+                        entry("dn: sn=Lee+cn=Ann," + PEOPLE, "objectClass: inetOrgPerson", "cn: Ann", "sn: Lee")));
         admin.delete("sn=lee+cn=ann," + PEOPLE);
         admin.delete("cn=smith\\2c john," + PEOPLE);
     }
@@ -153,32 +181,56 @@ class AddHandlerIT {
 
     @Test
     void missingRequiredAttributeIsObjectClassViolation() {
-        assertEquals(ResultCode.OBJECT_CLASS_VIOLATION, addFails(admin, entry("dn: uid=nosn," + PEOPLE,
-                "objectClass: inetOrgPerson", "uid: nosn", "cn: nosn")));
+        assertEquals(
+                ResultCode.OBJECT_CLASS_VIOLATION,
+                addFails(
+                        admin, entry("dn: uid=nosn," + PEOPLE, "objectClass: inetOrgPerson", "uid: nosn", "cn: nosn")));
     }
 
     @Test
     void attributeNoObjectClassAllowsIsObjectClassViolation() {
-        assertEquals(ResultCode.OBJECT_CLASS_VIOLATION, addFails(admin, entry("dn: ou=unit," + TestServer.SUFFIX,
-                "objectClass: organizationalUnit", "ou: unit", "mail: unit@example.com")));
+        assertEquals(
+                ResultCode.OBJECT_CLASS_VIOLATION,
+                addFails(
+                        admin,
+                        entry(
+                                "dn: ou=unit," + TestServer.SUFFIX,
+                                "objectClass: organizationalUnit",
+                                "ou: unit",
+                                "mail: unit@example.com")));
     }
 
     @Test
     void unknownObjectClassIsObjectClassViolation() {
-        assertEquals(ResultCode.OBJECT_CLASS_VIOLATION, addFails(admin, entry("dn: ou=unknown," + TestServer.SUFFIX,
-                "objectClass: organizationalUnit", "objectClass: noSuchClass", "ou: unknown")));
+        assertEquals(
+                ResultCode.OBJECT_CLASS_VIOLATION,
+                addFails(
+                        admin,
+                        entry(
+                                "dn: ou=unknown," + TestServer.SUFFIX,
+                                "objectClass: organizationalUnit",
+                                "objectClass: noSuchClass",
+                                "ou: unknown")));
     }
 
     @Test
     void entryWithoutStructuralClassIsObjectClassViolation() {
-        assertEquals(ResultCode.OBJECT_CLASS_VIOLATION, addFails(admin, entry("dn: dc=aux," + TestServer.SUFFIX,
-                "objectClass: top", "objectClass: dcObject", "dc: aux")));
+        assertEquals(
+                ResultCode.OBJECT_CLASS_VIOLATION,
+                addFails(
+                        admin,
+                        entry(
+                                "dn: dc=aux," + TestServer.SUFFIX,
+                                "objectClass: top",
+                                "objectClass: dcObject",
+                                "dc: aux")));
     }
 
     @Test
     void entryWithoutObjectClassIsObjectClassViolation() {
-        assertEquals(ResultCode.OBJECT_CLASS_VIOLATION, addFails(admin, entry("dn: ou=noclass," + TestServer.SUFFIX,
-                "ou: noclass")));
+        assertEquals(
+                ResultCode.OBJECT_CLASS_VIOLATION,
+                addFails(admin, entry("dn: ou=noclass," + TestServer.SUFFIX, "ou: noclass")));
     }
 
     @Test
@@ -190,16 +242,39 @@ class AddHandlerIT {
 
     @Test
     void valueOutsideTheSyntaxIsInvalidAttributeSyntax() {
-        assertEquals(ResultCode.INVALID_ATTRIBUTE_SYNTAX, addFails(admin, entry("dn: uid=posix," + PEOPLE,
-                "objectClass: inetOrgPerson", "objectClass: posixAccount", "uid: posix", "cn: posix", "sn: posix",
-                "uidNumber: not-a-number", "gidNumber: 100", "homeDirectory: /home/posix")));
+        assertEquals(
+                ResultCode.INVALID_ATTRIBUTE_SYNTAX,
+                addFails(
+                        admin,
+                        entry(
+                                "dn: uid=posix," + PEOPLE,
+                                "objectClass: inetOrgPerson",
+                                "objectClass: posixAccount",
+                                "uid: posix",
+                                "cn: posix",
+                                "sn: posix",
+                                "uidNumber: not-a-number",
+                                "gidNumber: 100",
+                                "homeDirectory: /home/posix")));
     }
 
     @Test
     void twoValuesOfASingleValuedAttributeIsConstraintViolation() {
-        assertEquals(ResultCode.CONSTRAINT_VIOLATION, addFails(admin, entry("dn: uid=posix2," + PEOPLE,
-                "objectClass: inetOrgPerson", "objectClass: posixAccount", "uid: posix2", "cn: posix2", "sn: posix2",
-                "uidNumber: 1", "uidNumber: 2", "gidNumber: 100", "homeDirectory: /home/posix2")));
+        assertEquals(
+                ResultCode.CONSTRAINT_VIOLATION,
+                addFails(
+                        admin,
+                        entry(
+                                "dn: uid=posix2," + PEOPLE,
+                                "objectClass: inetOrgPerson",
+                                "objectClass: posixAccount",
+                                "uid: posix2",
+                                "cn: posix2",
+                                "sn: posix2",
+                                "uidNumber: 1",
+                                "uidNumber: 2",
+                                "gidNumber: 100",
+                                "homeDirectory: /home/posix2")));
     }
 
     @Test
@@ -211,14 +286,27 @@ class AddHandlerIT {
 
     @Test
     void rdnValueMissingFromTheEntryIsNamingViolation() {
-        assertEquals(ResultCode.NAMING_VIOLATION, addFails(admin, entry("dn: uid=named," + PEOPLE,
-                "objectClass: inetOrgPerson", "uid: other", "cn: named", "sn: named")));
+        assertEquals(
+                ResultCode.NAMING_VIOLATION,
+                addFails(
+                        admin,
+                        entry(
+                                "dn: uid=named," + PEOPLE,
+                                "objectClass: inetOrgPerson",
+                                "uid: other",
+                                "cn: named",
+                                "sn: named")));
     }
 
     @Test
     void nonAdministratorIsInsufficientAccessRights() throws Exception {
-        admin.add(entry("dn: uid=writer," + PEOPLE, "objectClass: inetOrgPerson", "uid: writer", "cn: writer",
-                "sn: writer", "userPassword: {SSHA}" + "x"));
+        admin.add(entry(
+                "dn: uid=writer," + PEOPLE,
+                "objectClass: inetOrgPerson",
+                "uid: writer",
+                "cn: writer",
+                "sn: writer",
+                "userPassword: {SSHA}" + "x"));
         try (LDAPConnection anonymous = server.anonymous()) {
             assertEquals(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, addFails(anonymous, person("byanonymous")));
         }
@@ -229,8 +317,12 @@ class AddHandlerIT {
     void apacheClientAddsAnEntry() throws Exception {
         try (LdapNetworkConnection c = server.apache()) {
             c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD);
-            c.add(new DefaultEntry("uid=apache," + PEOPLE, "objectClass: inetOrgPerson", "uid: apache",
-                    "cn: Apache Client", "sn: Client"));
+            c.add(new DefaultEntry(
+                    "uid=apache," + PEOPLE,
+                    "objectClass: inetOrgPerson",
+                    "uid: apache",
+                    "cn: Apache Client",
+                    "sn: Client"));
         }
         assertEquals("Apache Client", admin.getEntry("uid=apache," + PEOPLE).getAttributeValue("cn"));
     }

@@ -1,8 +1,7 @@
 package dev.larch.server.ops;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import java.nio.file.Path;
+import java.util.Locale;
 
 import com.unboundid.ldap.sdk.BindResult;
 import com.unboundid.ldap.sdk.LDAPConnection;
@@ -16,8 +15,6 @@ import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 import dev.larch.config.Security;
 import dev.larch.server.auth.PasswordSchemes;
-import java.nio.file.Path;
-import java.util.Locale;
 import org.apache.directory.api.ldap.model.exception.LdapAuthenticationException;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
 import org.junit.jupiter.api.AfterAll;
@@ -27,12 +24,17 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 /** Simple and SASL binds over the wire (RFC 4513 section 5), against a real server. */
 class BindHandlerIT {
     private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
 
     @TempDir
     static Path dir;
+
     private static TestServer server;
 
     @BeforeAll
@@ -41,7 +43,8 @@ class BindHandlerIT {
         server.add(TestServer.BASE_LDIF);
         StringBuilder ldif = new StringBuilder();
         for (String scheme : new String[] {"SSHA", "SSHA256", "SSHA512", "PBKDF2-SHA256"}) {
-            ldif.append(person(scheme.toLowerCase(Locale.ROOT),
+            ldif.append(person(
+                    scheme.toLowerCase(Locale.ROOT),
                     new String(PasswordSchemes.hash(scheme, ("pw-" + scheme).getBytes(UTF_8)), UTF_8)));
         }
         ldif.append(person("cleartext", "plain-pw"));
@@ -54,8 +57,8 @@ class BindHandlerIT {
     }
 
     private static String person(String uid, String userPassword) {
-        return "dn: uid=" + uid + "," + PEOPLE + "\nobjectClass: inetOrgPerson\nuid: " + uid + "\ncn: " + uid
-                + "\nsn: " + uid + "\nuserPassword: " + userPassword + "\n\n";
+        return "dn: uid=" + uid + "," + PEOPLE + "\nobjectClass: inetOrgPerson\nuid: " + uid + "\ncn: " + uid + "\nsn: "
+                + uid + "\nuserPassword: " + userPassword + "\n\n";
     }
 
     private static String whoAmI(LDAPConnection c) throws LDAPException {
@@ -81,7 +84,9 @@ class BindHandlerIT {
     @Test
     void adminBindsWithTheConfiguredPassword() throws Exception {
         try (LDAPConnection c = server.anonymous()) {
-            assertEquals(ResultCode.SUCCESS, c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD).getResultCode());
+            assertEquals(
+                    ResultCode.SUCCESS,
+                    c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD).getResultCode());
             assertEquals("dn:" + TestServer.ADMIN_DN, whoAmI(c));
         }
     }
@@ -89,8 +94,10 @@ class BindHandlerIT {
     @Test
     void adminDnIsMatchedAsADnNotAsAString() throws Exception {
         try (LDAPConnection c = server.anonymous()) {
-            assertEquals(ResultCode.SUCCESS, c.bind("CN=Admin, DC=Example,dc=COM", TestServer.ADMIN_PASSWORD)
-                    .getResultCode());
+            assertEquals(
+                    ResultCode.SUCCESS,
+                    c.bind("CN=Admin, DC=Example,dc=COM", TestServer.ADMIN_PASSWORD)
+                            .getResultCode());
         }
     }
 
@@ -114,11 +121,13 @@ class BindHandlerIT {
 
     @Test
     void cleartextUserPasswordBindsWhenTheConfigAllowsIt(@TempDir Path other) throws Exception {
-        try (TestServer permissive = TestServer.start(other.resolve("data"),
-                c -> TestServer.withSecurity(c, new Security(null, true, "SSHA256")))) {
+        try (TestServer permissive = TestServer.start(
+                other.resolve("data"), c -> TestServer.withSecurity(c, new Security(null, true, "SSHA256")))) {
             permissive.add(TestServer.BASE_LDIF + "\n" + person("cleartext", "plain-pw"));
             try (LDAPConnection c = permissive.anonymous()) {
-                assertEquals(ResultCode.SUCCESS, c.bind("uid=cleartext," + PEOPLE, "plain-pw").getResultCode());
+                assertEquals(
+                        ResultCode.SUCCESS,
+                        c.bind("uid=cleartext," + PEOPLE, "plain-pw").getResultCode());
                 assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, "uid=cleartext," + PEOPLE, "plain-px"));
             }
         }
@@ -158,7 +167,8 @@ class BindHandlerIT {
     @Test
     void saslBindIsAuthMethodNotSupported() throws Exception {
         try (LDAPConnection c = server.anonymous()) {
-            LDAPException e = assertThrows(LDAPException.class,
+            LDAPException e = assertThrows(
+                    LDAPException.class,
                     () -> c.bind(new PLAINBindRequest("dn:" + TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD)));
             assertEquals(ResultCode.AUTH_METHOD_NOT_SUPPORTED, e.getResultCode());
         }
@@ -171,8 +181,9 @@ class BindHandlerIT {
             assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, TestServer.ADMIN_DN, "wrong"));
             assertEquals("", whoAmI(c));
             // and the former admin rights are gone
-            LDAPException e = assertThrows(LDAPException.class, () -> c.modify(PEOPLE,
-                    new Modification(ModificationType.REPLACE, "description", "x")));
+            LDAPException e = assertThrows(
+                    LDAPException.class,
+                    () -> c.modify(PEOPLE, new Modification(ModificationType.REPLACE, "description", "x")));
             assertEquals(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, e.getResultCode());
         }
     }

@@ -1,10 +1,5 @@
 package dev.larch.server.ops;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.file.Path;
 
 import com.unboundid.ldap.sdk.CompareResult;
@@ -19,12 +14,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /** Compare over the wire (RFC 4511 section 4.10), with each attribute's equality rule. */
 class CompareHandlerIT {
     private static final String JDOE = "uid=jdoe,ou=people," + TestServer.SUFFIX;
 
     @TempDir
     static Path dir;
+
     private static TestServer server;
     private static LDAPConnection anonymous;
     private static LDAPConnection admin;
@@ -75,8 +76,13 @@ class CompareHandlerIT {
 
     @Test
     void memberComparesAsADistinguishedName() {
-        assertEquals(ResultCode.COMPARE_TRUE, code(anonymous, "cn=staff,ou=groups," + TestServer.SUFFIX, "member",
-                "UID=JDOE, ou=People, dc=Example, dc=com"));
+        assertEquals(
+                ResultCode.COMPARE_TRUE,
+                code(
+                        anonymous,
+                        "cn=staff,ou=groups," + TestServer.SUFFIX,
+                        "member",
+                        "UID=JDOE, ou=People, dc=Example, dc=com"));
     }
 
     @Test
@@ -91,15 +97,16 @@ class CompareHandlerIT {
 
     @Test
     void missingEntryIsNoSuchObjectWithMatchedDn() throws Exception {
-        LDAPException e = assertThrows(LDAPException.class,
-                () -> anonymous.compare("uid=nobody,ou=people," + TestServer.SUFFIX, "cn", "x"));
+        LDAPException e = assertThrows(
+                LDAPException.class, () -> anonymous.compare("uid=nobody,ou=people," + TestServer.SUFFIX, "cn", "x"));
         assertEquals(ResultCode.NO_SUCH_OBJECT, e.getResultCode());
         assertEquals(new DN("ou=people," + TestServer.SUFFIX), new DN(e.getMatchedDN()));
     }
 
     @Test
     void userPasswordIsComparedForTheAdministratorOnly() throws Exception {
-        assertEquals(ResultCode.INSUFFICIENT_ACCESS_RIGHTS,
+        assertEquals(
+                ResultCode.INSUFFICIENT_ACCESS_RIGHTS,
                 code(anonymous, JDOE, "userPassword", "{SSHA256}not-a-real-hash"));
         assertEquals(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, code(anonymous, JDOE, "userPassword", "wrong"));
         CompareResult r = admin.compare(JDOE, "userPassword", "{SSHA256}not-a-real-hash");

@@ -1,17 +1,5 @@
 package dev.larch.server.ops;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import com.unboundid.ldap.sdk.Attribute;
-import com.unboundid.ldap.sdk.Entry;
-import com.unboundid.ldap.sdk.LDAPConnection;
-import com.unboundid.ldap.sdk.LDAPException;
-import com.unboundid.ldap.sdk.Modification;
-import com.unboundid.ldap.sdk.ModificationType;
-import com.unboundid.ldap.sdk.SearchResult;
-import com.unboundid.ldap.sdk.SearchResultEntry;
-import com.unboundid.ldap.sdk.SearchScope;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +13,21 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+
+import com.unboundid.ldap.sdk.Attribute;
+import com.unboundid.ldap.sdk.Entry;
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.Modification;
+import com.unboundid.ldap.sdk.ModificationType;
+import com.unboundid.ldap.sdk.SearchResult;
+import com.unboundid.ldap.sdk.SearchResultEntry;
+import com.unboundid.ldap.sdk.SearchScope;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Several clients writing and reading at once: every operation succeeds, and afterwards the
@@ -63,10 +64,11 @@ class ConcurrencyIT {
                             String uid = "w" + writer + "n" + i;
                             String dn = "uid=" + uid + "," + PEOPLE;
                             c.add(new Entry(dn, new Attribute[] {
-                                    new Attribute("objectClass", "inetOrgPerson"),
-                                    new Attribute("uid", uid),
-                                    new Attribute("cn", "Writer " + writer),
-                                    new Attribute("sn", "N" + i)}));
+                                new Attribute("objectClass", "inetOrgPerson"),
+                                new Attribute("uid", uid),
+                                new Attribute("cn", "Writer " + writer),
+                                new Attribute("sn", "N" + i)
+                            }));
                             c.modify(dn, new Modification(ModificationType.ADD, "mail", uid + "@example.com"));
                             c.modify(COUNTER, new Modification(ModificationType.INCREMENT, "uidNumber", "1"));
                             if (i % 4 == 3) {
@@ -92,7 +94,8 @@ class ConcurrencyIT {
                             for (SearchResultEntry e : all.getSearchEntries()) {
                                 // an entry is never seen half-written: a mail value, if any, names its own uid
                                 String mail = e.getAttributeValue("mail");
-                                if (mail != null && !e.getDN().startsWith("uid=" + mail.substring(0, mail.indexOf('@')))) {
+                                if (mail != null
+                                        && !e.getDN().startsWith("uid=" + mail.substring(0, mail.indexOf('@')))) {
                                     failures.merge("torn entry " + e.getDN(), 1, Integer::sum);
                                 }
                             }
@@ -115,11 +118,16 @@ class ConcurrencyIT {
             assertEquals(Map.of(), failures);
 
             try (LDAPConnection admin = server.admin()) {
-                assertEquals(String.valueOf(WRITERS * PER_WRITER), admin.getEntry(COUNTER).getAttributeValue("uidNumber"));
+                assertEquals(
+                        String.valueOf(WRITERS * PER_WRITER),
+                        admin.getEntry(COUNTER).getAttributeValue("uidNumber"));
                 int kept = WRITERS * (PER_WRITER - PER_WRITER / 4);
                 assertEquals(kept, count(admin, "(cn=writer*)"));
                 assertEquals(kept, count(admin, "(mail=*)"));
-                assertEquals(kept + 1, admin.search(PEOPLE, SearchScope.ONE, "(objectClass=*)", "1.1").getEntryCount());
+                assertEquals(
+                        kept + 1,
+                        admin.search(PEOPLE, SearchScope.ONE, "(objectClass=*)", "1.1")
+                                .getEntryCount());
                 assertEquals(WRITERS * PER_WRITER / 4, count(admin, "(uid=w*r)"));
                 for (int w = 0; w < WRITERS; w++) {
                     assertEquals(PER_WRITER - PER_WRITER / 4, count(admin, "(cn=Writer " + w + ")"));

@@ -1,10 +1,5 @@
 package dev.larch.server.ops;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import java.nio.file.Path;
 
 import com.unboundid.ldap.sdk.DN;
@@ -19,12 +14,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 /** Delete over the wire (RFC 4511 section 4.8): leaves only, with indexes cleaned up. */
 class DeleteHandlerIT {
     private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
 
     @TempDir
     static Path dir;
+
     private static TestServer server;
     private static LDAPConnection admin;
 

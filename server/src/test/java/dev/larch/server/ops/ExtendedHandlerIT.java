@@ -1,8 +1,7 @@
 package dev.larch.server.ops;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 
 import com.unboundid.ldap.sdk.ExtendedRequest;
 import com.unboundid.ldap.sdk.LDAPConnection;
@@ -11,8 +10,6 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 import dev.larch.server.auth.PasswordSchemes;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import org.apache.directory.api.ldap.extras.extended.whoAmI.WhoAmIRequestImpl;
 import org.apache.directory.api.ldap.extras.extended.whoAmI.WhoAmIResponse;
 import org.apache.directory.api.ldap.model.message.ExtendedResponse;
@@ -23,19 +20,28 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 /** Extended operations over the wire: Who Am I (RFC 4532) through both client codecs; nothing else. */
 class ExtendedHandlerIT {
     private static final String USER = "uid=who,ou=people," + TestServer.SUFFIX;
 
     @TempDir
     static Path dir;
+
     private static TestServer server;
 
     @BeforeAll
     static void start() {
         server = TestServer.start(dir.resolve("data"));
         server.add(TestServer.BASE_LDIF + "\ndn: " + USER + "\nobjectClass: inetOrgPerson\nuid: who\ncn: who\nsn: who\n"
-                + "userPassword: " + new String(PasswordSchemes.hash("SSHA256", "pw".getBytes(StandardCharsets.UTF_8)), StandardCharsets.US_ASCII) + "\n");
+                + "userPassword: "
+                + new String(
+                        PasswordSchemes.hash("SSHA256", "pw".getBytes(StandardCharsets.UTF_8)),
+                        StandardCharsets.US_ASCII)
+                + "\n");
     }
 
     @AfterAll
@@ -85,8 +91,8 @@ class ExtendedHandlerIT {
     @Test
     void unknownExtendedOperationIsProtocolError() throws Exception {
         try (LDAPConnection c = server.anonymous()) {
-            LDAPException e = assertThrows(LDAPException.class,
-                    () -> c.processExtendedOperation(new ExtendedRequest("1.2.3.4.5.6.7.8.9")));
+            LDAPException e = assertThrows(
+                    LDAPException.class, () -> c.processExtendedOperation(new ExtendedRequest("1.2.3.4.5.6.7.8.9")));
             assertEquals(ResultCode.PROTOCOL_ERROR, e.getResultCode());
             assertEquals("unsupported extended operation", e.getDiagnosticMessage());
             // the connection stays usable

@@ -1,10 +1,5 @@
 package dev.larch.server.ops;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
@@ -22,6 +17,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 /** Modify DN over the wire (RFC 4511 section 4.9): renames, subtree moves and their refusals. */
 class ModifyDnHandlerIT {
     private static final String SUFFIX = TestServer.SUFFIX;
@@ -29,6 +29,7 @@ class ModifyDnHandlerIT {
 
     @TempDir
     static Path dir;
+
     private static TestServer server;
     private static LDAPConnection admin;
 
@@ -65,7 +66,8 @@ class ModifyDnHandlerIT {
 
     private static Set<DN> subtree(String base, String filter) throws LDAPException {
         Set<DN> out = new TreeSet<>();
-        for (SearchResultEntry e : admin.search(base, SearchScope.SUB, filter, "1.1").getSearchEntries()) {
+        for (SearchResultEntry e :
+                admin.search(base, SearchScope.SUB, filter, "1.1").getSearchEntries()) {
             out.add(e.getParsedDN());
         }
         return out;
@@ -120,11 +122,18 @@ class ModifyDnHandlerIT {
         person("bob", team);
         String target = unit("divisions", SUFFIX);
 
-        assertEquals(ResultCode.SUCCESS, admin.modifyDN(dept, "ou=dept", true, target).getResultCode());
+        assertEquals(
+                ResultCode.SUCCESS,
+                admin.modifyDN(dept, "ou=dept", true, target).getResultCode());
 
         String moved = "ou=dept," + target;
-        assertEquals(Set.of(new DN(moved), new DN("uid=alice," + moved), new DN("ou=team," + moved),
-                new DN("uid=bob,ou=team," + moved)), subtree(moved, "(objectClass=*)"));
+        assertEquals(
+                Set.of(
+                        new DN(moved),
+                        new DN("uid=alice," + moved),
+                        new DN("ou=team," + moved),
+                        new DN("uid=bob,ou=team," + moved)),
+                subtree(moved, "(objectClass=*)"));
         // children are found under their new DNs, by base search and through indexes
         SearchResultEntry bob = admin.getEntry("uid=bob,ou=team," + moved, "entryDN", "mail");
         assertNotNull(bob);
@@ -134,8 +143,8 @@ class ModifyDnHandlerIT {
         // the old DNs are gone
         assertNull(admin.getEntry(dept));
         assertNull(admin.getEntry("uid=bob," + team));
-        LDAPSearchException e = assertThrows(LDAPSearchException.class,
-                () -> admin.search(team, SearchScope.SUB, "(objectClass=*)"));
+        LDAPSearchException e =
+                assertThrows(LDAPSearchException.class, () -> admin.search(team, SearchScope.SUB, "(objectClass=*)"));
         assertEquals(ResultCode.NO_SUCH_OBJECT, e.getResultCode());
         // and the moved entries can be changed and deleted under their new names
         admin.delete("uid=bob,ou=team," + moved);
@@ -147,9 +156,11 @@ class ModifyDnHandlerIT {
         String old = unit("oldname", SUFFIX);
         person("carol", old);
         admin.modifyDN(old, "ou=newname", true);
-        assertEquals(Set.of(new DN("ou=newname," + SUFFIX), new DN("uid=carol,ou=newname," + SUFFIX)),
+        assertEquals(
+                Set.of(new DN("ou=newname," + SUFFIX), new DN("uid=carol,ou=newname," + SUFFIX)),
                 subtree("ou=newname," + SUFFIX, "(objectClass=*)"));
-        assertEquals(new DN("uid=carol,ou=newname," + SUFFIX),
+        assertEquals(
+                new DN("uid=carol,ou=newname," + SUFFIX),
                 admin.searchForEntry(SUFFIX, SearchScope.SUB, "(uid=carol)").getParsedDN());
     }
 
@@ -180,7 +191,10 @@ class ModifyDnHandlerIT {
     void movingOutOfTheNamingContextIsRefused() throws Exception {
         String dn = person("emigrant", PEOPLE);
         ResultCode code = renameFails(dn, "uid=emigrant", true, "dc=elsewhere,dc=org");
-        assertEquals(true, code.equals(ResultCode.UNWILLING_TO_PERFORM) || code.equals(ResultCode.NO_SUCH_OBJECT), code.toString());
+        assertEquals(
+                true,
+                code.equals(ResultCode.UNWILLING_TO_PERFORM) || code.equals(ResultCode.NO_SUCH_OBJECT),
+                code.toString());
         assertNotNull(admin.getEntry(dn));
     }
 

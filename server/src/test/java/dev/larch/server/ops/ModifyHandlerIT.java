@@ -1,11 +1,5 @@
 package dev.larch.server.ops;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
@@ -26,12 +20,19 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /** Modify over the wire (RFC 4511 section 4.6, RFC 4525): each change type, each failure, atomicity. */
 class ModifyHandlerIT {
     private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
 
     @TempDir
     static Path dir;
+
     private static TestServer server;
     private static LDAPConnection admin;
 
@@ -79,7 +80,9 @@ class ModifyHandlerIT {
     @Test
     void addDeleteAndReplaceChangeValuesAndIndexes() throws Exception {
         String dn = person("changes");
-        admin.modify(dn, new Modification(ModificationType.ADD, "mail", "second@example.com"),
+        admin.modify(
+                dn,
+                new Modification(ModificationType.ADD, "mail", "second@example.com"),
                 new Modification(ModificationType.DELETE, "description", "first"),
                 new Modification(ModificationType.REPLACE, "sn", "Changed"),
                 new Modification(ModificationType.ADD, "title", "Engineer"));
@@ -104,7 +107,9 @@ class ModifyHandlerIT {
     @Test
     void replaceWithoutValuesRemovesTheAttributeAndIsFineWhenAbsent() throws Exception {
         String dn = person("replacenone");
-        admin.modify(dn, new Modification(ModificationType.REPLACE, "description"),
+        admin.modify(
+                dn,
+                new Modification(ModificationType.REPLACE, "description"),
                 new Modification(ModificationType.REPLACE, "title"));
         assertEquals(Set.of(), values(dn, "description"));
     }
@@ -121,9 +126,11 @@ class ModifyHandlerIT {
     @Test
     void incrementOfANonIntegerAttributeFails() throws Exception {
         String dn = person("notcounter");
-        assertEquals(ResultCode.CONSTRAINT_VIOLATION,
+        assertEquals(
+                ResultCode.CONSTRAINT_VIOLATION,
                 modifyFails(dn, new Modification(ModificationType.INCREMENT, "sn", "1")));
-        assertEquals(ResultCode.NO_SUCH_ATTRIBUTE,
+        assertEquals(
+                ResultCode.NO_SUCH_ATTRIBUTE,
                 modifyFails(dn, new Modification(ModificationType.INCREMENT, "shadowMin", "1")));
     }
 
@@ -134,7 +141,8 @@ class ModifyHandlerIT {
         admin.modify(dn, new Modification(ModificationType.REPLACE, "description", "second"));
         SearchResultEntry after = admin.getEntry(dn, "+");
         assertEquals(new DN(TestServer.ADMIN_DN), new DN(after.getAttributeValue("modifiersName")));
-        assertTrue(after.getAttributeValue("modifyTimestamp").compareTo(before.getAttributeValue("modifyTimestamp")) >= 0);
+        assertTrue(
+                after.getAttributeValue("modifyTimestamp").compareTo(before.getAttributeValue("modifyTimestamp")) >= 0);
         assertEquals(before.getAttributeValue("createTimestamp"), after.getAttributeValue("createTimestamp"));
         assertEquals(before.getAttributeValue("entryUUID"), after.getAttributeValue("entryUUID"));
     }
@@ -142,14 +150,16 @@ class ModifyHandlerIT {
     @Test
     void addingAnExistingValueIsAttributeOrValueExists() throws Exception {
         String dn = person("exists");
-        assertEquals(ResultCode.ATTRIBUTE_OR_VALUE_EXISTS,
+        assertEquals(
+                ResultCode.ATTRIBUTE_OR_VALUE_EXISTS,
                 modifyFails(dn, new Modification(ModificationType.ADD, "cn", "EXISTS  Person")));
     }
 
     @Test
     void deletingAnAbsentValueOrAttributeIsNoSuchAttribute() throws Exception {
         String dn = person("absent");
-        assertEquals(ResultCode.NO_SUCH_ATTRIBUTE,
+        assertEquals(
+                ResultCode.NO_SUCH_ATTRIBUTE,
                 modifyFails(dn, new Modification(ModificationType.DELETE, "mail", "other@example.com")));
         assertEquals(ResultCode.NO_SUCH_ATTRIBUTE, modifyFails(dn, new Modification(ModificationType.DELETE, "title")));
     }
@@ -157,8 +167,12 @@ class ModifyHandlerIT {
     @Test
     void removingTheRdnValueIsNotAllowedOnRdn() throws Exception {
         String dn = person("rdn");
-        assertEquals(ResultCode.NOT_ALLOWED_ON_RDN, modifyFails(dn, new Modification(ModificationType.DELETE, "uid", "rdn")));
-        assertEquals(ResultCode.NOT_ALLOWED_ON_RDN, modifyFails(dn, new Modification(ModificationType.REPLACE, "uid", "other")));
+        assertEquals(
+                ResultCode.NOT_ALLOWED_ON_RDN,
+                modifyFails(dn, new Modification(ModificationType.DELETE, "uid", "rdn")));
+        assertEquals(
+                ResultCode.NOT_ALLOWED_ON_RDN,
+                modifyFails(dn, new Modification(ModificationType.REPLACE, "uid", "other")));
         assertEquals(Set.of("rdn"), values(dn, "uid"));
         // another value may come and go as long as the naming value stays
         admin.modify(dn, new Modification(ModificationType.ADD, "uid", "alias"));
@@ -168,15 +182,18 @@ class ModifyHandlerIT {
     @Test
     void removingARequiredAttributeIsObjectClassViolation() throws Exception {
         String dn = person("required");
-        assertEquals(ResultCode.OBJECT_CLASS_VIOLATION, modifyFails(dn, new Modification(ModificationType.DELETE, "sn")));
-        assertEquals(ResultCode.OBJECT_CLASS_VIOLATION,
+        assertEquals(
+                ResultCode.OBJECT_CLASS_VIOLATION, modifyFails(dn, new Modification(ModificationType.DELETE, "sn")));
+        assertEquals(
+                ResultCode.OBJECT_CLASS_VIOLATION,
                 modifyFails(dn, new Modification(ModificationType.DELETE, "objectClass", "posixAccount")));
     }
 
     @Test
     void addingADisallowedAttributeIsObjectClassViolation() throws Exception {
         String dn = person("disallowed");
-        assertEquals(ResultCode.OBJECT_CLASS_VIOLATION,
+        assertEquals(
+                ResultCode.OBJECT_CLASS_VIOLATION,
                 modifyFails(dn, new Modification(ModificationType.ADD, "dc", "nope")));
     }
 
@@ -184,7 +201,9 @@ class ModifyHandlerIT {
     void addingAnObjectClassBringsItsRulesAndSuperclasses() throws Exception {
         String dn = "cn=widget,ou=groups," + TestServer.SUFFIX;
         server.add("dn: " + dn + "\nobjectClass: device\ncn: widget\n");
-        admin.modify(dn, new Modification(ModificationType.ADD, "objectClass", "ieee802Device"),
+        admin.modify(
+                dn,
+                new Modification(ModificationType.ADD, "objectClass", "ieee802Device"),
                 new Modification(ModificationType.ADD, "macAddress", "00:11:22:33:44:55"));
         assertEquals(1, count("(&(cn=widget)(objectClass=top))"));
     }
@@ -192,35 +211,43 @@ class ModifyHandlerIT {
     @Test
     void secondValueOfASingleValuedAttributeIsConstraintViolation() throws Exception {
         String dn = person("single");
-        assertEquals(ResultCode.CONSTRAINT_VIOLATION,
+        assertEquals(
+                ResultCode.CONSTRAINT_VIOLATION,
                 modifyFails(dn, new Modification(ModificationType.ADD, "uidNumber", "2000")));
-        assertEquals(ResultCode.CONSTRAINT_VIOLATION,
+        assertEquals(
+                ResultCode.CONSTRAINT_VIOLATION,
                 modifyFails(dn, new Modification(ModificationType.REPLACE, "uidNumber", "1", "2")));
     }
 
     @Test
     void badValueIsInvalidAttributeSyntaxAndUnknownTypeIsUndefinedAttributeType() throws Exception {
         String dn = person("syntax");
-        assertEquals(ResultCode.INVALID_ATTRIBUTE_SYNTAX,
+        assertEquals(
+                ResultCode.INVALID_ATTRIBUTE_SYNTAX,
                 modifyFails(dn, new Modification(ModificationType.REPLACE, "uidNumber", "one")));
-        assertEquals(ResultCode.UNDEFINED_ATTRIBUTE_TYPE,
+        assertEquals(
+                ResultCode.UNDEFINED_ATTRIBUTE_TYPE,
                 modifyFails(dn, new Modification(ModificationType.ADD, "fooBarBaz", "x")));
     }
 
     @Test
     void operationalAttributeIsNotUserModifiable() throws Exception {
         String dn = person("operational");
-        assertEquals(ResultCode.CONSTRAINT_VIOLATION,
+        assertEquals(
+                ResultCode.CONSTRAINT_VIOLATION,
                 modifyFails(dn, new Modification(ModificationType.REPLACE, "createTimestamp", "20200101000000Z")));
     }
 
     @Test
     void aFailingChangeLeavesEarlierChangesUnapplied() throws Exception {
         String dn = person("atomic");
-        assertEquals(ResultCode.NO_SUCH_ATTRIBUTE, modifyFails(dn,
-                new Modification(ModificationType.REPLACE, "description", "changed"),
-                new Modification(ModificationType.ADD, "mail", "new@example.com"),
-                new Modification(ModificationType.DELETE, "title", "missing")));
+        assertEquals(
+                ResultCode.NO_SUCH_ATTRIBUTE,
+                modifyFails(
+                        dn,
+                        new Modification(ModificationType.REPLACE, "description", "changed"),
+                        new Modification(ModificationType.ADD, "mail", "new@example.com"),
+                        new Modification(ModificationType.DELETE, "title", "missing")));
         assertEquals(Set.of("first"), values(dn, "description"));
         assertEquals(Set.of("atomic@example.com"), values(dn, "mail"));
         assertEquals(0, count("(mail=new@example.com)"));
@@ -229,16 +256,18 @@ class ModifyHandlerIT {
 
     @Test
     void missingEntryIsNoSuchObject() {
-        assertEquals(ResultCode.NO_SUCH_OBJECT, modifyFails("uid=ghost," + PEOPLE,
-                new Modification(ModificationType.REPLACE, "description", "x")));
+        assertEquals(
+                ResultCode.NO_SUCH_OBJECT,
+                modifyFails("uid=ghost," + PEOPLE, new Modification(ModificationType.REPLACE, "description", "x")));
     }
 
     @Test
     void nonAdministratorIsInsufficientAccessRights() throws Exception {
         String dn = person("guarded");
         try (LDAPConnection anonymous = server.anonymous()) {
-            LDAPException e = assertThrows(LDAPException.class, () -> anonymous.modify(dn,
-                    new Modification(ModificationType.REPLACE, "description", "x")));
+            LDAPException e = assertThrows(
+                    LDAPException.class,
+                    () -> anonymous.modify(dn, new Modification(ModificationType.REPLACE, "description", "x")));
             assertEquals(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, e.getResultCode());
         }
         assertEquals(Set.of("first"), values(dn, "description"));
@@ -249,7 +278,9 @@ class ModifyHandlerIT {
         String dn = person("apache");
         try (LdapNetworkConnection c = server.apache()) {
             c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD);
-            c.modify(dn, new DefaultModification(ModificationOperation.REPLACE_ATTRIBUTE, "description", "via apache"),
+            c.modify(
+                    dn,
+                    new DefaultModification(ModificationOperation.REPLACE_ATTRIBUTE, "description", "via apache"),
                     new DefaultModification(ModificationOperation.INCREMENT_ATTRIBUTE, "uidNumber", "1"));
         }
         assertEquals(Set.of("via apache"), values(dn, "description"));

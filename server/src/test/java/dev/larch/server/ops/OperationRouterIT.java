@@ -1,9 +1,12 @@
 package dev.larch.server.ops;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import com.unboundid.ldap.sdk.AddRequest;
 import com.unboundid.ldap.sdk.AsyncRequestID;
@@ -20,17 +23,15 @@ import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.controls.SimplePagedResultsControl;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Dispatch concerns over the wire: controls (RFC 4511 section 4.1.11), unbind and abandon. */
 class OperationRouterIT {
@@ -38,6 +39,7 @@ class OperationRouterIT {
 
     @TempDir
     static Path dir;
+
     private static TestServer server;
 
     @BeforeAll
@@ -56,20 +58,23 @@ class OperationRouterIT {
         try (LDAPConnection c = server.admin()) {
             SearchRequest search = new SearchRequest(TestServer.SUFFIX, SearchScope.BASE, "(objectClass=*)");
             search.addControl(new Control("1.3.6.1.4.1.99999.1", true));
-            assertEquals(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
+            assertEquals(
+                    ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
                     assertThrows(LDAPException.class, () -> c.search(search)).getResultCode());
 
             // a control the codec knows but the server does not implement is refused too
             SearchRequest paged = new SearchRequest(TestServer.SUFFIX, SearchScope.SUB, "(objectClass=*)");
             paged.addControl(new SimplePagedResultsControl(1, true));
-            assertEquals(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
+            assertEquals(
+                    ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
                     assertThrows(LDAPException.class, () -> c.search(paged)).getResultCode());
 
             AddRequest add = new AddRequest("ou=controlled," + TestServer.SUFFIX, new Attribute[] {
-                    new Attribute("objectClass", "organizationalUnit"),
-                    new Attribute("ou", "controlled")});
+                new Attribute("objectClass", "organizationalUnit"), new Attribute("ou", "controlled")
+            });
             add.addControl(new Control("1.3.6.1.4.1.99999.2", true));
-            assertEquals(ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
+            assertEquals(
+                    ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
                     assertThrows(LDAPException.class, () -> c.add(add)).getResultCode());
             assertNull(c.getEntry("ou=controlled," + TestServer.SUFFIX));
         }
@@ -91,24 +96,33 @@ class OperationRouterIT {
         for (int i = 0; i < 3000; i++) {
             deep = Filter.createNOTFilter(deep);
         }
-        try (LDAPConnection c = server.anonymous(); LDAPConnection other = server.anonymous()) {
+        try (LDAPConnection c = server.anonymous();
+                LDAPConnection other = server.anonymous()) {
             SearchRequest search = new SearchRequest(PEOPLE, SearchScope.BASE, deep);
             // The SDK encodes filters recursively: give the client a stack deep enough for 3000
             // levels, so what is tested is the server's refusal, not the client's stack.
             AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread client = new Thread(null, () -> {
-                try {
-                    c.search(search);
-                } catch (Throwable t) {
-                    thrown.set(t);
-                }
-            }, "deep-filter-client", 64L << 20);
+            Thread client = new Thread(
+                    null,
+                    () -> {
+                        try {
+                            c.search(search);
+                        } catch (Throwable t) {
+                            thrown.set(t);
+                        }
+                    },
+                    "deep-filter-client",
+                    64L << 20);
             client.start();
             client.join(30_000);
             LDAPException refused = assertInstanceOf(LDAPException.class, thrown.get());
             ResultCode code = refused.getResultCode();
-            assertEquals(true, code.equals(ResultCode.PROTOCOL_ERROR) || code.equals(ResultCode.SERVER_DOWN), code.toString());
-            assertEquals(1, other.search(PEOPLE, SearchScope.BASE, "(objectClass=*)").getEntryCount());
+            assertEquals(
+                    true,
+                    code.equals(ResultCode.PROTOCOL_ERROR) || code.equals(ResultCode.SERVER_DOWN),
+                    code.toString());
+            assertEquals(
+                    1, other.search(PEOPLE, SearchScope.BASE, "(objectClass=*)").getEntryCount());
         }
     }
 
@@ -124,7 +138,8 @@ class OperationRouterIT {
             assertEquals(-1, in.read(), "the server closes without a response");
         }
         try (LDAPConnection c = server.anonymous()) {
-            assertEquals(1, c.search(PEOPLE, SearchScope.BASE, "(objectClass=*)").getEntryCount());
+            assertEquals(
+                    1, c.search(PEOPLE, SearchScope.BASE, "(objectClass=*)").getEntryCount());
         }
     }
 
@@ -138,22 +153,23 @@ class OperationRouterIT {
                         private static final long serialVersionUID = 1L;
 
                         @Override
-                        public void searchEntryReturned(SearchResultEntry entry) {
-                        }
+                        public void searchEntryReturned(SearchResultEntry entry) {}
 
                         @Override
-                        public void searchReferenceReturned(SearchResultReference ref) {
-                        }
+                        public void searchReferenceReturned(SearchResultReference ref) {}
 
                         @Override
-                        public void searchResultReceived(AsyncRequestID requestID,
-                                SearchResult result) {
+                        public void searchResultReceived(AsyncRequestID requestID, SearchResult result) {
                             done.complete(null);
                         }
-                    }, PEOPLE, SearchScope.BASE, "(objectClass=*)"));
+                    },
+                    PEOPLE,
+                    SearchScope.BASE,
+                    "(objectClass=*)"));
             done.get(10, TimeUnit.SECONDS);
             c.abandon(id);
-            assertEquals(1, c.search(PEOPLE, SearchScope.BASE, "(objectClass=*)").getEntryCount());
+            assertEquals(
+                    1, c.search(PEOPLE, SearchScope.BASE, "(objectClass=*)").getEntryCount());
         }
     }
 }

@@ -1,9 +1,5 @@
 package dev.larch.server.ops;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-
 import java.nio.file.Path;
 
 import com.unboundid.ldap.sdk.LDAPConnection;
@@ -14,6 +10,10 @@ import com.unboundid.ldap.sdk.SearchScope;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
 /** What a server acknowledged is there after {@code close()} and a new {@code start()} on the same directory. */
 class RestartIT {
     private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
@@ -22,8 +22,8 @@ class RestartIT {
     Path dir;
 
     private static String person(String uid) {
-        return "dn: uid=" + uid + "," + PEOPLE + "\nobjectClass: inetOrgPerson\nuid: " + uid + "\ncn: " + uid
-                + "\nsn: " + uid + "\nmail: " + uid + "@example.com\n\n";
+        return "dn: uid=" + uid + "," + PEOPLE + "\nobjectClass: inetOrgPerson\nuid: " + uid + "\ncn: " + uid + "\nsn: "
+                + uid + "\nmail: " + uid + "@example.com\n\n";
     }
 
     private static int count(LDAPConnection c, String filter) throws Exception {
@@ -38,7 +38,8 @@ class RestartIT {
             try (LDAPConnection admin = server.admin()) {
                 admin.modifyDN("uid=renamed," + PEOPLE, "uid=newname", true, "ou=groups," + TestServer.SUFFIX);
                 admin.delete("uid=deleted," + PEOPLE);
-                admin.modify("uid=changed," + PEOPLE, new Modification(ModificationType.REPLACE, "mail", "new@example.com"));
+                admin.modify(
+                        "uid=changed," + PEOPLE, new Modification(ModificationType.REPLACE, "mail", "new@example.com"));
             }
 
             server.restart();
@@ -48,7 +49,9 @@ class RestartIT {
                 assertNotNull(admin.getEntry("uid=newname,ou=groups," + TestServer.SUFFIX));
                 assertNull(admin.getEntry("uid=renamed," + PEOPLE));
                 assertNull(admin.getEntry("uid=deleted," + PEOPLE));
-                assertEquals("new@example.com", admin.getEntry("uid=changed," + PEOPLE).getAttributeValue("mail"));
+                assertEquals(
+                        "new@example.com",
+                        admin.getEntry("uid=changed," + PEOPLE).getAttributeValue("mail"));
                 // indexes came back with the entries
                 assertEquals(1, count(admin, "(mail=new@example.com)"));
                 assertEquals(0, count(admin, "(mail=changed@example.com)"));

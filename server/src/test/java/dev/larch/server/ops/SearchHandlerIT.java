@@ -1,12 +1,15 @@
 package dev.larch.server.ops;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import com.unboundid.ldap.sdk.AsyncRequestID;
 import com.unboundid.ldap.sdk.AsyncSearchResultListener;
@@ -23,16 +26,6 @@ import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.schema.Schema;
 import dev.larch.config.IndexKind;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.directory.api.ldap.model.cursor.EntryCursor;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.message.Response;
@@ -49,6 +42,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Search over the wire (RFC 4511 section 4.5): scopes, every filter type with each attribute's
@@ -97,14 +98,15 @@ class SearchHandlerIT {
 
     @TempDir
     static Path dir;
+
     private static TestServer server;
     private static LDAPConnection anonymous;
     private static LDAPConnection admin;
 
     @BeforeAll
     static void start() throws Exception {
-        server = TestServer.start(dir.resolve("data"),
-                c -> TestServer.withIndex(c, "createTimestamp", IndexKind.ORDERING));
+        server = TestServer.start(
+                dir.resolve("data"), c -> TestServer.withIndex(c, "createTimestamp", IndexKind.ORDERING));
         server.add(TestServer.BASE_LDIF + "\n" + PEOPLE_LDIF);
         anonymous = server.anonymous();
         admin = server.admin();
@@ -138,7 +140,9 @@ class SearchHandlerIT {
     }
 
     private static Set<String> dns(SearchResult result) {
-        return result.getSearchEntries().stream().map(e -> normalize(e.getDN())).collect(Collectors.toCollection(TreeSet::new));
+        return result.getSearchEntries().stream()
+                .map(e -> normalize(e.getDN()))
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     static Stream<Arguments> filters() {
@@ -159,16 +163,26 @@ class SearchHandlerIT {
                 Arguments.of("suffix", SearchScope.SUB, "(cn=JOHN  doe)", "uid=jdoe,ou=people"),
                 Arguments.of("suffix", SearchScope.SUB, "(telephoneNumber=+15550100)", "uid=jdoe,ou=people"),
                 Arguments.of("suffix", SearchScope.SUB, "(telephoneNumber=+1 555 01 01)", "uid=asmith,ou=people"),
-                Arguments.of("suffix", SearchScope.SUB, "(member=UID=jdoe, OU=People,dc=example,dc=com)",
+                Arguments.of(
+                        "suffix",
+                        SearchScope.SUB,
+                        "(member=UID=jdoe, OU=People,dc=example,dc=com)",
                         "cn=staff,ou=groups"),
                 Arguments.of("suffix", SearchScope.SUB, "(uid=nobody)", ""),
                 Arguments.of("suffix", SearchScope.SUB, "(objectClass=person)", persons),
                 // and, or, not
                 Arguments.of("suffix", SearchScope.SUB, "(&(objectClass=inetOrgPerson)(sn=doe))", "uid=jdoe,ou=people"),
-                Arguments.of("suffix", SearchScope.SUB, "(|(uid=jdoe)(cn=staff))", "uid=jdoe,ou=people;cn=staff,ou=groups"),
-                Arguments.of("suffix", SearchScope.SUB, "(&(objectClass=inetOrgPerson)(!(uid=jdoe)))",
+                Arguments.of(
+                        "suffix", SearchScope.SUB, "(|(uid=jdoe)(cn=staff))", "uid=jdoe,ou=people;cn=staff,ou=groups"),
+                Arguments.of(
+                        "suffix",
+                        SearchScope.SUB,
+                        "(&(objectClass=inetOrgPerson)(!(uid=jdoe)))",
                         "uid=asmith,ou=people;uid=bjones,ou=people"),
-                Arguments.of("suffix", SearchScope.SUB, "(!(objectClass=inetOrgPerson))",
+                Arguments.of(
+                        "suffix",
+                        SearchScope.SUB,
+                        "(!(objectClass=inetOrgPerson))",
                         "suffix;ou=people;ou=groups;cn=staff,ou=groups"),
                 // substrings
                 Arguments.of("suffix", SearchScope.SUB, "(cn=jo*)", "uid=jdoe,ou=people"),
@@ -178,15 +192,21 @@ class SearchHandlerIT {
                 Arguments.of("suffix", SearchScope.SUB, "(cn=a*e*th)", "uid=asmith,ou=people"),
                 Arguments.of("suffix", SearchScope.SUB, "(cn=a*th*e)", ""),
                 Arguments.of("suffix", SearchScope.SUB, "(description=*first*)", "uid=jdoe,ou=people"),
-                Arguments.of("suffix", SearchScope.SUB, "(telephoneNumber=*5 550 1*)",
+                Arguments.of(
+                        "suffix",
+                        SearchScope.SUB,
+                        "(telephoneNumber=*5 550 1*)",
                         "uid=jdoe,ou=people;uid=asmith,ou=people"),
                 Arguments.of("suffix", SearchScope.SUB, "(member=uid=jdoe*)", ""),
                 Arguments.of("suffix", SearchScope.SUB, "(objectClass=inetOrg*)", ""),
                 // presence
                 Arguments.of("suffix", SearchScope.SUB, "(mail=*)", "uid=jdoe,ou=people;uid=asmith,ou=people"),
                 Arguments.of("suffix", SearchScope.SUB, "(title=*)", "uid=bjones,ou=people"),
-                Arguments.of("suffix", SearchScope.SUB, "(name=*)", "ou=people;ou=groups;" + persons
-                        + ";cn=staff,ou=groups"),
+                Arguments.of(
+                        "suffix",
+                        SearchScope.SUB,
+                        "(name=*)",
+                        "ou=people;ou=groups;" + persons + ";cn=staff,ou=groups"),
                 // ordering: createTimestamp has an ordering rule, sn has none and so matches nothing
                 Arguments.of("suffix", SearchScope.SUB, "(createTimestamp>=20000101000000Z)", all),
                 Arguments.of("suffix", SearchScope.SUB, "(createTimestamp<=20000101000000Z)", ""),
@@ -204,7 +224,8 @@ class SearchHandlerIT {
                 Arguments.of("suffix", SearchScope.SUB, "(sn:caseIgnoreMatch:=JONES)", "uid=bjones,ou=people"),
                 Arguments.of("suffix", SearchScope.SUB, "(:caseIgnoreMatch:=jones)", "uid=bjones,ou=people"),
                 Arguments.of("suffix", SearchScope.SUB, "(ou:dn:=people)", "ou=people;" + persons),
-                Arguments.of("suffix", SearchScope.SUB, "(ou:dn:caseIgnoreMatch:=GROUPS)", "ou=groups;cn=staff,ou=groups"),
+                Arguments.of(
+                        "suffix", SearchScope.SUB, "(ou:dn:caseIgnoreMatch:=GROUPS)", "ou=groups;cn=staff,ou=groups"),
                 Arguments.of("suffix", SearchScope.SUB, "(cn:1.2.3.4.5:=x)", ""),
                 // undefined: unknown attributes never match, and not(undefined) is undefined too
                 Arguments.of("suffix", SearchScope.SUB, "(noSuchAttribute=x)", ""),
@@ -214,8 +235,8 @@ class SearchHandlerIT {
 
     @ParameterizedTest(name = "{2} from {0} ({1})")
     @MethodSource("filters")
-    void searchReturnsExactlyTheMatchingEntriesInScope(String base, SearchScope scope, String filter,
-            String expected) throws Exception {
+    void searchReturnsExactlyTheMatchingEntriesInScope(String base, SearchScope scope, String filter, String expected)
+            throws Exception {
         String baseDn = base.equals("suffix") ? SUFFIX : base + "," + SUFFIX;
         SearchResult result = anonymous.search(baseDn, scope, filter, "1.1");
         assertEquals(ResultCode.SUCCESS, result.getResultCode());
@@ -224,22 +245,26 @@ class SearchHandlerIT {
 
     @Test
     void missingBaseIsNoSuchObjectWithTheDeepestExistingAncestorAsMatchedDn() {
-        LDAPSearchException e = assertThrows(LDAPSearchException.class,
-                () -> anonymous.search("uid=nobody,ou=nowhere,ou=people," + SUFFIX, SearchScope.SUB, "(objectClass=*)"));
+        LDAPSearchException e = assertThrows(
+                LDAPSearchException.class,
+                () -> anonymous.search(
+                        "uid=nobody,ou=nowhere,ou=people," + SUFFIX, SearchScope.SUB, "(objectClass=*)"));
         assertEquals(ResultCode.NO_SUCH_OBJECT, e.getResultCode());
         assertEquals(normalize("ou=people," + SUFFIX), normalize(e.getMatchedDN()));
     }
 
     @Test
     void baseOutsideTheNamingContextIsNoSuchObject() {
-        LDAPSearchException e = assertThrows(LDAPSearchException.class,
+        LDAPSearchException e = assertThrows(
+                LDAPSearchException.class,
                 () -> anonymous.search("dc=elsewhere,dc=org", SearchScope.SUB, "(objectClass=*)"));
         assertEquals(ResultCode.NO_SUCH_OBJECT, e.getResultCode());
     }
 
     @Test
     void malformedBaseIsInvalidDnSyntax() {
-        LDAPSearchException e = assertThrows(LDAPSearchException.class,
+        LDAPSearchException e = assertThrows(
+                LDAPSearchException.class,
                 () -> anonymous.search("this is not a dn", SearchScope.SUB, "(objectClass=*)"));
         assertEquals(ResultCode.INVALID_DN_SYNTAX, e.getResultCode());
     }
@@ -253,13 +278,15 @@ class SearchHandlerIT {
     }
 
     private static Set<String> names(SearchResultEntry e) {
-        return e.getAttributes().stream().map(a -> a.getBaseName().toLowerCase(Locale.ROOT))
+        return e.getAttributes().stream()
+                .map(a -> a.getBaseName().toLowerCase(Locale.ROOT))
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
     @Test
     void noAttributesListedReturnsAllUserAttributesOnly() throws Exception {
-        assertEquals(Set.of("objectclass", "uid", "cn", "sn", "givenname", "mail", "telephonenumber", "description"),
+        assertEquals(
+                Set.of("objectclass", "uid", "cn", "sn", "givenname", "mail", "telephonenumber", "description"),
                 names(jdoe(anonymous)));
     }
 
@@ -271,8 +298,17 @@ class SearchHandlerIT {
     @Test
     void plusReturnsOperationalAttributesOnly() throws Exception {
         Set<String> names = names(jdoe(anonymous, "+"));
-        assertTrue(names.containsAll(Set.of("createtimestamp", "modifytimestamp", "creatorsname", "modifiersname",
-                "entryuuid", "entrydn", "hassubordinates", "subschemasubentry")), names.toString());
+        assertTrue(
+                names.containsAll(Set.of(
+                        "createtimestamp",
+                        "modifytimestamp",
+                        "creatorsname",
+                        "modifiersname",
+                        "entryuuid",
+                        "entrydn",
+                        "hassubordinates",
+                        "subschemasubentry")),
+                names.toString());
         assertFalse(names.contains("cn"), names.toString());
         SearchResultEntry e = jdoe(anonymous, "+");
         assertEquals("FALSE", e.getAttributeValue("hasSubordinates"));
@@ -342,20 +378,29 @@ class SearchHandlerIT {
         // Matching on a value the client may not read would let it guess passwords one search at a time.
         SearchResult r = anonymous.search(SUFFIX, SearchScope.SUB, "(userPassword={SSHA256}not-a-real-hash)", "1.1");
         assertEquals(0, r.getEntryCount());
-        assertEquals(1, admin.search(SUFFIX, SearchScope.SUB, "(userPassword={SSHA256}not-a-real-hash)", "1.1")
-                .getEntryCount());
-        for (String filter : new String[] {"(userPassword=*)", "(userPassword={SSHA256}*)",
-                "(:octetStringMatch:={SSHA256}not-a-real-hash)", "(!(userPassword=x))"}) {
-            assertEquals(0, anonymous.search(SUFFIX, SearchScope.SUB, filter, "1.1").getEntryCount(), filter);
+        assertEquals(
+                1,
+                admin.search(SUFFIX, SearchScope.SUB, "(userPassword={SSHA256}not-a-real-hash)", "1.1")
+                        .getEntryCount());
+        for (String filter : new String[] {
+            "(userPassword=*)",
+            "(userPassword={SSHA256}*)",
+            "(:octetStringMatch:={SSHA256}not-a-real-hash)",
+            "(!(userPassword=x))"
+        }) {
+            assertEquals(
+                    0, anonymous.search(SUFFIX, SearchScope.SUB, filter, "1.1").getEntryCount(), filter);
         }
-        assertEquals(1, admin.search(SUFFIX, SearchScope.SUB, "(:octetStringMatch:={SSHA256}not-a-real-hash)", "1.1")
-                .getEntryCount());
+        assertEquals(
+                1,
+                admin.search(SUFFIX, SearchScope.SUB, "(:octetStringMatch:={SSHA256}not-a-real-hash)", "1.1")
+                        .getEntryCount());
     }
 
     @Test
     void hasSubordinatesIsTrueForEntriesWithChildren() throws Exception {
-        SearchResultEntry e = anonymous.searchForEntry("ou=people," + SUFFIX, SearchScope.BASE, "(objectClass=*)",
-                "hasSubordinates");
+        SearchResultEntry e =
+                anonymous.searchForEntry("ou=people," + SUFFIX, SearchScope.BASE, "(objectClass=*)", "hasSubordinates");
         assertEquals("TRUE", e.getAttributeValue("hasSubordinates"));
     }
 
@@ -377,8 +422,8 @@ class SearchHandlerIT {
 
     @Test
     void rootDseAnswersOnlyBaseScope() {
-        LDAPSearchException e = assertThrows(LDAPSearchException.class,
-                () -> anonymous.search("", SearchScope.SUB, "(objectClass=*)"));
+        LDAPSearchException e =
+                assertThrows(LDAPSearchException.class, () -> anonymous.search("", SearchScope.SUB, "(objectClass=*)"));
         assertEquals(ResultCode.NO_SUCH_OBJECT, e.getResultCode());
     }
 
@@ -387,13 +432,15 @@ class SearchHandlerIT {
         SearchResultEntry e = anonymous.searchForEntry("", SearchScope.BASE, "(objectClass=*)");
         assertNotNull(e);
         assertNull(e.getAttribute("namingContexts"));
-        assertNotNull(anonymous.searchForEntry("", SearchScope.BASE, "(objectClass=*)", "namingContexts")
+        assertNotNull(anonymous
+                .searchForEntry("", SearchScope.BASE, "(objectClass=*)", "namingContexts")
                 .getAttribute("namingContexts"));
     }
 
     @Test
     void subschemaIsReadableWithPlusAndParsesAsASchema() throws Exception {
-        SearchResultEntry e = anonymous.searchForEntry("cn=Subschema", SearchScope.BASE, "(objectClass=subschema)", "+");
+        SearchResultEntry e =
+                anonymous.searchForEntry("cn=Subschema", SearchScope.BASE, "(objectClass=subschema)", "+");
         assertNotNull(e);
         for (String a : new String[] {"attributeTypes", "objectClasses", "ldapSyntaxes", "matchingRules"}) {
             assertTrue(e.hasAttribute(a), a);
@@ -406,9 +453,21 @@ class SearchHandlerIT {
 
     @Test
     void subschemaHasNoSubordinates() throws Exception {
-        assertEquals(0, anonymous.search("cn=Subschema", SearchScope.ONE, "(objectClass=*)").getEntryCount());
-        assertEquals(1, anonymous.search("cn=Subschema", SearchScope.SUB, "(objectClass=*)", "1.1").getEntryCount());
-        assertEquals(0, anonymous.search("cn=Subschema", SearchScope.BASE, "(objectClass=person)").getEntryCount());
+        assertEquals(
+                0,
+                anonymous
+                        .search("cn=Subschema", SearchScope.ONE, "(objectClass=*)")
+                        .getEntryCount());
+        assertEquals(
+                1,
+                anonymous
+                        .search("cn=Subschema", SearchScope.SUB, "(objectClass=*)", "1.1")
+                        .getEntryCount());
+        assertEquals(
+                0,
+                anonymous
+                        .search("cn=Subschema", SearchScope.BASE, "(objectClass=person)")
+                        .getEntryCount());
     }
 
     // ---- several searches outstanding on one connection --------------------------------------------
@@ -424,8 +483,7 @@ class SearchHandlerIT {
         }
 
         @Override
-        public void searchReferenceReturned(SearchResultReference reference) {
-        }
+        public void searchReferenceReturned(SearchResultReference reference) {}
 
         @Override
         public void searchResultReceived(AsyncRequestID requestID, SearchResult result) {
@@ -435,11 +493,17 @@ class SearchHandlerIT {
 
     @Test
     void outstandingSearchesOnOneConnectionAreAnsweredByMessageId() throws Exception {
-        String[] filters = {"(uid=jdoe)", "(uid=asmith)", "(objectClass=organizationalUnit)", "(cn=staff)",
-                "(objectClass=*)"};
-        String[] expected = {"uid=jdoe,ou=people", "uid=asmith,ou=people", "ou=people;ou=groups",
-                "cn=staff,ou=groups", "suffix;ou=people;ou=groups;uid=jdoe,ou=people;uid=asmith,ou=people;"
-                        + "uid=bjones,ou=people;cn=staff,ou=groups"};
+        String[] filters = {
+            "(uid=jdoe)", "(uid=asmith)", "(objectClass=organizationalUnit)", "(cn=staff)", "(objectClass=*)"
+        };
+        String[] expected = {
+            "uid=jdoe,ou=people",
+            "uid=asmith,ou=people",
+            "ou=people;ou=groups",
+            "cn=staff,ou=groups",
+            "suffix;ou=people;ou=groups;uid=jdoe,ou=people;uid=asmith,ou=people;"
+                    + "uid=bjones,ou=people;cn=staff,ou=groups"
+        };
         try (LDAPConnection c = server.anonymous()) {
             List<Collector> collectors = new ArrayList<>();
             for (int round = 0; round < 20; round++) {
@@ -451,7 +515,9 @@ class SearchHandlerIT {
             }
             for (int i = 0; i < collectors.size(); i++) {
                 Collector collector = collectors.get(i);
-                assertEquals(ResultCode.SUCCESS, collector.done.get(20, TimeUnit.SECONDS).getResultCode());
+                assertEquals(
+                        ResultCode.SUCCESS,
+                        collector.done.get(20, TimeUnit.SECONDS).getResultCode());
                 synchronized (collector) {
                     assertEquals(expected(expected[i % filters.length]), new TreeSet<>(collector.dns));
                 }
@@ -466,14 +532,20 @@ class SearchHandlerIT {
         try (LdapNetworkConnection c = server.apache()) {
             c.anonymousBind();
             List<Entry> entries = new ArrayList<>();
-            try (EntryCursor cursor = c.search("ou=people," + SUFFIX, "(telephoneNumber=*)",
-                    org.apache.directory.api.ldap.model.message.SearchScope.ONELEVEL, "cn", "telephoneNumber")) {
+            try (EntryCursor cursor = c.search(
+                    "ou=people," + SUFFIX,
+                    "(telephoneNumber=*)",
+                    org.apache.directory.api.ldap.model.message.SearchScope.ONELEVEL,
+                    "cn",
+                    "telephoneNumber")) {
                 for (Entry e : cursor) {
                     entries.add(e);
                 }
             }
             assertEquals(2, entries.size());
-            Entry jdoe = entries.stream().filter(e -> e.getDn().getName().startsWith("uid=jdoe")).findFirst()
+            Entry jdoe = entries.stream()
+                    .filter(e -> e.getDn().getName().startsWith("uid=jdoe"))
+                    .findFirst()
                     .orElseThrow();
             assertEquals("+1 555 0100", jdoe.get("telephoneNumber").getString());
             assertEquals("John Doe", jdoe.get("cn").getString());
@@ -493,7 +565,8 @@ class SearchHandlerIT {
             SearchFuture future = c.searchAsync(request);
             Response response = future.get(10, TimeUnit.SECONDS);
             assertTrue(response instanceof SearchResultDone, String.valueOf(response));
-            assertEquals(ResultCodeEnum.SUCCESS,
+            assertEquals(
+                    ResultCodeEnum.SUCCESS,
                     ((SearchResultDone) response).getLdapResult().getResultCode());
         }
     }

@@ -1,11 +1,8 @@
 package dev.larch.server.ops;
 
-import java.util.Locale;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPSearchException;
@@ -19,6 +16,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 /**
  * Size limits from the request and the configuration, the look-through limit on unindexed
  * searches, and the administrator's exemption from the server's limits.
@@ -31,21 +31,34 @@ class SearchLimitsIT {
 
     @TempDir
     static Path dir;
+
     private static TestServer server;
 
     @BeforeAll
     static void start() throws Exception {
         Path data = dir.resolve("data");
         Files.createDirectories(data);
-        LarchConfig config = TestServer.withLimits(TestServer.config(data),
-                new Limits(SIZE_LIMIT, 0, LOOK_THROUGH_LIMIT, 50_000));
-        StringBuilder ldif = new StringBuilder(TestServer.BASE_LDIF).append("\ndn: ").append(BULK)
+        LarchConfig config =
+                TestServer.withLimits(TestServer.config(data), new Limits(SIZE_LIMIT, 0, LOOK_THROUGH_LIMIT, 50_000));
+        StringBuilder ldif = new StringBuilder(TestServer.BASE_LDIF)
+                .append("\ndn: ")
+                .append(BULK)
                 .append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
         for (int i = 0; i < ENTRIES; i++) {
             String uid = String.format(Locale.ROOT, "u%04d", i);
-            ldif.append("dn: uid=").append(uid).append(',').append(BULK).append("\nobjectClass: inetOrgPerson\nuid: ")
-                    .append(uid).append("\ncn: User ").append(i).append("\nsn: S").append(i)
-                    .append("\ndescription: entry number ").append(i).append("\n\n");
+            ldif.append("dn: uid=")
+                    .append(uid)
+                    .append(',')
+                    .append(BULK)
+                    .append("\nobjectClass: inetOrgPerson\nuid: ")
+                    .append(uid)
+                    .append("\ncn: User ")
+                    .append(i)
+                    .append("\nsn: S")
+                    .append(i)
+                    .append("\ndescription: entry number ")
+                    .append(i)
+                    .append("\n\n");
         }
         TestServer.importOffline(config, ldif.toString());
         LarchConfig finalConfig = config;
@@ -98,11 +111,12 @@ class SearchLimitsIT {
     @Test
     void unindexedSearchPastTheLookThroughLimitIsAdminLimitExceeded() throws Exception {
         try (LDAPConnection c = server.anonymous()) {
-            LDAPSearchException e = assertThrows(LDAPSearchException.class,
-                    () -> c.search(BULK, SearchScope.SUB, "(description=*needle*)", "1.1"));
+            LDAPSearchException e = assertThrows(
+                    LDAPSearchException.class, () -> c.search(BULK, SearchScope.SUB, "(description=*needle*)", "1.1"));
             assertEquals(ResultCode.ADMIN_LIMIT_EXCEEDED, e.getResultCode());
             // an indexed search finds one entry among thousands without hitting the limit
-            assertEquals(1, c.search(BULK, SearchScope.SUB, "(uid=u0299)", "1.1").getEntryCount());
+            assertEquals(
+                    1, c.search(BULK, SearchScope.SUB, "(uid=u0299)", "1.1").getEntryCount());
         }
     }
 
@@ -110,7 +124,10 @@ class SearchLimitsIT {
     void administratorIsExemptFromSizeAndLookThroughLimits() throws Exception {
         try (LDAPConnection c = server.admin()) {
             assertEquals(ENTRIES, c.search(all(0)).getEntryCount());
-            assertEquals(0, c.search(BULK, SearchScope.SUB, "(description=*needle*)", "1.1").getEntryCount());
+            assertEquals(
+                    0,
+                    c.search(BULK, SearchScope.SUB, "(description=*needle*)", "1.1")
+                            .getEntryCount());
         }
     }
 }

@@ -1,13 +1,9 @@
 package dev.larch.server.ops;
 
-import java.util.Locale;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +31,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 /**
  * Time limits from the request and the configuration, and abandon, on searches whose stream the
  * client stalls. The tree holds {@value #ENTRIES} entries of about 4 KB, three times what the
@@ -48,24 +48,43 @@ class SearchTimeLimitIT {
 
     @TempDir
     static Path dir;
+
     private static TestServer server;
 
     @BeforeAll
     static void start() throws Exception {
         Path data = dir.resolve("data");
         Files.createDirectories(data);
-        LarchConfig config = TestServer.withLimits(TestServer.config(data),
-                new Limits(0, 1, 0, 50_000));
-        config = new LarchConfig(config.suffix(), config.listen(), config.storage(), config.limits(),
-                config.security(), new Logging(true, "INFO"), config.indexes(), config.schemaFiles());
-        StringBuilder ldif = new StringBuilder(TestServer.BASE_LDIF).append("\ndn: ").append(BULK)
+        LarchConfig config = TestServer.withLimits(TestServer.config(data), new Limits(0, 1, 0, 50_000));
+        config = new LarchConfig(
+                config.suffix(),
+                config.listen(),
+                config.storage(),
+                config.limits(),
+                config.security(),
+                new Logging(true, "INFO"),
+                config.indexes(),
+                config.schemaFiles());
+        StringBuilder ldif = new StringBuilder(TestServer.BASE_LDIF)
+                .append("\ndn: ")
+                .append(BULK)
                 .append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
         String filler = "x".repeat(4000);
         for (int i = 0; i < ENTRIES; i++) {
             String uid = String.format(Locale.ROOT, "u%04d", i);
-            ldif.append("dn: uid=").append(uid).append(',').append(BULK).append("\nobjectClass: inetOrgPerson\nuid: ")
-                    .append(uid).append("\ncn: User ").append(i).append("\nsn: S").append(i)
-                    .append("\ndescription: ").append(filler).append("\n\n");
+            ldif.append("dn: uid=")
+                    .append(uid)
+                    .append(',')
+                    .append(BULK)
+                    .append("\nobjectClass: inetOrgPerson\nuid: ")
+                    .append(uid)
+                    .append("\ncn: User ")
+                    .append(i)
+                    .append("\nsn: S")
+                    .append(i)
+                    .append("\ndescription: ")
+                    .append(filler)
+                    .append("\n\n");
         }
         TestServer.importOffline(config, ldif.toString());
         LarchConfig finalConfig = config;
@@ -101,8 +120,7 @@ class SearchTimeLimitIT {
         }
 
         @Override
-        public void searchReferenceReturned(SearchResultReference reference) {
-        }
+        public void searchReferenceReturned(SearchResultReference reference) {}
 
         @Override
         public void searchResultReceived(AsyncRequestID requestID, SearchResult result) {
@@ -164,13 +182,14 @@ class SearchTimeLimitIT {
     void abandonStopsAStreamingSearchAndTheConnectionKeepsWorking() throws Exception {
         try (LDAPConnection c = slowReader(true)) {
             StallingListener listener = new StallingListener();
-            AsyncRequestID id = c.asyncSearch(new SearchRequest(listener, BULK, SearchScope.ONE,
-                    "(objectClass=inetOrgPerson)"));
+            AsyncRequestID id =
+                    c.asyncSearch(new SearchRequest(listener, BULK, SearchScope.ONE, "(objectClass=inetOrgPerson)"));
             assertTrue(listener.first.await(20, TimeUnit.SECONDS));
             c.abandon(id);
             listener.release.countDown();
             // a later request on the same connection is answered
-            assertEquals(1, c.search(BULK, SearchScope.ONE, "(uid=u0042)", "1.1").getEntryCount());
+            assertEquals(
+                    1, c.search(BULK, SearchScope.ONE, "(uid=u0042)", "1.1").getEntryCount());
             assertFalse(listener.done.isDone(), "an abandoned search gets no result");
             String line = accessLine(id.getMessageID());
             assertTrue(line.contains("result=abandoned"), line);

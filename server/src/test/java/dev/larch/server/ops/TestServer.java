@@ -1,5 +1,19 @@
 package dev.larch.server.ops;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
 import com.unboundid.ldap.sdk.Entry;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPConnectionOptions;
@@ -15,19 +29,6 @@ import dev.larch.schema.LarchSchema;
 import dev.larch.server.LarchServer;
 import dev.larch.server.OpenDirectory;
 import dev.larch.server.ldif.LdifImporter;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.function.UnaryOperator;
 import org.apache.directory.ldap.client.api.LdapConnectionConfig;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
 
@@ -67,33 +68,45 @@ final class TestServer implements AutoCloseable {
     static LarchConfig config(Path dataDir) {
         LarchConfig c = LarchConfig.defaults().withDataDir(dataDir).withPort(0);
         Storage s = c.storage();
-        return new LarchConfig(c.suffix(), c.listen(),
+        return new LarchConfig(
+                c.suffix(),
+                c.listen(),
                 new Storage(s.dataDir(), 1L << 30, s.maxReaders(), false, s.importBatchEntries()),
-                c.limits(), c.security(), new Logging(false, "INFO"), c.indexes(), c.schemaFiles());
+                c.limits(),
+                c.security(),
+                new Logging(false, "INFO"),
+                c.indexes(),
+                c.schemaFiles());
     }
 
     static LarchConfig withLimits(LarchConfig c, Limits limits) {
-        return new LarchConfig(c.suffix(), c.listen(), c.storage(), limits, c.security(), c.logging(), c.indexes(),
-                c.schemaFiles());
+        return new LarchConfig(
+                c.suffix(), c.listen(), c.storage(), limits, c.security(), c.logging(), c.indexes(), c.schemaFiles());
     }
 
     static LarchConfig withSecurity(LarchConfig c, Security security) {
-        return new LarchConfig(c.suffix(), c.listen(), c.storage(), c.limits(), security, c.logging(), c.indexes(),
-                c.schemaFiles());
+        return new LarchConfig(
+                c.suffix(), c.listen(), c.storage(), c.limits(), security, c.logging(), c.indexes(), c.schemaFiles());
     }
 
     static LarchConfig withIndex(LarchConfig c, String attribute, IndexKind... kinds) {
         Map<String, Set<IndexKind>> indexes = new LinkedHashMap<>(c.indexes());
         indexes.put(attribute, Set.of(kinds));
-        return new LarchConfig(c.suffix(), c.listen(), c.storage(), c.limits(), c.security(), c.logging(), indexes,
-                c.schemaFiles());
+        return new LarchConfig(
+                c.suffix(), c.listen(), c.storage(), c.limits(), c.security(), c.logging(), indexes, c.schemaFiles());
     }
 
     static LarchConfig withDurableWrites(LarchConfig c) {
         Storage s = c.storage();
-        return new LarchConfig(c.suffix(), c.listen(),
+        return new LarchConfig(
+                c.suffix(),
+                c.listen(),
                 new Storage(s.dataDir(), s.mapSizeBytes(), s.maxReaders(), true, s.importBatchEntries()),
-                c.limits(), c.security(), c.logging(), c.indexes(), c.schemaFiles());
+                c.limits(),
+                c.security(),
+                c.logging(),
+                c.indexes(),
+                c.schemaFiles());
     }
 
     static TestServer start(Path dataDir) {
@@ -112,7 +125,7 @@ final class TestServer implements AutoCloseable {
             Path file = Files.createTempFile(config.storage().dataDir().getParent(), "import", ".ldif");
             Files.writeString(file, ldif, StandardCharsets.UTF_8);
             try (OpenDirectory open = OpenDirectory.open(config, LarchSchema.load(config.schemaFiles()), false)) {
-                new LdifImporter(open, 10_000).importFile(file, n -> { });
+                new LdifImporter(open, 10_000).importFile(file, n -> {});
             }
             Files.delete(file);
         } catch (IOException e) {

@@ -1,9 +1,5 @@
 package dev.larch.server.search;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -22,23 +18,29 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 class SearchEngineTest {
     private static final String PEOPLE = "ou=People,dc=example,dc=com";
     private static final String SUFFIX = "dc=example,dc=com";
 
     @TempDir
     static Path dir;
+
     static TestTree tree;
 
     @BeforeAll
     static void load() {
-        tree = new TestTree(dir).add(Ldif.BASE
-                + Ldif.person("jdoe", "John Doe", "Doe", "+1 555 0100")
-                + Ldif.person("asmith", "Alice Smith", "Smith", "+1 555-0101")
-                + Ldif.person("bsmith", "Bob Smithers", "Smithers", null)
-                + posix("carl", 1000, "20200101000000Z") + posix("dave", 20000, "20250601120000Z")
-                + posix("eve", 300, "20190101000000Z")
-                + """
+        tree = new TestTree(dir)
+                .add(Ldif.BASE
+                        + Ldif.person("jdoe", "John Doe", "Doe", "+1 555 0100")
+                        + Ldif.person("asmith", "Alice Smith", "Smith", "+1 555-0101")
+                        + Ldif.person("bsmith", "Bob Smithers", "Smithers", null)
+                        + posix("carl", 1000, "20200101000000Z") + posix("dave", 20000, "20250601120000Z")
+                        + posix("eve", 300, "20190101000000Z")
+                        + """
                 dn: cn=staff,ou=Groups,dc=example,dc=com
                 objectClass: groupOfNames
                 cn: staff
@@ -73,11 +75,15 @@ class SearchEngineTest {
                 Arguments.of("(cn=*ers)", List.of(dn("bsmith")), "sub(cn)"),
                 Arguments.of("(cn=a*ce*ith)", List.of(dn("asmith")), "sub(cn)"),
                 Arguments.of("(telephoneNumber=*)", List.of(dn("jdoe"), dn("asmith")), "pres(telephoneNumber)"),
-                Arguments.of("(&(objectClass=inetOrgPerson)(sn=Smith))", List.of(dn("asmith")),
+                Arguments.of(
+                        "(&(objectClass=inetOrgPerson)(sn=Smith))",
+                        List.of(dn("asmith")),
                         "and[eq(objectClass), eq(sn)]"),
                 Arguments.of("(|(uid=jdoe)(uid=asmith))", List.of(dn("jdoe"), dn("asmith")), "or[eq(uid), eq(uid)]"),
-                Arguments.of("(&(createTimestamp>=20200101000000Z)(createTimestamp<=20251231235959Z))",
-                        List.of(dn("carl"), dn("dave")), "and[ord(createTimestamp), ord(createTimestamp)]"),
+                Arguments.of(
+                        "(&(createTimestamp>=20200101000000Z)(createTimestamp<=20251231235959Z))",
+                        List.of(dn("carl"), dn("dave")),
+                        "and[ord(createTimestamp), ord(createTimestamp)]"),
                 Arguments.of("(createTimestamp<=20191231235959Z)", List.of(dn("eve")), "ord(createTimestamp)"),
                 // RFC 4519 gives sn and uidNumber no ordering rule: such items are Undefined.
                 Arguments.of("(sn>=Smith)", List.of(), "empty(sn has no ordering rule)"),
@@ -86,8 +92,10 @@ class SearchEngineTest {
                 Arguments.of("(cn:caseExactMatch:=John Doe)", List.of(dn("jdoe")), "scan"),
                 Arguments.of("(cn:caseExactMatch:=john doe)", List.of(), "scan"),
                 Arguments.of("(name=Doe)", List.of(dn("jdoe")), "scan"),
-                Arguments.of("(member=UID=jdoe, ou=people,dc=EXAMPLE,dc=com)",
-                        List.of("cn=staff,ou=Groups,dc=example,dc=com"), "scan"),
+                Arguments.of(
+                        "(member=UID=jdoe, ou=people,dc=EXAMPLE,dc=com)",
+                        List.of("cn=staff,ou=Groups,dc=example,dc=com"),
+                        "scan"),
                 Arguments.of("(foo=bar)", List.of(), "empty(unknown attribute foo)"),
                 Arguments.of("(!(foo=bar))", List.of(), "scan"),
                 Arguments.of("(&(uid=jdoe)(!(sn=Smith)))", List.of(dn("jdoe")), "and[eq(uid), scan]"),
@@ -103,8 +111,11 @@ class SearchEngineTest {
 
     @Test
     void extensibleMatchWithDnAttributesMatchesRdnValues() {
-        assertEquals(6, tree.search(SUFFIX, SearchScope.SUBTREE, "(ou:dn:=People)").stream()
-                .filter(d -> d.startsWith("uid=")).count());
+        assertEquals(
+                6,
+                tree.search(SUFFIX, SearchScope.SUBTREE, "(ou:dn:=People)").stream()
+                        .filter(d -> d.startsWith("uid="))
+                        .count());
     }
 
     @Test
@@ -114,16 +125,20 @@ class SearchEngineTest {
 
     @Test
     void oneLevelScopeReturnsOnlyChildren() {
-        assertEquals(6, tree.search(PEOPLE, SearchScope.ONELEVEL, "(objectClass=*)").size());
-        assertEquals(List.of("ou=People," + SUFFIX, "ou=Groups," + SUFFIX),
+        assertEquals(
+                6, tree.search(PEOPLE, SearchScope.ONELEVEL, "(objectClass=*)").size());
+        assertEquals(
+                List.of("ou=People," + SUFFIX, "ou=Groups," + SUFFIX),
                 tree.search(SUFFIX, SearchScope.ONELEVEL, "(objectClass=organizationalUnit)"));
     }
 
     @Test
     void subtreeSearchNeverLeavesItsBase() {
-        assertEquals(sorted(List.of("ou=Groups," + SUFFIX, "cn=staff,ou=Groups," + SUFFIX)),
+        assertEquals(
+                sorted(List.of("ou=Groups," + SUFFIX, "cn=staff,ou=Groups," + SUFFIX)),
                 sorted(tree.search("ou=Groups," + SUFFIX, SearchScope.SUBTREE, "(objectClass=*)")));
-        assertEquals(List.of("cn=staff,ou=Groups," + SUFFIX),
+        assertEquals(
+                List.of("cn=staff,ou=Groups," + SUFFIX),
                 tree.search("ou=Groups," + SUFFIX, SearchScope.SUBTREE, "(cn=staff)"));
         assertEquals(List.of(), tree.search("ou=Groups," + SUFFIX, SearchScope.SUBTREE, "(uid=jdoe)"));
     }
@@ -136,7 +151,8 @@ class SearchEngineTest {
     @Test
     void missingEntryReportsTheDeepestExistingAncestorAsMatchedDn() {
         try (ReadTxn txn = tree.store.read()) {
-            LdapError e = assertThrows(LdapError.class,
+            LdapError e = assertThrows(
+                    LdapError.class,
                     () -> tree.directory.require(txn, tree.schemaEntries.dn("uid=nobody,ou=Nowhere," + PEOPLE)));
             assertEquals(ResultCodeEnum.NO_SUCH_OBJECT, e.code());
             assertEquals(PEOPLE, e.matchedDn().getName());
@@ -146,13 +162,20 @@ class SearchEngineTest {
     @Test
     void aKeyAboveTheIndexEntryLimitCountsAsNotIndexed(@TempDir Path other) {
         try (TestTree small = new TestTree(other, TestTree.DEFAULT_INDEXES, 2)) {
-            small.add(Ldif.BASE + Ldif.person("a", "A A", "A", null) + Ldif.person("b", "B B", "B", null)
+            small.add(Ldif.BASE
+                    + Ldif.person("a", "A A", "A", null)
+                    + Ldif.person("b", "B B", "B", null)
                     + Ldif.person("c", "C C", "C", null));
             try (ReadTxn txn = small.store.read()) {
                 assertNull(small.planner.candidates(txn, small.filter("(objectClass=inetOrgPerson)")));
-                assertEquals(1, small.planner.candidates(txn, small.filter("(uid=a)")).size());
+                assertEquals(
+                        1,
+                        small.planner.candidates(txn, small.filter("(uid=a)")).size());
             }
-            assertEquals(3, small.search(SUFFIX, SearchScope.SUBTREE, "(objectClass=inetOrgPerson)").size());
+            assertEquals(
+                    3,
+                    small.search(SUFFIX, SearchScope.SUBTREE, "(objectClass=inetOrgPerson)")
+                            .size());
         }
     }
 

@@ -2,8 +2,7 @@ package dev.larch.server.testing;
 
 /** Small LDIF fixtures shared by engine tests. */
 public final class Ldif {
-    private Ldif() {
-    }
+    private Ldif() {}
 
     public static final String BASE = """
             dn: dc=example,dc=com

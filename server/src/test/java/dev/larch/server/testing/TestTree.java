@@ -1,5 +1,13 @@
 package dev.larch.server.testing;
 
+import java.io.StringReader;
+import java.nio.file.Path;
+import java.text.ParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
 import dev.larch.config.IndexKind;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.directory.Directory;
@@ -16,13 +24,6 @@ import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.StoreOptions;
 import dev.larch.server.store.WriteTxn;
-import java.io.StringReader;
-import java.nio.file.Path;
-import java.text.ParseException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.apache.directory.api.ldap.model.filter.FilterParser;
 import org.apache.directory.api.ldap.model.ldif.LdifEntry;
 import org.apache.directory.api.ldap.model.ldif.LdifReader;
@@ -33,14 +34,14 @@ import org.apache.directory.api.ldap.model.schema.SchemaManager;
 /** A real LMDB store in a temporary directory with the standard schema, for engine tests. */
 public final class TestTree implements AutoCloseable {
     public static final Map<String, Set<IndexKind>> DEFAULT_INDEXES = Map.of(
-            "2.5.4.0", Set.of(IndexKind.EQUALITY),                         // objectClass
+            "2.5.4.0", Set.of(IndexKind.EQUALITY), // objectClass
             "0.9.2342.19200300.100.1.1", Set.of(IndexKind.EQUALITY, IndexKind.SUBSTRING), // uid
             "0.9.2342.19200300.100.1.3", Set.of(IndexKind.EQUALITY, IndexKind.SUBSTRING), // mail
-            "2.5.4.3", Set.of(IndexKind.EQUALITY, IndexKind.SUBSTRING),   // cn
+            "2.5.4.3", Set.of(IndexKind.EQUALITY, IndexKind.SUBSTRING), // cn
             "2.5.4.4", Set.of(IndexKind.EQUALITY, IndexKind.SUBSTRING, IndexKind.ORDERING), // sn
             "1.3.6.1.1.1.1.0", Set.of(IndexKind.EQUALITY, IndexKind.ORDERING), // uidNumber
-            "2.5.4.20", Set.of(IndexKind.PRESENCE),                         // telephoneNumber
-            "2.5.18.1", Set.of(IndexKind.ORDERING));                        // createTimestamp
+            "2.5.4.20", Set.of(IndexKind.PRESENCE), // telephoneNumber
+            "2.5.18.1", Set.of(IndexKind.ORDERING)); // createTimestamp
 
     public final SchemaManager schema = LarchSchema.standard();
     public final SchemaEntries schemaEntries = new SchemaEntries(schema);
@@ -63,7 +64,8 @@ public final class TestTree implements AutoCloseable {
 
     /** Adds the entries of an LDIF text, in order, in one transaction. */
     public TestTree add(String ldif) {
-        try (LdifReader reader = new LdifReader(new StringReader(ldif)); WriteTxn txn = store.write()) {
+        try (LdifReader reader = new LdifReader(new StringReader(ldif));
+                WriteTxn txn = store.write()) {
             for (LdifEntry e : reader) {
                 Dn dn = schemaEntries.dn(e.getDn().getName());
                 newEntries.insert(txn, newEntries.prepare(dn, e.getEntry(), true, Dn.EMPTY_DN));
