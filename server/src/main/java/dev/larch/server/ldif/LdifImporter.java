@@ -52,9 +52,9 @@ public final class LdifImporter {
     private record Item(long position, String dn, Entry entry, String failure) {
         static final Item END = new Item(-1, null, null, null);
 
-        /** The reader's last item: a sentinel, recognised by identity (no real entry has position -1). */
+        /** Whether this is the reader's last item, {@link #END}: no entry and no failure. */
         boolean isEnd() {
-            return position < 0;
+            return entry == null && failure == null;
         }
     }
 
