@@ -76,10 +76,12 @@ public class StoreBenchmark {
         try (ReadTxn txn = store.read()) {
             unitId = directory.require(txn, directory.schemaEntries().dn(People.unitDn(12)));
         }
-        expect("eq(uid)", planner.explain(uidEquality));
-        expect("eq-prefix(uid)", planner.explain(uidInitial));
-        expect("sub(uid)", planner.explain(uidAny));
-        expect("scan", planner.explain(everything));
+        try (ReadTxn txn = store.read()) {
+            expect("eq(uid)", planner.plan(txn, uidEquality).explanation());
+            expect("eq-prefix(uid)", planner.plan(txn, uidInitial).explanation());
+            expect("sub(uid)", planner.plan(txn, uidAny).explanation());
+            expect("scan", planner.plan(txn, everything).explanation());
+        }
         expect(1, equalityLookup());
         expect(10, substringInitialScan());
         if (substringAnyScan() < 1) {
@@ -97,7 +99,7 @@ public class StoreBenchmark {
     @Benchmark
     public int equalityLookup() {
         try (ReadTxn txn = store.read()) {
-            return planner.candidates(txn, uidEquality).size();
+            return planner.plan(txn, uidEquality).ids().size();
         }
     }
 
@@ -105,7 +107,7 @@ public class StoreBenchmark {
     @Benchmark
     public int substringInitialScan() {
         try (ReadTxn txn = store.read()) {
-            return planner.candidates(txn, uidInitial).size();
+            return planner.plan(txn, uidInitial).ids().size();
         }
     }
 
@@ -113,7 +115,7 @@ public class StoreBenchmark {
     @Benchmark
     public int substringAnyScan() {
         try (ReadTxn txn = store.read()) {
-            IdSet ids = planner.candidates(txn, uidAny);
+            IdSet ids = planner.plan(txn, uidAny).ids();
             return ids.size();
         }
     }

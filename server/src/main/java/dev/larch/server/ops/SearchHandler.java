@@ -47,7 +47,7 @@ final class SearchHandler {
             long baseId = backend.directory().require(txn, base);
             IdSet candidates = request.getScope() == SearchScope.OBJECT
                     ? null
-                    : backend.planner().candidates(txn, filter);
+                    : backend.planner().plan(txn, filter).ids();
             boolean admin = op.session().isAdmin();
             cursor = new SearchCursor(
                     backend.directory(),

@@ -1,23 +1,27 @@
 package dev.larch.server.search;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
 import dev.larch.config.IndexKind;
 import dev.larch.server.index.IndexKeys;
+import dev.larch.server.search.Plan.Step;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 
+import static dev.larch.server.index.IndexKeys.PRESENCE_KEY;
+
 /**
- * Chooses candidate entry IDs for a filter from the attribute indexes.
+ * Chooses candidate entry IDs for a filter from the attribute indexes, and says how.
  *
  * <p>Index answers are three-valued: a set of IDs (a superset of the matches), the empty set, or
- * null for "not indexed", meaning the caller must walk the search scope. AND intersects the
- * indexed terms, cheapest first, and stops early once the set is small; OR needs every term
- * indexed. A key holding more than the index entry limit counts as not indexed: reading it would
- * cost more than it narrows.
+ * none for "not indexed", meaning the caller must walk the search scope. AND intersects the
+ * indexed terms, cheapest first, reads a {@code >=} and a {@code <=} of one attribute as one
+ * bounded range, and stops early once the set is small; OR needs every term indexed. A key holding
+ * more than the index entry limit counts as not indexed: reading it would cost more than it narrows.
  *
  * <p>Thread-safe; works inside the caller's read transaction.
  */
@@ -33,111 +37,61 @@ public final class SearchPlanner {
         this.indexEntryLimit = indexEntryLimit <= 0 ? Integer.MAX_VALUE : indexEntryLimit;
     }
 
-    /** Candidate IDs for {@code filter}, or null when the scope must be walked. */
-    public IdSet candidates(ReadTxn txn, Filter filter) {
+    /** The candidates for {@code filter} and how they were found. */
+    public Plan plan(ReadTxn txn, Filter filter) {
         return switch (filter) {
-            case Filter.Undefined u -> IdSet.EMPTY;
-            case Filter.Equality eq -> equality(txn, eq);
-            case Filter.Presence p -> presence(txn, p);
+            case Filter.Undefined u -> Plan.empty(u.reason());
+            case Filter.Equality eq ->
+                read(txn, Step.EQUALITY, eq.attribute(), eq.oids(), IndexRead.key(IndexKind.EQUALITY, eq.value()));
+            case Filter.Presence p ->
+                read(txn, Step.PRESENCE, p.attribute(), p.oids(), IndexRead.key(IndexKind.PRESENCE, PRESENCE_KEY));
             case Filter.Substring s -> substring(txn, s);
-            case Filter.Ordering o -> ordering(txn, o);
+            case Filter.Ordering o ->
+                read(
+                        txn,
+                        Step.ORDERING,
+                        o.attribute(),
+                        o.oids(),
+                        o.greaterOrEqual()
+                                ? IndexRead.range(IndexKind.ORDERING, o.key(), null)
+                                : IndexRead.range(IndexKind.ORDERING, null, o.key()));
             case Filter.And and -> and(txn, and);
             case Filter.Or or -> or(txn, or);
-            case Filter.Not n -> null;
-            case Filter.Extensible e -> null;
+            case Filter.Not n -> Plan.notIndexed();
+            case Filter.Extensible e -> Plan.notIndexed();
         };
     }
 
-    /** A human-readable account of how {@code filter} would be answered, for tests and logs. */
-    public String explain(Filter filter) {
-        return switch (filter) {
-            case Filter.Undefined u -> "empty(" + u.reason() + ")";
-            case Filter.Equality eq ->
-                allIndexed(eq.oids(), IndexKind.EQUALITY) ? "eq(" + eq.attribute() + ")" : "scan";
-            case Filter.Presence p -> allIndexed(p.oids(), IndexKind.PRESENCE) ? "pres(" + p.attribute() + ")" : "scan";
-            case Filter.Substring s ->
-                prefixScanPossible(s)
-                        ? "eq-prefix(" + s.attribute() + ")"
-                        : allIndexed(s.oids(), IndexKind.SUBSTRING) ? "sub(" + s.attribute() + ")" : "scan";
-            case Filter.Ordering o -> allIndexed(o.oids(), IndexKind.ORDERING) ? "ord(" + o.attribute() + ")" : "scan";
-            case Filter.And and ->
-                "and" + and.children().stream().map(this::explain).toList();
-            case Filter.Or or ->
-                "or" + or.children().stream().map(this::explain).toList();
-            case Filter.Not n -> "scan";
-            case Filter.Extensible e -> "scan";
-        };
-    }
-
-    private IdSet equality(ReadTxn txn, Filter.Equality eq) {
-        if (!allIndexed(eq.oids(), IndexKind.EQUALITY)) {
-            return null;
+    /**
+     * One index read for each OID the attribute stands for (itself and its subtypes), united. Not
+     * indexed when any OID lacks the index; over the limit when any key or range holds too many IDs.
+     */
+    private Plan read(ReadTxn txn, Step step, String attribute, String[] oids, IndexRead read) {
+        if (!allIndexed(oids, read.kind())) {
+            return Plan.notIndexed();
         }
         IdSet out = IdSet.EMPTY;
-        for (String oid : eq.oids()) {
-            IdSet ids = txn.ids(oid, IndexKind.EQUALITY, eq.value(), indexEntryLimit);
+        for (String oid : oids) {
+            IdSet ids = read.ids(txn, oid, indexEntryLimit);
             if (ids == null) {
-                return null;
+                return Plan.indexRead(step, attribute, null);
             }
             out = out.union(ids);
         }
-        return out;
+        return Plan.indexRead(step, attribute, out);
     }
 
-    private IdSet presence(ReadTxn txn, Filter.Presence p) {
-        if (!allIndexed(p.oids(), IndexKind.PRESENCE)) {
-            return null;
-        }
-        IdSet out = IdSet.EMPTY;
-        for (String oid : p.oids()) {
-            IdSet ids = txn.ids(oid, IndexKind.PRESENCE, IndexKeys.PRESENCE_KEY, indexEntryLimit);
-            if (ids == null) {
-                return null;
-            }
-            out = out.union(ids);
-        }
-        return out;
-    }
-
-    private IdSet ordering(ReadTxn txn, Filter.Ordering o) {
-        if (!allIndexed(o.oids(), IndexKind.ORDERING)) {
-            return null;
-        }
-        IdSet out = IdSet.EMPTY;
-        for (String oid : o.oids()) {
-            IdSet ids = o.greaterOrEqual()
-                    ? txn.idsInRange(oid, IndexKind.ORDERING, o.key(), null, false, indexEntryLimit)
-                    : txn.idsInRange(oid, IndexKind.ORDERING, null, o.key(), false, indexEntryLimit);
-            if (ids == null) {
-                return null;
-            }
-            out = out.union(ids);
-        }
-        return out;
-    }
-
-    /** An initial-only substring is a key-prefix scan of the equality index: exact and ordered. */
-    private boolean prefixScanPossible(Filter.Substring s) {
-        return s.initial() != null
+    private Plan substring(ReadTxn txn, Filter.Substring s) {
+        if (s.initial() != null
                 && s.any().length == 0
                 && s.last() == null
-                && allIndexed(s.oids(), IndexKind.EQUALITY);
-    }
-
-    private IdSet substring(ReadTxn txn, Filter.Substring s) {
-        if (prefixScanPossible(s)) {
-            IdSet out = IdSet.EMPTY;
-            for (String oid : s.oids()) {
-                IdSet ids = txn.idsInRange(oid, IndexKind.EQUALITY, s.initial(), null, true, indexEntryLimit);
-                if (ids == null) {
-                    return null;
-                }
-                out = out.union(ids);
-            }
-            return out;
+                && allIndexed(s.oids(), IndexKind.EQUALITY)) {
+            // An initial-only substring is a key-prefix scan of the equality index: exact and ordered.
+            return read(txn, Step.PREFIX, s.attribute(), s.oids(), IndexRead.prefix(IndexKind.EQUALITY, s.initial()));
         }
-        if (!allIndexed(s.oids(), IndexKind.SUBSTRING) || s.oids().length != 1) {
-            return null;
+        // Grams of several OIDs would need a union per gram; attributes with subtypes are walked.
+        if (s.oids().length != 1 || !allIndexed(s.oids(), IndexKind.SUBSTRING)) {
+            return Plan.notIndexed();
         }
         List<byte[]> grams = new ArrayList<>();
         if (s.initial() != null) {
@@ -160,15 +114,18 @@ public final class SearchPlanner {
                 break;
             }
         }
-        return out;
+        return Plan.indexRead(Step.SUBSTRING, s.attribute(), out);
     }
 
-    private IdSet and(ReadTxn txn, Filter.And and) {
-        List<Filter> ordered = new ArrayList<>(and.children());
-        ordered.sort(Comparator.comparingInt(SearchPlanner::costRank));
+    private Plan and(ReadTxn txn, Filter.And and) {
+        List<Term> ordered = pairRanges(and.children());
+        ordered.sort(Comparator.comparingInt(term -> costRank(term.filter())));
+        List<Plan> read = new ArrayList<>(ordered.size());
         IdSet out = null;
-        for (Filter child : ordered) {
-            IdSet ids = candidates(txn, child);
+        for (Term term : ordered) {
+            Plan plan = term.upperBound() == null ? plan(txn, term.filter()) : range(txn, term);
+            read.add(plan);
+            IdSet ids = plan.ids();
             if (ids == null) {
                 continue;
             }
@@ -177,19 +134,91 @@ public final class SearchPlanner {
                 break;
             }
         }
+        return Plan.and(read, ordered.size() - read.size(), out);
+    }
+
+    private Plan or(ReadTxn txn, Filter.Or or) {
+        List<Plan> parts = new ArrayList<>(or.children().size());
+        IdSet out = IdSet.EMPTY;
+        for (Filter child : or.children()) {
+            Plan plan = plan(txn, child);
+            parts.add(plan);
+            if (plan.ids() == null) {
+                return Plan.or(parts, null);
+            }
+            out = out.union(plan.ids());
+        }
+        return Plan.or(parts, out);
+    }
+
+    /**
+     * The AND's terms as the planner reads them: each {@code (a>=x)} paired with a {@code (a<=y)} of
+     * the same attribute becomes one term, so the ordering index is read once between the bounds
+     * instead of twice to its ends. A new, modifiable list; the filter itself is unchanged and still
+     * checks every item.
+     */
+    private static List<Term> pairRanges(List<Filter> children) {
+        List<Term> out = new ArrayList<>(children.size());
+        boolean[] paired = new boolean[children.size()];
+        for (int i = 0; i < children.size(); i++) {
+            if (paired[i]) {
+                continue;
+            }
+            Term term = new Term(children.get(i), null);
+            if (children.get(i) instanceof Filter.Ordering first) {
+                for (int j = i + 1; j < children.size(); j++) {
+                    if (!paired[j]
+                            && children.get(j) instanceof Filter.Ordering second
+                            && first.greaterOrEqual() != second.greaterOrEqual()
+                            && Arrays.equals(first.oids(), second.oids())) {
+                        paired[j] = true;
+                        term = first.greaterOrEqual() ? new Term(first, second) : new Term(second, first);
+                        break;
+                    }
+                }
+            }
+            out.add(term);
+        }
         return out;
     }
 
-    private IdSet or(ReadTxn txn, Filter.Or or) {
-        IdSet out = IdSet.EMPTY;
-        for (Filter child : or.children()) {
-            IdSet ids = candidates(txn, child);
-            if (ids == null) {
-                return null;
-            }
-            out = out.union(ids);
+    private Plan range(ReadTxn txn, Term term) {
+        Filter.Ordering low = (Filter.Ordering) term.filter();
+        return read(
+                txn,
+                Step.RANGE,
+                low.attribute(),
+                low.oids(),
+                IndexRead.range(IndexKind.ORDERING, low.key(), term.upperBound().key()));
+    }
+
+    /**
+     * One term of an AND as the planner reads it: a filter, or a {@code >=} (the filter) with the
+     * {@code <=} of the same attribute that bounds it from above.
+     */
+    private record Term(Filter filter, Filter.Ordering upperBound) {}
+
+    /** What to read from one index for one OID: a single key, or a range of keys. */
+    private record IndexRead(IndexKind kind, byte[] key, byte[] from, byte[] to, boolean prefixOnly) {
+        static IndexRead key(IndexKind kind, byte[] key) {
+            return new IndexRead(kind, key, null, null, false);
         }
-        return out;
+
+        /** Keys from {@code from} to {@code to}, both inclusive; a null bound is open. */
+        static IndexRead range(IndexKind kind, byte[] from, byte[] to) {
+            return new IndexRead(kind, null, from, to, false);
+        }
+
+        static IndexRead prefix(IndexKind kind, byte[] prefix) {
+            return new IndexRead(kind, null, prefix, null, true);
+        }
+
+        /** The IDs under the key or range, or null when more than {@code limit}. */
+        IdSet ids(ReadTxn txn, String oid, int limit) {
+            return key != null
+                    ? txn.ids(oid, kind, key, limit)
+                    : txn.idsInRange(oid, kind, from, to, prefixOnly, limit);
+        }
     }
 
     /** Cheaper, more selective terms first: equality reads one key, ranges and grams read many. */

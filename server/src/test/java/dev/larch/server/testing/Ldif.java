@@ -33,4 +33,32 @@ public final class Ldif {
                 + (phone == null ? "" : "telephoneNumber: " + phone + "\n")
                 + "\n";
     }
+
+    /** An inetOrgPerson and posixAccount under ou=People, with a fixed creation time. */
+    public static String posix(String uid, int number, String created) {
+        return "dn: uid=" + uid + ",ou=People,dc=example,dc=com\n"
+                + "objectClass: inetOrgPerson\nobjectClass: posixAccount\n"
+                + "uid: " + uid + "\ncn: " + uid + "\nsn: " + uid + "\n"
+                + "uidNumber: " + number + "\ngidNumber: 100\nhomeDirectory: /home/" + uid + "\n"
+                + "createTimestamp: " + created + "\n\n";
+    }
+
+    /**
+     * The engine tests' tree: three people (jdoe, asmith, bsmith), three posix accounts created in
+     * 2019, 2020 and 2025 (eve, carl, dave) and a group, cn=staff, with jdoe as member.
+     */
+    public static final String PEOPLE_AND_GROUP = BASE
+            + person("jdoe", "John Doe", "Doe", "+1 555 0100")
+            + person("asmith", "Alice Smith", "Smith", "+1 555-0101")
+            + person("bsmith", "Bob Smithers", "Smithers", null)
+            + posix("carl", 1000, "20200101000000Z")
+            + posix("dave", 20000, "20250601120000Z")
+            + posix("eve", 300, "20190101000000Z")
+            + """
+            dn: cn=staff,ou=Groups,dc=example,dc=com
+            objectClass: groupOfNames
+            cn: staff
+            member: uid=jdoe,ou=People,dc=example,dc=com
+
+            """;
 }

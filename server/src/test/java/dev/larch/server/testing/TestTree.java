@@ -91,7 +91,9 @@ public final class TestTree implements AutoCloseable {
         List<String> out = new ArrayList<>();
         try (ReadTxn txn = store.read()) {
             long baseId = directory.require(txn, schemaEntries.dn(base));
-            IdSet candidates = scope == SearchScope.OBJECT ? null : planner.candidates(txn, filter);
+            IdSet candidates = scope == SearchScope.OBJECT
+                    ? null
+                    : planner.plan(txn, filter).ids();
             try (SearchCursor cursor = new SearchCursor(directory, txn, baseId, scope, filter, candidates, 0)) {
                 for (StoredEntry e = cursor.next(); e != null; e = cursor.next()) {
                     out.add(e.dn());
