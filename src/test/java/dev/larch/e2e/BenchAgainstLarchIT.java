@@ -13,7 +13,7 @@ import dev.larch.bench.report.JsonReport;
 import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.LarchServer;
-import dev.larch.server.OpenDirectory;
+import dev.larch.server.StoredDirectory;
 import dev.larch.server.ldif.LdifImporter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,7 +42,7 @@ class BenchAgainstLarchIT {
         assertEquals(0, run("gen", "--entries", "2000", "--seed", "7", "--out", data.toString()));
         LarchConfig config =
                 LarchConfig.defaults().withDataDir(dir.resolve("var")).withPort(0);
-        try (OpenDirectory open = OpenDirectory.open(config, LarchSchema.standard(), false)) {
+        try (StoredDirectory open = StoredDirectory.open(config, LarchSchema.standard(), false)) {
             new LdifImporter(open, 1000).importFile(data, n -> {});
         }
         server = LarchServer.start(config, Map.of("LARCH_ADMIN_PASSWORD", "secret"));

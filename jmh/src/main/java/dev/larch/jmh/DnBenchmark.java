@@ -3,7 +3,7 @@ package dev.larch.jmh;
 import java.util.concurrent.TimeUnit;
 
 import dev.larch.schema.LarchSchema;
-import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.directory.SchemaNormalizer;
 import org.apache.directory.api.ldap.model.exception.LdapInvalidDnException;
 import org.apache.directory.api.ldap.model.name.Dn;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * DN parsing with schema-aware normalization, as every request's base or entry name needs it:
- * attribute types resolved, values normalized by their equality rule. {@link SchemaEntries#dn(String)}
+ * attribute types resolved, values normalized by their equality rule. {@link SchemaNormalizer#dn(String)}
  * keeps recently parsed DNs, so the parse benchmarks call the parser itself (what a cache miss
  * costs) and {@link #cachedDn()} measures the hit that repeated search bases get.
  */
@@ -40,14 +40,14 @@ public class DnBenchmark {
     /** As clients often write it: mixed case, spaces after commas, a short name for the type. */
     private static final String MIXED = "UID=User012345, OU=Unit012, OU=People, DC=Example, DC=COM";
 
-    private SchemaEntries schemaEntries;
+    private SchemaNormalizer schemaNormalizer;
     private SchemaManager schema;
 
     @Setup(Level.Trial)
     public void setUp() {
         schema = LarchSchema.standard();
-        schemaEntries = new SchemaEntries(schema);
-        if (!schemaEntries.dn(PLAIN).equals(schemaEntries.dn(MIXED))) {
+        schemaNormalizer = new SchemaNormalizer(schema);
+        if (!schemaNormalizer.dn(PLAIN).equals(schemaNormalizer.dn(MIXED))) {
             throw new IllegalStateException("benchmark set-up: the two DNs should normalize alike");
         }
     }
@@ -64,6 +64,6 @@ public class DnBenchmark {
 
     @Benchmark
     public Dn cachedDn() {
-        return schemaEntries.dn(MIXED);
+        return schemaNormalizer.dn(MIXED);
     }
 }

@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.larch.jmh.data.SampleEntries;
 import dev.larch.schema.LarchSchema;
-import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
 import org.apache.directory.api.ldap.model.entry.Entry;
@@ -38,10 +38,10 @@ public class EntryCodecBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        SchemaEntries schemaEntries = new SchemaEntries(LarchSchema.standard());
-        entry = SampleEntries.schemaAware(schemaEntries);
-        serialized = SampleEntries.serialized(schemaEntries);
-        codec = SampleEntries.codec(schemaEntries);
+        SchemaNormalizer schemaNormalizer = new SchemaNormalizer(LarchSchema.standard());
+        entry = SampleEntries.schemaAware(schemaNormalizer);
+        serialized = SampleEntries.serialized(schemaNormalizer);
+        codec = SampleEntries.codec(schemaNormalizer);
     }
 
     /** Schema-aware entry to bytes, as every add, modify and rename writes it. */

@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.larch.jmh.data.SampleEntries;
 import dev.larch.schema.LarchSchema;
-import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.FilterCompiler;
@@ -44,9 +44,9 @@ public class FilterBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws ParseException {
-        SchemaEntries schemaEntries = new SchemaEntries(LarchSchema.standard());
-        FilterCompiler compiler = new FilterCompiler(schemaEntries.schema());
-        entry = SampleEntries.stored(schemaEntries);
+        SchemaNormalizer schemaNormalizer = new SchemaNormalizer(LarchSchema.standard());
+        FilterCompiler compiler = new FilterCompiler(schemaNormalizer.schema());
+        entry = SampleEntries.stored(schemaNormalizer);
         equality = compiler.compile(FilterParser.parse("(uid=USER012345)"));
         substring = compiler.compile(FilterParser.parse("(cn=*eliss*orres)"));
         compound = compiler.compile(

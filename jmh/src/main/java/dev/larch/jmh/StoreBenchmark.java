@@ -74,7 +74,7 @@ public class StoreBenchmark {
         uidAny = compiler.compile(FilterParser.parse("(uid=*12345*)"));
         everything = compiler.compile(FilterParser.parse("(objectClass=*)"));
         try (ReadTxn txn = store.read()) {
-            unitId = directory.require(txn, directory.schemaEntries().dn(People.unitDn(12)));
+            unitId = directory.require(txn, directory.schemaNormalizer().dn(People.unitDn(12)));
         }
         try (ReadTxn txn = store.read()) {
             expect("eq(uid)", planner.plan(txn, uidEquality).explanation());

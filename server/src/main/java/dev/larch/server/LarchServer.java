@@ -34,7 +34,7 @@ public final class LarchServer implements AutoCloseable {
     private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
 
     private final DataDirectoryLock lock;
-    private final OpenDirectory open;
+    private final StoredDirectory open;
     private final WriteQueue writes;
     private final LdapListener listener;
     private final Optional<String> generatedAdminPassword;
@@ -42,7 +42,7 @@ public final class LarchServer implements AutoCloseable {
 
     private LarchServer(
             DataDirectoryLock lock,
-            OpenDirectory open,
+            StoredDirectory open,
             WriteQueue writes,
             LdapListener listener,
             Optional<String> generatedAdminPassword) {
@@ -63,26 +63,26 @@ public final class LarchServer implements AutoCloseable {
             throws IOException, SchemaLoadException {
         SchemaManager schema = LarchSchema.load(config.schemaFiles());
         DataDirectoryLock lock = DataDirectoryLock.acquire(config.storage().dataDir(), "start the server");
-        OpenDirectory open = null;
+        StoredDirectory open = null;
         WriteQueue writes = null;
         try {
-            open = OpenDirectory.open(config, schema, true);
+            open = StoredDirectory.open(config, schema, true);
             AdminCredentials admin = AdminCredentials.resolve(
                     config.security().adminPassword(), env, config.storage().dataDir());
-            var schemaEntries = open.directory().schemaEntries();
+            var schemaNormalizer = open.directory().schemaNormalizer();
             var credentials = new ConfiguredCredentials(
-                    schemaEntries.dn("cn=admin," + config.suffix()),
+                    schemaNormalizer.dn("cn=admin," + config.suffix()),
                     admin.verifierHash(),
                     config.security().allowCleartextPasswords());
             writes = new WriteQueue(open.store());
             VirtualEntries virtual = new VirtualEntries(
-                    schemaEntries,
+                    schemaNormalizer,
                     open.directory().suffix(),
                     Version.get(),
                     SubschemaEntry.build(schema, VirtualEntries.SUBSCHEMA_DN));
             Backend backend = new Backend(
                     open.directory(),
-                    schemaEntries,
+                    schemaNormalizer,
                     open.checker(),
                     new FilterCompiler(schema),
                     new SearchPlanner(open.store(), config.limits().indexEntryLimit()),

@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 
 import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
-import dev.larch.server.OpenDirectory;
+import dev.larch.server.StoredDirectory;
 import dev.larch.server.ops.NewEntries;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
@@ -34,9 +34,9 @@ public final class GeneratedDirectory implements AutoCloseable {
     private final Path dir;
     private final LarchConfig config;
     private final SchemaManager schema;
-    private final OpenDirectory open;
+    private final StoredDirectory open;
 
-    private GeneratedDirectory(Path dir, LarchConfig config, SchemaManager schema, OpenDirectory open) {
+    private GeneratedDirectory(Path dir, LarchConfig config, SchemaManager schema, StoredDirectory open) {
         this.dir = dir;
         this.config = config;
         this.schema = schema;
@@ -54,7 +54,7 @@ public final class GeneratedDirectory implements AutoCloseable {
         }
         LarchConfig config = LarchConfig.defaults().withDataDir(dir);
         SchemaManager schema = LarchSchema.standard();
-        OpenDirectory open = OpenDirectory.open(config, schema, false);
+        StoredDirectory open = StoredDirectory.open(config, schema, false);
         GeneratedDirectory generated = new GeneratedDirectory(dir, config, schema, open);
         try {
             generated.fill(entries);
@@ -93,7 +93,7 @@ public final class GeneratedDirectory implements AutoCloseable {
     }
 
     private void insert(NewEntries newEntries, WriteTxn txn, Entry clientEntry) {
-        Dn dn = open.directory().schemaEntries().dn(clientEntry.getDn().getName());
+        Dn dn = open.directory().schemaNormalizer().dn(clientEntry.getDn().getName());
         newEntries.insert(txn, newEntries.prepare(dn, clientEntry, true, Dn.EMPTY_DN));
     }
 
@@ -114,7 +114,7 @@ public final class GeneratedDirectory implements AutoCloseable {
         }
     }
 
-    public OpenDirectory open() {
+    public StoredDirectory open() {
         return open;
     }
 

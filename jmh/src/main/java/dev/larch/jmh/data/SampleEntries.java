@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 
-import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.AttributeCatalog;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
@@ -22,26 +22,26 @@ public final class SampleEntries {
      * A codec numbering every attribute type of the schema, as a store does when it opens
      * (the benchmarks that need no store use this one).
      */
-    public static EntryCodec codec(SchemaEntries schemaEntries) {
+    public static EntryCodec codec(SchemaNormalizer schemaNormalizer) {
         Map<String, Integer> ids = new HashMap<>();
-        schemaEntries.schema().getAttributeTypeRegistry().forEach(t -> ids.put(t.getOid(), ids.size() + 1));
-        return new EntryCodec(new AttributeCatalog(schemaEntries.schema(), ids));
+        schemaNormalizer.schema().getAttributeTypeRegistry().forEach(t -> ids.put(t.getOid(), ids.size() + 1));
+        return new EntryCodec(new AttributeCatalog(schemaNormalizer.schema(), ids));
     }
 
-    public static Entry schemaAware(SchemaEntries schemaEntries) {
+    public static Entry schemaAware(SchemaNormalizer schemaNormalizer) {
         Entry client = People.person(PERSON);
-        return schemaEntries.fromClient(schemaEntries.dn(client.getDn().getName()), client);
+        return schemaNormalizer.fromClient(schemaNormalizer.dn(client.getDn().getName()), client);
     }
 
     /** The serialized person in a direct buffer, as LMDB hands entries to the decoder. */
-    public static ByteBuffer serialized(SchemaEntries schemaEntries) {
-        byte[] bytes = codec(schemaEntries).encode(PARENT_ID, schemaAware(schemaEntries));
+    public static ByteBuffer serialized(SchemaNormalizer schemaNormalizer) {
+        byte[] bytes = codec(schemaNormalizer).encode(PARENT_ID, schemaAware(schemaNormalizer));
         ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length);
         direct.put(bytes).flip();
         return direct;
     }
 
-    public static StoredEntry stored(SchemaEntries schemaEntries) {
-        return codec(schemaEntries).decode(ID, serialized(schemaEntries));
+    public static StoredEntry stored(SchemaNormalizer schemaNormalizer) {
+        return codec(schemaNormalizer).decode(ID, serialized(schemaNormalizer));
     }
 }

@@ -9,8 +9,8 @@ import dev.larch.config.LarchConfig;
 import dev.larch.jmh.Jvm;
 import dev.larch.jmh.data.GeneratedDirectory;
 import dev.larch.schema.SubschemaEntry;
-import dev.larch.server.OpenDirectory;
-import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.StoredDirectory;
+import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.ops.AccessPolicy;
 import dev.larch.server.ops.Backend;
 import dev.larch.server.ops.Credentials;
@@ -78,24 +78,24 @@ public class ExactMatchSearchBenchmark {
             throw new IllegalArgumentException("entries must be at least 20000, was " + entries);
         }
         data = GeneratedDirectory.create(entries);
-        OpenDirectory open = data.open();
+        StoredDirectory open = data.open();
         LarchConfig config = data.config();
-        SchemaEntries schemaEntries = open.directory().schemaEntries();
+        SchemaNormalizer schemaNormalizer = open.directory().schemaNormalizer();
         writes = new WriteQueue(open.store());
         VirtualEntries virtual = new VirtualEntries(
-                schemaEntries,
+                schemaNormalizer,
                 open.directory().suffix(),
                 "jmh",
                 SubschemaEntry.build(data.schema(), VirtualEntries.SUBSCHEMA_DN));
         Backend backend = new Backend(
                 open.directory(),
-                schemaEntries,
+                schemaNormalizer,
                 open.checker(),
                 new FilterCompiler(data.schema()),
                 new SearchPlanner(open.store(), config.limits().indexEntryLimit()),
                 writes,
                 new AccessPolicy(),
-                new NoCredentials(schemaEntries.dn("cn=admin," + config.suffix())),
+                new NoCredentials(schemaNormalizer.dn("cn=admin," + config.suffix())),
                 virtual,
                 config.limits().sizeLimit(),
                 config.limits().timeLimitSeconds(),

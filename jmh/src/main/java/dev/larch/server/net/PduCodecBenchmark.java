@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import dev.larch.jmh.Jvm;
 import dev.larch.jmh.data.SampleEntries;
 import dev.larch.schema.LarchSchema;
-import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import io.netty.buffer.ByteBuf;
@@ -80,7 +80,7 @@ public class PduCodecBenchmark {
 
         byte[] request = Requests.encode(codec, Requests.exactMatch(2, "user012345"));
         searchRequest = Unpooled.directBuffer(request.length).writeBytes(request);
-        entry = resultEntry(3, SampleEntries.stored(new SchemaEntries(LarchSchema.standard())));
+        entry = resultEntry(3, SampleEntries.stored(new SchemaNormalizer(LarchSchema.standard())));
         done = new SearchResultDoneImpl(3);
         done.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
 

@@ -10,7 +10,7 @@ import java.util.concurrent.Callable;
 
 import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
-import dev.larch.server.OpenDirectory;
+import dev.larch.server.StoredDirectory;
 import dev.larch.server.ldif.LdifExporter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,7 +35,7 @@ final class ExportCommand implements Callable<Integer> {
         }
         var schema = LarchSchema.load(config.schemaFiles());
         // LMDB readers may share the environment with a running server, so no lock is taken.
-        try (OpenDirectory open = OpenDirectory.open(config, schema, true)) {
+        try (StoredDirectory open = StoredDirectory.open(config, schema, true)) {
             long n;
             if (file == null) {
                 // Standard output stays open (it is the JVM's, not ours): flush, never close.

@@ -7,7 +7,7 @@ import java.util.concurrent.Callable;
 import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.DataDirectoryLock;
-import dev.larch.server.OpenDirectory;
+import dev.larch.server.StoredDirectory;
 import dev.larch.server.ldif.LdifImporter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,7 +35,7 @@ final class ImportCommand implements Callable<Integer> {
         LarchConfig config = options.load();
         var schema = LarchSchema.load(config.schemaFiles());
         try (DataDirectoryLock lock = DataDirectoryLock.acquire(config.storage().dataDir(), "import");
-                OpenDirectory open = OpenDirectory.open(config, schema, false)) {
+                StoredDirectory open = StoredDirectory.open(config, schema, false)) {
             LdifImporter importer = new LdifImporter(open, config.storage().importBatchEntries());
             LdifImporter.Result result;
             try {

@@ -7,7 +7,7 @@ import java.util.List;
 import dev.larch.server.entry.AttributeCatalog;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.error.LdapError;
+import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.index.IndexMaintainer;
 import dev.larch.server.store.Keys;
 import dev.larch.server.store.LmdbStore;
@@ -31,20 +31,20 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  */
 public final class Directory {
     private final LmdbStore store;
-    private final SchemaEntries schemaEntries;
+    private final SchemaNormalizer schemaNormalizer;
     private final IndexMaintainer indexes;
     private final EntryCodec codec;
     private final Dn suffix;
     private final byte[] suffixKey;
 
-    public Directory(LmdbStore store, SchemaEntries schemaEntries, Dn suffix) {
+    public Directory(LmdbStore store, SchemaNormalizer schemaNormalizer, Dn suffix) {
         this.store = store;
-        this.schemaEntries = schemaEntries;
-        this.indexes = new IndexMaintainer(store, schemaEntries.schema());
+        this.schemaNormalizer = schemaNormalizer;
+        this.indexes = new IndexMaintainer(store, schemaNormalizer.schema());
         List<String> oids = new ArrayList<>();
-        schemaEntries.schema().getAttributeTypeRegistry().forEach(t -> oids.add(t.getOid()));
-        this.codec = new EntryCodec(new AttributeCatalog(schemaEntries.schema(), store.attributeIds(oids)));
-        this.suffix = schemaEntries.dn(suffix);
+        schemaNormalizer.schema().getAttributeTypeRegistry().forEach(t -> oids.add(t.getOid()));
+        this.codec = new EntryCodec(new AttributeCatalog(schemaNormalizer.schema(), store.attributeIds(oids)));
+        this.suffix = schemaNormalizer.dn(suffix);
         this.suffixKey = this.suffix.getNormName().getBytes(UTF_8);
     }
 
@@ -52,8 +52,8 @@ public final class Directory {
         return store;
     }
 
-    public SchemaEntries schemaEntries() {
-        return schemaEntries;
+    public SchemaNormalizer schemaNormalizer() {
+        return schemaNormalizer;
     }
 
     public IndexMaintainer indexes() {
@@ -92,7 +92,7 @@ public final class Directory {
     }
 
     /** noSuchObject naming the deepest existing ancestor of {@code dn} as the matched DN. */
-    public LdapError noSuchObject(ReadTxn txn, Dn dn) {
+    public ResultCodeException noSuchObject(ReadTxn txn, Dn dn) {
         Dn matched = Dn.EMPTY_DN;
         if (holds(dn)) {
             long id = txn.childId(Keys.NO_PARENT, suffixKey);
@@ -107,7 +107,7 @@ public final class Directory {
                 }
             }
         }
-        return new LdapError(ResultCodeEnum.NO_SUCH_OBJECT, "no such entry: " + dn.getName(), matched);
+        return new ResultCodeException(ResultCodeEnum.NO_SUCH_OBJECT, "no such entry: " + dn.getName(), matched);
     }
 
     /** The ancestor of {@code dn} whose leaf RDN is {@code dn.getRdn(index)}. */
@@ -164,7 +164,7 @@ public final class Directory {
 
     /** Rewrites an entry under a new DN and parent (modify DN), moving its DN-index record. */
     public StoredEntry move(WriteTxn txn, StoredEntry before, long newParentId, Entry after) {
-        Dn oldDn = schemaEntries.dn(before.dn());
+        Dn oldDn = schemaNormalizer.dn(before.dn());
         txn.deleteChild(before.parentId(), keyUnderParent(oldDn, before.parentId()));
         txn.putChild(newParentId, keyUnderParent(after.getDn(), newParentId), before.id());
         txn.putEntry(before.id(), codec.encode(newParentId, after));
@@ -175,14 +175,14 @@ public final class Directory {
 
     /** Rewrites only the stored DN string of an entry whose ancestor was renamed. */
     public void rewriteDn(WriteTxn txn, StoredEntry entry, Dn newDn) {
-        Entry copy = schemaEntries.toEntry(entry);
+        Entry copy = schemaNormalizer.toEntry(entry);
         copy.setDn(newDn);
         txn.putEntry(entry.id(), codec.encode(entry.parentId(), copy));
     }
 
     /** Removes a leaf entry with its DN and index records. */
     public void delete(WriteTxn txn, StoredEntry entry) {
-        Dn dn = schemaEntries.dn(entry.dn());
+        Dn dn = schemaNormalizer.dn(entry.dn());
         indexes.remove(txn, entry);
         txn.deleteChild(entry.parentId(), keyUnderParent(dn, entry.parentId()));
         txn.deleteEntry(entry.id());

@@ -5,7 +5,7 @@ import java.util.Deque;
 import java.util.HashSet;
 import java.util.Set;
 
-import dev.larch.server.error.LdapError;
+import dev.larch.server.error.ResultCodeException;
 import org.apache.directory.api.ldap.model.constants.SchemaConstants;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
@@ -60,11 +60,12 @@ public final class SchemaChecker {
                 }
             }
         } catch (LdapException e) {
-            throw new LdapError(ResultCodeEnum.OTHER, "cannot add the superclasses of the entry's object classes");
+            throw new ResultCodeException(
+                    ResultCodeEnum.OTHER, "cannot add the superclasses of the entry's object classes");
         }
     }
 
-    /** Throws an {@link LdapError} naming the first rule {@code entry} breaks. */
+    /** Throws an {@link ResultCodeException} naming the first rule {@code entry} breaks. */
     public void check(Entry entry) {
         Attribute objectClasses = entry.get(objectClassType);
         if (objectClasses == null || objectClasses.size() == 0) {
@@ -93,7 +94,7 @@ public final class SchemaChecker {
         for (Attribute attribute : entry) {
             AttributeType type = attribute.getAttributeType();
             if (type.isSingleValued() && attribute.size() > 1) {
-                throw new LdapError(
+                throw new ResultCodeException(
                         ResultCodeEnum.CONSTRAINT_VIOLATION,
                         "attribute '" + attribute.getUpId() + "' cannot have multiple values");
             }
@@ -107,7 +108,7 @@ public final class SchemaChecker {
         for (Ava ava : entry.getDn().getRdn()) {
             Attribute naming = entry.get(ava.getAttributeType());
             if (naming == null || !naming.contains(ava.getValue())) {
-                throw new LdapError(
+                throw new ResultCodeException(
                         ResultCodeEnum.NAMING_VIOLATION,
                         "naming attribute '" + ava.getType() + "' is not present in entry");
             }
@@ -151,7 +152,7 @@ public final class SchemaChecker {
         }
     }
 
-    private static LdapError violation(String message) {
-        return new LdapError(ResultCodeEnum.OBJECT_CLASS_VIOLATION, message);
+    private static ResultCodeException violation(String message) {
+        return new ResultCodeException(ResultCodeEnum.OBJECT_CLASS_VIOLATION, message);
     }
 }

@@ -10,7 +10,7 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 
-import dev.larch.server.OpenDirectory;
+import dev.larch.server.StoredDirectory;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.IdCursor;
@@ -32,9 +32,9 @@ public final class LdifExporter {
     private static final Comparator<Attribute> CANONICAL =
             Comparator.comparingInt(LdifExporter::group).thenComparing(a -> Strings.toLowerCaseAscii(a.getUpId()));
 
-    private final OpenDirectory open;
+    private final StoredDirectory open;
 
-    public LdifExporter(OpenDirectory open) {
+    public LdifExporter(StoredDirectory open) {
         this.open = open;
     }
 
@@ -52,7 +52,7 @@ public final class LdifExporter {
             while (!pending.isEmpty()) {
                 long id = pending.pop();
                 StoredEntry entry = directory.load(txn, id);
-                write(directory.schemaEntries().toEntry(entry), out);
+                write(directory.schemaNormalizer().toEntry(entry), out);
                 count++;
                 Deque<Long> children = new ArrayDeque<>();
                 try (IdCursor c = txn.children(id)) {

@@ -10,8 +10,8 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.function.Consumer;
 
-import dev.larch.server.OpenDirectory;
-import dev.larch.server.error.LdapError;
+import dev.larch.server.StoredDirectory;
+import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.ops.NewEntries;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.entry.Entry;
@@ -31,11 +31,11 @@ import org.apache.directory.api.ldap.model.name.Dn;
 public final class LdifImporter {
     private static final int QUEUE = 2048;
 
-    private final OpenDirectory open;
+    private final StoredDirectory open;
     private final NewEntries newEntries;
     private final int batchEntries;
 
-    public LdifImporter(OpenDirectory open, int batchEntries) {
+    public LdifImporter(StoredDirectory open, int batchEntries) {
         this.open = open;
         this.newEntries = new NewEntries(open.directory(), open.checker());
         this.batchEntries = Math.max(1, batchEntries);
@@ -113,10 +113,10 @@ public final class LdifImporter {
                     return;
                 }
                 try {
-                    Dn parsed = open.directory().schemaEntries().dn(dn);
+                    Dn parsed = open.directory().schemaNormalizer().dn(dn);
                     queue.put(new Item(
                             position, dn, newEntries.prepare(parsed, ldifEntry.getEntry(), true, Dn.EMPTY_DN), null));
-                } catch (LdapError e) {
+                } catch (ResultCodeException e) {
                     queue.put(failure(
                             position, dn, e.getMessage() + " [" + e.code().getMessage() + "]"));
                     return;
@@ -148,7 +148,7 @@ public final class LdifImporter {
     private void insert(WriteTxn txn, Item item) {
         try {
             newEntries.insert(txn, item.entry());
-        } catch (LdapError e) {
+        } catch (ResultCodeException e) {
             throw new ImportException("entry " + item.position() + " (" + item.dn() + "): " + e.getMessage() + " ["
                     + e.code().getMessage() + "]");
         }

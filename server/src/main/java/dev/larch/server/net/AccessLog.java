@@ -3,7 +3,7 @@ package dev.larch.server.net;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
-import dev.larch.server.session.Session;
+import dev.larch.server.protocol.Session;
 import org.apache.directory.api.ldap.model.message.AbandonRequest;
 import org.apache.directory.api.ldap.model.message.AddRequest;
 import org.apache.directory.api.ldap.model.message.BindRequest;

@@ -3,8 +3,8 @@ package dev.larch.server.net;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.larch.server.session.Operation;
-import dev.larch.server.session.Session;
+import dev.larch.server.protocol.Operation;
+import dev.larch.server.protocol.Session;
 import io.netty.util.concurrent.EventExecutor;
 import org.apache.directory.api.ldap.model.message.Request;
 import org.apache.directory.api.ldap.model.message.Response;
@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One request of one connection, as handed to the {@link dev.larch.server.session.RequestHandler}.
+ * One request of one connection, as handed to the {@link dev.larch.server.protocol.RequestHandler}.
  * Everything but {@link #complete} runs on the connection's event loop; {@link #complete} may be called
  * from any thread and hops to the event loop.
  */

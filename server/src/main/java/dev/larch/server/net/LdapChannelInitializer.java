@@ -2,7 +2,7 @@ package dev.larch.server.net;
 
 import java.util.concurrent.TimeUnit;
 
-import dev.larch.server.session.RequestHandler;
+import dev.larch.server.protocol.RequestHandler;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;

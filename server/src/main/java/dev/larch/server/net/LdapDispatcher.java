@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.larch.server.session.RequestHandler;
-import dev.larch.server.session.Session;
+import dev.larch.server.protocol.RequestHandler;
+import dev.larch.server.protocol.Session;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -114,7 +114,8 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         }
         ChannelOperation operation = new ChannelOperation(this, request, startNanos);
         if (inFlight.isDraining()) {
-            operation.complete(LdapErrors.responseFor(request, ResultCodeEnum.UNAVAILABLE, "server is shutting down"));
+            operation.complete(
+                    ProtocolResponses.responseFor(request, ResultCodeEnum.UNAVAILABLE, "server is shutting down"));
             return;
         }
         if (request instanceof BindRequest) {
@@ -128,7 +129,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         } catch (RuntimeException e) {
             LOG.error("conn={} op={} request handler failed", session.id(), id, e);
             if (!operation.isCompleted()) {
-                operation.complete(LdapErrors.responseFor(request, ResultCodeEnum.OTHER, "internal error"));
+                operation.complete(ProtocolResponses.responseFor(request, ResultCodeEnum.OTHER, "internal error"));
             }
         }
     }
@@ -209,7 +210,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
             return;
         }
         closing = true;
-        ExtendedResponse notice = LdapErrors.noticeOfDisconnection(code, reason);
+        ExtendedResponse notice = ProtocolResponses.noticeOfDisconnection(code, reason);
         accessLog.disconnect(session, notice);
         abandonAll();
         ctx.writeAndFlush(notice).addListener(ChannelFutureListener.CLOSE);

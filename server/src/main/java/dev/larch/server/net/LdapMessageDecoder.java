@@ -3,7 +3,7 @@ package dev.larch.server.net;
 import java.nio.ByteBuffer;
 import java.util.List;
 
-import dev.larch.server.error.ErrorMapper;
+import dev.larch.server.error.FailureResults;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.MessageToMessageDecoder;
@@ -66,7 +66,7 @@ final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
             if (e.getResponse() instanceof ResultResponse response) {
                 LOG.debug("request refused by the decoder: {}", e.getMessage());
                 var result = response.getLdapResult();
-                result.setDiagnosticMessage(ErrorMapper.safe(result.getDiagnosticMessage()));
+                result.setDiagnosticMessage(FailureResults.safe(result.getDiagnosticMessage()));
                 return new InboundError.Reply(response);
             }
             return malformed(e);

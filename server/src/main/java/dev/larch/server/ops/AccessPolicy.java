@@ -2,8 +2,8 @@ package dev.larch.server.ops;
 
 import java.util.Set;
 
-import dev.larch.server.error.LdapError;
-import dev.larch.server.session.Session;
+import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.protocol.Session;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 
 /**
@@ -16,7 +16,7 @@ public final class AccessPolicy {
 
     public void requireWrite(Session session, String operation) {
         if (!session.isAdmin()) {
-            throw new LdapError(
+            throw new ResultCodeException(
                     ResultCodeEnum.INSUFFICIENT_ACCESS_RIGHTS, "only the directory administrator may " + operation);
         }
     }

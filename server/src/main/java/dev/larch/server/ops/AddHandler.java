@@ -1,6 +1,6 @@
 package dev.larch.server.ops;
 
-import dev.larch.server.session.Operation;
+import dev.larch.server.protocol.Operation;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.message.AddRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -19,7 +19,7 @@ final class AddHandler {
 
     void handle(Operation op, AddRequest request) {
         backend.access().requireWrite(op.session(), "add entries");
-        Dn dn = backend.schemaEntries().dn(request.getEntryDn());
+        Dn dn = backend.schemaNormalizer().dn(request.getEntryDn());
         Entry entry =
                 newEntries.prepare(dn, request.getEntry(), false, op.session().boundDn());
         backend.writes().submit(op, txn -> {

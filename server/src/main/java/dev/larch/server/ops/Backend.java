@@ -2,7 +2,7 @@ package dev.larch.server.ops;
 
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
-import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.search.SearchPlanner;
 import org.apache.directory.api.ldap.model.name.Dn;
@@ -17,7 +17,7 @@ import org.apache.directory.api.ldap.model.name.Dn;
  */
 public record Backend(
         Directory directory,
-        SchemaEntries schemaEntries,
+        SchemaNormalizer schemaNormalizer,
         SchemaChecker checker,
         FilterCompiler filters,
         SearchPlanner planner,

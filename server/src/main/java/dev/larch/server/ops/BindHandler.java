@@ -2,8 +2,8 @@ package dev.larch.server.ops;
 
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.error.LdapError;
-import dev.larch.server.session.Operation;
+import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.protocol.Operation;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.message.BindRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -25,23 +25,24 @@ final class BindHandler {
     void handle(Operation op, BindRequest request) {
         op.session().bound(Dn.EMPTY_DN, false);
         if (!request.getVersion3()) {
-            throw new LdapError(ResultCodeEnum.PROTOCOL_ERROR, "only LDAP version 3 is supported");
+            throw new ResultCodeException(ResultCodeEnum.PROTOCOL_ERROR, "only LDAP version 3 is supported");
         }
         if (!request.isSimple()) {
-            throw new LdapError(ResultCodeEnum.AUTH_METHOD_NOT_SUPPORTED, "SASL authentication is not supported");
+            throw new ResultCodeException(
+                    ResultCodeEnum.AUTH_METHOD_NOT_SUPPORTED, "SASL authentication is not supported");
         }
         String name = request.getName() == null ? "" : request.getName();
         byte[] password = request.getCredentials() == null ? new byte[0] : request.getCredentials();
         if (name.isEmpty()) {
             if (password.length > 0) {
-                throw new LdapError(ResultCodeEnum.INVALID_CREDENTIALS, "a password was given without a DN");
+                throw new ResultCodeException(ResultCodeEnum.INVALID_CREDENTIALS, "a password was given without a DN");
             }
             succeed(op, request);
             return;
         }
-        Dn dn = backend.schemaEntries().dn(name);
+        Dn dn = backend.schemaNormalizer().dn(name);
         if (password.length == 0) {
-            throw new LdapError(
+            throw new ResultCodeException(
                     ResultCodeEnum.UNWILLING_TO_PERFORM,
                     "unauthenticated bind (DN with an empty password) is not allowed");
         }
@@ -84,7 +85,7 @@ final class BindHandler {
         op.complete(response);
     }
 
-    private static LdapError invalid() {
-        return new LdapError(ResultCodeEnum.INVALID_CREDENTIALS, "invalid credentials");
+    private static ResultCodeException invalid() {
+        return new ResultCodeException(ResultCodeEnum.INVALID_CREDENTIALS, "invalid credentials");
     }
 }

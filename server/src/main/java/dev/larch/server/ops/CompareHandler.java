@@ -2,8 +2,8 @@ package dev.larch.server.ops;
 
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.error.LdapError;
-import dev.larch.server.session.Operation;
+import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.protocol.Operation;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.message.CompareRequest;
@@ -23,15 +23,17 @@ final class CompareHandler {
     }
 
     void handle(Operation op, CompareRequest request) {
-        Dn dn = backend.schemaEntries().dn(request.getName());
-        AttributeType type = backend.schemaEntries().type(request.getAttributeId());
+        Dn dn = backend.schemaNormalizer().dn(request.getName());
+        AttributeType type = backend.schemaNormalizer().type(request.getAttributeId());
         if (!backend.access().canRead(op.session(), type.getOid())) {
-            throw new LdapError(ResultCodeEnum.INSUFFICIENT_ACCESS_RIGHTS, "no access to compare " + type.getName());
+            throw new ResultCodeException(
+                    ResultCodeEnum.INSUFFICIENT_ACCESS_RIGHTS, "no access to compare " + type.getName());
         }
         if (type.getEquality() == null) {
-            throw new LdapError(ResultCodeEnum.INAPPROPRIATE_MATCHING, type.getName() + " has no equality rule");
+            throw new ResultCodeException(
+                    ResultCodeEnum.INAPPROPRIATE_MATCHING, type.getName() + " has no equality rule");
         }
-        Value assertion = backend.schemaEntries().value(type, request.getAssertionValue());
+        Value assertion = backend.schemaNormalizer().value(type, request.getAssertionValue());
         byte[] normalized =
                 assertion.isHumanReadable() ? assertion.getNormalized().getBytes(UTF_8) : assertion.getBytes();
         boolean matched;
@@ -40,7 +42,7 @@ final class CompareHandler {
                     backend.directory().load(txn, backend.directory().require(txn, dn));
             StoredAttribute attribute = entry.attribute(type.getOid());
             if (attribute == null) {
-                throw new LdapError(ResultCodeEnum.NO_SUCH_ATTRIBUTE, "entry has no " + type.getName());
+                throw new ResultCodeException(ResultCodeEnum.NO_SUCH_ATTRIBUTE, "entry has no " + type.getName());
             }
             matched = attribute.containsNormalized(normalized);
         }

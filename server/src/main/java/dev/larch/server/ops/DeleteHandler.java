@@ -1,7 +1,7 @@
 package dev.larch.server.ops;
 
-import dev.larch.server.error.LdapError;
-import dev.larch.server.session.Operation;
+import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.protocol.Operation;
 import org.apache.directory.api.ldap.model.message.DeleteRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
@@ -17,11 +17,11 @@ final class DeleteHandler {
 
     void handle(Operation op, DeleteRequest request) {
         backend.access().requireWrite(op.session(), "delete entries");
-        Dn dn = backend.schemaEntries().dn(request.getName());
+        Dn dn = backend.schemaNormalizer().dn(request.getName());
         backend.writes().submit(op, txn -> {
             long id = backend.directory().require(txn, dn);
             if (txn.hasChildren(id)) {
-                throw new LdapError(
+                throw new ResultCodeException(
                         ResultCodeEnum.NOT_ALLOWED_ON_NON_LEAF,
                         "entry has subordinates; delete them first: " + dn.getName());
             }

@@ -1,7 +1,7 @@
 package dev.larch.server.ops;
 
-import dev.larch.server.error.LdapError;
-import dev.larch.server.session.Operation;
+import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.protocol.Operation;
 import org.apache.directory.api.ldap.model.message.ExtendedRequest;
 import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -15,7 +15,7 @@ final class ExtendedHandler {
         if (!VirtualEntries.WHO_AM_I_OID.equals(request.getRequestName())) {
             // The codec leaves the name unset on requests it has no factory for (OpaqueExtendedRequest).
             String name = request.getRequestName() == null ? "" : " " + request.getRequestName();
-            throw new LdapError(ResultCodeEnum.PROTOCOL_ERROR, "unsupported extended operation" + name);
+            throw new ResultCodeException(ResultCodeEnum.PROTOCOL_ERROR, "unsupported extended operation" + name);
         }
         String authzId =
                 op.session().isAnonymous() ? "" : "dn:" + op.session().boundDn().getName();

@@ -5,8 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.larch.server.directory.SchemaEntries;
-import dev.larch.server.error.LdapError;
+import dev.larch.server.directory.SchemaNormalizer;
+import dev.larch.server.error.ResultCodeException;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
@@ -24,18 +24,18 @@ import org.apache.directory.api.ldap.model.schema.AttributeType;
 final class ModificationApplier {
     private static final String INTEGER_SYNTAX = "1.3.6.1.4.1.1466.115.121.1.27";
 
-    private final SchemaEntries schemaEntries;
+    private final SchemaNormalizer schemaNormalizer;
 
-    ModificationApplier(SchemaEntries schemaEntries) {
-        this.schemaEntries = schemaEntries;
+    ModificationApplier(SchemaNormalizer schemaNormalizer) {
+        this.schemaNormalizer = schemaNormalizer;
     }
 
     void apply(Entry entry, Iterable<Modification> modifications) {
         for (Modification mod : modifications) {
-            Attribute change = schemaEntries.attribute(mod.getAttribute().getUpId(), mod.getAttribute());
+            Attribute change = schemaNormalizer.attribute(mod.getAttribute().getUpId(), mod.getAttribute());
             AttributeType type = change.getAttributeType();
             if (!type.isUserModifiable()) {
-                throw new LdapError(
+                throw new ResultCodeException(
                         ResultCodeEnum.CONSTRAINT_VIOLATION, change.getUpId() + ": no user modification allowed");
             }
             switch (mod.getOperation()) {
@@ -43,13 +43,14 @@ final class ModificationApplier {
                 case REMOVE_ATTRIBUTE -> remove(entry, change);
                 case REPLACE_ATTRIBUTE -> replace(entry, change);
                 case INCREMENT_ATTRIBUTE -> increment(entry, change);
-                default -> throw new LdapError(ResultCodeEnum.PROTOCOL_ERROR, "unknown modification operation");
+                default ->
+                    throw new ResultCodeException(ResultCodeEnum.PROTOCOL_ERROR, "unknown modification operation");
             }
         }
         for (Ava ava : entry.getDn().getRdn()) {
             Attribute naming = entry.get(ava.getAttributeType());
             if (naming == null || !naming.contains(ava.getValue())) {
-                throw new LdapError(
+                throw new ResultCodeException(
                         ResultCodeEnum.NOT_ALLOWED_ON_RDN,
                         "cannot remove the naming value " + ava.getName() + "; rename the entry instead");
             }
@@ -58,7 +59,8 @@ final class ModificationApplier {
 
     private static void add(Entry entry, Attribute change) {
         if (change.size() == 0) {
-            throw new LdapError(ResultCodeEnum.PROTOCOL_ERROR, change.getUpId() + ": add needs at least one value");
+            throw new ResultCodeException(
+                    ResultCodeEnum.PROTOCOL_ERROR, change.getUpId() + ": add needs at least one value");
         }
         Attribute existing = entry.get(change.getAttributeType());
         if (existing == null) {
@@ -67,7 +69,7 @@ final class ModificationApplier {
         }
         for (Value v : change) {
             if (existing.contains(v)) {
-                throw new LdapError(
+                throw new ResultCodeException(
                         ResultCodeEnum.ATTRIBUTE_OR_VALUE_EXISTS, change.getUpId() + ": value #0 already exists");
             }
             addValue(existing, v);
@@ -78,14 +80,15 @@ final class ModificationApplier {
         try {
             attribute.add(value);
         } catch (LdapException e) {
-            throw new LdapError(ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX, attribute.getUpId() + ": invalid value");
+            throw new ResultCodeException(
+                    ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX, attribute.getUpId() + ": invalid value");
         }
     }
 
     private static void remove(Entry entry, Attribute change) {
         Attribute existing = entry.get(change.getAttributeType());
         if (existing == null) {
-            throw new LdapError(ResultCodeEnum.NO_SUCH_ATTRIBUTE, change.getUpId() + ": no such attribute");
+            throw new ResultCodeException(ResultCodeEnum.NO_SUCH_ATTRIBUTE, change.getUpId() + ": no such attribute");
         }
         if (change.size() == 0) {
             entry.removeAttributes(change.getAttributeType());
@@ -93,7 +96,7 @@ final class ModificationApplier {
         }
         for (Value v : change) {
             if (!existing.remove(v)) {
-                throw new LdapError(ResultCodeEnum.NO_SUCH_ATTRIBUTE, change.getUpId() + ": no such value");
+                throw new ResultCodeException(ResultCodeEnum.NO_SUCH_ATTRIBUTE, change.getUpId() + ": no such value");
             }
         }
         if (existing.size() == 0) {
@@ -111,23 +114,23 @@ final class ModificationApplier {
     private void increment(Entry entry, Attribute change) {
         AttributeType type = change.getAttributeType();
         if (!INTEGER_SYNTAX.equals(type.getSyntaxOid())) {
-            throw new LdapError(
+            throw new ResultCodeException(
                     ResultCodeEnum.CONSTRAINT_VIOLATION, change.getUpId() + ": increment needs an integer attribute");
         }
         if (change.size() != 1) {
-            throw new LdapError(
+            throw new ResultCodeException(
                     ResultCodeEnum.PROTOCOL_ERROR, change.getUpId() + ": increment needs exactly one value");
         }
         Attribute existing = entry.get(type);
         if (existing == null) {
-            throw new LdapError(
+            throw new ResultCodeException(
                     ResultCodeEnum.NO_SUCH_ATTRIBUTE, change.getUpId() + ": no such attribute to increment");
         }
         BigInteger delta = integer(change.get().getString(), change.getUpId());
         List<Value> incremented = new ArrayList<>();
         for (Value v : existing) {
             BigInteger next = integer(v.getString(), change.getUpId()).add(delta);
-            incremented.add(schemaEntries.value(type, next.toString().getBytes(StandardCharsets.UTF_8)));
+            incremented.add(schemaNormalizer.value(type, next.toString().getBytes(StandardCharsets.UTF_8)));
         }
         Attribute replacement = new DefaultAttribute(existing.getUpId(), type);
         for (Value v : incremented) {
@@ -141,7 +144,7 @@ final class ModificationApplier {
         try {
             return new BigInteger(text.trim());
         } catch (NumberFormatException e) {
-            throw new LdapError(ResultCodeEnum.CONSTRAINT_VIOLATION, attribute + ": not an integer");
+            throw new ResultCodeException(ResultCodeEnum.CONSTRAINT_VIOLATION, attribute + ": not an integer");
         }
     }
 
@@ -149,7 +152,7 @@ final class ModificationApplier {
         try {
             entry.put(attribute);
         } catch (LdapException e) {
-            throw new LdapError(ResultCodeEnum.OTHER, e.getMessage());
+            throw new ResultCodeException(ResultCodeEnum.OTHER, e.getMessage());
         }
     }
 }

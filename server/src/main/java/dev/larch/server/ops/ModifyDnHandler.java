@@ -7,8 +7,8 @@ import java.util.List;
 
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.error.LdapError;
-import dev.larch.server.session.Operation;
+import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.protocol.Operation;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
@@ -36,38 +36,39 @@ final class ModifyDnHandler {
 
     void handle(Operation op, ModifyDnRequest request) {
         backend.access().requireWrite(op.session(), "rename entries");
-        Dn dn = backend.schemaEntries().dn(request.getName());
+        Dn dn = backend.schemaNormalizer().dn(request.getName());
         // No newSuperior keeps the parent; an explicit empty one means "under the root", which the
         // naming-context check below refuses.
         Dn newParentDn =
                 request.getNewSuperior() == null || (request.getNewSuperior().isEmpty() && !request.isMove())
                         ? dn.getParent()
-                        : backend.schemaEntries().dn(request.getNewSuperior());
+                        : backend.schemaNormalizer().dn(request.getNewSuperior());
         Rdn newRdn = request.getNewRdn();
-        Dn newDn = backend.schemaEntries()
+        Dn newDn = backend.schemaNormalizer()
                 .dn(newRdn.getName() + (newParentDn.isEmpty() ? "" : "," + newParentDn.getName()));
         Dn modifier = op.session().boundDn();
         backend.writes().submit(op, txn -> {
             Directory directory = backend.directory();
             long id = directory.require(txn, dn);
             if (dn.equals(directory.suffix())) {
-                throw new LdapError(
+                throw new ResultCodeException(
                         ResultCodeEnum.UNWILLING_TO_PERFORM, "cannot rename the naming context's root entry");
             }
             if (!directory.holds(newDn) || newDn.equals(directory.suffix())) {
-                throw new LdapError(
+                throw new ResultCodeException(
                         ResultCodeEnum.UNWILLING_TO_PERFORM, "cannot move an entry out of the naming context");
             }
             long newParentId = directory.require(txn, newParentDn);
             if (directory.isWithin(txn, newParentId, id)) {
-                throw new LdapError(ResultCodeEnum.UNWILLING_TO_PERFORM, "cannot move an entry below itself");
+                throw new ResultCodeException(ResultCodeEnum.UNWILLING_TO_PERFORM, "cannot move an entry below itself");
             }
             long existing = directory.resolve(txn, newDn);
             if (existing != ReadTxn.NOT_FOUND && existing != id) {
-                throw new LdapError(ResultCodeEnum.ENTRY_ALREADY_EXISTS, "entry already exists: " + newDn.getName());
+                throw new ResultCodeException(
+                        ResultCodeEnum.ENTRY_ALREADY_EXISTS, "entry already exists: " + newDn.getName());
             }
             StoredEntry before = directory.load(txn, id);
-            Entry entry = backend.schemaEntries().toEntry(before);
+            Entry entry = backend.schemaNormalizer().toEntry(before);
             entry.setDn(newDn);
             renameValues(entry, dn.getRdn(), newDn.getRdn(), request.getDeleteOldRdn());
             Timestamps.modified(entry, modifier);
@@ -107,7 +108,7 @@ final class ModifyDnHandler {
                 }
             }
         } catch (LdapException e) {
-            throw new LdapError(ResultCodeEnum.OTHER, e.getMessage());
+            throw new ResultCodeException(ResultCodeEnum.OTHER, e.getMessage());
         }
     }
 
@@ -137,8 +138,8 @@ final class ModifyDnHandler {
             }
             for (long child : children) {
                 StoredEntry entry = directory.load(txn, child);
-                Rdn rdn = backend.schemaEntries().dn(entry.dn()).getRdn();
-                Dn childDn = backend.schemaEntries().dn(rdn.getName() + "," + parentDn.getName());
+                Rdn rdn = backend.schemaNormalizer().dn(entry.dn()).getRdn();
+                Dn childDn = backend.schemaNormalizer().dn(rdn.getName() + "," + parentDn.getName());
                 directory.rewriteDn(txn, entry, childDn);
                 pendingParents.push(child);
                 pendingDns.push(childDn);

@@ -1,7 +1,7 @@
 package dev.larch.server.ops;
 
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.session.Operation;
+import dev.larch.server.protocol.Operation;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.message.ModifyRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -15,17 +15,17 @@ final class ModifyHandler {
 
     ModifyHandler(Backend backend) {
         this.backend = backend;
-        this.applier = new ModificationApplier(backend.schemaEntries());
+        this.applier = new ModificationApplier(backend.schemaNormalizer());
     }
 
     void handle(Operation op, ModifyRequest request) {
         backend.access().requireWrite(op.session(), "modify entries");
-        Dn dn = backend.schemaEntries().dn(request.getName());
+        Dn dn = backend.schemaNormalizer().dn(request.getName());
         Dn modifier = op.session().boundDn();
         backend.writes().submit(op, txn -> {
             StoredEntry before =
                     backend.directory().load(txn, backend.directory().require(txn, dn));
-            Entry entry = backend.schemaEntries().toEntry(before);
+            Entry entry = backend.schemaNormalizer().toEntry(before);
             applier.apply(entry, request.getModifications());
             Timestamps.modified(entry, modifier);
             backend.checker().addSuperclasses(entry);

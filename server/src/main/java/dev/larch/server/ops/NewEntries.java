@@ -2,9 +2,9 @@ package dev.larch.server.ops;
 
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
-import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.error.LdapError;
+import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.store.Keys;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
@@ -19,12 +19,12 @@ import org.apache.directory.api.ldap.model.name.Dn;
  */
 public final class NewEntries {
     private final Directory directory;
-    private final SchemaEntries schemaEntries;
+    private final SchemaNormalizer schemaNormalizer;
     private final SchemaChecker checker;
 
     public NewEntries(Directory directory, SchemaChecker checker) {
         this.directory = directory;
-        this.schemaEntries = directory.schemaEntries();
+        this.schemaNormalizer = directory.schemaNormalizer();
         this.checker = checker;
     }
 
@@ -36,11 +36,11 @@ public final class NewEntries {
      * @param creator recorded as creatorsName (empty for imports)
      */
     public Entry prepare(Dn dn, Entry clientEntry, boolean trusted, Dn creator) {
-        Entry entry = schemaEntries.fromClient(dn, clientEntry);
+        Entry entry = schemaNormalizer.fromClient(dn, clientEntry);
         if (!trusted) {
             for (Attribute a : entry) {
                 if (!a.getAttributeType().isUserModifiable()) {
-                    throw new LdapError(
+                    throw new ResultCodeException(
                             ResultCodeEnum.CONSTRAINT_VIOLATION, a.getUpId() + ": no user modification allowed");
                 }
             }
@@ -55,21 +55,21 @@ public final class NewEntries {
     public StoredEntry insert(WriteTxn txn, Entry entry) {
         Dn dn = entry.getDn();
         if (!directory.holds(dn)) {
-            throw new LdapError(
+            throw new ResultCodeException(
                     ResultCodeEnum.NO_SUCH_OBJECT,
                     "no naming context holds " + dn.getName() + " (the suffix is "
                             + directory.suffix().getName() + ")");
         }
         if (directory.resolve(txn, dn) != ReadTxn.NOT_FOUND) {
             // RFC 4511 4.1.9: matchedDN only accompanies name errors, so none here.
-            throw new LdapError(ResultCodeEnum.ENTRY_ALREADY_EXISTS, "entry already exists: " + dn.getName());
+            throw new ResultCodeException(ResultCodeEnum.ENTRY_ALREADY_EXISTS, "entry already exists: " + dn.getName());
         }
         long parentId = Keys.NO_PARENT;
         if (!dn.equals(directory.suffix())) {
             parentId = directory.resolve(txn, dn.getParent());
             if (parentId == ReadTxn.NOT_FOUND) {
-                LdapError missing = directory.noSuchObject(txn, dn.getParent());
-                throw new LdapError(
+                ResultCodeException missing = directory.noSuchObject(txn, dn.getParent());
+                throw new ResultCodeException(
                         ResultCodeEnum.NO_SUCH_OBJECT,
                         "parent entry does not exist: " + dn.getParent().getName(),
                         missing.matchedDn());

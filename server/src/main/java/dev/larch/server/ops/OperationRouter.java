@@ -1,9 +1,9 @@
 package dev.larch.server.ops;
 
-import dev.larch.server.error.ErrorMapper;
-import dev.larch.server.error.LdapError;
-import dev.larch.server.session.Operation;
-import dev.larch.server.session.RequestHandler;
+import dev.larch.server.error.FailureResults;
+import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.protocol.Operation;
+import dev.larch.server.protocol.RequestHandler;
 import org.apache.directory.api.ldap.model.message.AddRequest;
 import org.apache.directory.api.ldap.model.message.BindRequest;
 import org.apache.directory.api.ldap.model.message.CompareRequest;
@@ -19,7 +19,7 @@ import org.apache.directory.api.ldap.model.message.SearchRequest;
 
 /**
  * Sends each request to the handler for its operation and turns any failure into the
- * operation's response through {@link ErrorMapper}.
+ * operation's response through {@link FailureResults}.
  */
 public final class OperationRouter implements RequestHandler {
     private final BindHandler bind;
@@ -55,11 +55,11 @@ public final class OperationRouter implements RequestHandler {
                 case ModifyRequest r -> modify.handle(op, r);
                 case ModifyDnRequest r -> modifyDn.handle(op, r);
                 case ExtendedRequest r -> extended.handle(op, r);
-                default -> throw new LdapError(ResultCodeEnum.PROTOCOL_ERROR, "unsupported operation");
+                default -> throw new ResultCodeException(ResultCodeEnum.PROTOCOL_ERROR, "unsupported operation");
             }
         } catch (Throwable failure) {
             if (request instanceof ResultResponseRequest r) {
-                op.complete(ErrorMapper.fill(r.getResultResponse(), failure));
+                op.complete(FailureResults.fill(r.getResultResponse(), failure));
             }
         }
     }
@@ -68,7 +68,7 @@ public final class OperationRouter implements RequestHandler {
     private static void rejectUnsupportedCriticalControls(Request request) {
         for (Control control : request.getControls().values()) {
             if (control.isCritical()) {
-                throw new LdapError(
+                throw new ResultCodeException(
                         ResultCodeEnum.UNAVAILABLE_CRITICAL_EXTENSION,
                         "unsupported critical control " + control.getOid());
             }

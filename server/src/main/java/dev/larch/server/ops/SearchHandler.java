@@ -1,12 +1,12 @@
 package dev.larch.server.ops;
 
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.error.ErrorMapper;
-import dev.larch.server.error.LdapError;
+import dev.larch.server.error.FailureResults;
+import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.protocol.Operation;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.SearchCursor;
 import dev.larch.server.search.Tri;
-import dev.larch.server.session.Operation;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -32,14 +32,14 @@ final class SearchHandler {
         Filter filter =
                 backend.filters().compile(request.getFilter(), backend.access().unreadable(op.session()));
         AttributeSelection selection = AttributeSelection.of(
-                request.getAttributes(), backend.schemaEntries().schema());
-        Dn base = backend.schemaEntries().dn(request.getBase());
+                request.getAttributes(), backend.schemaNormalizer().schema());
+        Dn base = backend.schemaNormalizer().dn(request.getBase());
         if (base.isEmpty() || base.equals(backend.virtualEntries().subschemaDn())) {
             answerVirtual(op, request, base, filter, selection);
             return;
         }
         if (!backend.directory().holds(base)) {
-            throw new LdapError(ResultCodeEnum.NO_SUCH_OBJECT, "no naming context holds " + base.getName());
+            throw new ResultCodeException(ResultCodeEnum.NO_SUCH_OBJECT, "no naming context holds " + base.getName());
         }
         ReadTxn txn = backend.directory().store().read();
         SearchCursor cursor = null;
@@ -114,6 +114,6 @@ final class SearchHandler {
 
     /** Fails the operation with the error's result code. */
     static void fail(Operation op, SearchRequest request, Throwable failure) {
-        op.complete(ErrorMapper.fill(request.getResultResponse(), failure));
+        op.complete(FailureResults.fill(request.getResultResponse(), failure));
     }
 }

@@ -3,9 +3,9 @@ package dev.larch.server.ops;
 import java.util.concurrent.TimeUnit;
 
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.error.ErrorMapper;
+import dev.larch.server.error.FailureResults;
+import dev.larch.server.protocol.Operation;
 import dev.larch.server.search.SearchCursor;
-import dev.larch.server.session.Operation;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
@@ -91,7 +91,7 @@ final class StreamingSearch {
             op.executor().schedule(this::run, 0, TimeUnit.NANOSECONDS);
         } catch (Throwable failure) {
             release();
-            op.complete(ErrorMapper.fill(request.getResultResponse(), failure));
+            op.complete(FailureResults.fill(request.getResultResponse(), failure));
         }
     }
 

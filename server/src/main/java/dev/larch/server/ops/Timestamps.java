@@ -7,7 +7,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.UUID;
 
-import dev.larch.server.error.LdapError;
+import dev.larch.server.error.ResultCodeException;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -62,7 +62,7 @@ final class Timestamps {
         try {
             entry.add(attribute, value);
         } catch (LdapException e) {
-            throw new LdapError(ResultCodeEnum.OTHER, "cannot stamp " + attribute);
+            throw new ResultCodeException(ResultCodeEnum.OTHER, "cannot stamp " + attribute);
         }
     }
 }

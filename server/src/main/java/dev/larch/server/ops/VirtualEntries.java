@@ -1,6 +1,6 @@
 package dev.larch.server.ops;
 
-import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.Keys;
@@ -26,15 +26,15 @@ public final class VirtualEntries {
     /**
      * @param subschema the subschema subentry as the schema module renders it
      */
-    public VirtualEntries(SchemaEntries schemaEntries, Dn suffix, String version, Entry subschema) {
-        this.subschemaDn = schemaEntries.dn(SUBSCHEMA_DN);
-        this.rootDse = stored(rootDse(schemaEntries, suffix, version));
-        this.subschema = stored(schemaEntries.fromClient(subschemaDn, subschema));
+    public VirtualEntries(SchemaNormalizer schemaNormalizer, Dn suffix, String version, Entry subschema) {
+        this.subschemaDn = schemaNormalizer.dn(SUBSCHEMA_DN);
+        this.rootDse = stored(rootDse(schemaNormalizer, suffix, version));
+        this.subschema = stored(schemaNormalizer.fromClient(subschemaDn, subschema));
     }
 
-    private static Entry rootDse(SchemaEntries schemaEntries, Dn suffix, String version) {
+    private static Entry rootDse(SchemaNormalizer schemaNormalizer, Dn suffix, String version) {
         try {
-            Entry e = new DefaultEntry(schemaEntries.schema(), Dn.EMPTY_DN);
+            Entry e = new DefaultEntry(schemaNormalizer.schema(), Dn.EMPTY_DN);
             e.add("objectClass", "top", "extensibleObject");
             e.add("namingContexts", suffix.getName());
             e.add("supportedLDAPVersion", "3");

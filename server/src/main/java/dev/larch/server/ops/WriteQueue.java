@@ -5,8 +5,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
-import dev.larch.server.error.ErrorMapper;
-import dev.larch.server.session.Operation;
+import dev.larch.server.error.FailureResults;
+import dev.larch.server.protocol.Operation;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
@@ -42,7 +42,7 @@ public final class WriteQueue implements AutoCloseable {
                 response = work.apply(txn);
                 txn.commit();
             } catch (Throwable failure) {
-                response = ErrorMapper.fill(((ResultResponseRequest) op.request()).getResultResponse(), failure);
+                response = FailureResults.fill(((ResultResponseRequest) op.request()).getResultResponse(), failure);
             }
             op.complete(response);
         });

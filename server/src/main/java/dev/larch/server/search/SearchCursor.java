@@ -5,7 +5,7 @@ import java.util.Deque;
 
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.error.LdapError;
+import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.Keys;
@@ -65,7 +65,7 @@ public final class SearchCursor implements AutoCloseable {
                 return null;
             }
             if (++examined > lookThroughLimit) {
-                throw new LdapError(
+                throw new ResultCodeException(
                         ResultCodeEnum.ADMIN_LIMIT_EXCEEDED,
                         "search examined more than " + lookThroughLimit + " entries; use an indexed filter");
             }

@@ -2,7 +2,7 @@ package dev.larch.server.directory;
 
 import java.nio.file.Path;
 
-import dev.larch.server.error.LdapError;
+import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestTree;
@@ -20,9 +20,9 @@ class DirectoryTest {
     void missingEntryReportsTheDeepestExistingAncestorAsMatchedDn(@TempDir Path dir) {
         try (TestTree tree = new TestTree(dir).add(Ldif.PEOPLE_AND_GROUP);
                 ReadTxn txn = tree.store.read()) {
-            LdapError e = assertThrows(
-                    LdapError.class,
-                    () -> tree.directory.require(txn, tree.schemaEntries.dn("uid=nobody,ou=Nowhere," + PEOPLE)));
+            ResultCodeException e = assertThrows(
+                    ResultCodeException.class,
+                    () -> tree.directory.require(txn, tree.schemaNormalizer.dn("uid=nobody,ou=Nowhere," + PEOPLE)));
             assertEquals(ResultCodeEnum.NO_SUCH_OBJECT, e.code());
             assertEquals(PEOPLE, e.matchedDn().getName());
         }

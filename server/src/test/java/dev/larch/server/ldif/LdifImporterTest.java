@@ -8,7 +8,7 @@ import java.util.List;
 
 import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
-import dev.larch.server.OpenDirectory;
+import dev.larch.server.StoredDirectory;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.testing.Ldif;
 import org.junit.jupiter.api.Test;
@@ -22,8 +22,8 @@ class LdifImporterTest {
     @TempDir
     Path dir;
 
-    private OpenDirectory open(Path data) {
-        return OpenDirectory.open(LarchConfig.defaults().withDataDir(data), LarchSchema.standard(), false);
+    private StoredDirectory open(Path data) {
+        return StoredDirectory.open(LarchConfig.defaults().withDataDir(data), LarchSchema.standard(), false);
     }
 
     private Path ldif(String text) throws Exception {
@@ -42,7 +42,7 @@ class LdifImporterTest {
 
     @Test
     void importsEveryEntryInBatchesAndReportsProgress() throws Exception {
-        try (OpenDirectory open = open(dir.resolve("data"))) {
+        try (StoredDirectory open = open(dir.resolve("data"))) {
             List<Long> progress = new ArrayList<>();
             LdifImporter.Result result = new LdifImporter(open, 100).importFile(ldif(people(250)), progress::add);
             assertEquals(253, result.entries());
@@ -56,12 +56,12 @@ class LdifImporterTest {
     @Test
     void exportOfAnImportImportsBackToTheSameLdif() throws Exception {
         StringWriter first = new StringWriter();
-        try (OpenDirectory open = open(dir.resolve("a"))) {
+        try (StoredDirectory open = open(dir.resolve("a"))) {
             new LdifImporter(open, 50).importFile(ldif(people(120)), n -> {});
             new LdifExporter(open).export(first);
         }
         StringWriter second = new StringWriter();
-        try (OpenDirectory open = open(dir.resolve("b"))) {
+        try (StoredDirectory open = open(dir.resolve("b"))) {
             new LdifImporter(open, 50).importFile(ldif(first.toString()), n -> {});
             new LdifExporter(open).export(second);
         }
@@ -71,7 +71,7 @@ class LdifImporterTest {
 
     @Test
     void aMissingParentStopsTheImportNamingTheEntry() throws Exception {
-        try (OpenDirectory open = open(dir.resolve("data"))) {
+        try (StoredDirectory open = open(dir.resolve("data"))) {
             String text = people(5) + "dn: uid=x,ou=Nowhere,dc=example,dc=com\nobjectClass: inetOrgPerson\n"
                     + "uid: x\ncn: x\nsn: x\n\n";
             var e = assertThrows(
@@ -85,7 +85,7 @@ class LdifImporterTest {
 
     @Test
     void aSchemaViolationStopsTheImportNamingTheEntry() throws Exception {
-        try (OpenDirectory open = open(dir.resolve("data"))) {
+        try (StoredDirectory open = open(dir.resolve("data"))) {
             String text =
                     Ldif.BASE + "dn: uid=y,ou=People,dc=example,dc=com\nobjectClass: inetOrgPerson\nuid: y\ncn: y\n\n";
             var e = assertThrows(
@@ -98,7 +98,7 @@ class LdifImporterTest {
 
     @Test
     void malformedLdifIsReportedNotCrashed() throws Exception {
-        try (OpenDirectory open = open(dir.resolve("data"))) {
+        try (StoredDirectory open = open(dir.resolve("data"))) {
             var e = assertThrows(
                     LdifImporter.ImportException.class,
                     () -> new LdifImporter(open, 10)
@@ -109,7 +109,7 @@ class LdifImporterTest {
 
     @Test
     void changeRecordsAreRefused() throws Exception {
-        try (OpenDirectory open = open(dir.resolve("data"))) {
+        try (StoredDirectory open = open(dir.resolve("data"))) {
             String text = Ldif.BASE + "dn: ou=People,dc=example,dc=com\nchangetype: delete\n\n";
             var e = assertThrows(
                     LdifImporter.ImportException.class,

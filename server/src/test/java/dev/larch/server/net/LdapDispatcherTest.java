@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.larch.server.session.Operation;
+import dev.larch.server.protocol.Operation;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.apache.directory.api.ldap.model.message.AbandonRequestImpl;
 import org.apache.directory.api.ldap.model.message.ExtendedResponse;
@@ -152,7 +152,7 @@ class LdapDispatcherTest {
     void aMessageIdStillInUseIsAProtocolError() {
         channel.writeInbound(search(1), search(1));
         ExtendedResponse notice = assertInstanceOf(ExtendedResponse.class, channel.readOutbound());
-        assertEquals(LdapErrors.NOTICE_OF_DISCONNECTION_OID, notice.getResponseName());
+        assertEquals(ProtocolResponses.NOTICE_OF_DISCONNECTION_OID, notice.getResponseName());
         assertEquals(ResultCodeEnum.PROTOCOL_ERROR, notice.getLdapResult().getResultCode());
         assertFalse(channel.isActive());
         assertEquals(1, received.size());

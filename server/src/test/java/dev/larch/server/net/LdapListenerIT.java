@@ -92,7 +92,7 @@ class LdapListenerIT {
     private static ExtendedResponse assertNoticeOfDisconnection(RawClient raw, ResultCodeEnum code) throws IOException {
         ExtendedResponse notice = assertInstanceOf(ExtendedResponse.class, raw.read());
         assertEquals(0, notice.getMessageId());
-        assertEquals(LdapErrors.NOTICE_OF_DISCONNECTION_OID, notice.getResponseName());
+        assertEquals(ProtocolResponses.NOTICE_OF_DISCONNECTION_OID, notice.getResponseName());
         assertEquals(code, notice.getLdapResult().getResultCode());
         RawClient.assertEof(raw);
         return notice;

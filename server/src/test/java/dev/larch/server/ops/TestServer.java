@@ -27,7 +27,7 @@ import dev.larch.config.Security;
 import dev.larch.config.Storage;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.LarchServer;
-import dev.larch.server.OpenDirectory;
+import dev.larch.server.StoredDirectory;
 import dev.larch.server.ldif.LdifImporter;
 import org.apache.directory.ldap.client.api.LdapConnectionConfig;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
@@ -124,7 +124,7 @@ final class TestServer implements AutoCloseable {
         try {
             Path file = Files.createTempFile(config.storage().dataDir().getParent(), "import", ".ldif");
             Files.writeString(file, ldif, StandardCharsets.UTF_8);
-            try (OpenDirectory open = OpenDirectory.open(config, LarchSchema.load(config.schemaFiles()), false)) {
+            try (StoredDirectory open = StoredDirectory.open(config, LarchSchema.load(config.schemaFiles()), false)) {
                 new LdifImporter(open, 10_000).importFile(file, n -> {});
             }
             Files.delete(file);

@@ -109,7 +109,7 @@ class SearchPlannerTest {
             assertEquals(plan, actual.explanation());
             if (actual.usesIndexes()) {
                 for (String match : expected) {
-                    long id = tree.directory.require(txn, tree.schemaEntries.dn(match));
+                    long id = tree.directory.require(txn, tree.schemaNormalizer.dn(match));
                     assertTrue(actual.ids().contains(id), () -> "candidates miss " + match);
                 }
             }

@@ -12,7 +12,7 @@ import dev.larch.config.IndexKind;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
-import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.ops.NewEntries;
 import dev.larch.server.search.Filter;
@@ -44,7 +44,7 @@ public final class TestTree implements AutoCloseable {
             "2.5.18.1", Set.of(IndexKind.ORDERING)); // createTimestamp
 
     public final SchemaManager schema = LarchSchema.standard();
-    public final SchemaEntries schemaEntries = new SchemaEntries(schema);
+    public final SchemaNormalizer schemaNormalizer = new SchemaNormalizer(schema);
     public final LmdbStore store;
     public final Directory directory;
     public final NewEntries newEntries;
@@ -57,7 +57,7 @@ public final class TestTree implements AutoCloseable {
 
     public TestTree(Path dir, Map<String, Set<IndexKind>> indexes, int indexEntryLimit) {
         store = LmdbStore.open(dir, new StoreOptions(1L << 30, 126, false), indexes);
-        directory = new Directory(store, schemaEntries, schemaEntries.dn("dc=example,dc=com"));
+        directory = new Directory(store, schemaNormalizer, schemaNormalizer.dn("dc=example,dc=com"));
         newEntries = new NewEntries(directory, new SchemaChecker(schema));
         planner = new SearchPlanner(store, indexEntryLimit);
     }
@@ -67,7 +67,7 @@ public final class TestTree implements AutoCloseable {
         try (LdifReader reader = new LdifReader(new StringReader(ldif));
                 WriteTxn txn = store.write()) {
             for (LdifEntry e : reader) {
-                Dn dn = schemaEntries.dn(e.getDn().getName());
+                Dn dn = schemaNormalizer.dn(e.getDn().getName());
                 newEntries.insert(txn, newEntries.prepare(dn, e.getEntry(), true, Dn.EMPTY_DN));
             }
             txn.commit();
@@ -90,7 +90,7 @@ public final class TestTree implements AutoCloseable {
         Filter filter = filter(filterText);
         List<String> out = new ArrayList<>();
         try (ReadTxn txn = store.read()) {
-            long baseId = directory.require(txn, schemaEntries.dn(base));
+            long baseId = directory.require(txn, schemaNormalizer.dn(base));
             IdSet candidates = scope == SearchScope.OBJECT
                     ? null
                     : planner.plan(txn, filter).ids();

@@ -9,7 +9,7 @@ import dev.larch.config.IndexKind;
 import dev.larch.config.LarchConfig;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
-import dev.larch.server.directory.SchemaEntries;
+import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.LmdbStore;
@@ -22,17 +22,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A directory opened from a configuration: the store with its indexes (built first if the config
- * added any), the tree and the schema checker. Shared by serve, import and export.
+ * The directory as stored on disk, opened from a configuration: the store with its indexes (built
+ * first if the config added any), the tree and the schema checker. Shared by serve, import and
+ * export; closing it closes the store.
  */
-public final class OpenDirectory implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(OpenDirectory.class);
+public final class StoredDirectory implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StoredDirectory.class);
 
     private final LmdbStore store;
     private final Directory directory;
     private final SchemaChecker checker;
 
-    private OpenDirectory(LmdbStore store, Directory directory, SchemaChecker checker) {
+    private StoredDirectory(LmdbStore store, Directory directory, SchemaChecker checker) {
         this.store = store;
         this.directory = directory;
         this.checker = checker;
@@ -43,8 +44,8 @@ public final class OpenDirectory implements AutoCloseable {
      * @throws IllegalArgumentException naming the {@code index.<attribute>} key when the schema
      *     does not know an indexed attribute
      */
-    public static OpenDirectory open(LarchConfig config, SchemaManager schema, boolean durableWrites) {
-        SchemaEntries schemaEntries = new SchemaEntries(schema);
+    public static StoredDirectory open(LarchConfig config, SchemaManager schema, boolean durableWrites) {
+        SchemaNormalizer schemaNormalizer = new SchemaNormalizer(schema);
         Map<String, Set<IndexKind>> byOid = new HashMap<>();
         config.indexes().forEach((name, kinds) -> {
             AttributeType type = schema.getAttributeType(name);
@@ -63,9 +64,9 @@ public final class OpenDirectory implements AutoCloseable {
                 config.storage().maxReaders(),
                 durableWrites && config.storage().durableWrites());
         LmdbStore store = LmdbStore.open(config.storage().dataDir(), options, byOid);
-        Directory directory = new Directory(store, schemaEntries, schemaEntries.dn(config.suffix()));
+        Directory directory = new Directory(store, schemaNormalizer, schemaNormalizer.dn(config.suffix()));
         buildMissingIndexes(store, directory);
-        return new OpenDirectory(store, directory, new SchemaChecker(schema));
+        return new StoredDirectory(store, directory, new SchemaChecker(schema));
     }
 
     /** An index added to the config covers no existing entry yet: fill it before serving. */

@@ -12,12 +12,12 @@ import org.apache.directory.api.ldap.model.message.extended.NoticeOfDisconnect;
  * Builds error responses the protocol layer sends on its own. Messages are short and fixed or derived
  * from the input; never an exception's text or stack trace.
  */
-public final class LdapErrors {
+public final class ProtocolResponses {
 
     /** RFC 4511 §4.4.1. */
     public static final String NOTICE_OF_DISCONNECTION_OID = NoticeOfDisconnect.EXTENSION_OID;
 
-    private LdapErrors() {}
+    private ProtocolResponses() {}
 
     /**
      * The final response type that answers {@code request} (SearchResultDone for a search, and so on),

@@ -1,4 +1,4 @@
-package dev.larch.server.session;
+package dev.larch.server.protocol;
 
 /**
  * Serves decoded requests. The protocol layer calls it for every request except Abandon and

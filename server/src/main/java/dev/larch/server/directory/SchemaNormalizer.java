@@ -4,7 +4,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.error.LdapError;
+import dev.larch.server.error.ResultCodeException;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
@@ -25,13 +25,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  *
  * <p>Thread-safe: the schema manager is only read.
  */
-public final class SchemaEntries {
+public final class SchemaNormalizer {
     private static final int RECENT_DNS = 4096;
 
     private final SchemaManager schema;
     private final ConcurrentHashMap<String, Dn> recentDns = new ConcurrentHashMap<>();
 
-    public SchemaEntries(SchemaManager schema) {
+    public SchemaNormalizer(SchemaManager schema) {
         this.schema = schema;
     }
 
@@ -53,7 +53,7 @@ public final class SchemaEntries {
         try {
             dn = new Dn(schema, name);
         } catch (LdapException | IllegalArgumentException e) {
-            throw new LdapError(ResultCodeEnum.INVALID_DN_SYNTAX, "invalid DN '" + name + "'");
+            throw new ResultCodeException(ResultCodeEnum.INVALID_DN_SYNTAX, "invalid DN '" + name + "'");
         }
         if (recentDns.size() >= RECENT_DNS) {
             recentDns.clear();
@@ -75,12 +75,13 @@ public final class SchemaEntries {
         String name = description;
         int options = name.indexOf(';');
         if (options >= 0) {
-            throw new LdapError(
+            throw new ResultCodeException(
                     ResultCodeEnum.UNDEFINED_ATTRIBUTE_TYPE, "attribute options are not supported: " + description);
         }
         AttributeType type = schema.getAttributeType(name);
         if (type == null) {
-            throw new LdapError(ResultCodeEnum.UNDEFINED_ATTRIBUTE_TYPE, "undefined attribute type '" + name + "'");
+            throw new ResultCodeException(
+                    ResultCodeEnum.UNDEFINED_ATTRIBUTE_TYPE, "undefined attribute type '" + name + "'");
         }
         return type;
     }
@@ -105,7 +106,7 @@ public final class SchemaEntries {
                     }
                 }
             } catch (LdapException e) {
-                throw new LdapError(ResultCodeEnum.OTHER, e.getMessage());
+                throw new ResultCodeException(ResultCodeEnum.OTHER, e.getMessage());
             }
         }
         return entry;
@@ -119,7 +120,8 @@ public final class SchemaEntries {
             try {
                 attribute.add(value(type, clientValue));
             } catch (LdapInvalidAttributeValueException e) {
-                throw new LdapError(ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX, upId + ": value invalid per syntax");
+                throw new ResultCodeException(
+                        ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX, upId + ": value invalid per syntax");
             }
         }
         return attribute;
@@ -138,7 +140,7 @@ public final class SchemaEntries {
             }
             return new Value(type, bytes);
         } catch (LdapInvalidAttributeValueException | IllegalArgumentException e) {
-            throw new LdapError(
+            throw new ResultCodeException(
                     ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX, type.getName() + ": value #0 invalid per syntax");
         }
     }
@@ -163,13 +165,14 @@ public final class SchemaEntries {
                                             new String(a.normalized()[i], UTF_8))
                                     : new Value(type, a.values()[i]));
                 } catch (LdapInvalidAttributeValueException e) {
-                    throw new LdapError(ResultCodeEnum.OTHER, "stored value of " + a.userId() + " no longer valid");
+                    throw new ResultCodeException(
+                            ResultCodeEnum.OTHER, "stored value of " + a.userId() + " no longer valid");
                 }
             }
             try {
                 entry.add(attribute);
             } catch (LdapException e) {
-                throw new LdapError(ResultCodeEnum.OTHER, e.getMessage());
+                throw new ResultCodeException(ResultCodeEnum.OTHER, e.getMessage());
             }
         }
         return entry;

@@ -18,46 +18,46 @@ import org.slf4j.LoggerFactory;
  * Unexpected exceptions are logged with their cause and reach the client as {@code other}
  * with a generic message: clients never see stack traces or internal text.
  */
-public final class ErrorMapper {
-    private static final Logger LOG = LoggerFactory.getLogger(ErrorMapper.class);
+public final class FailureResults {
+    private static final Logger LOG = LoggerFactory.getLogger(FailureResults.class);
 
-    private ErrorMapper() {}
+    private FailureResults() {}
 
-    /** Maps {@code failure} to an {@link LdapError}, logging it if it was not expected. */
-    public static LdapError toLdapError(Throwable failure) {
-        if (failure instanceof LdapError e) {
+    /** Maps {@code failure} to a {@link ResultCodeException}, logging it if it was not expected. */
+    public static ResultCodeException toResultCodeException(Throwable failure) {
+        if (failure instanceof ResultCodeException e) {
             return e;
         }
         if (failure instanceof LdapInvalidDnException e) {
-            return new LdapError(ResultCodeEnum.INVALID_DN_SYNTAX, "invalid DN: " + safe(e.getMessage()));
+            return new ResultCodeException(ResultCodeEnum.INVALID_DN_SYNTAX, "invalid DN: " + safe(e.getMessage()));
         }
         if (failure instanceof LdapInvalidAttributeValueException e) {
-            return new LdapError(ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX, safe(e.getMessage()));
+            return new ResultCodeException(ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX, safe(e.getMessage()));
         }
         if (failure instanceof LdapNoSuchAttributeException e) {
-            return new LdapError(ResultCodeEnum.UNDEFINED_ATTRIBUTE_TYPE, safe(e.getMessage()));
+            return new ResultCodeException(ResultCodeEnum.UNDEFINED_ATTRIBUTE_TYPE, safe(e.getMessage()));
         }
         if (failure instanceof LdapOperationException e && e.getResultCode() != null) {
-            return new LdapError(e.getResultCode(), safe(e.getMessage()), e.getResolvedDn());
+            return new ResultCodeException(e.getResultCode(), safe(e.getMessage()), e.getResolvedDn());
         }
         if (failure instanceof LdapException e) {
-            return new LdapError(ResultCodeEnum.OTHER, safe(e.getMessage()));
+            return new ResultCodeException(ResultCodeEnum.OTHER, safe(e.getMessage()));
         }
         if (failure instanceof ReadersFullException) {
             LOG.warn("all LMDB read slots are in use; raise storage.max-readers");
-            return new LdapError(ResultCodeEnum.BUSY, "too many concurrent searches; try again");
+            return new ResultCodeException(ResultCodeEnum.BUSY, "too many concurrent searches; try again");
         }
         if (failure instanceof StoreFullException e) {
             LOG.error("write refused: {}", e.getMessage());
-            return new LdapError(ResultCodeEnum.UNWILLING_TO_PERFORM, "the server's data file is full");
+            return new ResultCodeException(ResultCodeEnum.UNWILLING_TO_PERFORM, "the server's data file is full");
         }
         LOG.error("unexpected failure while serving a request", failure);
-        return new LdapError(ResultCodeEnum.OTHER, "internal server error");
+        return new ResultCodeException(ResultCodeEnum.OTHER, "internal server error");
     }
 
     /** Fills {@code response}'s result from {@code failure}. */
     public static <R extends ResultResponse> R fill(R response, Throwable failure) {
-        LdapError error = toLdapError(failure);
+        ResultCodeException error = toResultCodeException(failure);
         LdapResult result = response.getLdapResult();
         result.setResultCode(error.code());
         result.setDiagnosticMessage(error.getMessage());

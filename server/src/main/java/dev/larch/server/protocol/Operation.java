@@ -1,4 +1,4 @@
-package dev.larch.server.session;
+package dev.larch.server.protocol;
 
 import io.netty.util.concurrent.EventExecutor;
 import org.apache.directory.api.ldap.model.message.Request;

@@ -1,4 +1,4 @@
-package dev.larch.server.session;
+package dev.larch.server.protocol;
 
 import java.net.SocketAddress;
 
