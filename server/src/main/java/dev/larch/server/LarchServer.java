@@ -9,18 +9,14 @@ import java.util.Optional;
 import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
 import dev.larch.schema.SchemaLoadException;
-import dev.larch.schema.SubschemaEntry;
+import dev.larch.server.accesslog.AccessLoggingHandler;
 import dev.larch.server.auth.AdminCredentials;
+import dev.larch.server.auth.ConfiguredCredentials;
 import dev.larch.server.net.LdapListener;
 import dev.larch.server.net.ListenerOptions;
-import dev.larch.server.ops.AccessPolicy;
-import dev.larch.server.ops.Backend;
-import dev.larch.server.ops.OperationRouter;
-import dev.larch.server.ops.VirtualEntries;
-import dev.larch.server.ops.WriteQueue;
-import dev.larch.server.search.FilterCompiler;
-import dev.larch.server.search.SearchPlanner;
+import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.store.ReadTxn;
+import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,34 +71,15 @@ public final class LarchServer implements AutoCloseable {
                     admin.verifierHash(),
                     config.security().allowCleartextPasswords());
             writes = new WriteQueue(open.store());
-            VirtualEntries virtual = new VirtualEntries(
-                    schemaNormalizer,
-                    open.directory().suffix(),
-                    Version.get(),
-                    SubschemaEntry.build(schema, VirtualEntries.SUBSCHEMA_DN));
-            Backend backend = new Backend(
-                    open.directory(),
-                    schemaNormalizer,
-                    open.checker(),
-                    new FilterCompiler(schema),
-                    new SearchPlanner(open.store(), config.limits().indexEntryLimit()),
-                    writes,
-                    new AccessPolicy(),
-                    credentials,
-                    virtual,
-                    config.limits().sizeLimit(),
-                    config.limits().timeLimitSeconds(),
-                    config.limits().lookThroughLimit());
+            RequestHandler handler =
+                    RequestHandlers.over(open, schema, config.limits(), credentials, writes, Version.get());
+            if (config.logging().accessLog()) {
+                handler = new AccessLoggingHandler(handler);
+            }
             var l = config.listen();
             ListenerOptions options = new ListenerOptions(
-                    l.host(),
-                    l.port(),
-                    l.ioThreads(),
-                    l.maxPduBytes(),
-                    l.idleTimeoutSeconds(),
-                    l.maxFilterDepth(),
-                    config.logging().accessLog());
-            LdapListener listener = listen(options, new OperationRouter(backend));
+                    l.host(), l.port(), l.ioThreads(), l.maxPduBytes(), l.idleTimeoutSeconds(), l.maxFilterDepth());
+            LdapListener listener = listen(options, handler);
             LarchServer server = new LarchServer(lock, open, writes, listener, admin.generatedPassword());
             server.logSummary(config);
             return server;
@@ -119,9 +96,9 @@ public final class LarchServer implements AutoCloseable {
     }
 
     /** Starts the listener; a failure to bind names the address (the port may come from --port). */
-    private static LdapListener listen(ListenerOptions options, OperationRouter router) throws IOException {
+    private static LdapListener listen(ListenerOptions options, RequestHandler handler) throws IOException {
         try {
-            return LdapListener.start(options, router);
+            return LdapListener.start(options, handler);
         } catch (IOException e) {
             String reason = e.getMessage() == null
                     ? e.toString()

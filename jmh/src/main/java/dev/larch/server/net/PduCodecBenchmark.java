@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.larch.jmh.Jvm;
+import dev.larch.jmh.Requests;
 import dev.larch.jmh.data.SampleEntries;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.directory.SchemaNormalizer;

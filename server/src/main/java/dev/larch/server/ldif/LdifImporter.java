@@ -12,8 +12,8 @@ import java.util.function.Consumer;
 
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.error.ResultCodeException;
-import dev.larch.server.ops.NewEntries;
 import dev.larch.server.store.WriteTxn;
+import dev.larch.server.write.NewEntries;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.ldif.LdifEntry;
 import org.apache.directory.api.ldap.model.name.Dn;

@@ -7,16 +7,22 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import org.apache.directory.api.ldap.codec.api.LdapApiService;
+import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
 
 /**
  * Builds each connection's pipeline, fresh handlers per channel:
  * flush consolidation → [idle timeout] → {@link LdapFrameDecoder} → {@link LdapMessageDecoder} →
  * {@link LdapMessageEncoder} → {@link LdapDispatcher}. Shared by all accepted channels.
+ *
+ * <p>Public for {@link #standalone}, which benchmarks use to run the whole connection path on an
+ * embedded channel; servers get their pipelines from {@link LdapListener}.
  */
-final class LdapChannelInitializer extends ChannelInitializer<Channel> {
+public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
 
     /** Flush at least every this many writes while a search streams outside a read. */
     private static final int FLUSH_EVERY = 64;
@@ -24,7 +30,6 @@ final class LdapChannelInitializer extends ChannelInitializer<Channel> {
     private final ListenerOptions options;
     private final RequestHandler handler;
     private final LdapApiService codec;
-    private final AccessLog accessLog;
     private final InFlightOperations inFlight;
     private final ChannelGroup connections;
 
@@ -37,9 +42,21 @@ final class LdapChannelInitializer extends ChannelInitializer<Channel> {
         this.options = options;
         this.handler = handler;
         this.codec = codec;
-        this.accessLog = new AccessLog(options.accessLog());
         this.inFlight = inFlight;
         this.connections = connections;
+    }
+
+    /**
+     * The pipeline of a channel that belongs to no listener (an {@code EmbeddedChannel}): the same
+     * handlers, but nothing waits for its operations at shutdown.
+     */
+    public static LdapChannelInitializer standalone(ListenerOptions options, RequestHandler handler) {
+        return new LdapChannelInitializer(
+                options,
+                handler,
+                LdapApiServiceFactory.getSingleton(),
+                new InFlightOperations(),
+                new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE));
     }
 
     @Override
@@ -53,6 +70,6 @@ final class LdapChannelInitializer extends ChannelInitializer<Channel> {
         pipeline.addLast("frame", new LdapFrameDecoder(options.maxPduBytes()));
         pipeline.addLast("decode", new LdapMessageDecoder(codec, options.maxPduBytes(), options.maxFilterDepth()));
         pipeline.addLast("encode", new LdapMessageEncoder(codec));
-        pipeline.addLast("dispatch", new LdapDispatcher(handler, accessLog, inFlight));
+        pipeline.addLast("dispatch", new LdapDispatcher(handler, inFlight));
     }
 }

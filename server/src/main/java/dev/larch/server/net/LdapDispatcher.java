@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.larch.server.protocol.ConnectionEvent;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.protocol.Session;
 import io.netty.channel.ChannelFuture;
@@ -45,7 +46,6 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
     private record Waiter(ChannelOperation operation, Runnable resume) {}
 
     private final RequestHandler handler;
-    private final AccessLog accessLog;
     private final InFlightOperations inFlight;
     private final Map<Integer, ChannelOperation> outstanding = new HashMap<>();
     private ArrayDeque<Waiter> waiters = new ArrayDeque<>();
@@ -55,9 +55,8 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
     /** Set once a Notice of Disconnection went out or the channel closed: later input is ignored. */
     private boolean closing;
 
-    LdapDispatcher(RequestHandler handler, AccessLog accessLog, InFlightOperations inFlight) {
+    LdapDispatcher(RequestHandler handler, InFlightOperations inFlight) {
         this.handler = handler;
-        this.accessLog = accessLog;
         this.inFlight = inFlight;
     }
 
@@ -82,7 +81,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext context) {
-        accessLog.opened(session);
+        handler.connectionEvent(session, ConnectionEvent.OPENED);
         context.fireChannelActive();
     }
 
@@ -146,7 +145,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
             response.setMessageId(operation.messageId());
         }
         ctx.writeAndFlush(response).addListener(onWriteFailure);
-        accessLog.completed(session, operation.request(), response, operation.entriesSent(), operation.startNanos());
+        handler.ended(operation, response);
     }
 
     /** Writes an intermediate response of {@code operation}; returns whether more may follow now. */
@@ -170,7 +169,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void abandon(AbandonRequest request) {
-        accessLog.abandon(session, request);
+        handler.connectionEvent(session, new ConnectionEvent.AbandonReceived(request));
         ChannelOperation target = outstanding.get(request.getAbandoned());
         if (target != null) {
             abandon(target);
@@ -182,7 +181,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
             inFlight.ended();
         }
         operation.markAbandoned();
-        accessLog.completed(session, operation.request(), null, operation.entriesSent(), operation.startNanos());
+        handler.ended(operation, null);
         releaseWaiters(operation);
     }
 
@@ -193,7 +192,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void unbind(UnbindRequest request) {
-        accessLog.unbind(session, request);
+        handler.connectionEvent(session, new ConnectionEvent.UnbindReceived(request));
         closing = true;
         abandonAll();
         ctx.close();
@@ -201,7 +200,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
 
     private void refuse(ResultResponse response, long startNanos) {
         ctx.writeAndFlush(response).addListener(onWriteFailure);
-        accessLog.refused(session, response, startNanos);
+        handler.connectionEvent(session, new ConnectionEvent.Refused(response, startNanos));
     }
 
     /** Sends a Notice of Disconnection (RFC 4511 §4.4.1) and closes once it is written. */
@@ -211,7 +210,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         }
         closing = true;
         ExtendedResponse notice = ProtocolResponses.noticeOfDisconnection(code, reason);
-        accessLog.disconnect(session, notice);
+        handler.connectionEvent(session, new ConnectionEvent.Disconnected(notice));
         abandonAll();
         ctx.writeAndFlush(notice).addListener(ChannelFutureListener.CLOSE);
     }
@@ -244,7 +243,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         closing = true;
         abandonAll();
         runWaiters();
-        accessLog.closed(session);
+        handler.connectionEvent(session, ConnectionEvent.CLOSED);
         context.fireChannelInactive();
     }
 

@@ -15,16 +15,9 @@ import java.util.Objects;
  * @param maxFilterDepth     deepest search filter nesting accepted (a plain {@code (cn=x)} is 1);
  *                           deeper filters get protocolError without being decoded; at most
  *                           {@link #MAX_FILTER_DEPTH_LIMIT}
- * @param accessLog          whether to write the {@code larch.access} lines
  */
 public record ListenerOptions(
-        String host,
-        int port,
-        int ioThreads,
-        int maxPduBytes,
-        int idleTimeoutSeconds,
-        int maxFilterDepth,
-        boolean accessLog) {
+        String host, int port, int ioThreads, int maxPduBytes, int idleTimeoutSeconds, int maxFilterDepth) {
 
     public static final int DEFAULT_PORT = 1389;
     public static final int DEFAULT_MAX_PDU_BYTES = 8 * 1024 * 1024;
@@ -55,19 +48,16 @@ public record ListenerOptions(
         }
     }
 
-    /** 127.0.0.1:1389, default threads, 8 MiB PDUs, no idle timeout, filters 100 deep, access log on. */
+    /** 127.0.0.1:1389, default threads, 8 MiB PDUs, no idle timeout, filters 100 deep. */
     public static ListenerOptions defaults() {
-        return new ListenerOptions(
-                "127.0.0.1", DEFAULT_PORT, 0, DEFAULT_MAX_PDU_BYTES, 0, DEFAULT_MAX_FILTER_DEPTH, true);
+        return new ListenerOptions("127.0.0.1", DEFAULT_PORT, 0, DEFAULT_MAX_PDU_BYTES, 0, DEFAULT_MAX_FILTER_DEPTH);
     }
 
     public ListenerOptions withHost(String newHost) {
-        return new ListenerOptions(
-                newHost, port, ioThreads, maxPduBytes, idleTimeoutSeconds, maxFilterDepth, accessLog);
+        return new ListenerOptions(newHost, port, ioThreads, maxPduBytes, idleTimeoutSeconds, maxFilterDepth);
     }
 
     public ListenerOptions withPort(int newPort) {
-        return new ListenerOptions(
-                host, newPort, ioThreads, maxPduBytes, idleTimeoutSeconds, maxFilterDepth, accessLog);
+        return new ListenerOptions(host, newPort, ioThreads, maxPduBytes, idleTimeoutSeconds, maxFilterDepth);
     }
 }

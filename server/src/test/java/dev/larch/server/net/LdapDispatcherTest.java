@@ -4,11 +4,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.larch.server.protocol.ConnectionEvent;
 import dev.larch.server.protocol.Operation;
+import dev.larch.server.protocol.RequestHandler;
+import dev.larch.server.protocol.Session;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.apache.directory.api.ldap.model.message.AbandonRequestImpl;
 import org.apache.directory.api.ldap.model.message.ExtendedResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.SearchRequestImpl;
 import org.apache.directory.api.ldap.model.message.SearchResultDone;
 import org.apache.directory.api.ldap.model.message.SearchResultDoneImpl;
@@ -34,7 +38,7 @@ class LdapDispatcherTest {
     @BeforeEach
     void open() {
         inFlight = new InFlightOperations();
-        channel = new EmbeddedChannel(new LdapDispatcher(received::add, new AccessLog(false), inFlight));
+        channel = new EmbeddedChannel(new LdapDispatcher(received::add, inFlight));
     }
 
     private static SearchRequestImpl search(int id) {
@@ -186,5 +190,66 @@ class LdapDispatcherTest {
         assertEquals(ResultCodeEnum.UNAVAILABLE, notice.getLdapResult().getResultCode());
         assertFalse(channel.isActive());
         assertFalse(channel.finishAndReleaseAll());
+    }
+
+    /** Records every call the dispatcher makes, in order, as the access log decorator sees them. */
+    private static final class RecordingHandler implements RequestHandler {
+        final List<Operation> operations = new ArrayList<>();
+        final List<String> calls = new ArrayList<>();
+
+        @Override
+        public void handle(Operation operation) {
+            operations.add(operation);
+            calls.add("handle " + operation.request().getMessageId());
+        }
+
+        @Override
+        public void ended(Operation operation, ResultResponse response) {
+            calls.add("ended " + operation.request().getMessageId() + " "
+                    + (response == null ? "abandoned" : response.getLdapResult().getResultCode()));
+        }
+
+        @Override
+        public void connectionEvent(Session session, ConnectionEvent event) {
+            calls.add(event.getClass().getSimpleName());
+        }
+    }
+
+    @Test
+    void theHandlerIsToldHowEachOperationEndedAndWhatElseHappened() {
+        RecordingHandler handler = new RecordingHandler();
+        EmbeddedChannel own = new EmbeddedChannel(new LdapDispatcher(handler, new InFlightOperations()));
+        own.writeInbound(search(1), search(2));
+        Operation first = handler.operations.get(0);
+        first.complete(done(first, ResultCodeEnum.SUCCESS));
+        AbandonRequestImpl abandon = new AbandonRequestImpl(2);
+        abandon.setMessageId(3);
+        own.writeInbound(abandon);
+        UnbindRequestImpl unbind = new UnbindRequestImpl();
+        unbind.setMessageId(4);
+        own.writeInbound(unbind);
+        own.finishAndReleaseAll();
+        assertEquals(
+                List.of(
+                        "Opened",
+                        "handle 1",
+                        "handle 2",
+                        "ended 1 SUCCESS",
+                        "AbandonReceived",
+                        "ended 2 abandoned",
+                        "UnbindReceived",
+                        "Closed"),
+                handler.calls);
+    }
+
+    @Test
+    void requestsRefusedWhileDrainingStillEnd() {
+        RecordingHandler handler = new RecordingHandler();
+        InFlightOperations draining = new InFlightOperations();
+        draining.startDraining();
+        EmbeddedChannel own = new EmbeddedChannel(new LdapDispatcher(handler, draining));
+        own.writeInbound(search(1));
+        own.finishAndReleaseAll();
+        assertEquals(List.of("Opened", "ended 1 UNAVAILABLE", "Closed"), handler.calls);
     }
 }

@@ -31,6 +31,7 @@ import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
+import dev.larch.server.accesslog.AccessLoggingHandler;
 import org.apache.directory.api.ldap.model.message.ExtendedResponse;
 import org.apache.directory.api.ldap.model.message.Message;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -58,22 +59,22 @@ class LdapListenerIT {
 
     @BeforeAll
     static void start() throws IOException {
-        Logger access = (Logger) LoggerFactory.getLogger(AccessLog.LOGGER_NAME);
+        Logger access = (Logger) LoggerFactory.getLogger(AccessLoggingHandler.LOGGER_NAME);
         ACCESS.start();
         access.addAppender(ACCESS);
         handler = new TestHandler();
-        listener = LdapListener.start(options(0), handler);
+        listener = LdapListener.start(options(0), new AccessLoggingHandler(handler));
     }
 
     @AfterAll
     static void stop() {
         listener.stop(Duration.ofSeconds(1));
         handler.close();
-        ((Logger) LoggerFactory.getLogger(AccessLog.LOGGER_NAME)).detachAppender(ACCESS);
+        ((Logger) LoggerFactory.getLogger(AccessLoggingHandler.LOGGER_NAME)).detachAppender(ACCESS);
     }
 
     private static ListenerOptions options(int idleTimeout) {
-        return new ListenerOptions("127.0.0.1", 0, 2, MAX_PDU, idleTimeout, MAX_DEPTH, true);
+        return new ListenerOptions("127.0.0.1", 0, 2, MAX_PDU, idleTimeout, MAX_DEPTH);
     }
 
     private static LDAPConnection connect(LdapListener l) throws LDAPException {

@@ -1,4 +1,4 @@
-package dev.larch.server.net;
+package dev.larch.jmh;
 
 import java.nio.ByteBuffer;
 
@@ -14,11 +14,11 @@ import org.apache.directory.api.ldap.model.message.SearchScope;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /** Request PDUs for the protocol benchmarks, encoded by the same codec the server decodes with. */
-final class Requests {
+public final class Requests {
     private Requests() {}
 
     /** {@code ldapsearch -b dc=example,dc=com -s sub '(uid=<uid>)'}: all user attributes. */
-    static SearchRequest exactMatch(int messageId, String uid) {
+    public static SearchRequest exactMatch(int messageId, String uid) {
         try {
             SearchRequest search = new SearchRequestImpl();
             search.setMessageId(messageId);
@@ -32,7 +32,7 @@ final class Requests {
         }
     }
 
-    static byte[] encode(LdapApiService codec, Message message) {
+    public static byte[] encode(LdapApiService codec, Message message) {
         try {
             ByteBuffer encoded = LdapEncoder.encodeMessage(new Asn1Buffer(), codec, message);
             byte[] bytes = new byte[encoded.remaining()];

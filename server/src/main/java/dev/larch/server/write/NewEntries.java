@@ -1,4 +1,4 @@
-package dev.larch.server.ops;
+package dev.larch.server.write;
 
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;

@@ -1,5 +1,6 @@
-package dev.larch.server.ops;
+package dev.larch.server.auth;
 
+import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
@@ -15,14 +16,16 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * {@code userPassword}. SASL is refused with authMethodNotSupported. A failed bind leaves the
  * connection anonymous; unknown DNs and wrong passwords get the same answer.
  */
-final class BindHandler {
-    private final Backend backend;
+public final class BindHandler {
+    private final Directory directory;
+    private final Credentials credentials;
 
-    BindHandler(Backend backend) {
-        this.backend = backend;
+    public BindHandler(Directory directory, Credentials credentials) {
+        this.directory = directory;
+        this.credentials = credentials;
     }
 
-    void handle(Operation op, BindRequest request) {
+    public void handle(Operation op, BindRequest request) {
         op.session().bound(Dn.EMPTY_DN, false);
         if (!request.getVersion3()) {
             throw new ResultCodeException(ResultCodeEnum.PROTOCOL_ERROR, "only LDAP version 3 is supported");
@@ -40,14 +43,14 @@ final class BindHandler {
             succeed(op, request);
             return;
         }
-        Dn dn = backend.schemaNormalizer().dn(name);
+        Dn dn = directory.schemaNormalizer().dn(name);
         if (password.length == 0) {
             throw new ResultCodeException(
                     ResultCodeEnum.UNWILLING_TO_PERFORM,
                     "unauthenticated bind (DN with an empty password) is not allowed");
         }
-        if (dn.equals(backend.adminDn())) {
-            if (!backend.credentials().isAdminPassword(password)) {
+        if (dn.equals(credentials.adminDn())) {
+            if (!credentials.isAdminPassword(password)) {
                 throw invalid();
             }
             op.session().bound(dn, true);
@@ -62,16 +65,15 @@ final class BindHandler {
     }
 
     private boolean entryPasswordMatches(Dn dn, byte[] password) {
-        try (ReadTxn txn = backend.directory().store().read()) {
-            long id = backend.directory().resolve(txn, dn);
-            StoredEntry entry =
-                    id == ReadTxn.NOT_FOUND ? null : backend.directory().load(txn, id);
+        try (ReadTxn txn = directory.store().read()) {
+            long id = directory.resolve(txn, dn);
+            StoredEntry entry = id == ReadTxn.NOT_FOUND ? null : directory.load(txn, id);
             StoredAttribute stored = entry == null ? null : entry.attribute(AccessPolicy.USER_PASSWORD_OID);
             if (stored == null) {
                 return false;
             }
             for (byte[] value : stored.values()) {
-                if (backend.credentials().matches(value, password)) {
+                if (credentials.matches(value, password)) {
                     return true;
                 }
             }

@@ -1,16 +1,14 @@
-package dev.larch.server;
+package dev.larch.server.auth;
 
-import dev.larch.server.auth.PasswordSchemes;
-import dev.larch.server.ops.Credentials;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /** Bind credentials as the configuration sets them: the admin's hashed password and the cleartext policy. */
-final class ConfiguredCredentials implements Credentials {
+public final class ConfiguredCredentials implements Credentials {
     private final Dn adminDn;
     private final byte[] adminHash;
     private final boolean allowCleartext;
 
-    ConfiguredCredentials(Dn adminDn, byte[] adminHash, boolean allowCleartext) {
+    public ConfiguredCredentials(Dn adminDn, byte[] adminHash, boolean allowCleartext) {
         this.adminDn = adminDn;
         this.adminHash = adminHash.clone();
         this.allowCleartext = allowCleartext;

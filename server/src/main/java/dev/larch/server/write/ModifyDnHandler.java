@@ -1,11 +1,13 @@
-package dev.larch.server.ops;
+package dev.larch.server.write;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 
+import dev.larch.server.auth.AccessPolicy;
 import dev.larch.server.directory.Directory;
+import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
@@ -27,28 +29,34 @@ import org.apache.directory.api.ldap.model.name.Rdn;
  * whole subtree. The entry keeps its ID; descendants keep their IDs and DN-index records and
  * only have their stored DN rewritten.
  */
-final class ModifyDnHandler {
-    private final Backend backend;
+public final class ModifyDnHandler {
+    private final Directory directory;
+    private final WriteQueue writes;
+    private final AccessPolicy access;
+    private final SchemaChecker checker;
 
-    ModifyDnHandler(Backend backend) {
-        this.backend = backend;
+    public ModifyDnHandler(Directory directory, SchemaChecker checker, WriteQueue writes, AccessPolicy access) {
+        this.directory = directory;
+        this.checker = checker;
+        this.writes = writes;
+        this.access = access;
     }
 
-    void handle(Operation op, ModifyDnRequest request) {
-        backend.access().requireWrite(op.session(), "rename entries");
-        Dn dn = backend.schemaNormalizer().dn(request.getName());
+    public void handle(Operation op, ModifyDnRequest request) {
+        access.requireWrite(op.session(), "rename entries");
+        Dn dn = directory.schemaNormalizer().dn(request.getName());
         // No newSuperior keeps the parent; an explicit empty one means "under the root", which the
         // naming-context check below refuses.
         Dn newParentDn =
                 request.getNewSuperior() == null || (request.getNewSuperior().isEmpty() && !request.isMove())
                         ? dn.getParent()
-                        : backend.schemaNormalizer().dn(request.getNewSuperior());
+                        : directory.schemaNormalizer().dn(request.getNewSuperior());
         Rdn newRdn = request.getNewRdn();
-        Dn newDn = backend.schemaNormalizer()
+        Dn newDn = directory
+                .schemaNormalizer()
                 .dn(newRdn.getName() + (newParentDn.isEmpty() ? "" : "," + newParentDn.getName()));
         Dn modifier = op.session().boundDn();
-        backend.writes().submit(op, txn -> {
-            Directory directory = backend.directory();
+        writes.submit(op, txn -> {
             long id = directory.require(txn, dn);
             if (dn.equals(directory.suffix())) {
                 throw new ResultCodeException(
@@ -68,11 +76,11 @@ final class ModifyDnHandler {
                         ResultCodeEnum.ENTRY_ALREADY_EXISTS, "entry already exists: " + newDn.getName());
             }
             StoredEntry before = directory.load(txn, id);
-            Entry entry = backend.schemaNormalizer().toEntry(before);
+            Entry entry = directory.schemaNormalizer().toEntry(before);
             entry.setDn(newDn);
             renameValues(entry, dn.getRdn(), newDn.getRdn(), request.getDeleteOldRdn());
             Timestamps.modified(entry, modifier);
-            backend.checker().check(entry);
+            checker.check(entry);
             directory.move(txn, before, newParentId, entry);
             rewriteDescendants(txn, directory, id, newDn);
             ResultResponse response = request.getResultResponse();
@@ -138,8 +146,8 @@ final class ModifyDnHandler {
             }
             for (long child : children) {
                 StoredEntry entry = directory.load(txn, child);
-                Rdn rdn = backend.schemaNormalizer().dn(entry.dn()).getRdn();
-                Dn childDn = backend.schemaNormalizer().dn(rdn.getName() + "," + parentDn.getName());
+                Rdn rdn = directory.schemaNormalizer().dn(entry.dn()).getRdn();
+                Dn childDn = directory.schemaNormalizer().dn(rdn.getName() + "," + parentDn.getName());
                 directory.rewriteDn(txn, entry, childDn);
                 pendingParents.push(child);
                 pendingDns.push(childDn);

@@ -1,4 +1,4 @@
-package dev.larch.server.net;
+package dev.larch.jmh;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -6,23 +6,15 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.larch.config.LarchConfig;
-import dev.larch.jmh.Jvm;
 import dev.larch.jmh.data.GeneratedDirectory;
-import dev.larch.schema.SubschemaEntry;
+import dev.larch.server.RequestHandlers;
 import dev.larch.server.StoredDirectory;
-import dev.larch.server.directory.SchemaNormalizer;
-import dev.larch.server.ops.AccessPolicy;
-import dev.larch.server.ops.Backend;
-import dev.larch.server.ops.Credentials;
-import dev.larch.server.ops.OperationRouter;
-import dev.larch.server.ops.VirtualEntries;
-import dev.larch.server.ops.WriteQueue;
-import dev.larch.server.search.FilterCompiler;
-import dev.larch.server.search.SearchPlanner;
+import dev.larch.server.auth.Credentials;
+import dev.larch.server.net.LdapChannelInitializer;
+import dev.larch.server.net.ListenerOptions;
+import dev.larch.server.write.WriteQueue;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.util.concurrent.ImmediateEventExecutor;
 import org.apache.directory.api.asn1.ber.Asn1Decoder;
 import org.apache.directory.api.ldap.codec.api.LdapApiService;
 import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
@@ -50,7 +42,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * The complete exact-match search in process: request bytes in, response bytes out, no socket.
  * The bytes go through the pipeline a connection gets ({@link LdapChannelInitializer}: frame
  * decoder, message decoder, encoder, dispatcher) on an {@link EmbeddedChannel}, into the real
- * {@link OperationRouter} over a generated store of {@code entries} people. One operation is
+ * handlers ({@link RequestHandlers}) over a generated store of {@code entries} people. One operation is
  * {@code (uid=user012345)} from the suffix, subtree scope, all user attributes: one entry and a done.
  */
 @State(Scope.Benchmark)
@@ -80,36 +72,18 @@ public class ExactMatchSearchBenchmark {
         data = GeneratedDirectory.create(entries);
         StoredDirectory open = data.open();
         LarchConfig config = data.config();
-        SchemaNormalizer schemaNormalizer = open.directory().schemaNormalizer();
         writes = new WriteQueue(open.store());
-        VirtualEntries virtual = new VirtualEntries(
-                schemaNormalizer,
-                open.directory().suffix(),
-                "jmh",
-                SubschemaEntry.build(data.schema(), VirtualEntries.SUBSCHEMA_DN));
-        Backend backend = new Backend(
-                open.directory(),
-                schemaNormalizer,
-                open.checker(),
-                new FilterCompiler(data.schema()),
-                new SearchPlanner(open.store(), config.limits().indexEntryLimit()),
+        var handler = RequestHandlers.over(
+                open,
+                data.schema(),
+                config.limits(),
+                new NoCredentials(open.directory().schemaNormalizer().dn("cn=admin," + config.suffix())),
                 writes,
-                new AccessPolicy(),
-                new NoCredentials(schemaNormalizer.dn("cn=admin," + config.suffix())),
-                virtual,
-                config.limits().sizeLimit(),
-                config.limits().timeLimitSeconds(),
-                config.limits().lookThroughLimit());
-
-        LdapApiService codec = LdapApiServiceFactory.getSingleton();
+                "jmh");
         var l = config.listen();
-        ListenerOptions options = new ListenerOptions(l.host(), 0, 1, l.maxPduBytes(), 0, l.maxFilterDepth(), false);
-        channel = new EmbeddedChannel(new LdapChannelInitializer(
-                options,
-                new OperationRouter(backend),
-                codec,
-                new InFlightOperations(),
-                new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE)));
+        ListenerOptions options = new ListenerOptions(l.host(), 0, 1, l.maxPduBytes(), 0, l.maxFilterDepth());
+        channel = new EmbeddedChannel(LdapChannelInitializer.standalone(options, handler));
+        LdapApiService codec = LdapApiServiceFactory.getSingleton();
         request = Requests.encode(codec, Requests.exactMatch(2, "user012345"));
         checkAnswer(codec);
     }

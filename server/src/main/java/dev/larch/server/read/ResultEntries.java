@@ -1,5 +1,6 @@
-package dev.larch.server.ops;
+package dev.larch.server.read;
 
+import dev.larch.server.auth.AccessPolicy;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.protocol.Session;

@@ -1,4 +1,4 @@
-package dev.larch.server.ops;
+package dev.larch.server.write;
 
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;

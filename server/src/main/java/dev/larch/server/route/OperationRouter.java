@@ -1,9 +1,16 @@
-package dev.larch.server.ops;
+package dev.larch.server.route;
 
+import dev.larch.server.auth.BindHandler;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.RequestHandler;
+import dev.larch.server.read.CompareHandler;
+import dev.larch.server.read.SearchHandler;
+import dev.larch.server.write.AddHandler;
+import dev.larch.server.write.DeleteHandler;
+import dev.larch.server.write.ModifyDnHandler;
+import dev.larch.server.write.ModifyHandler;
 import org.apache.directory.api.ldap.model.message.AddRequest;
 import org.apache.directory.api.ldap.model.message.BindRequest;
 import org.apache.directory.api.ldap.model.message.CompareRequest;
@@ -31,14 +38,21 @@ public final class OperationRouter implements RequestHandler {
     private final ModifyDnHandler modifyDn;
     private final ExtendedHandler extended = new ExtendedHandler();
 
-    public OperationRouter(Backend backend) {
-        this.bind = new BindHandler(backend);
-        this.search = new SearchHandler(backend);
-        this.compare = new CompareHandler(backend);
-        this.add = new AddHandler(backend);
-        this.delete = new DeleteHandler(backend);
-        this.modify = new ModifyHandler(backend);
-        this.modifyDn = new ModifyDnHandler(backend);
+    public OperationRouter(
+            BindHandler bind,
+            SearchHandler search,
+            CompareHandler compare,
+            AddHandler add,
+            DeleteHandler delete,
+            ModifyHandler modify,
+            ModifyDnHandler modifyDn) {
+        this.bind = bind;
+        this.search = search;
+        this.compare = compare;
+        this.add = add;
+        this.delete = delete;
+        this.modify = modify;
+        this.modifyDn = modifyDn;
     }
 
     @Override

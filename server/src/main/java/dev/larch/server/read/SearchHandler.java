@@ -1,11 +1,15 @@
-package dev.larch.server.ops;
+package dev.larch.server.read;
 
+import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.search.Filter;
+import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.search.SearchCursor;
+import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.search.Tri;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.ReadTxn;
@@ -19,44 +23,54 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * Answers search requests (RFC 4511 section 4.5): resolves the base, plans candidates, and
  * streams matching entries from a read transaction on the connection's event loop.
  */
-final class SearchHandler {
-    private final Backend backend;
+public final class SearchHandler {
+    private final Directory directory;
+    private final FilterCompiler filters;
+    private final SearchPlanner planner;
+    private final AccessPolicy access;
+    private final VirtualEntries virtualEntries;
+    private final SearchLimits limits;
     private final ResultEntries results;
 
-    SearchHandler(Backend backend) {
-        this.backend = backend;
-        this.results = new ResultEntries(backend.access(), VirtualEntries.SUBSCHEMA_DN);
+    /** @param limits the bounds for everyone but the administrator, who has none */
+    public SearchHandler(
+            Directory directory,
+            FilterCompiler filters,
+            SearchPlanner planner,
+            AccessPolicy access,
+            VirtualEntries virtualEntries,
+            SearchLimits limits) {
+        this.directory = directory;
+        this.filters = filters;
+        this.planner = planner;
+        this.access = access;
+        this.virtualEntries = virtualEntries;
+        this.limits = limits;
+        this.results = new ResultEntries(access, VirtualEntries.SUBSCHEMA_DN);
     }
 
-    void handle(Operation op, SearchRequest request) {
-        Filter filter =
-                backend.filters().compile(request.getFilter(), backend.access().unreadable(op.session()));
+    public void handle(Operation op, SearchRequest request) {
+        Filter filter = filters.compile(request.getFilter(), access.unreadable(op.session()));
         AttributeSelection selection = AttributeSelection.of(
-                request.getAttributes(), backend.schemaNormalizer().schema());
-        Dn base = backend.schemaNormalizer().dn(request.getBase());
-        if (base.isEmpty() || base.equals(backend.virtualEntries().subschemaDn())) {
+                request.getAttributes(), directory.schemaNormalizer().schema());
+        Dn base = directory.schemaNormalizer().dn(request.getBase());
+        if (base.isEmpty() || base.equals(virtualEntries.subschemaDn())) {
             answerVirtual(op, request, base, filter, selection);
             return;
         }
-        if (!backend.directory().holds(base)) {
+        if (!directory.holds(base)) {
             throw new ResultCodeException(ResultCodeEnum.NO_SUCH_OBJECT, "no naming context holds " + base.getName());
         }
-        ReadTxn txn = backend.directory().store().read();
+        ReadTxn txn = directory.store().read();
         SearchCursor cursor = null;
         try {
-            long baseId = backend.directory().require(txn, base);
+            long baseId = directory.require(txn, base);
             IdSet candidates = request.getScope() == SearchScope.OBJECT
                     ? null
-                    : backend.planner().plan(txn, filter).ids();
-            boolean admin = op.session().isAdmin();
+                    : planner.plan(txn, filter).ids();
+            SearchLimits bounds = op.session().isAdmin() ? SearchLimits.NONE : limits;
             cursor = new SearchCursor(
-                    backend.directory(),
-                    txn,
-                    baseId,
-                    request.getScope(),
-                    filter,
-                    candidates,
-                    admin ? 0 : backend.lookThroughLimit());
+                    directory, txn, baseId, request.getScope(), filter, candidates, bounds.lookThroughLimit());
             new StreamingSearch(
                             op,
                             request,
@@ -64,8 +78,8 @@ final class SearchHandler {
                             cursor,
                             selection,
                             results,
-                            limit(request.getSizeLimit(), admin ? 0 : backend.sizeLimit()),
-                            limit(request.getTimeLimit(), admin ? 0 : backend.timeLimitSeconds()))
+                            limit(request.getSizeLimit(), bounds.sizeLimit()),
+                            limit(request.getTimeLimit(), bounds.timeLimitSeconds()))
                     .run();
         } catch (RuntimeException e) {
             if (cursor != null) {
@@ -79,9 +93,7 @@ final class SearchHandler {
     /** The root DSE and the subschema subentry answer base searches only. */
     private void answerVirtual(
             Operation op, SearchRequest request, Dn base, Filter filter, AttributeSelection selection) {
-        StoredEntry entry = base.isEmpty()
-                ? backend.virtualEntries().rootDse()
-                : backend.virtualEntries().subschema();
+        StoredEntry entry = base.isEmpty() ? virtualEntries.rootDse() : virtualEntries.subschema();
         SearchResultDone done = (SearchResultDone) request.getResultResponse();
         if (request.getScope() != SearchScope.OBJECT) {
             if (base.isEmpty()) {

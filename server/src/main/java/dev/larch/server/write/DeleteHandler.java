@@ -1,5 +1,7 @@
-package dev.larch.server.ops;
+package dev.larch.server.write;
 
+import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.directory.Directory;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import org.apache.directory.api.ldap.model.message.DeleteRequest;
@@ -8,24 +10,28 @@ import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /** Delete (RFC 4511 section 4.8): leaves only. */
-final class DeleteHandler {
-    private final Backend backend;
+public final class DeleteHandler {
+    private final Directory directory;
+    private final WriteQueue writes;
+    private final AccessPolicy access;
 
-    DeleteHandler(Backend backend) {
-        this.backend = backend;
+    public DeleteHandler(Directory directory, WriteQueue writes, AccessPolicy access) {
+        this.directory = directory;
+        this.writes = writes;
+        this.access = access;
     }
 
-    void handle(Operation op, DeleteRequest request) {
-        backend.access().requireWrite(op.session(), "delete entries");
-        Dn dn = backend.schemaNormalizer().dn(request.getName());
-        backend.writes().submit(op, txn -> {
-            long id = backend.directory().require(txn, dn);
+    public void handle(Operation op, DeleteRequest request) {
+        access.requireWrite(op.session(), "delete entries");
+        Dn dn = directory.schemaNormalizer().dn(request.getName());
+        writes.submit(op, txn -> {
+            long id = directory.require(txn, dn);
             if (txn.hasChildren(id)) {
                 throw new ResultCodeException(
                         ResultCodeEnum.NOT_ALLOWED_ON_NON_LEAF,
                         "entry has subordinates; delete them first: " + dn.getName());
             }
-            backend.directory().delete(txn, backend.directory().load(txn, id));
+            directory.delete(txn, directory.load(txn, id));
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
             return response;

@@ -1,5 +1,8 @@
-package dev.larch.server.ops;
+package dev.larch.server.write;
 
+import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.directory.Directory;
+import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.protocol.Operation;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.message.AddRequest;
@@ -8,21 +11,25 @@ import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /** Add (RFC 4511 section 4.7): validated on the event loop, written on the write queue. */
-final class AddHandler {
-    private final Backend backend;
+public final class AddHandler {
+    private final Directory directory;
     private final NewEntries newEntries;
+    private final WriteQueue writes;
+    private final AccessPolicy access;
 
-    AddHandler(Backend backend) {
-        this.backend = backend;
-        this.newEntries = new NewEntries(backend.directory(), backend.checker());
+    public AddHandler(Directory directory, SchemaChecker checker, WriteQueue writes, AccessPolicy access) {
+        this.directory = directory;
+        this.newEntries = new NewEntries(directory, checker);
+        this.writes = writes;
+        this.access = access;
     }
 
-    void handle(Operation op, AddRequest request) {
-        backend.access().requireWrite(op.session(), "add entries");
-        Dn dn = backend.schemaNormalizer().dn(request.getEntryDn());
+    public void handle(Operation op, AddRequest request) {
+        access.requireWrite(op.session(), "add entries");
+        Dn dn = directory.schemaNormalizer().dn(request.getEntryDn());
         Entry entry =
                 newEntries.prepare(dn, request.getEntry(), false, op.session().boundDn());
-        backend.writes().submit(op, txn -> {
+        writes.submit(op, txn -> {
             newEntries.insert(txn, entry);
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);

@@ -1,4 +1,4 @@
-package dev.larch.server.ops;
+package dev.larch.server.auth;
 
 import java.util.Set;
 

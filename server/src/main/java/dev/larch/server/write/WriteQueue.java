@@ -1,4 +1,4 @@
-package dev.larch.server.ops;
+package dev.larch.server.write;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

@@ -1,5 +1,7 @@
-package dev.larch.server.ops;
+package dev.larch.server.read;
 
+import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
@@ -15,17 +17,19 @@ import org.apache.directory.api.ldap.model.schema.AttributeType;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /** Compare (RFC 4511 section 4.10) with the attribute's equality rule. */
-final class CompareHandler {
-    private final Backend backend;
+public final class CompareHandler {
+    private final Directory directory;
+    private final AccessPolicy access;
 
-    CompareHandler(Backend backend) {
-        this.backend = backend;
+    public CompareHandler(Directory directory, AccessPolicy access) {
+        this.directory = directory;
+        this.access = access;
     }
 
-    void handle(Operation op, CompareRequest request) {
-        Dn dn = backend.schemaNormalizer().dn(request.getName());
-        AttributeType type = backend.schemaNormalizer().type(request.getAttributeId());
-        if (!backend.access().canRead(op.session(), type.getOid())) {
+    public void handle(Operation op, CompareRequest request) {
+        Dn dn = directory.schemaNormalizer().dn(request.getName());
+        AttributeType type = directory.schemaNormalizer().type(request.getAttributeId());
+        if (!access.canRead(op.session(), type.getOid())) {
             throw new ResultCodeException(
                     ResultCodeEnum.INSUFFICIENT_ACCESS_RIGHTS, "no access to compare " + type.getName());
         }
@@ -33,13 +37,12 @@ final class CompareHandler {
             throw new ResultCodeException(
                     ResultCodeEnum.INAPPROPRIATE_MATCHING, type.getName() + " has no equality rule");
         }
-        Value assertion = backend.schemaNormalizer().value(type, request.getAssertionValue());
+        Value assertion = directory.schemaNormalizer().value(type, request.getAssertionValue());
         byte[] normalized =
                 assertion.isHumanReadable() ? assertion.getNormalized().getBytes(UTF_8) : assertion.getBytes();
         boolean matched;
-        try (ReadTxn txn = backend.directory().store().read()) {
-            StoredEntry entry =
-                    backend.directory().load(txn, backend.directory().require(txn, dn));
+        try (ReadTxn txn = directory.store().read()) {
+            StoredEntry entry = directory.load(txn, directory.require(txn, dn));
             StoredAttribute attribute = entry.attribute(type.getOid());
             if (attribute == null) {
                 throw new ResultCodeException(ResultCodeEnum.NO_SUCH_ATTRIBUTE, "entry has no " + type.getName());

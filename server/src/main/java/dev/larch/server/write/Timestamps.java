@@ -1,4 +1,4 @@
-package dev.larch.server.ops;
+package dev.larch.server.write;
 
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -1,4 +1,4 @@
-package dev.larch.server.net;
+package dev.larch.server.accesslog;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -20,8 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes one INFO line per completed operation, and per connection open and close, to the SLF4J
- * logger {@code larch.access}:
+ * The access log's lines, one INFO line per completed operation and per connection event, written
+ * to the SLF4J logger {@link AccessLoggingHandler#LOGGER_NAME}:
  *
  * <pre>
  * conn=7 open from=127.0.0.1:50312
@@ -37,34 +37,29 @@ import org.slf4j.LoggerFactory;
  */
 final class AccessLog {
 
-    static final String LOGGER_NAME = "larch.access";
-    private static final Logger LOG = LoggerFactory.getLogger(LOGGER_NAME);
+    private static final Logger LOG = LoggerFactory.getLogger(AccessLoggingHandler.LOGGER_NAME);
     private static final int MAX_VALUE_CHARS = 2048;
 
-    private final boolean enabled;
+    private AccessLog() {}
 
-    AccessLog(boolean enabled) {
-        this.enabled = enabled;
+    private static boolean on() {
+        return LOG.isInfoEnabled();
     }
 
-    private boolean on() {
-        return enabled && LOG.isInfoEnabled();
-    }
-
-    void opened(Session session) {
+    static void opened(Session session) {
         if (on()) {
             LOG.info("conn={} open from={}", session.id(), address(session.remoteAddress()));
         }
     }
 
-    void closed(Session session) {
+    static void closed(Session session) {
         if (on()) {
             LOG.info("conn={} closed", session.id());
         }
     }
 
     /** A final response sent (or, with {@code response} null, an operation abandoned). */
-    void completed(Session session, Message request, ResultResponse response, int entries, long startNanos) {
+    static void completed(Session session, Message request, ResultResponse response, int entries, long startNanos) {
         if (!on()) {
             return;
         }
@@ -84,7 +79,7 @@ final class AccessLog {
     }
 
     /** A request the decoder refused and answered itself; only the response is known. */
-    void refused(Session session, ResultResponse response, long startNanos) {
+    static void refused(Session session, ResultResponse response, long startNanos) {
         if (!on()) {
             return;
         }
@@ -95,19 +90,19 @@ final class AccessLog {
         LOG.info(line.toString());
     }
 
-    void abandon(Session session, AbandonRequest request) {
+    static void abandon(Session session, AbandonRequest request) {
         if (on()) {
             LOG.info("conn={} op={} ABANDON id={}", session.id(), request.getMessageId(), request.getAbandoned());
         }
     }
 
-    void unbind(Session session, Message request) {
+    static void unbind(Session session, Message request) {
         if (on()) {
             LOG.info("conn={} op={} UNBIND", session.id(), request.getMessageId());
         }
     }
 
-    void disconnect(Session session, ResultResponse notice) {
+    static void disconnect(Session session, ResultResponse notice) {
         if (!on()) {
             return;
         }

@@ -1,4 +1,4 @@
-package dev.larch.server.ops;
+package dev.larch.server.read;
 
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.EntryCodec;

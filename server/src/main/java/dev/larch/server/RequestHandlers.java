@@ -1,0 +1,67 @@
+package dev.larch.server;
+
+import dev.larch.config.Limits;
+import dev.larch.schema.SubschemaEntry;
+import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.auth.BindHandler;
+import dev.larch.server.auth.Credentials;
+import dev.larch.server.read.CompareHandler;
+import dev.larch.server.read.SearchHandler;
+import dev.larch.server.read.SearchLimits;
+import dev.larch.server.read.VirtualEntries;
+import dev.larch.server.route.OperationRouter;
+import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.search.SearchPlanner;
+import dev.larch.server.write.AddHandler;
+import dev.larch.server.write.DeleteHandler;
+import dev.larch.server.write.ModifyDnHandler;
+import dev.larch.server.write.ModifyHandler;
+import dev.larch.server.write.WriteQueue;
+import org.apache.directory.api.ldap.model.schema.SchemaManager;
+
+/**
+ * Wires the operation handlers over an open directory: the one place that decides which handler
+ * gets which part of the server. Used by {@link LarchServer} and by benchmarks that drive the real
+ * request path without a socket.
+ */
+public final class RequestHandlers {
+    private RequestHandlers() {}
+
+    /**
+     * The router serving every operation, without cross-cutting decorators (the access log).
+     *
+     * @param writes the queue that runs write transactions; the caller owns and closes it
+     * @param version shown as the root DSE's {@code vendorVersion}
+     */
+    public static OperationRouter over(
+            StoredDirectory open,
+            SchemaManager schema,
+            Limits limits,
+            Credentials credentials,
+            WriteQueue writes,
+            String version) {
+        var directory = open.directory();
+        VirtualEntries virtual = new VirtualEntries(
+                directory.schemaNormalizer(),
+                directory.suffix(),
+                version,
+                SubschemaEntry.build(schema, VirtualEntries.SUBSCHEMA_DN));
+        AccessPolicy access = new AccessPolicy();
+        SearchLimits searchLimits =
+                new SearchLimits(limits.sizeLimit(), limits.timeLimitSeconds(), limits.lookThroughLimit());
+        return new OperationRouter(
+                new BindHandler(directory, credentials),
+                new SearchHandler(
+                        directory,
+                        new FilterCompiler(schema),
+                        new SearchPlanner(open.store(), limits.indexEntryLimit()),
+                        access,
+                        virtual,
+                        searchLimits),
+                new CompareHandler(directory, access),
+                new AddHandler(directory, open.checker(), writes, access),
+                new DeleteHandler(directory, writes, access),
+                new ModifyHandler(directory, open.checker(), writes, access),
+                new ModifyDnHandler(directory, open.checker(), writes, access));
+    }
+}
