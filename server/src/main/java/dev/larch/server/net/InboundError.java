@@ -5,7 +5,8 @@ import org.apache.directory.api.ldap.model.message.ResultResponse;
 
 /**
  * What the decoders pass to the dispatcher instead of a request when input is bad. The dispatcher
- * alone writes to the client, so every error goes through one place and is access-logged.
+ * alone writes to the client, so every error goes through one place and is told to the request
+ * handler's {@link dev.larch.server.protocol.RequestHandler#connectionEvent} (the access log).
  */
 sealed interface InboundError {
 

@@ -38,7 +38,7 @@ public interface Operation {
     /** True once the client abandoned this operation or the connection closed. */
     boolean isAbandoned();
 
-    /** Sends the final response, which ends the operation and writes its access-log line. */
+    /** Sends the final response, which ends the operation (see {@link RequestHandler#ended}). */
     void complete(ResultResponse response);
 
     /** Number of search entries sent so far (for the access log and size limits). */
