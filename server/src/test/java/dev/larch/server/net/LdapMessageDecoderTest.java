@@ -186,4 +186,12 @@ class LdapMessageDecoderTest {
         assertEquals(2, search.getMessageId());
         assertFalse(ch.finishAndReleaseAll());
     }
+
+    @Test
+    void aTooDeepFilterUnderANegativeMessageIdDisconnects() {
+        // messageID -128 cannot be answered: the PDU is refused as malformed, not replied to as id 128.
+        byte[] pdu = Fixtures.searchWithFilterDepth(0x80, 10_000);
+        InboundError.Disconnect d = assertInstanceOf(InboundError.Disconnect.class, decodeWhole(pdu));
+        assertEquals(ResultCodeEnum.PROTOCOL_ERROR, d.code());
+    }
 }
