@@ -1,8 +1,9 @@
 package dev.larch.server.net;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import org.apache.directory.api.ldap.model.message.Message;
 import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
 
@@ -27,58 +28,51 @@ final class EmptyResponseValue {
                 && r.getControls().isEmpty();
     }
 
-    /** The PDU with {@code [11] ''} appended to its ExtendedResponse. */
+    /** The PDU with {@code [11] ''} appended to its ExtendedResponse; {@code pdu}'s position does not move. */
     static byte[] append(ByteBuffer pdu) {
-        byte[] in = new byte[pdu.remaining()];
-        pdu.get(in);
-        int[] pos = {1};
-        int outerLength = readLength(in, pos);
-        int bodyStart = pos[0];
-        // messageID: INTEGER, short definite length
-        int idEnd = bodyStart + 2 + (in[bodyStart + 1] & 0xFF);
-        pos[0] = idEnd + 1;
-        int opLength = readLength(in, pos);
-        int opContent = pos[0];
-        if (opContent + opLength != bodyStart + outerLength || bodyStart + outerLength != in.length) {
+        ByteBuf in = Unpooled.wrappedBuffer(pdu);
+        LdapMessageEnvelope envelope = new LdapMessageEnvelope();
+        if (!envelope.read(in) || envelope.protocolOpEnd() != in.writerIndex()) {
             throw new IllegalStateException("unexpected ExtendedResponse layout");
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(in.length + 8);
-        byte[] op = lengthBytes(opLength + 2);
-        int newOuter = (idEnd - bodyStart) + 1 + op.length + opLength + 2;
-        out.write(in[0]);
-        out.writeBytes(lengthBytes(newOuter));
-        out.write(in, bodyStart, idEnd - bodyStart);
-        out.write(in[idEnd]);
-        out.writeBytes(op);
-        out.write(in, opContent, opLength);
-        out.write(RESPONSE_VALUE_TAG);
-        out.write(0);
-        return out.toByteArray();
+        int idStart = envelope.messageIdIndex();
+        int idLength = envelope.protocolOpIndex() - idStart;
+        int opContent = envelope.protocolOpValueIndex();
+        int opLength = envelope.protocolOpEnd() - opContent + 2;
+        int outerLength = idLength + 1 + lengthOctets(opLength) + opLength;
+        byte[] result = new byte[1 + lengthOctets(outerLength) + outerLength];
+        ByteBuf out = Unpooled.wrappedBuffer(result).clear();
+        out.writeByte(in.getByte(0));
+        writeLength(out, outerLength);
+        out.writeBytes(in, idStart, idLength);
+        out.writeByte(envelope.protocolOpTag());
+        writeLength(out, opLength);
+        out.writeBytes(in, opContent, opLength - 2);
+        out.writeByte(RESPONSE_VALUE_TAG);
+        out.writeByte(0);
+        return result;
     }
 
-    private static int readLength(byte[] b, int[] pos) {
-        int first = b[pos[0]++] & 0xFF;
-        if (first < 0x80) {
-            return first;
-        }
-        int n = first & 0x7F;
-        int length = 0;
-        for (int i = 0; i < n; i++) {
-            length = (length << 8) | (b[pos[0]++] & 0xFF);
-        }
-        return length;
-    }
-
-    private static byte[] lengthBytes(int length) {
+    /** Octets of a minimal definite length (X.690 §8.1.3); a response stays below 2^24 octets. */
+    private static int lengthOctets(int length) {
         if (length < 0x80) {
-            return new byte[] {(byte) length};
+            return 1;
         }
         if (length < 0x100) {
-            return new byte[] {(byte) 0x81, (byte) length};
+            return 2;
         }
-        if (length < 0x10000) {
-            return new byte[] {(byte) 0x82, (byte) (length >> 8), (byte) length};
+        return length < 0x10000 ? 3 : 4;
+    }
+
+    private static void writeLength(ByteBuf out, int length) {
+        int octets = lengthOctets(length);
+        if (octets == 1) {
+            out.writeByte(length);
+            return;
         }
-        return new byte[] {(byte) 0x83, (byte) (length >> 16), (byte) (length >> 8), (byte) length};
+        out.writeByte(0x80 | (octets - 1));
+        for (int shift = 8 * (octets - 2); shift >= 0; shift -= 8) {
+            out.writeByte(length >> shift);
+        }
     }
 }

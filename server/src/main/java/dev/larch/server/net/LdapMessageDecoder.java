@@ -24,30 +24,47 @@ import org.slf4j.LoggerFactory;
  * Turns one framed PDU (from {@link LdapFrameDecoder}) into one Apache LDAP API {@link Message}.
  * Failures become {@link InboundError}s: the codec's {@link ResponseCarryingException} is a
  * {@link InboundError.Reply} (the frame boundary is trustworthy, so the connection survives); any other
- * decoding failure is a {@link InboundError.Disconnect}. A search filter nested deeper than the limit
- * is answered without being decoded.
+ * decoding failure is a {@link InboundError.Disconnect}. A SearchRequest is screened first, straight
+ * from the BER: a filter nested deeper than the limit is answered without being decoded, and broken
+ * lengths on the way to it disconnect.
  *
- * <p>Stateful (reuses one decoding container): one instance per channel.
+ * <p>Stateful (reuses one decoding container and the screening state): one instance per channel.
  */
 final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
 
     private static final Logger LOG = LoggerFactory.getLogger(LdapMessageDecoder.class);
 
     private final LdapMessageContainer<Message> container;
+    private final LdapMessageEnvelope envelope = new LdapMessageEnvelope();
+    private final SearchFilterDepth filterDepth;
     private final int maxFilterDepth;
 
     LdapMessageDecoder(LdapApiService codec, int maxPduBytes, int maxFilterDepth) {
         super(ByteBuf.class);
         this.container = new LdapMessageContainer<>(codec);
         this.container.setMaxPDUSize(maxPduBytes);
+        this.filterDepth = new SearchFilterDepth(maxFilterDepth);
         this.maxFilterDepth = maxFilterDepth;
     }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf pdu, List<Object> out) {
-        if (SearchFilterDepth.exceeds(pdu, maxFilterDepth)) {
-            out.add(filterTooDeep(pdu));
-            return;
+        // A broken envelope is left to the Apache decoder, which refuses it as it always has.
+        if (envelope.read(pdu) && envelope.protocolOpTag() == LdapMessageEnvelope.SEARCH_REQUEST) {
+            switch (filterDepth.measure(pdu, envelope.protocolOpValueIndex(), envelope.protocolOpEnd())) {
+                case TOO_DEEP -> {
+                    out.add(filterTooDeep(envelope.messageId()));
+                    return;
+                }
+                case MALFORMED -> {
+                    LOG.debug("SearchRequest with broken BER lengths");
+                    out.add(InboundError.Disconnect.protocolError("malformed PDU"));
+                    return;
+                }
+                case WITHIN_LIMIT -> {
+                    // decoded below
+                }
+            }
         }
         out.add(decode(pdu.nioBuffer()));
     }
@@ -82,23 +99,10 @@ final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
         return InboundError.Disconnect.protocolError("malformed PDU");
     }
 
-    private InboundError filterTooDeep(ByteBuf pdu) {
-        SearchResultDoneImpl done = new SearchResultDoneImpl(messageId(pdu));
+    private InboundError filterTooDeep(int messageId) {
+        SearchResultDoneImpl done = new SearchResultDoneImpl(messageId);
         done.getLdapResult().setResultCode(ResultCodeEnum.PROTOCOL_ERROR);
         done.getLdapResult().setDiagnosticMessage("filter nested deeper than " + maxFilterDepth);
         return new InboundError.Reply(done);
-    }
-
-    /** The messageID of a PDU already known to be well formed up to its protocolOp. */
-    private static int messageId(ByteBuf pdu) {
-        BerHeader h = new BerHeader();
-        h.read(pdu, pdu.readerIndex(), pdu.writerIndex());
-        int index = pdu.readerIndex() + h.headerLength();
-        h.read(pdu, index, pdu.writerIndex());
-        int id = 0;
-        for (int i = 0; i < h.valueLength() && i < 4; i++) {
-            id = (id << 8) | pdu.getUnsignedByte(index + h.headerLength() + i);
-        }
-        return id;
     }
 }

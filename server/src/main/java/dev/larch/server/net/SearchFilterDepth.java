@@ -5,85 +5,91 @@ import java.util.Arrays;
 import io.netty.buffer.ByteBuf;
 
 /**
- * Measures, straight from the BER and without recursion, how deep the filter of a SearchRequest PDU
- * nests, so that a hostile filter is refused before the Apache decoder (whose filter-to-{@code ExprNode}
- * conversion recurses) and the search engine see it.
+ * Measures, straight from the BER and without recursion, how deep the filter of a SearchRequest
+ * nests, so that a hostile filter is refused before the Apache decoder (whose filter-to-{@code
+ * ExprNode} conversion recurses) and the search engine see it. Walks only the fields up to and
+ * including the filter; every length on the way must fit inside its parent.
  *
  * <p>Depth counts filter elements on the path from the top: {@code (cn=x)} is 1, {@code (&(cn=x))} is
  * 2. Only and, or and not (RFC 4511 §4.5.1.7) contain filters; every other choice is a leaf.
- * Stateless and thread-safe.
+ *
+ * <p>Keeps its stack between calls so that a measurement allocates nothing; not thread-safe (one per
+ * decoder).
  */
 final class SearchFilterDepth {
+
+    enum Verdict {
+        WITHIN_LIMIT,
+        TOO_DEEP,
+        /** A header is broken, or a length overruns the element that contains it. */
+        MALFORMED
+    }
+
+    private static final int FILTER_AND = 0xA0;
+    private static final int FILTER_OR = 0xA1;
+    private static final int FILTER_NOT = 0xA2;
 
     /** SearchRequest fields before the filter: baseObject, scope, derefAliases, sizeLimit, timeLimit, typesOnly. */
     private static final int FIELDS_BEFORE_FILTER = 6;
 
-    private SearchFilterDepth() {}
+    private final int maxDepth;
+    private final BerHeader header = new BerHeader();
+    /** End offsets of the and, or and not elements enclosing the current position, innermost last. */
+    private int[] openEnds;
+
+    /** @param maxDepth the deepest filter accepted, at least 1 */
+    SearchFilterDepth(int maxDepth) {
+        if (maxDepth < 1) {
+            throw new IllegalArgumentException("maxDepth must be at least 1, was " + maxDepth);
+        }
+        this.maxDepth = maxDepth;
+        this.openEnds = new int[Math.min(maxDepth, 16)];
+    }
 
     /**
-     * True when {@code pdu} (one whole LDAPMessage, from its reader index) is a SearchRequest whose
-     * filter nests deeper than {@code maxDepth}. False for any other PDU, for a shallow enough filter,
-     * and for BER too broken to tell (the real decoder then rejects it).
+     * Judges the SearchRequest whose value (the fields inside its [APPLICATION 3] header) lies in
+     * {@code [valueIndex, end)} of {@code pdu}. Bytes after the filter are not looked at.
      */
-    static boolean exceeds(ByteBuf pdu, int maxDepth) {
-        BerHeader h = new BerHeader();
-        int end = pdu.writerIndex();
-        int index = pdu.readerIndex();
-        if (h.read(pdu, index, end) != BerHeader.Status.COMPLETE || h.tag() != BerHeader.SEQUENCE) {
-            return false;
-        }
-        index += h.headerLength();
-        if (h.read(pdu, index, end) != BerHeader.Status.COMPLETE) {
-            return false;
-        }
-        index += (int) h.elementLength(); // messageID
-        if (h.read(pdu, index, end) != BerHeader.Status.COMPLETE || h.tag() != BerHeader.SEARCH_REQUEST) {
-            return false;
-        }
-        long opEnd = index + h.elementLength();
-        if (opEnd > end) {
-            return false;
-        }
-        index += h.headerLength();
+    Verdict measure(ByteBuf pdu, int valueIndex, int end) {
+        int index = valueIndex;
         for (int i = 0; i < FIELDS_BEFORE_FILTER; i++) {
-            if (h.read(pdu, index, (int) opEnd) != BerHeader.Status.COMPLETE || index + h.elementLength() > opEnd) {
-                return false;
+            if (header.readElement(pdu, index, end) != BerHeader.Status.COMPLETE) {
+                return Verdict.MALFORMED;
             }
-            index += (int) h.elementLength();
+            index = header.endIndex();
         }
-        if (h.read(pdu, index, (int) opEnd) != BerHeader.Status.COMPLETE || index + h.elementLength() > opEnd) {
-            return false;
+        if (header.readElement(pdu, index, end) != BerHeader.Status.COMPLETE) {
+            return Verdict.MALFORMED;
         }
-        return filterExceeds(pdu, index, (int) (index + h.elementLength()), maxDepth, h);
+        return measureFilter(pdu, index, header.endIndex());
     }
 
     /** Walks the filter element in [start, end) with an explicit stack of open connectives' end offsets. */
-    private static boolean filterExceeds(ByteBuf pdu, int start, int end, int maxDepth, BerHeader h) {
-        int[] openEnds = new int[Math.min(maxDepth, 64)];
+    private Verdict measureFilter(ByteBuf pdu, int start, int end) {
         int open = 0;
         int index = start;
         while (index < end) {
-            while (open > 0 && index >= openEnds[open - 1]) {
+            while (open > 0 && index == openEnds[open - 1]) {
                 open--;
             }
             int limit = open > 0 ? openEnds[open - 1] : end;
-            if (h.read(pdu, index, limit) != BerHeader.Status.COMPLETE || index + h.elementLength() > limit) {
-                return false;
+            if (header.readElement(pdu, index, limit) != BerHeader.Status.COMPLETE) {
+                return Verdict.MALFORMED;
             }
-            if (open + 1 > maxDepth) {
-                return true;
+            if (open == maxDepth) {
+                return Verdict.TOO_DEEP;
             }
-            int tag = h.tag();
-            if (tag == BerHeader.FILTER_AND || tag == BerHeader.FILTER_OR || tag == BerHeader.FILTER_NOT) {
+            int tag = header.tag();
+            if (tag == FILTER_AND || tag == FILTER_OR || tag == FILTER_NOT) {
                 if (open == openEnds.length) {
                     openEnds = Arrays.copyOf(openEnds, Math.min(maxDepth, openEnds.length * 2));
                 }
-                openEnds[open++] = index + (int) h.elementLength();
-                index += h.headerLength();
+                openEnds[open++] = header.endIndex();
+                index = header.valueIndex();
             } else {
-                index += (int) h.elementLength();
+                index = header.endIndex();
             }
         }
-        return false;
+        return Verdict.WITHIN_LIMIT;
     }
 }

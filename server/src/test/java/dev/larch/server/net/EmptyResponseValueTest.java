@@ -3,12 +3,20 @@ package dev.larch.server.net;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.apache.directory.api.ldap.codec.api.LdapApiService;
+import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
+import org.apache.directory.api.ldap.model.message.ExtendedResponse;
 import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EmptyResponseValueTest {
@@ -68,5 +76,35 @@ class EmptyResponseValueTest {
         withValue.setResponseValue(new byte[] {'d', 'n'});
         assertFalse(EmptyResponseValue.applies(withValue));
         assertFalse(EmptyResponseValue.applies(new OpaqueExtendedResponse(1)));
+    }
+
+    @Test
+    void throughTheEncoderTheValueDecodesAsPresentAndEmpty() {
+        // A 300-byte diagnostic message puts both enclosing lengths in the two-octet long form.
+        LdapApiService codec = LdapApiServiceFactory.getSingleton();
+        EmbeddedChannel ch = new EmbeddedChannel(
+                new LdapFrameDecoder(1 << 20),
+                new LdapMessageDecoder(codec, 1 << 20, 10),
+                new LdapMessageEncoder(codec));
+        OpaqueExtendedResponse response = new OpaqueExtendedResponse(7);
+        response.setResponseValue(new byte[0]);
+        response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
+        response.getLdapResult().setDiagnosticMessage("x".repeat(300));
+        ch.writeOutbound(response);
+        ByteBuf encoded = ch.readOutbound();
+        assertEquals(0x82, encoded.getUnsignedByte(1));
+        ch.writeInbound(encoded);
+        ExtendedResponse decoded = assertInstanceOf(ExtendedResponse.class, ch.readInbound());
+        assertEquals(7, decoded.getMessageId());
+        assertEquals("x".repeat(300), decoded.getLdapResult().getDiagnosticMessage());
+        assertArrayEquals(new byte[0], ((OpaqueExtendedResponse) decoded).getResponseValue());
+        assertFalse(ch.finishAndReleaseAll());
+    }
+
+    @Test
+    void aPduWithControlsAfterTheResponseIsRefused() {
+        // The ExtendedResponse must end the message; here a controls [0] element follows it.
+        byte[] withControls = Fixtures.hex("30 0e  02 01 01  78 07 0a 01 00 04 00 04 00  a0 00");
+        assertThrows(IllegalStateException.class, () -> EmptyResponseValue.append(ByteBuffer.wrap(withControls)));
     }
 }

@@ -54,6 +54,32 @@ final class Fixtures {
             """);
 
     /**
+     * {@link #SEARCH} with a broken length inside its filter: the equalityMatch claims 0x20 octets
+     * where its enclosing and [0] holds 0x13 in all. Framing and envelope are intact.
+     */
+    static final byte[] SEARCH_FILTER_OVERRUN = hex("""
+            30 42
+               02 01 02
+               63 3d
+                  04 11 64 63 3d 65 78 61 6d 70 6c 65 2c 64 63 3d 63 6f 6d
+                  0a 01 02
+                  0a 01 00
+                  02 01 00
+                  02 01 00
+                  01 01 00
+                  a0 13
+                     a3 20 04 03 75 69 64 04 04 6a 64 6f 65
+                     87 04 6d 61 69 6c
+                  30 04 04 02 63 6e
+            """);
+
+    /**
+     * A searchRequest whose messageID claims 2^31 - 7 octets: with the two octets before it, past
+     * the end of the int range.
+     */
+    static final byte[] SEARCH_HUGE_MESSAGE_ID = hex("30 08  02 84 7f ff ff f9  63 00");
+
+    /**
      * <pre>
      * LDAPMessage { messageID 3, protocolOp searchRequest {
      *     baseObject "not a dn", scope baseObject, derefAliases never, sizeLimit 0, timeLimit 0,

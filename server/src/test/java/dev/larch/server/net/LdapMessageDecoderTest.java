@@ -160,4 +160,38 @@ class LdapMessageDecoderTest {
         assertInstanceOf(InboundError.Reply.class, decodeWhole(pdu));
         assertInstanceOf(InboundError.Reply.class, decodeByteByByte(pdu));
     }
+
+    @Test
+    void aFilterLengthOverrunningItsParentDisconnects() {
+        InboundError.Disconnect whole =
+                assertInstanceOf(InboundError.Disconnect.class, decodeWhole(Fixtures.SEARCH_FILTER_OVERRUN));
+        assertEquals(ResultCodeEnum.PROTOCOL_ERROR, whole.code());
+        assertInstanceOf(InboundError.Disconnect.class, decodeByteByByte(Fixtures.SEARCH_FILTER_OVERRUN));
+    }
+
+    @Test
+    void aMessageIdLengthPastTheIntRangeDisconnectsWithoutAnException() {
+        InboundError.Disconnect d =
+                assertInstanceOf(InboundError.Disconnect.class, decodeWhole(Fixtures.SEARCH_HUGE_MESSAGE_ID));
+        assertEquals(ResultCodeEnum.PROTOCOL_ERROR, d.code());
+    }
+
+    @Test
+    void theDecoderCarriesOnAfterATooDeepFilter() {
+        EmbeddedChannel ch = channel();
+        ch.writeInbound(Unpooled.wrappedBuffer(
+                Fixtures.concat(Fixtures.searchWithFilterDepth(8, MAX_DEPTH + 1), Fixtures.SEARCH)));
+        assertInstanceOf(InboundError.Reply.class, ch.readInbound());
+        SearchRequest search = assertInstanceOf(SearchRequest.class, ch.readInbound());
+        assertEquals(2, search.getMessageId());
+        assertFalse(ch.finishAndReleaseAll());
+    }
+
+    @Test
+    void aTooDeepFilterUnderANegativeMessageIdDisconnects() {
+        // messageID -128 cannot be answered: the PDU is refused as malformed, not replied to as id 128.
+        byte[] pdu = Fixtures.searchWithFilterDepth(0x80, 10_000);
+        InboundError.Disconnect d = assertInstanceOf(InboundError.Disconnect.class, decodeWhole(pdu));
+        assertEquals(ResultCodeEnum.PROTOCOL_ERROR, d.code());
+    }
 }

@@ -1,12 +1,12 @@
 package dev.larch.server.net;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SearchFilterDepthTest {
@@ -19,8 +19,17 @@ class SearchFilterDepthTest {
                         Fixtures.tlv(0x04, value.getBytes(StandardCharsets.UTF_8))));
     }
 
-    private static boolean exceeds(byte[] pdu, int max) {
-        return SearchFilterDepth.exceeds(Unpooled.wrappedBuffer(pdu), max);
+    /** Measures a whole SearchRequest PDU as the decoder does: envelope first, then the operation. */
+    private static SearchFilterDepth.Verdict measure(byte[] pdu, int max) {
+        return measure(new SearchFilterDepth(max), pdu);
+    }
+
+    private static SearchFilterDepth.Verdict measure(SearchFilterDepth depth, byte[] pdu) {
+        ByteBuf buf = Unpooled.wrappedBuffer(pdu);
+        LdapMessageEnvelope envelope = new LdapMessageEnvelope();
+        assertTrue(envelope.read(buf), "test PDU envelope");
+        assertEquals(LdapMessageEnvelope.SEARCH_REQUEST, envelope.protocolOpTag(), "test PDU operation");
+        return depth.measure(buf, envelope.protocolOpValueIndex(), envelope.protocolOpEnd());
     }
 
     @Test
@@ -29,8 +38,8 @@ class SearchFilterDepthTest {
         byte[] filter =
                 Fixtures.tlv(0xA2, Fixtures.tlv(0xA1, Fixtures.concat(equality("cn", "a"), equality("sn", "b"))));
         byte[] pdu = Fixtures.searchRequest(1, filter);
-        assertFalse(exceeds(pdu, 3));
-        assertTrue(exceeds(pdu, 2));
+        assertEquals(SearchFilterDepth.Verdict.WITHIN_LIMIT, measure(pdu, 3));
+        assertEquals(SearchFilterDepth.Verdict.TOO_DEEP, measure(pdu, 2));
     }
 
     @Test
@@ -38,27 +47,83 @@ class SearchFilterDepthTest {
         // (&(&(a=*))(&(a=*))(&(a=*))) is 3 deep however many siblings follow.
         byte[] inner = Fixtures.tlv(0xA0, Fixtures.tlv(0x87, new byte[] {'a'}));
         byte[] pdu = Fixtures.searchRequest(1, Fixtures.tlv(0xA0, Fixtures.concat(inner, inner, inner)));
-        assertFalse(exceeds(pdu, 3));
-        assertTrue(exceeds(pdu, 2));
+        assertEquals(SearchFilterDepth.Verdict.WITHIN_LIMIT, measure(pdu, 3));
+        assertEquals(SearchFilterDepth.Verdict.TOO_DEEP, measure(pdu, 2));
     }
 
     @Test
     void aPlainFilterIsOneDeep() {
-        assertFalse(exceeds(Fixtures.searchWithFilterDepth(1, 1), 1));
-        assertTrue(exceeds(Fixtures.searchWithFilterDepth(1, 2), 1));
+        assertEquals(SearchFilterDepth.Verdict.WITHIN_LIMIT, measure(Fixtures.searchWithFilterDepth(1, 1), 1));
+        assertEquals(SearchFilterDepth.Verdict.TOO_DEEP, measure(Fixtures.searchWithFilterDepth(1, 2), 1));
+    }
+
+    @Test
+    void emptyConnectivesCloseWhereTheyOpen() {
+        // (&(&)(|)(a=*)) is 2 deep: the empty and / or hold nothing.
+        byte[] filter = Fixtures.tlv(
+                0xA0,
+                Fixtures.concat(
+                        Fixtures.tlv(0xA0, new byte[0]),
+                        Fixtures.tlv(0xA1, new byte[0]),
+                        Fixtures.tlv(0x87, new byte[] {'a'})));
+        byte[] pdu = Fixtures.searchRequest(1, filter);
+        assertEquals(SearchFilterDepth.Verdict.WITHIN_LIMIT, measure(pdu, 2));
+        assertEquals(SearchFilterDepth.Verdict.TOO_DEEP, measure(pdu, 1));
     }
 
     @Test
     void tenThousandLevelsAreMeasuredWithoutRecursion() {
-        assertTrue(exceeds(Fixtures.searchWithFilterDepth(1, 10_000), 1000));
-        assertFalse(exceeds(Fixtures.searchWithFilterDepth(1, 1000), 1000));
+        assertEquals(SearchFilterDepth.Verdict.TOO_DEEP, measure(Fixtures.searchWithFilterDepth(1, 10_000), 1000));
+        assertEquals(SearchFilterDepth.Verdict.WITHIN_LIMIT, measure(Fixtures.searchWithFilterDepth(1, 1000), 1000));
     }
 
     @Test
-    void otherOperationsAndBrokenBerAreLeftToTheDecoder() {
-        assertFalse(exceeds(Fixtures.BIND, 1));
-        assertFalse(exceeds(Fixtures.BAD_BER, 1));
-        byte[] truncated = Arrays.copyOf(Fixtures.searchWithFilterDepth(1, 50), 60);
-        assertFalse(exceeds(truncated, 1));
+    void oneInstanceMeasuresOneRequestAfterAnother() {
+        // The stack grows and is reused; a deep request leaves nothing behind for the next.
+        SearchFilterDepth depth = new SearchFilterDepth(100);
+        assertEquals(SearchFilterDepth.Verdict.TOO_DEEP, measure(depth, Fixtures.searchWithFilterDepth(1, 101)));
+        assertEquals(SearchFilterDepth.Verdict.WITHIN_LIMIT, measure(depth, Fixtures.searchWithFilterDepth(2, 100)));
+        assertEquals(SearchFilterDepth.Verdict.WITHIN_LIMIT, measure(depth, Fixtures.searchWithFilterDepth(3, 1)));
+        assertEquals(SearchFilterDepth.Verdict.TOO_DEEP, measure(depth, Fixtures.searchWithFilterDepth(4, 101)));
+    }
+
+    @Test
+    void aNestedLengthOverrunningItsParentIsMalformed() {
+        // (&(uid=jdoe)(mail=*)) whose equalityMatch claims 0x20 octets where its and holds 0x13.
+        assertEquals(SearchFilterDepth.Verdict.MALFORMED, measure(Fixtures.SEARCH_FILTER_OVERRUN, 50));
+    }
+
+    @Test
+    void aLengthThatWouldOverflowAnIndexIsMalformed() {
+        // present [7] with a four-octet length of 2^31 - 7 inside an and: past the end of the int range.
+        byte[] filter = Fixtures.concat(Fixtures.hex("a0 06"), Fixtures.hex("87 84 7f ff ff f9"));
+        assertEquals(SearchFilterDepth.Verdict.MALFORMED, measure(Fixtures.searchRequest(1, filter), 50));
+    }
+
+    @Test
+    void brokenHeadersInTheFilterAreMalformed() {
+        for (String filter : new String[] {"a0 80 87 01 61 00 00", "a0 03 bf 01 00", "a0 06 87 85 00 00 00 00"}) {
+            assertEquals(
+                    SearchFilterDepth.Verdict.MALFORMED,
+                    measure(Fixtures.searchRequest(1, Fixtures.hex(filter)), 50),
+                    filter);
+        }
+    }
+
+    @Test
+    void aBrokenFieldBeforeTheFilterIsMalformed() {
+        // baseObject claims more octets than the whole SearchRequest holds.
+        byte[] pdu = Fixtures.SEARCH.clone();
+        pdu[8] = 0x7f;
+        assertEquals(SearchFilterDepth.Verdict.MALFORMED, measure(pdu, 50));
+    }
+
+    @Test
+    void aSearchRequestWithoutAFilterIsMalformed() {
+        // The six fields before the filter, then nothing.
+        byte[] op = Fixtures.concat(
+                Fixtures.tlv(0x04, new byte[0]), Fixtures.hex("0a 01 00  0a 01 00  02 01 00  02 01 00  01 01 00"));
+        byte[] pdu = Fixtures.tlv(0x30, Fixtures.concat(Fixtures.hex("02 01 01"), Fixtures.tlv(0x63, op)));
+        assertEquals(SearchFilterDepth.Verdict.MALFORMED, measure(pdu, 50));
     }
 }
