@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * lengths on the way to it disconnect.
  *
  * <p>Stateful (reuses one decoding container and the screening state): one instance per channel.
+ * Public, with {@link #decode(ByteBuf)}, so that benchmarks can measure decoding without a channel.
  */
-final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
+public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
 
     private static final Logger LOG = LoggerFactory.getLogger(LdapMessageDecoder.class);
 
@@ -39,7 +40,7 @@ final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
     private final SearchFilterDepth filterDepth;
     private final int maxFilterDepth;
 
-    LdapMessageDecoder(LdapApiService codec, int maxPduBytes, int maxFilterDepth) {
+    public LdapMessageDecoder(LdapApiService codec, int maxPduBytes, int maxFilterDepth) {
         super(ByteBuf.class);
         this.container = new LdapMessageContainer<>(codec);
         this.container.setMaxPDUSize(maxPduBytes);
@@ -49,24 +50,32 @@ final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf pdu, List<Object> out) {
+        out.add(decode(pdu));
+    }
+
+    /**
+     * Decodes one whole LDAPMessage, as {@link LdapFrameDecoder} frames it, without moving its
+     * indices or releasing it.
+     *
+     * @return the decoded {@link Message}, or the error the dispatcher answers in its place
+     */
+    public Object decode(ByteBuf pdu) {
         // A broken envelope is left to the Apache decoder, which refuses it as it always has.
         if (envelope.read(pdu) && envelope.protocolOpTag() == LdapMessageEnvelope.SEARCH_REQUEST) {
             switch (filterDepth.measure(pdu, envelope.protocolOpValueIndex(), envelope.protocolOpEnd())) {
                 case TOO_DEEP -> {
-                    out.add(filterTooDeep(envelope.messageId()));
-                    return;
+                    return filterTooDeep(envelope.messageId());
                 }
                 case MALFORMED -> {
                     LOG.debug("SearchRequest with broken BER lengths");
-                    out.add(InboundError.Disconnect.protocolError("malformed PDU"));
-                    return;
+                    return InboundError.Disconnect.protocolError("malformed PDU");
                 }
                 case WITHIN_LIMIT -> {
                     // decoded below
                 }
             }
         }
-        out.add(decode(pdu.nioBuffer()));
+        return decode(pdu.nioBuffer());
     }
 
     private Object decode(ByteBuffer buffer) {

@@ -4,8 +4,10 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.MessageToMessageEncoder;
+import org.apache.directory.api.asn1.EncoderException;
 import org.apache.directory.api.asn1.util.Asn1Buffer;
 import org.apache.directory.api.ldap.codec.api.LdapApiService;
 import org.apache.directory.api.ldap.codec.api.LdapEncoder;
@@ -16,27 +18,34 @@ import org.apache.directory.api.ldap.model.message.Message;
  * failure fails the write's promise; the dispatcher's listener logs it and closes the connection.
  *
  * <p>Stateful (reuses one {@link Asn1Buffer}): one instance per channel, used on its event loop only.
+ * Public, with {@link #encode(ByteBufAllocator, Message)}, so that benchmarks can measure encoding
+ * without a channel.
  */
-final class LdapMessageEncoder extends MessageToMessageEncoder<Message> {
+public final class LdapMessageEncoder extends MessageToMessageEncoder<Message> {
 
     private final LdapApiService codec;
     private final Asn1Buffer buffer = new Asn1Buffer();
 
-    LdapMessageEncoder(LdapApiService codec) {
+    public LdapMessageEncoder(LdapApiService codec) {
         super(Message.class);
         this.codec = codec;
     }
 
     @Override
-    protected void encode(ChannelHandlerContext ctx, Message message, List<Object> out) throws Exception {
+    protected void encode(ChannelHandlerContext ctx, Message message, List<Object> out) throws EncoderException {
+        out.add(encode(ctx.alloc(), message));
+    }
+
+    /** Encodes {@code message} into a new buffer from {@code alloc}, which the caller releases. */
+    public ByteBuf encode(ByteBufAllocator alloc, Message message) throws EncoderException {
         try {
             ByteBuffer encoded = LdapEncoder.encodeMessage(buffer, codec, message);
             if (EmptyResponseValue.applies(message)) {
                 encoded = ByteBuffer.wrap(EmptyResponseValue.append(encoded));
             }
-            ByteBuf pdu = ctx.alloc().ioBuffer(encoded.remaining());
+            ByteBuf pdu = alloc.ioBuffer(encoded.remaining());
             pdu.writeBytes(encoded);
-            out.add(pdu);
+            return pdu;
         } finally {
             buffer.clear();
         }
