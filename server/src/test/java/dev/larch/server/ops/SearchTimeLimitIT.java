@@ -1,7 +1,5 @@
 package dev.larch.server.ops;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -22,13 +20,13 @@ import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.LarchConfig;
 import dev.larch.config.Limits;
-import dev.larch.config.Logging;
+import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,29 +44,15 @@ class SearchTimeLimitIT {
     private static final String BULK = "ou=bulk," + TestServer.SUFFIX;
     private static final ListAppender<ILoggingEvent> ACCESS = new ListAppender<>();
 
-    @TempDir
-    static Path dir;
+    @RegisterExtension
+    static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
+            .configured(c -> TestServer.withAccessLog(TestServer.withLimits(c, new Limits(0, 1, 0, 50_000))))
+            .importing(bulk());
 
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Path data = dir.resolve("data");
-        Files.createDirectories(data);
-        LarchConfig config = TestServer.withLimits(TestServer.config(data), new Limits(0, 1, 0, 50_000));
-        config = new LarchConfig(
-                config.suffix(),
-                config.listen(),
-                config.storage(),
-                config.limits(),
-                config.security(),
-                new Logging(true, "INFO"),
-                config.indexes(),
-                config.schemaFiles());
-        StringBuilder ldif = new StringBuilder(TestServer.BASE_LDIF)
-                .append("\ndn: ")
-                .append(BULK)
-                .append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
+    /** The bulk unit and its {@value #ENTRIES} people, each with a 4 KB description. */
+    private static String bulk() {
+        StringBuilder ldif =
+                new StringBuilder("dn: ").append(BULK).append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
         String filler = "x".repeat(4000);
         for (int i = 0; i < ENTRIES; i++) {
             String uid = String.format(Locale.ROOT, "u%04d", i);
@@ -86,17 +70,18 @@ class SearchTimeLimitIT {
                     .append(filler)
                     .append("\n\n");
         }
-        TestServer.importOffline(config, ldif.toString());
-        LarchConfig finalConfig = config;
-        server = TestServer.start(data, ignored -> finalConfig);
+        return ldif.toString();
+    }
+
+    @BeforeAll
+    static void captureAccessLog() {
         ACCESS.start();
         ((Logger) LoggerFactory.getLogger("larch.access")).addAppender(ACCESS);
     }
 
     @AfterAll
-    static void stop() {
+    static void releaseAccessLog() {
         ((Logger) LoggerFactory.getLogger("larch.access")).detachAppender(ACCESS);
-        server.close();
     }
 
     /** Blocks the client's reader on the first entry, so the server's stream stalls for a while. */
@@ -131,7 +116,8 @@ class SearchTimeLimitIT {
     private static LDAPConnection slowReader(boolean asAdmin) throws Exception {
         LDAPConnectionOptions options = new LDAPConnectionOptions();
         options.setResponseTimeoutMillis(20_000);
-        LDAPConnection c = new LDAPConnection(options, "127.0.0.1", server.port());
+        LDAPConnection c =
+                new LDAPConnection(options, "127.0.0.1", larch.server().port());
         if (asAdmin) {
             c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD);
         }
