@@ -100,7 +100,8 @@ class ConcurrencyIT {
                         }
                         c.search(PEOPLE, SearchScope.SUB, "(cn=writer*)", "1.1");
                         c.compare(COUNTER, "sn", "counter");
-                        Thread.sleep(2); // leave the two CI cores to the writers too
+                        // a throttle, not a wait for anything: leave the two CI cores to the writers too
+                        Thread.sleep(2);
                     }
                 }
                 return null;

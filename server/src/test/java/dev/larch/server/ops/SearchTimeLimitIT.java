@@ -1,7 +1,7 @@
 package dev.larch.server.ops;
 
-import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -131,6 +132,7 @@ class SearchTimeLimitIT {
         r.setTimeLimitSeconds(requestTimeLimit);
         c.asyncSearch(r);
         assertTrue(listener.first.await(20, TimeUnit.SECONDS));
+        // The stall itself is the stimulus: the client keeps not reading for this long, whatever the server does.
         Thread.sleep(stallMillis);
         listener.release.countDown();
         SearchResult result = listener.done.get(30, TimeUnit.SECONDS);
@@ -184,20 +186,20 @@ class SearchTimeLimitIT {
         }
     }
 
-    private static String accessLine(int messageId) throws InterruptedException {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            List<ILoggingEvent> events;
-            synchronized (ACCESS) {
-                events = List.copyOf(ACCESS.list);
-            }
-            for (ILoggingEvent e : events) {
-                String m = e.getFormattedMessage();
-                if (m.contains(" op=" + messageId + " SEARCH") && m.contains("ou=bulk") && m.contains("abandoned")) {
-                    return m;
-                }
-            }
-            Thread.sleep(50);
-        }
-        return "no access line for op=" + messageId;
+    /** The access log line of the abandoned search with {@code messageId}, once the server has written it. */
+    private static String accessLine(int messageId) {
+        return await().until(
+                        () -> {
+                            synchronized (ACCESS) {
+                                return ACCESS.list.stream()
+                                        .map(ILoggingEvent::getFormattedMessage)
+                                        .filter(m -> m.contains(" op=" + messageId + " SEARCH")
+                                                && m.contains("ou=bulk")
+                                                && m.contains("abandoned"))
+                                        .findFirst();
+                            }
+                        },
+                        Optional::isPresent)
+                .orElseThrow();
     }
 }
