@@ -1,6 +1,5 @@
 package dev.larch.e2e;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -9,9 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * OpenLDAP's command-line clients pointed at one server: every call adds
@@ -34,18 +30,16 @@ final class LdapUtils {
     /**
      * Anonymous tools for the server on 127.0.0.1:{@code port}.
      *
-     * <p>Skips the calling test (a JUnit assumption) when ldap-utils is not installed.
+     * <p>When ldap-utils is not installed, fails the calling test under {@code ./larch test} and
+     * skips it otherwise (see {@link RequiredTool}).
      */
     static LdapUtils anonymous(int port) {
-        assumeTrue(installed(), "ldap-utils is not installed (apt-get install -y ldap-utils)");
+        RequiredTool.check(installed(), "ldap-utils", "apt-get install -y ldap-utils");
         return new LdapUtils(port, List.of());
     }
 
     static boolean installed() {
-        return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .anyMatch(dir -> !dir.isEmpty()
-                        && Files.isExecutable(Path.of(dir, "ldapsearch"))
-                        && Files.isExecutable(Path.of(dir, "ldapmodrdn")));
+        return RequiredTool.onPath("ldapsearch", "ldapmodrdn");
     }
 
     /** The same tools binding as {@code dn} with {@code password}. */

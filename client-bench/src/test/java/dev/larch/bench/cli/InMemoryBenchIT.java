@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -187,7 +188,8 @@ class InMemoryBenchIT {
                     data.toString(),
                     "--out",
                     tmp.resolve("out").toString()));
-            Thread.sleep(800);
+            // die mid-run: once the bench is answered, well before its two seconds are up
+            await().until(() -> dying.searchesAnswered() >= 20);
             dying.server.shutDown(true);
             CliRun done = run.get();
             assertEquals(0, done.exitCode(), done.err());

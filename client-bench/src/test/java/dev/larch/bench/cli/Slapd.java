@@ -7,8 +7,13 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+
+import org.awaitility.core.ConditionTimeoutException;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * OpenLDAP slapd in a temporary directory: back-mdb, suffix dc=example,dc=com, the standard
@@ -69,21 +74,27 @@ final class Slapd implements AutoCloseable {
         awaitListening();
     }
 
-    private void awaitListening() throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IOException("slapd exited with " + process.exitValue());
-            }
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                return;
-            } catch (IOException notYet) {
-                Thread.sleep(100);
-            }
+    private void awaitListening() throws IOException {
+        try {
+            await("slapd listening on port " + port)
+                    .atMost(Duration.ofSeconds(15))
+                    .until(() -> !process.isAlive() || accepts(port));
+        } catch (ConditionTimeoutException e) {
+            close();
+            throw new IOException("slapd did not start listening on port " + port, e);
         }
-        close();
-        throw new IOException("slapd did not start listening on port " + port);
+        if (!process.isAlive()) {
+            throw new IOException("slapd exited with " + process.exitValue());
+        }
+    }
+
+    private static boolean accepts(int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+            return true;
+        } catch (IOException notYet) {
+            return false;
+        }
     }
 
     int port() {

@@ -14,12 +14,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The harness against OpenLDAP's slapd loaded with generated data: proves the data passes a
- * strict, schema-checking server and the harness needs nothing but LDAP. Skipped only when slapd
- * is not installed (CI installs it).
+ * strict, schema-checking server and the harness needs nothing but LDAP. Without slapd it fails
+ * under {@code ./larch test} and is skipped otherwise (see {@link RequiredTool}).
  */
 class SlapdBenchIT {
     @TempDir
@@ -30,7 +29,7 @@ class SlapdBenchIT {
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(Slapd.installed(), "slapd is not installed (apt-get install slapd ldap-utils)");
+        RequiredTool.check(Slapd.installed(), "slapd", "apt-get install -y slapd ldap-utils");
         ldif = TestData.ldif(dir.resolve("data.ldif"), 2_000);
         slapd = new Slapd(dir.resolve("slapd"), ldif);
     }

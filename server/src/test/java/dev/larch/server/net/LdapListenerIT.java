@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +37,7 @@ import org.apache.directory.api.ldap.model.message.ExtendedResponse;
 import org.apache.directory.api.ldap.model.message.Message;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchResultDone;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -71,6 +73,13 @@ class LdapListenerIT {
         listener.stop(Duration.ofSeconds(1));
         handler.close();
         ((Logger) LoggerFactory.getLogger(AccessLoggingHandler.LOGGER_NAME)).detachAppender(ACCESS);
+    }
+
+    /** The access log so far; the appender adds lines from the event loop while a test reads them. */
+    private static List<String> accessLines() {
+        synchronized (ACCESS) {
+            return ACCESS.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+        }
     }
 
     private static ListenerOptions options(int idleTimeout) {
@@ -315,19 +324,23 @@ class LdapListenerIT {
         long connection;
         try (LDAPConnection c = connect(listener)) {
             c.search("dc=example,dc=com", SearchScope.SUB, "(uid=jd\"oe)");
-            Thread.sleep(100);
-            connection = ACCESS.list.stream()
-                    .map(ILoggingEvent::getFormattedMessage)
-                    .filter(m -> m.contains("filter=\"(uid=jd\\\"oe)\""))
-                    .findFirst()
-                    .map(m -> Long.parseLong(m.substring(5, m.indexOf(' '))))
+            // the line is written when the operation completes, which may be after the client has its result
+            String searchLine = Awaitility.await()
+                    .until(
+                            () -> accessLines().stream()
+                                    .filter(m -> m.contains("filter=\"(uid=jd\\\"oe)\""))
+                                    .findFirst(),
+                            Optional::isPresent)
                     .orElseThrow();
+            connection = Long.parseLong(searchLine.substring(5, searchLine.indexOf(' ')));
         }
-        Thread.sleep(200);
-        List<String> lines = ACCESS.list.stream()
-                .map(ILoggingEvent::getFormattedMessage)
-                .filter(m -> m.startsWith("conn=" + connection + " "))
-                .toList();
+        String closed = "conn=" + connection + " closed";
+        List<String> lines = Awaitility.await()
+                .until(
+                        () -> accessLines().stream()
+                                .filter(m -> m.startsWith("conn=" + connection + " "))
+                                .toList(),
+                        l -> l.contains(closed));
         assertTrue(lines.get(0).matches("conn=\\d+ open from=127\\.0\\.0\\.1:\\d+"), lines.get(0));
         assertTrue(
                 lines.get(1)
@@ -335,7 +348,7 @@ class LdapListenerIT {
                                 + "filter=\"\\(uid=jd\\\\\"oe\\)\" result=0 entries=2 etime=\\d+\\.\\d{3}"),
                 lines.get(1));
         assertTrue(lines.get(2).matches("conn=\\d+ op=2 UNBIND"), lines.get(2));
-        assertEquals("conn=" + connection + " closed", lines.get(3));
+        assertEquals(closed, lines.get(3));
     }
 
     @Test
@@ -357,7 +370,7 @@ class LdapListenerIT {
             CompletableFuture<SearchResult> inFlight = new CompletableFuture<>();
             c.asyncSearch(
                     new SearchRequest(new FutureListener(inFlight), "ou=later", SearchScope.BASE, "(objectClass=*)"));
-            Thread.sleep(50);
+            Awaitility.await().until(() -> own.searchedBases.contains("ou=later"));
             l.stop(Duration.ofSeconds(5));
             assertTrue(inFlight.isDone(), "stop() returned before the in-flight search finished");
             assertEquals(ResultCode.SUCCESS, inFlight.get().getResultCode());
@@ -375,7 +388,7 @@ class LdapListenerIT {
         try (RawClient raw = new RawClient(l.address())) {
             raw.send(Fixtures.searchRequest(4, Fixtures.tlv(0x87, "cn".getBytes(StandardCharsets.UTF_8))));
             raw.send(neverSearch());
-            Thread.sleep(50);
+            Awaitility.await().until(() -> own.searchedBases.contains("ou=never"));
             CompletableFuture<Void> stopping = CompletableFuture.runAsync(() -> l.stop(Duration.ofMillis(300)));
             // the first search (dc=example,dc=com) was answered before the stop
             assertEquals(4, raw.read().getMessageId());

@@ -1,5 +1,7 @@
 package dev.larch.server.net;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -21,7 +23,8 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * A request handler for protocol tests, chosen by the search base's first RDN value:
  * {@code ou=later} completes 300 ms later from another thread, {@code ou=never} never completes,
  * {@code ou=stream} streams {@link #STREAMED} entries respecting writability, {@code ou=boom} throws;
- * any other search returns two entries. Every other request succeeds at once.
+ * any other search returns two entries. Every other request succeeds at once. Records the base of
+ * every search it is handed, so a test can wait until a request has reached it.
  */
 final class TestHandler implements RequestHandler, AutoCloseable {
 
@@ -32,6 +35,7 @@ final class TestHandler implements RequestHandler, AutoCloseable {
     final AtomicInteger streamedEntries = new AtomicInteger();
     final AtomicInteger streamPauses = new AtomicInteger();
     final CountDownLatch streamStopped = new CountDownLatch(1);
+    final Set<String> searchedBases = ConcurrentHashMap.newKeySet();
     volatile boolean streamSawAbandon;
 
     @Override
@@ -41,6 +45,7 @@ final class TestHandler implements RequestHandler, AutoCloseable {
             return;
         }
         String base = search.getBase().getName();
+        searchedBases.add(base);
         switch (base) {
             case "ou=later" -> later.schedule(() -> op.complete(success(op)), 300, TimeUnit.MILLISECONDS);
             case "ou=never" -> {}

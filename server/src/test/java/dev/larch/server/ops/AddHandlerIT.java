@@ -1,7 +1,5 @@
 package dev.larch.server.ops;
 
-import java.nio.file.Path;
-
 import com.unboundid.ldap.sdk.DN;
 import com.unboundid.ldap.sdk.Entry;
 import com.unboundid.ldap.sdk.LDAPConnection;
@@ -10,12 +8,12 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldif.LDIFException;
+import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.TestServer;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,24 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AddHandlerIT {
     private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
 
-    @TempDir
-    static Path dir;
-
-    private static TestServer server;
-    private static LDAPConnection admin;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServer.start(dir.resolve("data"));
-        server.add(TestServer.BASE_LDIF);
-        admin = server.admin();
-    }
-
-    @AfterAll
-    static void stop() {
-        admin.close();
-        server.close();
-    }
+    @RegisterExtension
+    static final LarchServerExtension larch = LarchServerExtension.withBaseTree();
 
     private static Entry entry(String... ldifLines) {
         try {
@@ -70,8 +52,8 @@ class AddHandlerIT {
 
     @Test
     void addedEntryIsReadableWithServerMaintainedAttributes() throws Exception {
-        assertEquals(ResultCode.SUCCESS, admin.add(person("added")).getResultCode());
-        try (LDAPConnection c = server.anonymous()) {
+        assertEquals(ResultCode.SUCCESS, larch.admin().add(person("added")).getResultCode());
+        try (LDAPConnection c = larch.server().anonymous()) {
             SearchResultEntry e = c.getEntry("uid=added," + PEOPLE, "*", "+");
             assertNotNull(e);
             assertEquals("added", e.getAttributeValue("cn"));
@@ -97,12 +79,12 @@ class AddHandlerIT {
         }
         Entry e = person("photo");
         e.addAttribute("jpegPhoto", photo);
-        admin.add(e);
-        try (LDAPConnection c = server.anonymous()) {
+        larch.admin().add(e);
+        try (LDAPConnection c = larch.server().anonymous()) {
             assertArrayEquals(
                     photo, c.getEntry("uid=photo," + PEOPLE, "jpegPhoto").getAttributeValueBytes("jpegPhoto"));
         }
-        try (LdapNetworkConnection c = server.apache()) {
+        try (LdapNetworkConnection c = larch.server().apache()) {
             c.anonymousBind();
             assertArrayEquals(
                     photo,
@@ -114,15 +96,20 @@ class AddHandlerIT {
 
     @Test
     void escapedMultiValuedAndUnicodeNamesResolveHoweverTheyAreSpelled() throws Exception {
-        admin.add(
-                entry("dn: cn=Smith\\, John," + PEOPLE, "objectClass: inetOrgPerson", "cn: Smith, John", "sn: Smith"));
-        admin.add(entry("dn: cn=Ann+sn=Lee," + PEOPLE, "objectClass: inetOrgPerson", "cn: Ann", "sn: Lee"));
-        admin.add(entry(
-                "dn: cn=J\u00f6rg \u0130nce," + PEOPLE,
-                "objectClass: inetOrgPerson",
-                "cn: J\u00f6rg \u0130nce",
-                "sn: \u0130nce"));
-        try (LDAPConnection c = server.anonymous()) {
+        larch.admin()
+                .add(entry(
+                        "dn: cn=Smith\\, John," + PEOPLE,
+                        "objectClass: inetOrgPerson",
+                        "cn: Smith, John",
+                        "sn: Smith"));
+        larch.admin().add(entry("dn: cn=Ann+sn=Lee," + PEOPLE, "objectClass: inetOrgPerson", "cn: Ann", "sn: Lee"));
+        larch.admin()
+                .add(entry(
+                        "dn: cn=J\u00f6rg \u0130nce," + PEOPLE,
+                        "objectClass: inetOrgPerson",
+                        "cn: J\u00f6rg \u0130nce",
+                        "sn: \u0130nce"));
+        try (LDAPConnection c = larch.server().anonymous()) {
             assertNotNull(c.getEntry("cn=Smith\\2C John," + PEOPLE));
             assertNotNull(c.getEntry("CN=SMITH\\, JOHN," + PEOPLE));
             assertNotNull(c.getEntry("sn=Lee+cn=Ann," + PEOPLE));
@@ -141,26 +128,26 @@ class AddHandlerIT {
         assertEquals(
                 ResultCode.ENTRY_ALREADY_EXISTS,
                 addFails(
-                        admin,
+                        larch.admin(),
                         entry("dn: sn=Lee+cn=Ann," + PEOPLE, "objectClass: inetOrgPerson", "cn: Ann", "sn: Lee")));
-        admin.delete("sn=lee+cn=ann," + PEOPLE);
-        admin.delete("cn=smith\\2c john," + PEOPLE);
+        larch.admin().delete("sn=lee+cn=ann," + PEOPLE);
+        larch.admin().delete("cn=smith\\2c john," + PEOPLE);
     }
 
     @Test
     void existingDnIsEntryAlreadyExistsWhateverItsSpelling() throws Exception {
-        admin.add(person("twice"));
-        assertEquals(ResultCode.ENTRY_ALREADY_EXISTS, addFails(admin, person("twice")));
+        larch.admin().add(person("twice"));
+        assertEquals(ResultCode.ENTRY_ALREADY_EXISTS, addFails(larch.admin(), person("twice")));
         Entry respelled = person("twice");
         respelled.setDN("UID=Twice, OU=People, DC=example, DC=com");
-        assertEquals(ResultCode.ENTRY_ALREADY_EXISTS, addFails(admin, respelled));
+        assertEquals(ResultCode.ENTRY_ALREADY_EXISTS, addFails(larch.admin(), respelled));
     }
 
     @Test
     void missingParentIsNoSuchObjectWithTheDeepestExistingAncestorAsMatchedDn() throws Exception {
         Entry orphan = person("orphan");
         orphan.setDN("uid=orphan,ou=missing,ou=people," + TestServer.SUFFIX);
-        LDAPException e = assertThrows(LDAPException.class, () -> admin.add(orphan));
+        LDAPException e = assertThrows(LDAPException.class, () -> larch.admin().add(orphan));
         assertEquals(ResultCode.NO_SUCH_OBJECT, e.getResultCode());
         assertEquals(new DN(PEOPLE), new DN(e.getMatchedDN()));
     }
@@ -169,14 +156,14 @@ class AddHandlerIT {
     void entryOutsideTheNamingContextIsNoSuchObject() {
         Entry outside = person("outside");
         outside.setDN("uid=outside,dc=elsewhere,dc=org");
-        assertEquals(ResultCode.NO_SUCH_OBJECT, addFails(admin, outside));
+        assertEquals(ResultCode.NO_SUCH_OBJECT, addFails(larch.admin(), outside));
     }
 
     @Test
     void malformedDnIsInvalidDnSyntax() {
         Entry bad = person("bad");
         bad.setDN("uid=bad,,ou=people");
-        assertEquals(ResultCode.INVALID_DN_SYNTAX, addFails(admin, bad));
+        assertEquals(ResultCode.INVALID_DN_SYNTAX, addFails(larch.admin(), bad));
     }
 
     @Test
@@ -184,7 +171,8 @@ class AddHandlerIT {
         assertEquals(
                 ResultCode.OBJECT_CLASS_VIOLATION,
                 addFails(
-                        admin, entry("dn: uid=nosn," + PEOPLE, "objectClass: inetOrgPerson", "uid: nosn", "cn: nosn")));
+                        larch.admin(),
+                        entry("dn: uid=nosn," + PEOPLE, "objectClass: inetOrgPerson", "uid: nosn", "cn: nosn")));
     }
 
     @Test
@@ -192,7 +180,7 @@ class AddHandlerIT {
         assertEquals(
                 ResultCode.OBJECT_CLASS_VIOLATION,
                 addFails(
-                        admin,
+                        larch.admin(),
                         entry(
                                 "dn: ou=unit," + TestServer.SUFFIX,
                                 "objectClass: organizationalUnit",
@@ -205,7 +193,7 @@ class AddHandlerIT {
         assertEquals(
                 ResultCode.OBJECT_CLASS_VIOLATION,
                 addFails(
-                        admin,
+                        larch.admin(),
                         entry(
                                 "dn: ou=unknown," + TestServer.SUFFIX,
                                 "objectClass: organizationalUnit",
@@ -218,7 +206,7 @@ class AddHandlerIT {
         assertEquals(
                 ResultCode.OBJECT_CLASS_VIOLATION,
                 addFails(
-                        admin,
+                        larch.admin(),
                         entry(
                                 "dn: dc=aux," + TestServer.SUFFIX,
                                 "objectClass: top",
@@ -230,14 +218,14 @@ class AddHandlerIT {
     void entryWithoutObjectClassIsObjectClassViolation() {
         assertEquals(
                 ResultCode.OBJECT_CLASS_VIOLATION,
-                addFails(admin, entry("dn: ou=noclass," + TestServer.SUFFIX, "ou: noclass")));
+                addFails(larch.admin(), entry("dn: ou=noclass," + TestServer.SUFFIX, "ou: noclass")));
     }
 
     @Test
     void unknownAttributeIsUndefinedAttributeType() {
         Entry e = person("undefined");
         e.addAttribute("fooBarBaz", "x");
-        assertEquals(ResultCode.UNDEFINED_ATTRIBUTE_TYPE, addFails(admin, e));
+        assertEquals(ResultCode.UNDEFINED_ATTRIBUTE_TYPE, addFails(larch.admin(), e));
     }
 
     @Test
@@ -245,7 +233,7 @@ class AddHandlerIT {
         assertEquals(
                 ResultCode.INVALID_ATTRIBUTE_SYNTAX,
                 addFails(
-                        admin,
+                        larch.admin(),
                         entry(
                                 "dn: uid=posix," + PEOPLE,
                                 "objectClass: inetOrgPerson",
@@ -263,7 +251,7 @@ class AddHandlerIT {
         assertEquals(
                 ResultCode.CONSTRAINT_VIOLATION,
                 addFails(
-                        admin,
+                        larch.admin(),
                         entry(
                                 "dn: uid=posix2," + PEOPLE,
                                 "objectClass: inetOrgPerson",
@@ -281,7 +269,7 @@ class AddHandlerIT {
     void clientSuppliedOperationalAttributeIsConstraintViolation() {
         Entry e = person("stamped");
         e.addAttribute("createTimestamp", "20200101000000Z");
-        assertEquals(ResultCode.CONSTRAINT_VIOLATION, addFails(admin, e));
+        assertEquals(ResultCode.CONSTRAINT_VIOLATION, addFails(larch.admin(), e));
     }
 
     @Test
@@ -289,7 +277,7 @@ class AddHandlerIT {
         assertEquals(
                 ResultCode.NAMING_VIOLATION,
                 addFails(
-                        admin,
+                        larch.admin(),
                         entry(
                                 "dn: uid=named," + PEOPLE,
                                 "objectClass: inetOrgPerson",
@@ -300,22 +288,23 @@ class AddHandlerIT {
 
     @Test
     void nonAdministratorIsInsufficientAccessRights() throws Exception {
-        admin.add(entry(
-                "dn: uid=writer," + PEOPLE,
-                "objectClass: inetOrgPerson",
-                "uid: writer",
-                "cn: writer",
-                "sn: writer",
-                "userPassword: {SSHA}" + "x"));
-        try (LDAPConnection anonymous = server.anonymous()) {
+        larch.admin()
+                .add(entry(
+                        "dn: uid=writer," + PEOPLE,
+                        "objectClass: inetOrgPerson",
+                        "uid: writer",
+                        "cn: writer",
+                        "sn: writer",
+                        "userPassword: {SSHA}" + "x"));
+        try (LDAPConnection anonymous = larch.server().anonymous()) {
             assertEquals(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, addFails(anonymous, person("byanonymous")));
         }
-        assertNull(admin.getEntry("uid=byanonymous," + PEOPLE));
+        assertNull(larch.admin().getEntry("uid=byanonymous," + PEOPLE));
     }
 
     @Test
     void apacheClientAddsAnEntry() throws Exception {
-        try (LdapNetworkConnection c = server.apache()) {
+        try (LdapNetworkConnection c = larch.server().apache()) {
             c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD);
             c.add(new DefaultEntry(
                     "uid=apache," + PEOPLE,
@@ -324,6 +313,7 @@ class AddHandlerIT {
                     "cn: Apache Client",
                     "sn: Client"));
         }
-        assertEquals("Apache Client", admin.getEntry("uid=apache," + PEOPLE).getAttributeValue("cn"));
+        assertEquals(
+                "Apache Client", larch.admin().getEntry("uid=apache," + PEOPLE).getAttributeValue("cn"));
     }
 }

@@ -15,11 +15,12 @@ import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 import dev.larch.config.Security;
 import dev.larch.server.auth.PasswordSchemes;
+import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.TestServer;
 import org.apache.directory.api.ldap.model.exception.LdapAuthenticationException;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,15 +33,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class BindHandlerIT {
     private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
 
-    @TempDir
-    static Path dir;
+    @RegisterExtension
+    static final LarchServerExtension larch =
+            LarchServerExtension.withBaseTree().adding(peopleWithEachPasswordScheme());
 
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start(dir.resolve("data"));
-        server.add(TestServer.BASE_LDIF);
+    private static String peopleWithEachPasswordScheme() {
         StringBuilder ldif = new StringBuilder();
         for (String scheme : new String[] {"SSHA", "SSHA256", "SSHA512", "PBKDF2-SHA256"}) {
             ldif.append(person(
@@ -48,12 +45,7 @@ class BindHandlerIT {
                     new String(PasswordSchemes.hash(scheme, ("pw-" + scheme).getBytes(UTF_8)), UTF_8)));
         }
         ldif.append(person("cleartext", "plain-pw"));
-        server.add(ldif.toString());
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
+        return ldif.toString();
     }
 
     private static String person(String uid, String userPassword) {
@@ -74,7 +66,7 @@ class BindHandlerIT {
 
     @Test
     void anonymousBindSucceedsAndLeavesTheConnectionAnonymous() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             BindResult r = c.bind(new SimpleBindRequest());
             assertEquals(ResultCode.SUCCESS, r.getResultCode());
             assertEquals("", whoAmI(c));
@@ -83,7 +75,7 @@ class BindHandlerIT {
 
     @Test
     void adminBindsWithTheConfiguredPassword() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             assertEquals(
                     ResultCode.SUCCESS,
                     c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD).getResultCode());
@@ -93,7 +85,7 @@ class BindHandlerIT {
 
     @Test
     void adminDnIsMatchedAsADnNotAsAString() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             assertEquals(
                     ResultCode.SUCCESS,
                     c.bind("CN=Admin, DC=Example,dc=COM", TestServer.ADMIN_PASSWORD)
@@ -105,7 +97,7 @@ class BindHandlerIT {
     @ValueSource(strings = {"SSHA", "SSHA256", "SSHA512", "PBKDF2-SHA256"})
     void entryBindsWithItsHashedUserPassword(String scheme) throws Exception {
         String dn = "uid=" + scheme.toLowerCase(Locale.ROOT) + "," + PEOPLE;
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             assertEquals(ResultCode.SUCCESS, c.bind(dn, "pw-" + scheme).getResultCode());
             assertEquals("dn:" + dn, whoAmI(c));
             assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, dn, "pw-" + scheme + "x"));
@@ -114,7 +106,7 @@ class BindHandlerIT {
 
     @Test
     void cleartextUserPasswordIsRefusedByDefault() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, "uid=cleartext," + PEOPLE, "plain-pw"));
         }
     }
@@ -135,7 +127,7 @@ class BindHandlerIT {
 
     @Test
     void wrongPasswordAndUnknownDnGetTheSameInvalidCredentials() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, TestServer.ADMIN_DN, "wrong"));
             assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, "uid=nobody," + PEOPLE, "whatever"));
             assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, "uid=x,ou=elsewhere,dc=other", "whatever"));
@@ -144,14 +136,14 @@ class BindHandlerIT {
 
     @Test
     void entryWithoutUserPasswordCannotBind() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, PEOPLE, "whatever"));
         }
     }
 
     @Test
     void dnWithEmptyPasswordIsUnwillingToPerform() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             assertEquals(ResultCode.UNWILLING_TO_PERFORM, bindFails(c, TestServer.ADMIN_DN, ""));
             assertEquals("", whoAmI(c));
         }
@@ -159,14 +151,14 @@ class BindHandlerIT {
 
     @Test
     void malformedBindDnIsInvalidDnSyntax() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             assertEquals(ResultCode.INVALID_DN_SYNTAX, bindFails(c, "not a dn", "pw"));
         }
     }
 
     @Test
     void saslBindIsAuthMethodNotSupported() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             LDAPException e = assertThrows(
                     LDAPException.class,
                     () -> c.bind(new PLAINBindRequest("dn:" + TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD)));
@@ -176,7 +168,7 @@ class BindHandlerIT {
 
     @Test
     void failedBindLeavesTheConnectionAnonymous() throws Exception {
-        try (LDAPConnection c = server.admin()) {
+        try (LDAPConnection c = larch.server().admin()) {
             assertEquals("dn:" + TestServer.ADMIN_DN, whoAmI(c));
             assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, TestServer.ADMIN_DN, "wrong"));
             assertEquals("", whoAmI(c));
@@ -190,7 +182,7 @@ class BindHandlerIT {
 
     @Test
     void apacheClientBindsAndIsRefusedWithTheSameCodes() throws Exception {
-        try (LdapNetworkConnection c = server.apache()) {
+        try (LdapNetworkConnection c = larch.server().apache()) {
             c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD);
             assertEquals(true, c.isAuthenticated());
             assertThrows(LdapAuthenticationException.class, () -> c.bind(TestServer.ADMIN_DN, "wrong"));

@@ -1,18 +1,16 @@
 package dev.larch.server.ops;
 
-import java.nio.file.Path;
-
 import com.unboundid.ldap.sdk.CompareResult;
 import com.unboundid.ldap.sdk.DN;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.ResultCode;
+import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.TestServer;
 import org.apache.directory.api.ldap.model.exception.LdapNoPermissionException;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,27 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CompareHandlerIT {
     private static final String JDOE = "uid=jdoe,ou=people," + TestServer.SUFFIX;
 
-    @TempDir
-    static Path dir;
-
-    private static TestServer server;
-    private static LDAPConnection anonymous;
-    private static LDAPConnection admin;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServer.start(dir.resolve("data"));
-        server.add(TestServer.BASE_LDIF + "\n" + SearchHandlerIT.PEOPLE_LDIF);
-        anonymous = server.anonymous();
-        admin = server.admin();
-    }
-
-    @AfterAll
-    static void stop() {
-        anonymous.close();
-        admin.close();
-        server.close();
-    }
+    @RegisterExtension
+    static final LarchServerExtension larch =
+            LarchServerExtension.withBaseTree().adding(SearchHandlerIT.PEOPLE_LDIF);
 
     private static ResultCode code(LDAPConnection c, String dn, String attribute, String value) {
         try {
@@ -55,23 +35,23 @@ class CompareHandlerIT {
 
     @Test
     void equalValueIsCompareTrueUnderTheAttributesEqualityRule() {
-        assertEquals(ResultCode.COMPARE_TRUE, code(anonymous, JDOE, "cn", "John Doe"));
-        assertEquals(ResultCode.COMPARE_TRUE, code(anonymous, JDOE, "CN", "  john   DOE "));
-        assertEquals(ResultCode.COMPARE_TRUE, code(anonymous, JDOE, "2.5.4.3", "john doe"));
-        assertEquals(ResultCode.COMPARE_TRUE, code(anonymous, JDOE, "objectClass", "inetOrgPerson"));
+        assertEquals(ResultCode.COMPARE_TRUE, code(larch.anonymous(), JDOE, "cn", "John Doe"));
+        assertEquals(ResultCode.COMPARE_TRUE, code(larch.anonymous(), JDOE, "CN", "  john   DOE "));
+        assertEquals(ResultCode.COMPARE_TRUE, code(larch.anonymous(), JDOE, "2.5.4.3", "john doe"));
+        assertEquals(ResultCode.COMPARE_TRUE, code(larch.anonymous(), JDOE, "objectClass", "inetOrgPerson"));
     }
 
     @Test
     void differentValueIsCompareFalse() {
-        assertEquals(ResultCode.COMPARE_FALSE, code(anonymous, JDOE, "cn", "Jane Doe"));
-        assertEquals(ResultCode.COMPARE_FALSE, code(anonymous, JDOE, "mail", "someone@example.com"));
+        assertEquals(ResultCode.COMPARE_FALSE, code(larch.anonymous(), JDOE, "cn", "Jane Doe"));
+        assertEquals(ResultCode.COMPARE_FALSE, code(larch.anonymous(), JDOE, "mail", "someone@example.com"));
     }
 
     @Test
     void telephoneNumberComparesIgnoringSpacesAndHyphens() {
-        assertEquals(ResultCode.COMPARE_TRUE, code(anonymous, JDOE, "telephoneNumber", "+15550100"));
-        assertEquals(ResultCode.COMPARE_TRUE, code(anonymous, JDOE, "telephoneNumber", "+1-555-0100"));
-        assertEquals(ResultCode.COMPARE_FALSE, code(anonymous, JDOE, "telephoneNumber", "+15550101"));
+        assertEquals(ResultCode.COMPARE_TRUE, code(larch.anonymous(), JDOE, "telephoneNumber", "+15550100"));
+        assertEquals(ResultCode.COMPARE_TRUE, code(larch.anonymous(), JDOE, "telephoneNumber", "+1-555-0100"));
+        assertEquals(ResultCode.COMPARE_FALSE, code(larch.anonymous(), JDOE, "telephoneNumber", "+15550101"));
     }
 
     @Test
@@ -79,7 +59,7 @@ class CompareHandlerIT {
         assertEquals(
                 ResultCode.COMPARE_TRUE,
                 code(
-                        anonymous,
+                        larch.anonymous(),
                         "cn=staff,ou=groups," + TestServer.SUFFIX,
                         "member",
                         "UID=JDOE, ou=People, dc=Example, dc=com"));
@@ -87,18 +67,19 @@ class CompareHandlerIT {
 
     @Test
     void attributeTheEntryLacksIsNoSuchAttribute() {
-        assertEquals(ResultCode.NO_SUCH_ATTRIBUTE, code(anonymous, JDOE, "title", "Engineer"));
+        assertEquals(ResultCode.NO_SUCH_ATTRIBUTE, code(larch.anonymous(), JDOE, "title", "Engineer"));
     }
 
     @Test
     void attributeTheSchemaLacksIsUndefinedAttributeType() {
-        assertEquals(ResultCode.UNDEFINED_ATTRIBUTE_TYPE, code(anonymous, JDOE, "noSuchAttribute", "x"));
+        assertEquals(ResultCode.UNDEFINED_ATTRIBUTE_TYPE, code(larch.anonymous(), JDOE, "noSuchAttribute", "x"));
     }
 
     @Test
     void missingEntryIsNoSuchObjectWithMatchedDn() throws Exception {
         LDAPException e = assertThrows(
-                LDAPException.class, () -> anonymous.compare("uid=nobody,ou=people," + TestServer.SUFFIX, "cn", "x"));
+                LDAPException.class,
+                () -> larch.anonymous().compare("uid=nobody,ou=people," + TestServer.SUFFIX, "cn", "x"));
         assertEquals(ResultCode.NO_SUCH_OBJECT, e.getResultCode());
         assertEquals(new DN("ou=people," + TestServer.SUFFIX), new DN(e.getMatchedDN()));
     }
@@ -107,15 +88,15 @@ class CompareHandlerIT {
     void userPasswordIsComparedForTheAdministratorOnly() throws Exception {
         assertEquals(
                 ResultCode.INSUFFICIENT_ACCESS_RIGHTS,
-                code(anonymous, JDOE, "userPassword", "{SSHA256}not-a-real-hash"));
-        assertEquals(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, code(anonymous, JDOE, "userPassword", "wrong"));
-        CompareResult r = admin.compare(JDOE, "userPassword", "{SSHA256}not-a-real-hash");
+                code(larch.anonymous(), JDOE, "userPassword", "{SSHA256}not-a-real-hash"));
+        assertEquals(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, code(larch.anonymous(), JDOE, "userPassword", "wrong"));
+        CompareResult r = larch.admin().compare(JDOE, "userPassword", "{SSHA256}not-a-real-hash");
         assertTrue(r.compareMatched());
     }
 
     @Test
     void apacheClientGetsTheSameAnswers() throws Exception {
-        try (LdapNetworkConnection c = server.apache()) {
+        try (LdapNetworkConnection c = larch.server().apache()) {
             c.anonymousBind();
             assertTrue(c.compare(JDOE, "sn", "DOE"));
             assertFalse(c.compare(JDOE, "sn", "Smith"));

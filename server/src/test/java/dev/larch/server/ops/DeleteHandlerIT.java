@@ -1,18 +1,16 @@
 package dev.larch.server.ops;
 
-import java.nio.file.Path;
-
 import com.unboundid.ldap.sdk.DN;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchScope;
+import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.TestServer;
 import org.apache.directory.api.ldap.model.exception.LdapContextNotEmptyException;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -23,40 +21,28 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class DeleteHandlerIT {
     private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
 
-    @TempDir
-    static Path dir;
-
-    private static TestServer server;
-    private static LDAPConnection admin;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServer.start(dir.resolve("data"));
-        server.add(TestServer.BASE_LDIF);
-        admin = server.admin();
-    }
-
-    @AfterAll
-    static void stop() {
-        admin.close();
-        server.close();
-    }
+    @RegisterExtension
+    static final LarchServerExtension larch = LarchServerExtension.withBaseTree();
 
     private static void addPerson(String uid) {
-        server.add("dn: uid=" + uid + "," + PEOPLE + "\nobjectClass: inetOrgPerson\nuid: " + uid + "\ncn: " + uid
-                + "\nsn: " + uid + "\nmail: " + uid + "@example.com\n");
+        larch.server()
+                .add("dn: uid=" + uid + "," + PEOPLE + "\nobjectClass: inetOrgPerson\nuid: " + uid + "\ncn: " + uid
+                        + "\nsn: " + uid + "\nmail: " + uid + "@example.com\n");
     }
 
     private static int count(String filter) throws LDAPException {
-        return admin.search(TestServer.SUFFIX, SearchScope.SUB, filter, "1.1").getEntryCount();
+        return larch.admin()
+                .search(TestServer.SUFFIX, SearchScope.SUB, filter, "1.1")
+                .getEntryCount();
     }
 
     @Test
     void leafIsDeletedWithItsIndexEntries() throws Exception {
         addPerson("leaf");
         assertEquals(1, count("(mail=leaf@example.com)"));
-        assertEquals(ResultCode.SUCCESS, admin.delete("uid=leaf," + PEOPLE).getResultCode());
-        assertNull(admin.getEntry("uid=leaf," + PEOPLE));
+        assertEquals(
+                ResultCode.SUCCESS, larch.admin().delete("uid=leaf," + PEOPLE).getResultCode());
+        assertNull(larch.admin().getEntry("uid=leaf," + PEOPLE));
         assertEquals(0, count("(uid=leaf)"));
         assertEquals(0, count("(mail=leaf*)"));
         assertEquals(0, count("(cn=*lea*)"));
@@ -65,7 +51,7 @@ class DeleteHandlerIT {
     @Test
     void deletedDnCanBeAddedAgain() throws Exception {
         addPerson("again");
-        admin.delete("uid=again," + PEOPLE);
+        larch.admin().delete("uid=again," + PEOPLE);
         addPerson("again");
         assertEquals(1, count("(uid=again)"));
     }
@@ -73,22 +59,22 @@ class DeleteHandlerIT {
     @Test
     void dnIsMatchedWhateverItsSpelling() throws Exception {
         addPerson("spelled");
-        admin.delete("UID=Spelled , OU=People,DC=Example,DC=COM");
-        assertNull(admin.getEntry("uid=spelled," + PEOPLE));
+        larch.admin().delete("UID=Spelled , OU=People,DC=Example,DC=COM");
+        assertNull(larch.admin().getEntry("uid=spelled," + PEOPLE));
     }
 
     @Test
     void entryWithChildrenIsNotAllowedOnNonLeaf() throws Exception {
         addPerson("child");
-        LDAPException e = assertThrows(LDAPException.class, () -> admin.delete(PEOPLE));
+        LDAPException e = assertThrows(LDAPException.class, () -> larch.admin().delete(PEOPLE));
         assertEquals(ResultCode.NOT_ALLOWED_ON_NONLEAF, e.getResultCode());
-        assertNotNull(admin.getEntry(PEOPLE));
-        assertNotNull(admin.getEntry("uid=child," + PEOPLE));
+        assertNotNull(larch.admin().getEntry(PEOPLE));
+        assertNotNull(larch.admin().getEntry("uid=child," + PEOPLE));
     }
 
     @Test
     void missingEntryIsNoSuchObjectWithMatchedDn() throws Exception {
-        LDAPException e = assertThrows(LDAPException.class, () -> admin.delete("uid=ghost," + PEOPLE));
+        LDAPException e = assertThrows(LDAPException.class, () -> larch.admin().delete("uid=ghost," + PEOPLE));
         assertEquals(ResultCode.NO_SUCH_OBJECT, e.getResultCode());
         assertEquals(new DN(PEOPLE), new DN(e.getMatchedDN()));
     }
@@ -96,21 +82,21 @@ class DeleteHandlerIT {
     @Test
     void nonAdministratorIsInsufficientAccessRights() throws Exception {
         addPerson("kept");
-        try (LDAPConnection anonymous = server.anonymous()) {
+        try (LDAPConnection anonymous = larch.server().anonymous()) {
             LDAPException e = assertThrows(LDAPException.class, () -> anonymous.delete("uid=kept," + PEOPLE));
             assertEquals(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, e.getResultCode());
         }
-        assertNotNull(admin.getEntry("uid=kept," + PEOPLE));
+        assertNotNull(larch.admin().getEntry("uid=kept," + PEOPLE));
     }
 
     @Test
     void apacheClientDeletesAndIsRefusedOnNonLeaf() throws Exception {
         addPerson("apache");
-        try (LdapNetworkConnection c = server.apache()) {
+        try (LdapNetworkConnection c = larch.server().apache()) {
             c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD);
             c.delete("uid=apache," + PEOPLE);
             assertThrows(LdapContextNotEmptyException.class, () -> c.delete(TestServer.SUFFIX));
         }
-        assertNull(admin.getEntry("uid=apache," + PEOPLE));
+        assertNull(larch.admin().getEntry("uid=apache," + PEOPLE));
     }
 }

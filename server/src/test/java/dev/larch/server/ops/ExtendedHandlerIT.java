@@ -1,7 +1,6 @@
 package dev.larch.server.ops;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 
 import com.unboundid.ldap.sdk.ExtendedRequest;
 import com.unboundid.ldap.sdk.LDAPConnection;
@@ -10,15 +9,15 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 import dev.larch.server.auth.PasswordSchemes;
+import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.TestServer;
 import org.apache.directory.api.ldap.extras.extended.whoAmI.WhoAmIRequestImpl;
 import org.apache.directory.api.ldap.extras.extended.whoAmI.WhoAmIResponse;
 import org.apache.directory.api.ldap.model.message.ExtendedResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -28,26 +27,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class ExtendedHandlerIT {
     private static final String USER = "uid=who,ou=people," + TestServer.SUFFIX;
 
-    @TempDir
-    static Path dir;
-
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start(dir.resolve("data"));
-        server.add(TestServer.BASE_LDIF + "\ndn: " + USER + "\nobjectClass: inetOrgPerson\nuid: who\ncn: who\nsn: who\n"
-                + "userPassword: "
-                + new String(
-                        PasswordSchemes.hash("SSHA256", "pw".getBytes(StandardCharsets.UTF_8)),
-                        StandardCharsets.US_ASCII)
-                + "\n");
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
+            .adding("dn: " + USER + "\nobjectClass: inetOrgPerson\nuid: who\ncn: who\nsn: who\n" + "userPassword: "
+                    + new String(
+                            PasswordSchemes.hash("SSHA256", "pw".getBytes(StandardCharsets.UTF_8)),
+                            StandardCharsets.US_ASCII)
+                    + "\n");
 
     private static String whoAmI(LDAPConnection c) throws Exception {
         WhoAmIExtendedResult r = (WhoAmIExtendedResult) c.processExtendedOperation(new WhoAmIExtendedRequest());
@@ -58,28 +44,28 @@ class ExtendedHandlerIT {
 
     @Test
     void whoAmIIsEmptyForAnonymous() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             assertEquals("", whoAmI(c));
         }
     }
 
     @Test
     void whoAmINamesTheAdministrator() throws Exception {
-        try (LDAPConnection c = server.admin()) {
+        try (LDAPConnection c = larch.server().admin()) {
             assertEquals("dn:cn=admin,dc=example,dc=com", whoAmI(c));
         }
     }
 
     @Test
     void whoAmINamesABoundEntry() throws Exception {
-        try (LDAPConnection c = server.boundAs(USER, "pw")) {
+        try (LDAPConnection c = larch.server().boundAs(USER, "pw")) {
             assertEquals("dn:" + USER, whoAmI(c));
         }
     }
 
     @Test
     void apacheClientDecodesTheWhoAmIResponse() throws Exception {
-        try (LdapNetworkConnection c = server.apache()) {
+        try (LdapNetworkConnection c = larch.server().apache()) {
             c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD);
             ExtendedResponse response = c.extended(new WhoAmIRequestImpl());
             assertEquals(ResultCodeEnum.SUCCESS, response.getLdapResult().getResultCode());
@@ -90,7 +76,7 @@ class ExtendedHandlerIT {
 
     @Test
     void unknownExtendedOperationIsProtocolError() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             LDAPException e = assertThrows(
                     LDAPException.class, () -> c.processExtendedOperation(new ExtendedRequest("1.2.3.4.5.6.7.8.9")));
             assertEquals(ResultCode.PROTOCOL_ERROR, e.getResultCode());
@@ -98,7 +84,7 @@ class ExtendedHandlerIT {
             // the connection stays usable
             assertEquals("", whoAmI(c));
         }
-        try (LdapNetworkConnection c = server.apache()) {
+        try (LdapNetworkConnection c = larch.server().apache()) {
             ExtendedResponse response = c.extended("1.2.3.4.5.6.7.8.9");
             assertEquals(ResultCodeEnum.PROTOCOL_ERROR, response.getLdapResult().getResultCode());
         }

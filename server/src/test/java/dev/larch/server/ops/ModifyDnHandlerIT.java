@@ -1,6 +1,5 @@
 package dev.larch.server.ops;
 
-import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -11,11 +10,11 @@ import com.unboundid.ldap.sdk.LDAPSearchException;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
+import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.TestServer;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -27,62 +26,49 @@ class ModifyDnHandlerIT {
     private static final String SUFFIX = TestServer.SUFFIX;
     private static final String PEOPLE = "ou=people," + SUFFIX;
 
-    @TempDir
-    static Path dir;
-
-    private static TestServer server;
-    private static LDAPConnection admin;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServer.start(dir.resolve("data"));
-        server.add(TestServer.BASE_LDIF);
-        admin = server.admin();
-    }
-
-    @AfterAll
-    static void stop() {
-        admin.close();
-        server.close();
-    }
+    @RegisterExtension
+    static final LarchServerExtension larch = LarchServerExtension.withBaseTree();
 
     private static String person(String uid, String parent) {
         String dn = "uid=" + uid + "," + parent;
-        server.add("dn: " + dn + "\nobjectClass: inetOrgPerson\nuid: " + uid + "\ncn: " + uid + "\nsn: " + uid
-                + "\nmail: " + uid + "@example.com\n");
+        larch.server()
+                .add("dn: " + dn + "\nobjectClass: inetOrgPerson\nuid: " + uid + "\ncn: " + uid + "\nsn: " + uid
+                        + "\nmail: " + uid + "@example.com\n");
         return dn;
     }
 
     private static String unit(String ou, String parent) {
         String dn = "ou=" + ou + "," + parent;
-        server.add("dn: " + dn + "\nobjectClass: organizationalUnit\nou: " + ou + "\n");
+        larch.server().add("dn: " + dn + "\nobjectClass: organizationalUnit\nou: " + ou + "\n");
         return dn;
     }
 
     private static Set<String> values(String dn, String attribute) throws LDAPException {
-        SearchResultEntry e = admin.getEntry(dn, attribute);
+        SearchResultEntry e = larch.admin().getEntry(dn, attribute);
         return new TreeSet<>(Set.of(e.getAttributeValues(attribute)));
     }
 
     private static Set<DN> subtree(String base, String filter) throws LDAPException {
         Set<DN> out = new TreeSet<>();
         for (SearchResultEntry e :
-                admin.search(base, SearchScope.SUB, filter, "1.1").getSearchEntries()) {
+                larch.admin().search(base, SearchScope.SUB, filter, "1.1").getSearchEntries()) {
             out.add(e.getParsedDN());
         }
         return out;
     }
 
     private static ResultCode renameFails(String dn, String newRdn, boolean deleteOld, String newSuperior) {
-        return assertThrows(LDAPException.class, () -> admin.modifyDN(dn, newRdn, deleteOld, newSuperior))
+        return assertThrows(LDAPException.class, () -> larch.admin().modifyDN(dn, newRdn, deleteOld, newSuperior))
                 .getResultCode();
     }
 
     @Test
     void renameWithDeleteOldRdnReplacesTheNamingValue() throws Exception {
         String dn = person("before", PEOPLE);
-        assertEquals(ResultCode.SUCCESS, admin.modifyDN(dn, "uid=after", true).getResultCode());
-        assertNull(admin.getEntry(dn));
+        assertEquals(
+                ResultCode.SUCCESS,
+                larch.admin().modifyDN(dn, "uid=after", true).getResultCode());
+        assertNull(larch.admin().getEntry(dn));
         assertEquals(Set.of("after"), values("uid=after," + PEOPLE, "uid"));
         assertEquals(Set.of(new DN("uid=after," + PEOPLE)), subtree(SUFFIX, "(uid=after)"));
         assertEquals(Set.of(), subtree(SUFFIX, "(uid=before)"));
@@ -91,7 +77,7 @@ class ModifyDnHandlerIT {
     @Test
     void renameWithoutDeleteOldRdnKeepsTheOldValue() throws Exception {
         String dn = person("keepold", PEOPLE);
-        admin.modifyDN(dn, "uid=keepnew", false);
+        larch.admin().modifyDN(dn, "uid=keepnew", false);
         assertEquals(Set.of("keepold", "keepnew"), values("uid=keepnew," + PEOPLE, "uid"));
         assertEquals(Set.of(new DN("uid=keepnew," + PEOPLE)), subtree(SUFFIX, "(uid=keepold)"));
     }
@@ -99,8 +85,8 @@ class ModifyDnHandlerIT {
     @Test
     void renameToAnotherNamingAttributeAddsItsValue() throws Exception {
         String dn = person("bycn", PEOPLE);
-        admin.modifyDN(dn, "cn=Named By Cn", true);
-        SearchResultEntry e = admin.getEntry("cn=Named By Cn," + PEOPLE, "uid", "cn");
+        larch.admin().modifyDN(dn, "cn=Named By Cn", true);
+        SearchResultEntry e = larch.admin().getEntry("cn=Named By Cn," + PEOPLE, "uid", "cn");
         assertNotNull(e);
         assertEquals(Set.of("bycn", "Named By Cn"), new TreeSet<>(Set.of(e.getAttributeValues("cn"))));
         // uid was the old RDN and is removed; inetOrgPerson does not require it
@@ -111,7 +97,7 @@ class ModifyDnHandlerIT {
     void renameToAnRdnTheSchemaDoesNotAllowFails() throws Exception {
         String dn = person("nodc", PEOPLE);
         assertEquals(ResultCode.OBJECT_CLASS_VIOLATION, renameFails(dn, "dc=nodc", true, null));
-        assertNotNull(admin.getEntry(dn));
+        assertNotNull(larch.admin().getEntry(dn));
     }
 
     @Test
@@ -124,7 +110,7 @@ class ModifyDnHandlerIT {
 
         assertEquals(
                 ResultCode.SUCCESS,
-                admin.modifyDN(dept, "ou=dept", true, target).getResultCode());
+                larch.admin().modifyDN(dept, "ou=dept", true, target).getResultCode());
 
         String moved = "ou=dept," + target;
         assertEquals(
@@ -135,33 +121,35 @@ class ModifyDnHandlerIT {
                         new DN("uid=bob,ou=team," + moved)),
                 subtree(moved, "(objectClass=*)"));
         // children are found under their new DNs, by base search and through indexes
-        SearchResultEntry bob = admin.getEntry("uid=bob,ou=team," + moved, "entryDN", "mail");
+        SearchResultEntry bob = larch.admin().getEntry("uid=bob,ou=team," + moved, "entryDN", "mail");
         assertNotNull(bob);
         assertEquals(new DN("uid=bob,ou=team," + moved), new DN(bob.getAttributeValue("entryDN")));
         assertEquals(Set.of(new DN("uid=bob,ou=team," + moved)), subtree(SUFFIX, "(mail=bob@example.com)"));
         assertEquals(Set.of(new DN("uid=alice," + moved)), subtree(SUFFIX, "(&(uid=alice)(ou:dn:=divisions))"));
         // the old DNs are gone
-        assertNull(admin.getEntry(dept));
-        assertNull(admin.getEntry("uid=bob," + team));
-        LDAPSearchException e =
-                assertThrows(LDAPSearchException.class, () -> admin.search(team, SearchScope.SUB, "(objectClass=*)"));
+        assertNull(larch.admin().getEntry(dept));
+        assertNull(larch.admin().getEntry("uid=bob," + team));
+        LDAPSearchException e = assertThrows(
+                LDAPSearchException.class, () -> larch.admin().search(team, SearchScope.SUB, "(objectClass=*)"));
         assertEquals(ResultCode.NO_SUCH_OBJECT, e.getResultCode());
         // and the moved entries can be changed and deleted under their new names
-        admin.delete("uid=bob,ou=team," + moved);
-        admin.delete("ou=team," + moved);
+        larch.admin().delete("uid=bob,ou=team," + moved);
+        larch.admin().delete("ou=team," + moved);
     }
 
     @Test
     void renamingAnEntryWithChildrenRewritesTheirDns() throws Exception {
         String old = unit("oldname", SUFFIX);
         person("carol", old);
-        admin.modifyDN(old, "ou=newname", true);
+        larch.admin().modifyDN(old, "ou=newname", true);
         assertEquals(
                 Set.of(new DN("ou=newname," + SUFFIX), new DN("uid=carol,ou=newname," + SUFFIX)),
                 subtree("ou=newname," + SUFFIX, "(objectClass=*)"));
         assertEquals(
                 new DN("uid=carol,ou=newname," + SUFFIX),
-                admin.searchForEntry(SUFFIX, SearchScope.SUB, "(uid=carol)").getParsedDN());
+                larch.admin()
+                        .searchForEntry(SUFFIX, SearchScope.SUB, "(uid=carol)")
+                        .getParsedDN());
     }
 
     @Test
@@ -170,7 +158,7 @@ class ModifyDnHandlerIT {
         person("targetb", PEOPLE);
         assertEquals(ResultCode.ENTRY_ALREADY_EXISTS, renameFails(a, "uid=targetb", true, null));
         assertEquals(ResultCode.ENTRY_ALREADY_EXISTS, renameFails(a, "UID=TargetB", true, PEOPLE));
-        assertNotNull(admin.getEntry(a));
+        assertNotNull(larch.admin().getEntry(a));
     }
 
     @Test
@@ -179,7 +167,7 @@ class ModifyDnHandlerIT {
         String inner = unit("inner", outer);
         assertEquals(ResultCode.UNWILLING_TO_PERFORM, renameFails(outer, "ou=outer", true, inner));
         assertEquals(ResultCode.UNWILLING_TO_PERFORM, renameFails(outer, "ou=outer", true, outer));
-        assertNotNull(admin.getEntry(inner));
+        assertNotNull(larch.admin().getEntry(inner));
     }
 
     @Test
@@ -195,7 +183,7 @@ class ModifyDnHandlerIT {
                 true,
                 code.equals(ResultCode.UNWILLING_TO_PERFORM) || code.equals(ResultCode.NO_SUCH_OBJECT),
                 code.toString());
-        assertNotNull(admin.getEntry(dn));
+        assertNotNull(larch.admin().getEntry(dn));
     }
 
     @Test
@@ -203,29 +191,29 @@ class ModifyDnHandlerIT {
         assertEquals(ResultCode.NO_SUCH_OBJECT, renameFails("uid=ghost," + PEOPLE, "uid=ghost2", true, null));
         String dn = person("homeless", PEOPLE);
         assertEquals(ResultCode.NO_SUCH_OBJECT, renameFails(dn, "uid=homeless", true, "ou=nowhere," + SUFFIX));
-        assertNotNull(admin.getEntry(dn));
+        assertNotNull(larch.admin().getEntry(dn));
     }
 
     @Test
     void nonAdministratorIsInsufficientAccessRights() throws Exception {
         String dn = person("fixed", PEOPLE);
-        try (LDAPConnection anonymous = server.anonymous()) {
+        try (LDAPConnection anonymous = larch.server().anonymous()) {
             LDAPException e = assertThrows(LDAPException.class, () -> anonymous.modifyDN(dn, "uid=moved", true));
             assertEquals(ResultCode.INSUFFICIENT_ACCESS_RIGHTS, e.getResultCode());
         }
-        assertNotNull(admin.getEntry(dn));
+        assertNotNull(larch.admin().getEntry(dn));
     }
 
     @Test
     void apacheClientRenamesAndMoves() throws Exception {
         String dn = person("apache", PEOPLE);
         String dest = unit("apachedest", SUFFIX);
-        try (LdapNetworkConnection c = server.apache()) {
+        try (LdapNetworkConnection c = larch.server().apache()) {
             c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD);
             c.rename(dn, "uid=apache2");
             c.move("uid=apache2," + PEOPLE, dest);
         }
-        assertNotNull(admin.getEntry("uid=apache2," + dest));
-        assertNull(admin.getEntry("uid=apache2," + PEOPLE));
+        assertNotNull(larch.admin().getEntry("uid=apache2," + dest));
+        assertNull(larch.admin().getEntry("uid=apache2," + PEOPLE));
     }
 }

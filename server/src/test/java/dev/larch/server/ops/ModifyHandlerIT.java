@@ -1,6 +1,5 @@
 package dev.larch.server.ops;
 
-import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -12,13 +11,13 @@ import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
+import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.TestServer;
 import org.apache.directory.api.ldap.model.entry.DefaultModification;
 import org.apache.directory.api.ldap.model.entry.ModificationOperation;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -30,36 +29,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ModifyHandlerIT {
     private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
 
-    @TempDir
-    static Path dir;
-
-    private static TestServer server;
-    private static LDAPConnection admin;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServer.start(dir.resolve("data"));
-        server.add(TestServer.BASE_LDIF);
-        admin = server.admin();
-    }
-
-    @AfterAll
-    static void stop() {
-        admin.close();
-        server.close();
-    }
+    @RegisterExtension
+    static final LarchServerExtension larch = LarchServerExtension.withBaseTree();
 
     /** A fresh posixAccount person per test, so tests do not see each other's changes. */
     private static String person(String uid) {
         String dn = "uid=" + uid + "," + PEOPLE;
-        server.add("dn: " + dn + "\nobjectClass: inetOrgPerson\nobjectClass: posixAccount\nuid: " + uid
-                + "\ncn: " + uid + " person\nsn: " + uid + "\nmail: " + uid + "@example.com\ndescription: first\n"
-                + "uidNumber: 1000\ngidNumber: 100\nhomeDirectory: /home/" + uid + "\n");
+        larch.server()
+                .add("dn: " + dn + "\nobjectClass: inetOrgPerson\nobjectClass: posixAccount\nuid: " + uid
+                        + "\ncn: " + uid + " person\nsn: " + uid + "\nmail: " + uid
+                        + "@example.com\ndescription: first\n"
+                        + "uidNumber: 1000\ngidNumber: 100\nhomeDirectory: /home/" + uid + "\n");
         return dn;
     }
 
     private static Set<String> values(String dn, String attribute) throws LDAPException {
-        SearchResultEntry e = admin.getEntry(dn, attribute);
+        SearchResultEntry e = larch.admin().getEntry(dn, attribute);
         Set<String> out = new TreeSet<>();
         if (e.getAttribute(attribute) != null) {
             for (String v : e.getAttributeValues(attribute)) {
@@ -70,22 +55,26 @@ class ModifyHandlerIT {
     }
 
     private static ResultCode modifyFails(String dn, Modification... mods) {
-        return assertThrows(LDAPException.class, () -> admin.modify(dn, mods)).getResultCode();
+        return assertThrows(LDAPException.class, () -> larch.admin().modify(dn, mods))
+                .getResultCode();
     }
 
     private static int count(String filter) throws LDAPException {
-        return admin.search(TestServer.SUFFIX, SearchScope.SUB, filter, "1.1").getEntryCount();
+        return larch.admin()
+                .search(TestServer.SUFFIX, SearchScope.SUB, filter, "1.1")
+                .getEntryCount();
     }
 
     @Test
     void addDeleteAndReplaceChangeValuesAndIndexes() throws Exception {
         String dn = person("changes");
-        admin.modify(
-                dn,
-                new Modification(ModificationType.ADD, "mail", "second@example.com"),
-                new Modification(ModificationType.DELETE, "description", "first"),
-                new Modification(ModificationType.REPLACE, "sn", "Changed"),
-                new Modification(ModificationType.ADD, "title", "Engineer"));
+        larch.admin()
+                .modify(
+                        dn,
+                        new Modification(ModificationType.ADD, "mail", "second@example.com"),
+                        new Modification(ModificationType.DELETE, "description", "first"),
+                        new Modification(ModificationType.REPLACE, "sn", "Changed"),
+                        new Modification(ModificationType.ADD, "title", "Engineer"));
         assertEquals(Set.of("changes@example.com", "second@example.com"), values(dn, "mail"));
         assertEquals(Set.of(), values(dn, "description"));
         assertEquals(Set.of("Changed"), values(dn, "sn"));
@@ -99,7 +88,7 @@ class ModifyHandlerIT {
     @Test
     void deleteWithoutValuesRemovesTheAttribute() throws Exception {
         String dn = person("dropall");
-        admin.modify(dn, new Modification(ModificationType.DELETE, "mail"));
+        larch.admin().modify(dn, new Modification(ModificationType.DELETE, "mail"));
         assertEquals(Set.of(), values(dn, "mail"));
         assertEquals(0, count("(mail=dropall@example.com)"));
     }
@@ -107,19 +96,20 @@ class ModifyHandlerIT {
     @Test
     void replaceWithoutValuesRemovesTheAttributeAndIsFineWhenAbsent() throws Exception {
         String dn = person("replacenone");
-        admin.modify(
-                dn,
-                new Modification(ModificationType.REPLACE, "description"),
-                new Modification(ModificationType.REPLACE, "title"));
+        larch.admin()
+                .modify(
+                        dn,
+                        new Modification(ModificationType.REPLACE, "description"),
+                        new Modification(ModificationType.REPLACE, "title"));
         assertEquals(Set.of(), values(dn, "description"));
     }
 
     @Test
     void incrementAddsToAnIntegerAttribute() throws Exception {
         String dn = person("counter");
-        admin.modify(dn, new Modification(ModificationType.INCREMENT, "uidNumber", "5"));
+        larch.admin().modify(dn, new Modification(ModificationType.INCREMENT, "uidNumber", "5"));
         assertEquals(Set.of("1005"), values(dn, "uidNumber"));
-        admin.modify(dn, new Modification(ModificationType.INCREMENT, "uidNumber", "-10"));
+        larch.admin().modify(dn, new Modification(ModificationType.INCREMENT, "uidNumber", "-10"));
         assertEquals(Set.of("995"), values(dn, "uidNumber"));
     }
 
@@ -137,9 +127,9 @@ class ModifyHandlerIT {
     @Test
     void modifyStampsModifyTimestampAndModifiersName() throws Exception {
         String dn = person("stamps");
-        SearchResultEntry before = admin.getEntry(dn, "+");
-        admin.modify(dn, new Modification(ModificationType.REPLACE, "description", "second"));
-        SearchResultEntry after = admin.getEntry(dn, "+");
+        SearchResultEntry before = larch.admin().getEntry(dn, "+");
+        larch.admin().modify(dn, new Modification(ModificationType.REPLACE, "description", "second"));
+        SearchResultEntry after = larch.admin().getEntry(dn, "+");
         assertEquals(new DN(TestServer.ADMIN_DN), new DN(after.getAttributeValue("modifiersName")));
         assertTrue(
                 after.getAttributeValue("modifyTimestamp").compareTo(before.getAttributeValue("modifyTimestamp")) >= 0);
@@ -175,8 +165,8 @@ class ModifyHandlerIT {
                 modifyFails(dn, new Modification(ModificationType.REPLACE, "uid", "other")));
         assertEquals(Set.of("rdn"), values(dn, "uid"));
         // another value may come and go as long as the naming value stays
-        admin.modify(dn, new Modification(ModificationType.ADD, "uid", "alias"));
-        admin.modify(dn, new Modification(ModificationType.DELETE, "uid", "alias"));
+        larch.admin().modify(dn, new Modification(ModificationType.ADD, "uid", "alias"));
+        larch.admin().modify(dn, new Modification(ModificationType.DELETE, "uid", "alias"));
     }
 
     @Test
@@ -200,11 +190,12 @@ class ModifyHandlerIT {
     @Test
     void addingAnObjectClassBringsItsRulesAndSuperclasses() throws Exception {
         String dn = "cn=widget,ou=groups," + TestServer.SUFFIX;
-        server.add("dn: " + dn + "\nobjectClass: device\ncn: widget\n");
-        admin.modify(
-                dn,
-                new Modification(ModificationType.ADD, "objectClass", "ieee802Device"),
-                new Modification(ModificationType.ADD, "macAddress", "00:11:22:33:44:55"));
+        larch.server().add("dn: " + dn + "\nobjectClass: device\ncn: widget\n");
+        larch.admin()
+                .modify(
+                        dn,
+                        new Modification(ModificationType.ADD, "objectClass", "ieee802Device"),
+                        new Modification(ModificationType.ADD, "macAddress", "00:11:22:33:44:55"));
         assertEquals(1, count("(&(cn=widget)(objectClass=top))"));
     }
 
@@ -264,7 +255,7 @@ class ModifyHandlerIT {
     @Test
     void nonAdministratorIsInsufficientAccessRights() throws Exception {
         String dn = person("guarded");
-        try (LDAPConnection anonymous = server.anonymous()) {
+        try (LDAPConnection anonymous = larch.server().anonymous()) {
             LDAPException e = assertThrows(
                     LDAPException.class,
                     () -> anonymous.modify(dn, new Modification(ModificationType.REPLACE, "description", "x")));
@@ -276,7 +267,7 @@ class ModifyHandlerIT {
     @Test
     void apacheClientModifies() throws Exception {
         String dn = person("apache");
-        try (LdapNetworkConnection c = server.apache()) {
+        try (LdapNetworkConnection c = larch.server().apache()) {
             c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD);
             c.modify(
                     dn,
@@ -285,7 +276,7 @@ class ModifyHandlerIT {
         }
         assertEquals(Set.of("via apache"), values(dn, "description"));
         assertEquals(Set.of("1001"), values(dn, "uidNumber"));
-        assertNotEquals(null, admin.getEntry(dn));
-        assertNull(admin.getEntry(dn).getAttribute("title"));
+        assertNotEquals(null, larch.admin().getEntry(dn));
+        assertNull(larch.admin().getEntry(dn).getAttribute("title"));
     }
 }

@@ -3,7 +3,6 @@ package dev.larch.server.ops;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -23,10 +22,10 @@ import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.controls.SimplePagedResultsControl;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -37,25 +36,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class OperationRouterIT {
     private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
 
-    @TempDir
-    static Path dir;
-
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() {
-        server = TestServer.start(dir.resolve("data"));
-        server.add(TestServer.BASE_LDIF);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
-    }
+    @RegisterExtension
+    static final LarchServerExtension larch = LarchServerExtension.withBaseTree();
 
     @Test
     void unsupportedCriticalControlIsUnavailableCriticalExtension() throws Exception {
-        try (LDAPConnection c = server.admin()) {
+        try (LDAPConnection c = larch.server().admin()) {
             SearchRequest search = new SearchRequest(TestServer.SUFFIX, SearchScope.BASE, "(objectClass=*)");
             search.addControl(new Control("1.3.6.1.4.1.99999.1", true));
             assertEquals(
@@ -82,7 +68,7 @@ class OperationRouterIT {
 
     @Test
     void unsupportedNonCriticalControlIsIgnored() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             SearchRequest search = new SearchRequest(PEOPLE, SearchScope.BASE, "(objectClass=*)");
             search.addControl(new Control("1.3.6.1.4.1.99999.1", false));
             search.addControl(new SimplePagedResultsControl(1, false));
@@ -96,8 +82,8 @@ class OperationRouterIT {
         for (int i = 0; i < 3000; i++) {
             deep = Filter.createNOTFilter(deep);
         }
-        try (LDAPConnection c = server.anonymous();
-                LDAPConnection other = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous();
+                LDAPConnection other = larch.server().anonymous()) {
             SearchRequest search = new SearchRequest(PEOPLE, SearchScope.BASE, deep);
             // The SDK encodes filters recursively: give the client a stack deep enough for 3000
             // levels, so what is tested is the server's refusal, not the client's stack.
@@ -128,7 +114,7 @@ class OperationRouterIT {
 
     @Test
     void unbindClosesTheConnectionAndTheServerKeepsServing() throws Exception {
-        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+        try (Socket socket = new Socket("127.0.0.1", larch.server().port())) {
             socket.setSoTimeout(5000);
             OutputStream out = socket.getOutputStream();
             // UnbindRequest: SEQUENCE { messageID 1, [APPLICATION 2] NULL }
@@ -137,7 +123,7 @@ class OperationRouterIT {
             InputStream in = socket.getInputStream();
             assertEquals(-1, in.read(), "the server closes without a response");
         }
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             assertEquals(
                     1, c.search(PEOPLE, SearchScope.BASE, "(objectClass=*)").getEntryCount());
         }
@@ -145,7 +131,7 @@ class OperationRouterIT {
 
     @Test
     void abandonOfAnUnknownMessageIdIsIgnored() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             // abandoning a search that already completed names an ID the server no longer knows
             CompletableFuture<Void> done = new CompletableFuture<>();
             AsyncRequestID id = c.asyncSearch(new SearchRequest(

@@ -1,6 +1,5 @@
 package dev.larch.server.ops;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +25,8 @@ import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.schema.Schema;
 import dev.larch.config.IndexKind;
+import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.TestServer;
 import org.apache.directory.api.ldap.model.cursor.EntryCursor;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.message.Response;
@@ -35,10 +36,8 @@ import org.apache.directory.api.ldap.model.message.SearchResultDone;
 import org.apache.directory.api.ldap.model.name.Dn;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
 import org.apache.directory.ldap.client.api.future.SearchFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -96,28 +95,10 @@ class SearchHandlerIT {
             member: uid=asmith,ou=people,dc=example,dc=com
             """;
 
-    @TempDir
-    static Path dir;
-
-    private static TestServer server;
-    private static LDAPConnection anonymous;
-    private static LDAPConnection admin;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = TestServer.start(
-                dir.resolve("data"), c -> TestServer.withIndex(c, "createTimestamp", IndexKind.ORDERING));
-        server.add(TestServer.BASE_LDIF + "\n" + PEOPLE_LDIF);
-        anonymous = server.anonymous();
-        admin = server.admin();
-    }
-
-    @AfterAll
-    static void stop() {
-        anonymous.close();
-        admin.close();
-        server.close();
-    }
+    @RegisterExtension
+    static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
+            .configured(c -> TestServer.withIndex(c, "createTimestamp", IndexKind.ORDERING))
+            .adding(PEOPLE_LDIF);
 
     /** Short names ("uid=jdoe,ou=people", "" for the suffix) to full, normalized DNs. */
     private static Set<String> expected(String shortNames) {
@@ -238,7 +219,7 @@ class SearchHandlerIT {
     void searchReturnsExactlyTheMatchingEntriesInScope(String base, SearchScope scope, String filter, String expected)
             throws Exception {
         String baseDn = base.equals("suffix") ? SUFFIX : base + "," + SUFFIX;
-        SearchResult result = anonymous.search(baseDn, scope, filter, "1.1");
+        SearchResult result = larch.anonymous().search(baseDn, scope, filter, "1.1");
         assertEquals(ResultCode.SUCCESS, result.getResultCode());
         assertEquals(expected(expected), dns(result));
     }
@@ -247,8 +228,8 @@ class SearchHandlerIT {
     void missingBaseIsNoSuchObjectWithTheDeepestExistingAncestorAsMatchedDn() {
         LDAPSearchException e = assertThrows(
                 LDAPSearchException.class,
-                () -> anonymous.search(
-                        "uid=nobody,ou=nowhere,ou=people," + SUFFIX, SearchScope.SUB, "(objectClass=*)"));
+                () -> larch.anonymous()
+                        .search("uid=nobody,ou=nowhere,ou=people," + SUFFIX, SearchScope.SUB, "(objectClass=*)"));
         assertEquals(ResultCode.NO_SUCH_OBJECT, e.getResultCode());
         assertEquals(normalize("ou=people," + SUFFIX), normalize(e.getMatchedDN()));
     }
@@ -257,7 +238,7 @@ class SearchHandlerIT {
     void baseOutsideTheNamingContextIsNoSuchObject() {
         LDAPSearchException e = assertThrows(
                 LDAPSearchException.class,
-                () -> anonymous.search("dc=elsewhere,dc=org", SearchScope.SUB, "(objectClass=*)"));
+                () -> larch.anonymous().search("dc=elsewhere,dc=org", SearchScope.SUB, "(objectClass=*)"));
         assertEquals(ResultCode.NO_SUCH_OBJECT, e.getResultCode());
     }
 
@@ -265,7 +246,7 @@ class SearchHandlerIT {
     void malformedBaseIsInvalidDnSyntax() {
         LDAPSearchException e = assertThrows(
                 LDAPSearchException.class,
-                () -> anonymous.search("this is not a dn", SearchScope.SUB, "(objectClass=*)"));
+                () -> larch.anonymous().search("this is not a dn", SearchScope.SUB, "(objectClass=*)"));
         assertEquals(ResultCode.INVALID_DN_SYNTAX, e.getResultCode());
     }
 
@@ -287,17 +268,17 @@ class SearchHandlerIT {
     void noAttributesListedReturnsAllUserAttributesOnly() throws Exception {
         assertEquals(
                 Set.of("objectclass", "uid", "cn", "sn", "givenname", "mail", "telephonenumber", "description"),
-                names(jdoe(anonymous)));
+                names(jdoe(larch.anonymous())));
     }
 
     @Test
     void starReturnsAllUserAttributesOnly() throws Exception {
-        assertEquals(names(jdoe(anonymous)), names(jdoe(anonymous, "*")));
+        assertEquals(names(jdoe(larch.anonymous())), names(jdoe(larch.anonymous(), "*")));
     }
 
     @Test
     void plusReturnsOperationalAttributesOnly() throws Exception {
-        Set<String> names = names(jdoe(anonymous, "+"));
+        Set<String> names = names(jdoe(larch.anonymous(), "+"));
         assertTrue(
                 names.containsAll(Set.of(
                         "createtimestamp",
@@ -310,7 +291,7 @@ class SearchHandlerIT {
                         "subschemasubentry")),
                 names.toString());
         assertFalse(names.contains("cn"), names.toString());
-        SearchResultEntry e = jdoe(anonymous, "+");
+        SearchResultEntry e = jdoe(larch.anonymous(), "+");
         assertEquals("FALSE", e.getAttributeValue("hasSubordinates"));
         assertEquals(normalize(JDOE), normalize(e.getAttributeValue("entryDN")));
         assertEquals(normalize(TestServer.ADMIN_DN), normalize(e.getAttributeValue("creatorsName")));
@@ -318,44 +299,45 @@ class SearchHandlerIT {
 
     @Test
     void starAndPlusReturnEverything() throws Exception {
-        Set<String> names = names(jdoe(anonymous, "*", "+"));
+        Set<String> names = names(jdoe(larch.anonymous(), "*", "+"));
         assertTrue(names.containsAll(Set.of("cn", "mail", "createtimestamp", "entryuuid")), names.toString());
     }
 
     @Test
     void oneDotOneReturnsNoAttributes() throws Exception {
-        assertEquals(Set.of(), names(jdoe(anonymous, "1.1")));
+        assertEquals(Set.of(), names(jdoe(larch.anonymous(), "1.1")));
     }
 
     @Test
     void namedAttributesReturnOnlyThoseWhateverTheirCase() throws Exception {
-        SearchResultEntry e = jdoe(anonymous, "CN", "mail", "1.1");
+        SearchResultEntry e = jdoe(larch.anonymous(), "CN", "mail", "1.1");
         assertEquals(Set.of("cn", "mail"), names(e));
         assertEquals("John Doe", e.getAttributeValue("cn"));
     }
 
     @Test
     void namedOperationalAttributeIsReturnedWithoutPlus() throws Exception {
-        SearchResultEntry e = jdoe(anonymous, "createTimestamp", "hasSubordinates");
+        SearchResultEntry e = jdoe(larch.anonymous(), "createTimestamp", "hasSubordinates");
         assertEquals(Set.of("createtimestamp", "hassubordinates"), names(e));
         assertTrue(e.getAttributeValue("createTimestamp").matches("\\d{14}Z"));
     }
 
     @Test
     void supertypeNameReturnsItsSubtypes() throws Exception {
-        assertEquals(Set.of("cn", "sn", "givenname"), names(jdoe(anonymous, "name")));
+        assertEquals(Set.of("cn", "sn", "givenname"), names(jdoe(larch.anonymous(), "name")));
     }
 
     @Test
     void unknownAttributeNamesAreIgnored() throws Exception {
-        assertEquals(Set.of("uid"), names(jdoe(anonymous, "uid", "noSuchAttribute")));
+        assertEquals(Set.of("uid"), names(jdoe(larch.anonymous(), "uid", "noSuchAttribute")));
     }
 
     @Test
     void typesOnlyReturnsNamesWithoutValues() throws Exception {
         SearchRequest request = new SearchRequest(JDOE, SearchScope.BASE, "(objectClass=*)", "cn", "mail");
         request.setTypesOnly(true);
-        SearchResultEntry e = anonymous.search(request).getSearchEntries().get(0);
+        SearchResultEntry e =
+                larch.anonymous().search(request).getSearchEntries().get(0);
         assertEquals(Set.of("cn", "mail"), names(e));
         for (Attribute a : e.getAttributes()) {
             assertFalse(a.hasValue(), a.getName());
@@ -364,23 +346,26 @@ class SearchHandlerIT {
 
     @Test
     void userPasswordIsReturnedToTheAdministratorOnly() throws Exception {
-        assertNull(jdoe(anonymous, "userPassword").getAttribute("userPassword"));
-        assertFalse(names(jdoe(anonymous, "*")).contains("userpassword"));
-        try (LDAPConnection user = server.anonymous()) {
+        assertNull(jdoe(larch.anonymous(), "userPassword").getAttribute("userPassword"));
+        assertFalse(names(jdoe(larch.anonymous(), "*")).contains("userpassword"));
+        try (LDAPConnection user = larch.server().anonymous()) {
             assertNull(jdoe(user, "*").getAttribute("userPassword"));
         }
-        assertEquals("{SSHA256}not-a-real-hash", jdoe(admin, "userPassword").getAttributeValue("userPassword"));
-        assertTrue(names(jdoe(admin)).contains("userpassword"));
+        assertEquals(
+                "{SSHA256}not-a-real-hash", jdoe(larch.admin(), "userPassword").getAttributeValue("userPassword"));
+        assertTrue(names(jdoe(larch.admin())).contains("userpassword"));
     }
 
     @Test
     void filterOnUserPasswordDoesNotRevealItToAnonymous() throws Exception {
         // Matching on a value the client may not read would let it guess passwords one search at a time.
-        SearchResult r = anonymous.search(SUFFIX, SearchScope.SUB, "(userPassword={SSHA256}not-a-real-hash)", "1.1");
+        SearchResult r =
+                larch.anonymous().search(SUFFIX, SearchScope.SUB, "(userPassword={SSHA256}not-a-real-hash)", "1.1");
         assertEquals(0, r.getEntryCount());
         assertEquals(
                 1,
-                admin.search(SUFFIX, SearchScope.SUB, "(userPassword={SSHA256}not-a-real-hash)", "1.1")
+                larch.admin()
+                        .search(SUFFIX, SearchScope.SUB, "(userPassword={SSHA256}not-a-real-hash)", "1.1")
                         .getEntryCount());
         for (String filter : new String[] {
             "(userPassword=*)",
@@ -389,18 +374,23 @@ class SearchHandlerIT {
             "(!(userPassword=x))"
         }) {
             assertEquals(
-                    0, anonymous.search(SUFFIX, SearchScope.SUB, filter, "1.1").getEntryCount(), filter);
+                    0,
+                    larch.anonymous()
+                            .search(SUFFIX, SearchScope.SUB, filter, "1.1")
+                            .getEntryCount(),
+                    filter);
         }
         assertEquals(
                 1,
-                admin.search(SUFFIX, SearchScope.SUB, "(:octetStringMatch:={SSHA256}not-a-real-hash)", "1.1")
+                larch.admin()
+                        .search(SUFFIX, SearchScope.SUB, "(:octetStringMatch:={SSHA256}not-a-real-hash)", "1.1")
                         .getEntryCount());
     }
 
     @Test
     void hasSubordinatesIsTrueForEntriesWithChildren() throws Exception {
-        SearchResultEntry e =
-                anonymous.searchForEntry("ou=people," + SUFFIX, SearchScope.BASE, "(objectClass=*)", "hasSubordinates");
+        SearchResultEntry e = larch.anonymous()
+                .searchForEntry("ou=people," + SUFFIX, SearchScope.BASE, "(objectClass=*)", "hasSubordinates");
         assertEquals("TRUE", e.getAttributeValue("hasSubordinates"));
     }
 
@@ -408,7 +398,7 @@ class SearchHandlerIT {
 
     @Test
     void rootDseListsNamingContextVersionExtensionsAndVendor() throws Exception {
-        RootDSE root = anonymous.getRootDSE();
+        RootDSE root = larch.anonymous().getRootDSE();
         assertNotNull(root);
         assertArrayEquals(new String[] {SUFFIX}, root.getNamingContextDNs());
         assertArrayEquals(new String[] {"3"}, root.getAttributeValues("supportedLDAPVersion"));
@@ -422,17 +412,17 @@ class SearchHandlerIT {
 
     @Test
     void rootDseAnswersOnlyBaseScope() {
-        LDAPSearchException e =
-                assertThrows(LDAPSearchException.class, () -> anonymous.search("", SearchScope.SUB, "(objectClass=*)"));
+        LDAPSearchException e = assertThrows(
+                LDAPSearchException.class, () -> larch.anonymous().search("", SearchScope.SUB, "(objectClass=*)"));
         assertEquals(ResultCode.NO_SUCH_OBJECT, e.getResultCode());
     }
 
     @Test
     void rootDseWithoutAttributeListReturnsNoOperationalAttributes() throws Exception {
-        SearchResultEntry e = anonymous.searchForEntry("", SearchScope.BASE, "(objectClass=*)");
+        SearchResultEntry e = larch.anonymous().searchForEntry("", SearchScope.BASE, "(objectClass=*)");
         assertNotNull(e);
         assertNull(e.getAttribute("namingContexts"));
-        assertNotNull(anonymous
+        assertNotNull(larch.anonymous()
                 .searchForEntry("", SearchScope.BASE, "(objectClass=*)", "namingContexts")
                 .getAttribute("namingContexts"));
     }
@@ -440,12 +430,12 @@ class SearchHandlerIT {
     @Test
     void subschemaIsReadableWithPlusAndParsesAsASchema() throws Exception {
         SearchResultEntry e =
-                anonymous.searchForEntry("cn=Subschema", SearchScope.BASE, "(objectClass=subschema)", "+");
+                larch.anonymous().searchForEntry("cn=Subschema", SearchScope.BASE, "(objectClass=subschema)", "+");
         assertNotNull(e);
         for (String a : new String[] {"attributeTypes", "objectClasses", "ldapSyntaxes", "matchingRules"}) {
             assertTrue(e.hasAttribute(a), a);
         }
-        Schema schema = anonymous.getSchema();
+        Schema schema = larch.anonymous().getSchema();
         assertNotNull(schema.getAttributeType("telephoneNumber"));
         assertNotNull(schema.getObjectClass("inetOrgPerson"));
         assertNotNull(schema.getObjectClass("posixAccount"));
@@ -455,17 +445,17 @@ class SearchHandlerIT {
     void subschemaHasNoSubordinates() throws Exception {
         assertEquals(
                 0,
-                anonymous
+                larch.anonymous()
                         .search("cn=Subschema", SearchScope.ONE, "(objectClass=*)")
                         .getEntryCount());
         assertEquals(
                 1,
-                anonymous
+                larch.anonymous()
                         .search("cn=Subschema", SearchScope.SUB, "(objectClass=*)", "1.1")
                         .getEntryCount());
         assertEquals(
                 0,
-                anonymous
+                larch.anonymous()
                         .search("cn=Subschema", SearchScope.BASE, "(objectClass=person)")
                         .getEntryCount());
     }
@@ -504,7 +494,7 @@ class SearchHandlerIT {
             "suffix;ou=people;ou=groups;uid=jdoe,ou=people;uid=asmith,ou=people;"
                     + "uid=bjones,ou=people;cn=staff,ou=groups"
         };
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             List<Collector> collectors = new ArrayList<>();
             for (int round = 0; round < 20; round++) {
                 for (String filter : filters) {
@@ -529,7 +519,7 @@ class SearchHandlerIT {
 
     @Test
     void apacheClientReadsEntriesWithTheirValues() throws Exception {
-        try (LdapNetworkConnection c = server.apache()) {
+        try (LdapNetworkConnection c = larch.server().apache()) {
             c.anonymousBind();
             List<Entry> entries = new ArrayList<>();
             try (EntryCursor cursor = c.search(
@@ -555,7 +545,7 @@ class SearchHandlerIT {
 
     @Test
     void apacheClientSeesSearchResultDoneForEmptyResults() throws Exception {
-        try (LdapNetworkConnection c = server.apache()) {
+        try (LdapNetworkConnection c = larch.server().apache()) {
             c.anonymousBind();
             SearchRequestImpl request = new SearchRequestImpl();
             request.setBase(new Dn(SUFFIX));

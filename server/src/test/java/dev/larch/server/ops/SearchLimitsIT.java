@@ -1,7 +1,5 @@
 package dev.larch.server.ops;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 
 import com.unboundid.ldap.sdk.LDAPConnection;
@@ -9,12 +7,11 @@ import com.unboundid.ldap.sdk.LDAPSearchException;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchRequest;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.LarchConfig;
 import dev.larch.config.Limits;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -29,21 +26,15 @@ class SearchLimitsIT {
     private static final int LOOK_THROUGH_LIMIT = 100;
     private static final String BULK = "ou=bulk," + TestServer.SUFFIX;
 
-    @TempDir
-    static Path dir;
+    @RegisterExtension
+    static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
+            .configured(c -> TestServer.withLimits(c, new Limits(SIZE_LIMIT, 0, LOOK_THROUGH_LIMIT, 50_000)))
+            .importing(bulk());
 
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Path data = dir.resolve("data");
-        Files.createDirectories(data);
-        LarchConfig config =
-                TestServer.withLimits(TestServer.config(data), new Limits(SIZE_LIMIT, 0, LOOK_THROUGH_LIMIT, 50_000));
-        StringBuilder ldif = new StringBuilder(TestServer.BASE_LDIF)
-                .append("\ndn: ")
-                .append(BULK)
-                .append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
+    /** The bulk unit and its {@value #ENTRIES} people. */
+    private static String bulk() {
+        StringBuilder ldif =
+                new StringBuilder("dn: ").append(BULK).append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
         for (int i = 0; i < ENTRIES; i++) {
             String uid = String.format(Locale.ROOT, "u%04d", i);
             ldif.append("dn: uid=")
@@ -60,14 +51,7 @@ class SearchLimitsIT {
                     .append(i)
                     .append("\n\n");
         }
-        TestServer.importOffline(config, ldif.toString());
-        LarchConfig finalConfig = config;
-        server = TestServer.start(data, ignored -> finalConfig);
-    }
-
-    @AfterAll
-    static void stop() {
-        server.close();
+        return ldif.toString();
     }
 
     private static SearchRequest all(int sizeLimit) throws Exception {
@@ -78,7 +62,7 @@ class SearchLimitsIT {
 
     @Test
     void requestSizeLimitSendsThatManyEntriesThenSizeLimitExceeded() throws Exception {
-        try (LDAPConnection c = server.admin()) {
+        try (LDAPConnection c = larch.server().admin()) {
             LDAPSearchException e = assertThrows(LDAPSearchException.class, () -> c.search(all(7)));
             assertEquals(ResultCode.SIZE_LIMIT_EXCEEDED, e.getResultCode());
             assertEquals(7, e.getEntryCount());
@@ -87,7 +71,7 @@ class SearchLimitsIT {
 
     @Test
     void configSizeLimitCapsAnonymousSearches() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             LDAPSearchException e = assertThrows(LDAPSearchException.class, () -> c.search(all(0)));
             assertEquals(ResultCode.SIZE_LIMIT_EXCEEDED, e.getResultCode());
             assertEquals(SIZE_LIMIT, e.getEntryCount());
@@ -101,7 +85,7 @@ class SearchLimitsIT {
 
     @Test
     void resultExactlyAtTheSizeLimitIsSuccess() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             SearchRequest r = new SearchRequest(BULK, SearchScope.ONE, "(|(uid=u0001)(uid=u0002)(uid=u0003))", "1.1");
             r.setSizeLimit(3);
             assertEquals(ResultCode.SUCCESS, c.search(r).getResultCode());
@@ -110,7 +94,7 @@ class SearchLimitsIT {
 
     @Test
     void unindexedSearchPastTheLookThroughLimitIsAdminLimitExceeded() throws Exception {
-        try (LDAPConnection c = server.anonymous()) {
+        try (LDAPConnection c = larch.server().anonymous()) {
             LDAPSearchException e = assertThrows(
                     LDAPSearchException.class, () -> c.search(BULK, SearchScope.SUB, "(description=*needle*)", "1.1"));
             assertEquals(ResultCode.ADMIN_LIMIT_EXCEEDED, e.getResultCode());
@@ -122,7 +106,7 @@ class SearchLimitsIT {
 
     @Test
     void administratorIsExemptFromSizeAndLookThroughLimits() throws Exception {
-        try (LDAPConnection c = server.admin()) {
+        try (LDAPConnection c = larch.server().admin()) {
             assertEquals(ENTRIES, c.search(all(0)).getEntryCount());
             assertEquals(
                     0,

@@ -1,9 +1,7 @@
 package dev.larch.server.ops;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -22,15 +20,16 @@ import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.LarchConfig;
 import dev.larch.config.Limits;
-import dev.larch.config.Logging;
+import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -46,29 +45,15 @@ class SearchTimeLimitIT {
     private static final String BULK = "ou=bulk," + TestServer.SUFFIX;
     private static final ListAppender<ILoggingEvent> ACCESS = new ListAppender<>();
 
-    @TempDir
-    static Path dir;
+    @RegisterExtension
+    static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
+            .configured(c -> TestServer.withAccessLog(TestServer.withLimits(c, new Limits(0, 1, 0, 50_000))))
+            .importing(bulk());
 
-    private static TestServer server;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Path data = dir.resolve("data");
-        Files.createDirectories(data);
-        LarchConfig config = TestServer.withLimits(TestServer.config(data), new Limits(0, 1, 0, 50_000));
-        config = new LarchConfig(
-                config.suffix(),
-                config.listen(),
-                config.storage(),
-                config.limits(),
-                config.security(),
-                new Logging(true, "INFO"),
-                config.indexes(),
-                config.schemaFiles());
-        StringBuilder ldif = new StringBuilder(TestServer.BASE_LDIF)
-                .append("\ndn: ")
-                .append(BULK)
-                .append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
+    /** The bulk unit and its {@value #ENTRIES} people, each with a 4 KB description. */
+    private static String bulk() {
+        StringBuilder ldif =
+                new StringBuilder("dn: ").append(BULK).append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
         String filler = "x".repeat(4000);
         for (int i = 0; i < ENTRIES; i++) {
             String uid = String.format(Locale.ROOT, "u%04d", i);
@@ -86,17 +71,18 @@ class SearchTimeLimitIT {
                     .append(filler)
                     .append("\n\n");
         }
-        TestServer.importOffline(config, ldif.toString());
-        LarchConfig finalConfig = config;
-        server = TestServer.start(data, ignored -> finalConfig);
+        return ldif.toString();
+    }
+
+    @BeforeAll
+    static void captureAccessLog() {
         ACCESS.start();
         ((Logger) LoggerFactory.getLogger("larch.access")).addAppender(ACCESS);
     }
 
     @AfterAll
-    static void stop() {
+    static void releaseAccessLog() {
         ((Logger) LoggerFactory.getLogger("larch.access")).detachAppender(ACCESS);
-        server.close();
     }
 
     /** Blocks the client's reader on the first entry, so the server's stream stalls for a while. */
@@ -131,7 +117,8 @@ class SearchTimeLimitIT {
     private static LDAPConnection slowReader(boolean asAdmin) throws Exception {
         LDAPConnectionOptions options = new LDAPConnectionOptions();
         options.setResponseTimeoutMillis(20_000);
-        LDAPConnection c = new LDAPConnection(options, "127.0.0.1", server.port());
+        LDAPConnection c =
+                new LDAPConnection(options, "127.0.0.1", larch.server().port());
         if (asAdmin) {
             c.bind(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD);
         }
@@ -145,6 +132,7 @@ class SearchTimeLimitIT {
         r.setTimeLimitSeconds(requestTimeLimit);
         c.asyncSearch(r);
         assertTrue(listener.first.await(20, TimeUnit.SECONDS));
+        // The stall itself is the stimulus: the client keeps not reading for this long, whatever the server does.
         Thread.sleep(stallMillis);
         listener.release.countDown();
         SearchResult result = listener.done.get(30, TimeUnit.SECONDS);
@@ -198,20 +186,20 @@ class SearchTimeLimitIT {
         }
     }
 
-    private static String accessLine(int messageId) throws InterruptedException {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            List<ILoggingEvent> events;
-            synchronized (ACCESS) {
-                events = List.copyOf(ACCESS.list);
-            }
-            for (ILoggingEvent e : events) {
-                String m = e.getFormattedMessage();
-                if (m.contains(" op=" + messageId + " SEARCH") && m.contains("ou=bulk") && m.contains("abandoned")) {
-                    return m;
-                }
-            }
-            Thread.sleep(50);
-        }
-        return "no access line for op=" + messageId;
+    /** The access log line of the abandoned search with {@code messageId}, once the server has written it. */
+    private static String accessLine(int messageId) {
+        return await().until(
+                        () -> {
+                            synchronized (ACCESS) {
+                                return ACCESS.list.stream()
+                                        .map(ILoggingEvent::getFormattedMessage)
+                                        .filter(m -> m.contains(" op=" + messageId + " SEARCH")
+                                                && m.contains("ou=bulk")
+                                                && m.contains("abandoned"))
+                                        .findFirst();
+                            }
+                        },
+                        Optional::isPresent)
+                .orElseThrow();
     }
 }

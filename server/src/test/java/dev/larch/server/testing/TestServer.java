@@ -1,4 +1,4 @@
-package dev.larch.server.ops;
+package dev.larch.server.testing;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -34,15 +34,16 @@ import org.apache.directory.ldap.client.api.LdapNetworkConnection;
 
 /**
  * A real Larch server on an ephemeral port over a temporary data directory, with helpers to
- * connect the two client libraries the protocol tests use.
+ * connect the two client libraries the protocol tests use. Each connection helper opens a new
+ * connection that the caller closes. Protocol tests get one through {@link LarchServerExtension}.
  */
-final class TestServer implements AutoCloseable {
-    static final String SUFFIX = "dc=example,dc=com";
-    static final String ADMIN_DN = "cn=admin," + SUFFIX;
-    static final String ADMIN_PASSWORD = "secret";
+public final class TestServer implements AutoCloseable {
+    public static final String SUFFIX = "dc=example,dc=com";
+    public static final String ADMIN_DN = "cn=admin," + SUFFIX;
+    public static final String ADMIN_PASSWORD = "secret";
 
     /** The suffix and two organizational units every fixture starts with. */
-    static final String BASE_LDIF = """
+    public static final String BASE_LDIF = """
             dn: dc=example,dc=com
             objectClass: top
             objectClass: domain
@@ -65,7 +66,7 @@ final class TestServer implements AutoCloseable {
     }
 
     /** Test defaults: port 0, no access log, writes not synced (the restart test turns it back on). */
-    static LarchConfig config(Path dataDir) {
+    public static LarchConfig config(Path dataDir) {
         LarchConfig c = LarchConfig.defaults().withDataDir(dataDir).withPort(0);
         Storage s = c.storage();
         return new LarchConfig(
@@ -79,24 +80,24 @@ final class TestServer implements AutoCloseable {
                 c.schemaFiles());
     }
 
-    static LarchConfig withLimits(LarchConfig c, Limits limits) {
+    public static LarchConfig withLimits(LarchConfig c, Limits limits) {
         return new LarchConfig(
                 c.suffix(), c.listen(), c.storage(), limits, c.security(), c.logging(), c.indexes(), c.schemaFiles());
     }
 
-    static LarchConfig withSecurity(LarchConfig c, Security security) {
+    public static LarchConfig withSecurity(LarchConfig c, Security security) {
         return new LarchConfig(
                 c.suffix(), c.listen(), c.storage(), c.limits(), security, c.logging(), c.indexes(), c.schemaFiles());
     }
 
-    static LarchConfig withIndex(LarchConfig c, String attribute, IndexKind... kinds) {
+    public static LarchConfig withIndex(LarchConfig c, String attribute, IndexKind... kinds) {
         Map<String, Set<IndexKind>> indexes = new LinkedHashMap<>(c.indexes());
         indexes.put(attribute, Set.of(kinds));
         return new LarchConfig(
                 c.suffix(), c.listen(), c.storage(), c.limits(), c.security(), c.logging(), indexes, c.schemaFiles());
     }
 
-    static LarchConfig withDurableWrites(LarchConfig c) {
+    public static LarchConfig withDurableWrites(LarchConfig c) {
         Storage s = c.storage();
         return new LarchConfig(
                 c.suffix(),
@@ -109,18 +110,31 @@ final class TestServer implements AutoCloseable {
                 c.schemaFiles());
     }
 
-    static TestServer start(Path dataDir) {
-        return start(dataDir, UnaryOperator.identity());
+    public static LarchConfig withAccessLog(LarchConfig c) {
+        return new LarchConfig(
+                c.suffix(),
+                c.listen(),
+                c.storage(),
+                c.limits(),
+                c.security(),
+                new Logging(true, "INFO"),
+                c.indexes(),
+                c.schemaFiles());
     }
 
-    static TestServer start(Path dataDir, UnaryOperator<LarchConfig> customize) {
-        TestServer s = new TestServer(customize.apply(config(dataDir)));
+    /** Starts a server over {@code dataDir} with the test defaults changed by {@code customize}. */
+    public static TestServer start(Path dataDir, UnaryOperator<LarchConfig> customize) {
+        return start(customize.apply(config(dataDir)));
+    }
+
+    public static TestServer start(LarchConfig config) {
+        TestServer s = new TestServer(config);
         s.start();
         return s;
     }
 
     /** Loads LDIF offline, as {@code ./larch import} does: fast, for large fixtures. Call before start. */
-    static void importOffline(LarchConfig config, String ldif) {
+    public static void importOffline(LarchConfig config, String ldif) {
         try {
             Path file = Files.createTempFile(config.storage().dataDir().getParent(), "import", ".ldif");
             Files.writeString(file, ldif, StandardCharsets.UTF_8);
@@ -135,7 +149,7 @@ final class TestServer implements AutoCloseable {
         }
     }
 
-    LarchConfig config() {
+    public LarchConfig config() {
         return config;
     }
 
@@ -148,24 +162,24 @@ final class TestServer implements AutoCloseable {
     }
 
     /** Stops the server and starts a new one on the same data directory (a new port). */
-    void restart() {
+    public void restart() {
         server.close();
         start();
     }
 
-    int port() {
+    public int port() {
         return server.address().getPort();
     }
 
-    LDAPConnection anonymous() throws LDAPException {
+    public LDAPConnection anonymous() throws LDAPException {
         return new LDAPConnection(options(), "127.0.0.1", port());
     }
 
-    LDAPConnection admin() throws LDAPException {
+    public LDAPConnection admin() throws LDAPException {
         return new LDAPConnection(options(), "127.0.0.1", port(), ADMIN_DN, ADMIN_PASSWORD);
     }
 
-    LDAPConnection boundAs(String dn, String password) throws LDAPException {
+    public LDAPConnection boundAs(String dn, String password) throws LDAPException {
         return new LDAPConnection(options(), "127.0.0.1", port(), dn, password);
     }
 
@@ -178,7 +192,7 @@ final class TestServer implements AutoCloseable {
     }
 
     /** An Apache LDAP API connection, not yet bound. */
-    LdapNetworkConnection apache() {
+    public LdapNetworkConnection apache() {
         LdapConnectionConfig c = new LdapConnectionConfig();
         c.setLdapHost("127.0.0.1");
         c.setLdapPort(port());
@@ -193,7 +207,7 @@ final class TestServer implements AutoCloseable {
     }
 
     /** Adds the entries of an LDIF text, in order, as the administrator. */
-    void add(String ldif) {
+    public void add(String ldif) {
         try (LDAPConnection c = admin()) {
             for (Entry e : parse(ldif)) {
                 c.add(e);
@@ -203,7 +217,7 @@ final class TestServer implements AutoCloseable {
         }
     }
 
-    static List<Entry> parse(String ldif) {
+    public static List<Entry> parse(String ldif) {
         List<Entry> out = new ArrayList<>();
         try (LDIFReader reader = new LDIFReader(new BufferedReader(new StringReader(ldif)))) {
             for (Entry e = reader.readEntry(); e != null; e = reader.readEntry()) {
