@@ -1,4 +1,4 @@
-package dev.larch.server.ops;
+package dev.larch.server;
 
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.Modification;

@@ -1,4 +1,4 @@
-package dev.larch.server.ops;
+package dev.larch.server.write;
 
 import java.util.Set;
 import java.util.TreeSet;

@@ -1,4 +1,4 @@
-package dev.larch.server.ops;
+package dev.larch.server;
 
 import java.util.ArrayList;
 import java.util.List;

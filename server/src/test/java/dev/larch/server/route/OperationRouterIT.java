@@ -1,4 +1,4 @@
-package dev.larch.server.ops;
+package dev.larch.server.route;
 
 import java.io.InputStream;
 import java.io.OutputStream;

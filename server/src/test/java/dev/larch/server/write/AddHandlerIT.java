@@ -1,4 +1,4 @@
-package dev.larch.server.ops;
+package dev.larch.server.write;
 
 import com.unboundid.ldap.sdk.DN;
 import com.unboundid.ldap.sdk.Entry;

@@ -1,4 +1,4 @@
-package dev.larch.server.ops;
+package dev.larch.server.auth;
 
 import java.nio.file.Path;
 import java.util.Locale;
@@ -14,7 +14,6 @@ import com.unboundid.ldap.sdk.SimpleBindRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 import dev.larch.config.Security;
-import dev.larch.server.auth.PasswordSchemes;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.apache.directory.api.ldap.model.exception.LdapAuthenticationException;
