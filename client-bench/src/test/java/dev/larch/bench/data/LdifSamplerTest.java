@@ -95,6 +95,108 @@ class LdifSamplerTest {
     }
 
     @Test
+    void readsBase64DnsFoldedBase64ValuesAndFoldedComments() throws Exception {
+        Path f = ldif(
+                "# a comment that is folded",
+                " over two lines",
+                "dn:: Y249SsO8cmdlbiBNw7xsbGVyLGRjPWV4YW1wbGUsZGM9Y29t",
+                "objectClass: inetOrgPerson",
+                "cn:: SsO8cmdlbiBN",
+                " w7xsbGVy",
+                "sn: Müller",
+                "");
+        DataSample s = new LdifSampler(10, 10, 1).sample(f);
+        assertEquals("cn=Jürgen Müller,dc=example,dc=com", s.value(Variable.PERSON_DN, 0, null));
+        assertEquals("Jürgen Müller", s.value(Variable.CN, 0, null));
+        assertEquals("Müller", s.value(Variable.SN, 0, null));
+    }
+
+    @Test
+    void namesAreCaseInsensitiveAliasesCountAndTheFirstValueInFileOrderWins() throws Exception {
+        Path f = ldif(
+                "dn: uid=ann,dc=example,dc=com",
+                "OBJECTCLASS: INETORGPERSON",
+                "cn;lang-de: Anna Lee",
+                "CN: Ann Lee",
+                "Surname: Lee",
+                "GN: Ann",
+                "mail: ann@example.com   ",
+                "mail: ann.lee@example.com",
+                "uid: ann",
+                "");
+        DataSample s = new LdifSampler(10, 10, 1).sample(f);
+        assertEquals(1, s.people());
+        assertEquals("Anna Lee", s.value(Variable.CN, 0, null));
+        assertEquals("Lee", s.value(Variable.SN, 0, null));
+        assertEquals("Ann", s.value(Variable.GIVEN_NAME, 0, null));
+        assertEquals("ann@example.com", s.value(Variable.MAIL, 0, null), "trailing spaces are stripped");
+        assertEquals("ann", s.value(Variable.UID, 0, null));
+    }
+
+    @Test
+    void groupsWithoutMembersAreEntriesButNotGroups() throws Exception {
+        Path f = ldif(
+                "dn: cn=empty,dc=example,dc=com",
+                "objectClass: groupOfNames",
+                "member:",
+                "",
+                "dn: cn=staff,dc=example,dc=com",
+                "objectClass: groupOfUniqueNames",
+                "uniqueMember: cn=Ann Lee,dc=example,dc=com",
+                "");
+        DataSample s = new LdifSampler(10, 10, 1).sample(f);
+        assertEquals(2, s.entries());
+        assertEquals(1, s.groups());
+        assertEquals("cn=staff,dc=example,dc=com", s.value(Variable.GROUP_DN, -1, new SplitMix64(1)));
+    }
+
+    @Test
+    void addChangeRecordsAreEntriesAndOtherChangeRecordsAreRejected() throws Exception {
+        Path adds = ldif(
+                "dn: cn=Ann Lee,dc=example,dc=com",
+                "changetype: add",
+                "objectClass: inetOrgPerson",
+                "cn: Ann Lee",
+                "sn: Lee",
+                "");
+        DataSample s = new LdifSampler(10, 10, 1).sample(adds);
+        assertEquals(1, s.people());
+        assertEquals("Ann Lee", s.value(Variable.CN, 0, null));
+
+        Path deletes = ldif("dn: cn=Ann Lee,dc=example,dc=com", "changetype: delete", "");
+        String message = assertThrows(IllegalArgumentException.class, () -> new LdifSampler(10, 10, 1).sample(deletes))
+                .getMessage();
+        assertTrue(message.contains(deletes.toString()) && message.contains("'delete' change record"), message);
+    }
+
+    @Test
+    void malformedLdifIsAnErrorNamingTheFileAndTheLine() throws Exception {
+        Path noColon = ldif(
+                "dn: dc=example,dc=com",
+                "objectClass: domain",
+                "",
+                "dn: cn=Ann Lee,dc=example,dc=com",
+                "objectClass: person",
+                "this line names no attribute",
+                "");
+        assertErrorNames(noColon, "line 4");
+        Path noDn = ldif("dn: dc=example,dc=com", "objectClass: domain", "", "objectClass: person", "cn: Ann Lee", "");
+        assertErrorNames(noDn, "line 4");
+        Path badBase64 = ldif("dn: cn=x,dc=example,dc=com", "cn:: not*base64", "");
+        assertErrorNames(badBase64, "line 1");
+    }
+
+    private static void assertErrorNames(Path file, String line) {
+        String message = assertThrows(IllegalArgumentException.class, () -> new LdifSampler(10, 10, 1).sample(file))
+                .getMessage();
+        assertTrue(message.startsWith("data file " + file + " is not valid LDIF near " + line + ":"), message);
+    }
+
+    private Path ldif(String... lines) throws Exception {
+        return Files.writeString(Files.createTempFile(dir, "sample", ".ldif"), String.join("\n", lines));
+    }
+
+    @Test
     void prefixesAreFourOrFiveCharactersOfARealName() throws Exception {
         DataSample s = new LdifSampler(100, 5, 1).sample(TestData.ldif(dir.resolve("d.ldif"), 200));
         SplitMix64 rng = new SplitMix64(3);
@@ -123,9 +225,13 @@ class LdifSamplerTest {
                         () -> new LdifSampler(10, 10, 1).sample(dir.resolve("none.ldif")))
                 .getMessage()
                 .contains("not found"));
-        Path empty = Files.writeString(dir.resolve("empty.ldif"), "# nothing\n");
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new LdifSampler(10, 10, 1).sample(empty))
-                .getMessage()
-                .contains("no LDIF entries"));
+        for (String content : List.of("", "# nothing\n", "version: 1\n\n")) {
+            Path empty = Files.writeString(dir.resolve("empty.ldif"), content);
+            assertTrue(
+                    assertThrows(IllegalArgumentException.class, () -> new LdifSampler(10, 10, 1).sample(empty))
+                            .getMessage()
+                            .contains("no LDIF entries"),
+                    content);
+        }
     }
 }
