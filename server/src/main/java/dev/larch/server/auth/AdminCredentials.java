@@ -1,12 +1,15 @@
 package dev.larch.server.auth;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
@@ -150,7 +153,8 @@ public final class AdminCredentials {
 
     /**
      * Writes the hash through a temporary file created owner-only, then renames it into place, so the
-     * file is never readable by others nor half-written.
+     * file is never readable by others nor half-written. The file is synced before the rename and the
+     * directory after it, so a crash right after start cannot lose the password a client was told.
      */
     private static void store(Path file, byte[] hash) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
@@ -162,11 +166,31 @@ public final class AdminCredentials {
         } catch (FileAlreadyExistsException e) {
             throw new IOException(tmp + ": created by someone else meanwhile; is another server starting?", e);
         }
-        Files.write(tmp, (new String(hash, StandardCharsets.US_ASCII) + "\n").getBytes(StandardCharsets.US_ASCII));
+        byte[] line = (new String(hash, StandardCharsets.US_ASCII) + "\n").getBytes(StandardCharsets.US_ASCII);
+        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer buffer = ByteBuffer.wrap(line);
+            while (buffer.hasRemaining()) {
+                out.write(buffer);
+            }
+            out.force(true);
+        }
         try {
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+        syncDirectory(dir);
+    }
+
+    /**
+     * Makes the rename durable. Opening a directory for reading and forcing it works on Linux and
+     * macOS; other platforms refuse, and there the rename is as durable as the file system makes it.
+     */
+    private static void syncDirectory(Path dir) {
+        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException e) {
+            LOG.debug("cannot sync directory {}: {}", dir, e.toString());
         }
     }
 
