@@ -1,7 +1,5 @@
 package dev.larch.server.directory;
 
-import java.util.concurrent.ConcurrentHashMap;
-
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
@@ -26,10 +24,15 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * <p>Thread-safe: the schema manager is only read.
  */
 public final class SchemaNormalizer {
-    private static final int RECENT_DNS = 4096;
+    /**
+     * Bytes (estimated, see {@link DnCache}) of parsed DNs kept for reuse: about 5,600 typical
+     * 30-character search bases, or 280 of the longest cached DNs. A constant rather than a config
+     * key: it only trades a little memory for parse time, and no deployment needs to tune it.
+     */
+    static final long DN_CACHE_BYTES = 4L << 20;
 
     private final SchemaManager schema;
-    private final ConcurrentHashMap<String, Dn> recentDns = new ConcurrentHashMap<>();
+    private final DnCache recentDns = new DnCache(DN_CACHE_BYTES);
 
     public SchemaNormalizer(SchemaManager schema) {
         this.schema = schema;
@@ -42,7 +45,8 @@ public final class SchemaNormalizer {
     /**
      * Parses and normalizes a DN; invalidDNSyntax (or undefinedAttributeType) when it cannot.
      * Recently parsed DNs come from a small cache: clients repeat the same search bases, and
-     * parsing a base cost 52 of 749 CPU samples under the messaging mix. Dn is immutable.
+     * parsing a base cost 52 of 749 CPU samples under the messaging mix. Dn is immutable. The cache
+     * is bounded in bytes ({@link #DN_CACHE_BYTES}) and skips long DNs, so no client can grow it.
      */
     public Dn dn(String name) {
         Dn cached = recentDns.get(name);
@@ -55,11 +59,13 @@ public final class SchemaNormalizer {
         } catch (LdapException | IllegalArgumentException e) {
             throw new ResultCodeException(ResultCodeEnum.INVALID_DN_SYNTAX, "invalid DN '" + name + "'");
         }
-        if (recentDns.size() >= RECENT_DNS) {
-            recentDns.clear();
-        }
         recentDns.put(name, dn);
         return dn;
+    }
+
+    /** Estimated bytes the DN cache holds; never above {@link #DN_CACHE_BYTES}. */
+    long dnCacheBytes() {
+        return recentDns.estimatedBytes();
     }
 
     /** Makes a client DN schema-aware (the codec hands out DNs without a schema). */
