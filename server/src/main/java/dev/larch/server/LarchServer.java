@@ -16,6 +16,7 @@ import dev.larch.server.net.LdapListener;
 import dev.larch.server.net.ListenerOptions;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.store.ReadTxn;
+import dev.larch.server.store.StaleReaderSweeper;
 import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.slf4j.Logger;
@@ -28,10 +29,15 @@ import org.slf4j.LoggerFactory;
 public final class LarchServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LarchServer.class);
     private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
+    /** How long close() waits for queued writes, then for open transactions, before giving up. */
+    private static final Duration STORE_DRAIN = Duration.ofSeconds(30);
+
+    private static final Duration READER_CHECK_PERIOD = Duration.ofSeconds(60);
 
     private final DataDirectoryLock lock;
     private final StoredDirectory open;
     private final WriteQueue writes;
+    private final StaleReaderSweeper readerSweeper;
     private final LdapListener listener;
     private final Optional<String> generatedAdminPassword;
     private boolean closed;
@@ -45,6 +51,7 @@ public final class LarchServer implements AutoCloseable {
         this.lock = lock;
         this.open = open;
         this.writes = writes;
+        this.readerSweeper = new StaleReaderSweeper(open.store(), READER_CHECK_PERIOD);
         this.listener = listener;
         this.generatedAdminPassword = generatedAdminPassword;
     }
@@ -142,8 +149,14 @@ public final class LarchServer implements AutoCloseable {
         }
         closed = true;
         listener.stop(SHUTDOWN_GRACE);
-        writes.close();
-        open.close();
+        readerSweeper.close();
+        writes.close(STORE_DRAIN);
+        // Never closes the environment under a live transaction (a JVM crash); if one outlives the
+        // bound, the store stays open and so does the lock, both released when the process exits.
+        if (!open.store().close(STORE_DRAIN)) {
+            LOG.warn("Larch stopped without closing its store");
+            return;
+        }
         try {
             lock.close();
         } catch (IOException e) {

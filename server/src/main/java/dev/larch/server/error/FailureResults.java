@@ -1,5 +1,6 @@
 package dev.larch.server.error;
 
+import dev.larch.server.store.StoreClosedException;
 import dev.larch.server.store.StoreFullException;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.exception.LdapInvalidAttributeValueException;
@@ -48,8 +49,12 @@ public final class FailureResults {
             return new ResultCodeException(ResultCodeEnum.BUSY, "too many concurrent searches; try again");
         }
         if (failure instanceof StoreFullException e) {
+            // One line, no stack trace: a full store repeats for every write until an operator acts.
             LOG.error("write refused: {}", e.getMessage());
-            return new ResultCodeException(ResultCodeEnum.UNWILLING_TO_PERFORM, "the server's data file is full");
+            return new ResultCodeException(ResultCodeEnum.UNWILLING_TO_PERFORM, e.clientMessage());
+        }
+        if (failure instanceof StoreClosedException) {
+            return new ResultCodeException(ResultCodeEnum.UNAVAILABLE, "server is shutting down");
         }
         LOG.error("unexpected failure while serving a request", failure);
         return new ResultCodeException(ResultCodeEnum.OTHER, "internal server error");

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -22,8 +23,11 @@ import org.lmdbjava.DbiFlags;
 import org.lmdbjava.Env;
 import org.lmdbjava.EnvFlags;
 import org.lmdbjava.LmdbException;
+import org.lmdbjava.LmdbNativeException;
 import org.lmdbjava.SeekOp;
 import org.lmdbjava.Txn;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -45,8 +49,16 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * <p>Thread-safety: safe for concurrent readers; write transactions are serialized by LMDB itself.
  * The environment uses {@code MDB_NOTLS}, so a read transaction may be resumed on another thread
  * (a paused search) as long as only one thread uses it at a time.
+ *
+ * <p>Closing waits, within a bound, for every open transaction to end and never closes the
+ * environment under a live one (that would crash the JVM); see {@link #close(Duration)}.
  */
 public final class LmdbStore implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LmdbStore.class);
+    private static final Duration DEFAULT_CLOSE_WAIT = Duration.ofSeconds(10);
+    /** errno ENOSPC on Linux and macOS: LMDB passes the failed write's errno through. */
+    private static final int ENOSPC = 28;
+
     private static final String ENTRIES = "entries";
     private static final String DN = "dn";
     private static final String META = "meta";
@@ -62,6 +74,7 @@ public final class LmdbStore implements AutoCloseable {
     private final Map<String, EnumSet<IndexKind>> indexKinds = new HashMap<>();
     private final List<IndexRef> unbuiltIndexes = new ArrayList<>();
     private final AtomicLong nextId;
+    private final TxnGate gate = new TxnGate();
 
     /** One configured attribute index. */
     public record IndexRef(String attributeOid, IndexKind kind) {
@@ -79,6 +92,7 @@ public final class LmdbStore implements AutoCloseable {
         this.attributeIds = env.openDbi(ATTRIBUTE_IDS, DbiFlags.MDB_CREATE);
         openIndexes(configuredIndexes);
         this.nextId = new AtomicLong(lastEntryId() + 1);
+        clearStaleReaders();
     }
 
     /**
@@ -220,14 +234,76 @@ public final class LmdbStore implements AutoCloseable {
         return dbi;
     }
 
-    /** Begins a read transaction; close it promptly, since an open reader pins old pages. */
+    /**
+     * Begins a read transaction; close it promptly, since an open reader pins old pages.
+     *
+     * @throws StoreClosedException once {@link #close} began
+     */
     public ReadTxn read() {
-        return new ReadTxn(this, env.txnRead());
+        gate.enter();
+        try {
+            return new ReadTxn(this, env.txnRead());
+        } catch (RuntimeException e) {
+            gate.leave();
+            throw e;
+        }
     }
 
-    /** Begins the write transaction; LMDB blocks other writers until it commits or aborts. */
+    /**
+     * Begins the write transaction; LMDB blocks other writers until it commits or aborts.
+     *
+     * @throws StoreClosedException once {@link #close} began
+     */
     public WriteTxn write() {
-        return new WriteTxn(this, env.txnWrite());
+        gate.enter();
+        try {
+            return new WriteTxn(this, env.txnWrite());
+        } catch (RuntimeException e) {
+            gate.leave();
+            throw e;
+        }
+    }
+
+    /** Called exactly once by each transaction {@link #read()} or {@link #write()} handed out. */
+    void transactionClosed() {
+        gate.leave();
+    }
+
+    /**
+     * The exception a caller should see for an LMDB failure during a write: a {@link
+     * StoreFullException} when the map or the disk is full, {@code failure} itself otherwise.
+     */
+    RuntimeException translateWriteFailure(LmdbException failure) {
+        if (failure instanceof Env.MapFullException) {
+            return StoreFullException.mapFull(env.info().mapSize, failure);
+        }
+        if (failure instanceof LmdbNativeException n && n.getResultCode() == ENOSPC) {
+            return StoreFullException.diskFull(directory, failure);
+        }
+        return failure;
+    }
+
+    /**
+     * Frees the reader slots of processes that died holding a read transaction (LMDB cannot tell
+     * otherwise, and a full reader table refuses every search). Safe to call at any time.
+     *
+     * @return how many slots were freed; 0 once the store is closing
+     */
+    public int clearStaleReaders() {
+        try {
+            gate.enter();
+        } catch (StoreClosedException e) {
+            return 0;
+        }
+        try {
+            int cleared = env.readerCheck();
+            if (cleared > 0) {
+                LOG.info("cleared {} stale LMDB reader slot(s) left by dead processes", cleared);
+            }
+            return cleared;
+        } finally {
+            gate.leave();
+        }
     }
 
     long allocateId() {
@@ -236,7 +312,12 @@ public final class LmdbStore implements AutoCloseable {
 
     /** Forces buffered data to disk (used after a bulk import run without per-commit syncs). */
     public void sync() {
-        env.sync(true);
+        gate.enter();
+        try {
+            env.sync(true);
+        } finally {
+            gate.leave();
+        }
     }
 
     public Path directory() {
@@ -260,9 +341,33 @@ public final class LmdbStore implements AutoCloseable {
         }
     }
 
+    /** {@link #close(Duration)} with a ten-second bound. */
     @Override
     public void close() {
+        close(DEFAULT_CLOSE_WAIT);
+    }
+
+    /**
+     * Refuses new transactions, waits up to {@code bound} for the open ones to end, then closes the
+     * environment. When the bound passes with a transaction still open, it logs one line and leaves
+     * the environment open for the process exit to release: committed data is safe either way, and
+     * closing under a live transaction would crash the JVM. Idempotent.
+     *
+     * @return whether the environment is closed
+     */
+    public synchronized boolean close(Duration bound) {
+        if (env.isClosed()) {
+            return true;
+        }
+        if (!gate.close(bound)) {
+            LOG.warn(
+                    "{} store transaction(s) still open after {} ms; leaving the store for the process exit to close",
+                    gate.open(),
+                    bound.toMillis());
+            return false;
+        }
         env.close();
+        return true;
     }
 
     private static String tag(IndexKind kind) {

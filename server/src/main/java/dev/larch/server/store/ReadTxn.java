@@ -21,6 +21,7 @@ public class ReadTxn implements AutoCloseable {
 
     final LmdbStore store;
     final Txn<ByteBuffer> txn;
+    private boolean closed;
     /**
      * Direct buffers for keys and IDs handed to LMDB, one pair per thread: LMDB copies what a put
      * is given and a lookup only reads it, and every use ends within one method call, so nothing
@@ -169,6 +170,14 @@ public class ReadTxn implements AutoCloseable {
 
     @Override
     public void close() {
-        txn.close();
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            txn.close();
+        } finally {
+            store.transactionClosed();
+        }
     }
 }

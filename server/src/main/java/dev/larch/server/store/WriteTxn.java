@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.larch.config.IndexKind;
-import org.lmdbjava.Env;
+import org.lmdbjava.Dbi;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.PutFlags;
 import org.lmdbjava.Txn;
@@ -13,6 +13,9 @@ import org.lmdbjava.Txn;
 /**
  * The single write transaction. Entry, DN index and attribute indexes change together in it, so a
  * crash can never leave them disagreeing. Closing without {@link #commit()} aborts.
+ *
+ * <p>Every change may throw {@link StoreFullException} when the map or the disk is full; the
+ * caller then closes the transaction, which aborts it and leaves the store as it was.
  */
 public final class WriteTxn extends ReadTxn {
     private final List<Runnable> afterCommit = new ArrayList<>();
@@ -35,28 +38,52 @@ public final class WriteTxn extends ReadTxn {
         }
         valueBuffer.clear();
         valueBuffer.put(serialized).flip();
-        store.entriesDbi().put(txn, Keys.id(idBuffer(), id), valueBuffer);
+        try {
+            store.entriesDbi().put(txn, Keys.id(idBuffer(), id), valueBuffer);
+        } catch (LmdbException e) {
+            throw store.translateWriteFailure(e);
+        }
     }
 
     public void deleteEntry(long id) {
-        store.entriesDbi().delete(txn, Keys.id(idBuffer(), id));
+        try {
+            store.entriesDbi().delete(txn, Keys.id(idBuffer(), id));
+        } catch (LmdbException e) {
+            throw store.translateWriteFailure(e);
+        }
     }
 
     public void putChild(long parentId, byte[] normalizedRdn, long id) {
-        store.dnDbi().put(txn, Keys.child(keyBuffer(), parentId, normalizedRdn), Keys.id(idBuffer(), id));
+        try {
+            store.dnDbi().put(txn, Keys.child(keyBuffer(), parentId, normalizedRdn), Keys.id(idBuffer(), id));
+        } catch (LmdbException e) {
+            throw store.translateWriteFailure(e);
+        }
     }
 
     public void deleteChild(long parentId, byte[] normalizedRdn) {
-        store.dnDbi().delete(txn, Keys.child(keyBuffer(), parentId, normalizedRdn));
+        try {
+            store.dnDbi().delete(txn, Keys.child(keyBuffer(), parentId, normalizedRdn));
+        } catch (LmdbException e) {
+            throw store.translateWriteFailure(e);
+        }
     }
 
     public void indexAdd(String attributeOid, IndexKind kind, byte[] key, long id) {
-        store.index(attributeOid, kind)
-                .put(txn, Keys.indexKey(keyBuffer(), key), Keys.id(idBuffer(), id), PutFlags.MDB_NODUPDATA);
+        Dbi<ByteBuffer> index = store.index(attributeOid, kind);
+        try {
+            index.put(txn, Keys.indexKey(keyBuffer(), key), Keys.id(idBuffer(), id), PutFlags.MDB_NODUPDATA);
+        } catch (LmdbException e) {
+            throw store.translateWriteFailure(e);
+        }
     }
 
     public void indexDelete(String attributeOid, IndexKind kind, byte[] key, long id) {
-        store.index(attributeOid, kind).delete(txn, Keys.indexKey(keyBuffer(), key), Keys.id(idBuffer(), id));
+        try {
+            store.index(attributeOid, kind).delete(txn, Keys.indexKey(keyBuffer(), key), Keys.id(idBuffer(), id));
+        } catch (LmdbException e) {
+            throw store.translateWriteFailure(e);
+        }
     }
 
     void onCommit(Runnable action) {
@@ -66,15 +93,16 @@ public final class WriteTxn extends ReadTxn {
     /**
      * Commits (and, with durable writes, syncs) the transaction.
      *
-     * @throws StoreFullException when the map is full; nothing was written
+     * @throws StoreFullException when the map or the disk is full; nothing was written
      */
     public void commit() {
         try {
             txn.commit();
-        } catch (Env.MapFullException e) {
-            throw new StoreFullException(e);
         } catch (LmdbException e) {
-            throw new StoreException("commit failed: " + e.getMessage(), e);
+            RuntimeException translated = store.translateWriteFailure(e);
+            throw translated instanceof StoreFullException
+                    ? translated
+                    : new StoreException("commit failed: " + e.getMessage(), e);
         }
         afterCommit.forEach(Runnable::run);
     }

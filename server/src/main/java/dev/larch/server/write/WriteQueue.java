@@ -1,5 +1,6 @@
 package dev.larch.server.write;
 
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -11,6 +12,8 @@ import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.ResultResponseRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs write operations one at a time on a dedicated thread, off the event loops: LMDB has a
@@ -20,6 +23,9 @@ import org.apache.directory.api.ldap.model.message.ResultResponseRequest;
  * sync) returned, so an acknowledged write is durable.
  */
 public final class WriteQueue implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WriteQueue.class);
+    private static final Duration DEFAULT_DRAIN = Duration.ofSeconds(30);
+
     private final LmdbStore store;
     private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "larch-writer");
@@ -48,14 +54,29 @@ public final class WriteQueue implements AutoCloseable {
         });
     }
 
-    /** Lets queued writes finish (up to the timeout), then stops the writer thread. */
+    /** {@link #close(Duration)} with a thirty-second bound. */
     @Override
     public void close() {
+        close(DEFAULT_DRAIN);
+    }
+
+    /**
+     * Accepts no more writes, lets the queued ones finish and stops the writer thread. A write still
+     * running when {@code bound} passes keeps its transaction; the store then refuses to close under
+     * it (see {@code LmdbStore.close}), so nothing acknowledged is lost.
+     *
+     * @return whether every queued write finished
+     */
+    public boolean close(Duration bound) {
         writer.shutdown();
         try {
-            writer.awaitTermination(30, TimeUnit.SECONDS);
+            if (writer.awaitTermination(bound.toMillis(), TimeUnit.MILLISECONDS)) {
+                return true;
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        LOG.warn("writes still running after {} ms of shutdown", bound.toMillis());
+        return false;
     }
 }

@@ -1,0 +1,124 @@
+package dev.larch.server.store;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Real LMDB in a temporary directory: full maps and closing under open transactions. */
+class LmdbStoreTest {
+    private static final long SMALL_MAP = 1L << 20;
+
+    @TempDir
+    Path dir;
+
+    private LmdbStore open(long mapSize) {
+        return LmdbStore.open(dir, new StoreOptions(mapSize, 16, false), Map.of());
+    }
+
+    private static void put(LmdbStore store, long id, int bytes) {
+        try (WriteTxn txn = store.write()) {
+            txn.putEntry(id, new byte[bytes]);
+            txn.commit();
+        }
+    }
+
+    @Test
+    void aWriteThatDoesNotFitIsRolledBackAndLaterWritesThatFitSucceed() {
+        try (LmdbStore store = open(SMALL_MAP)) {
+            put(store, 1, 1000);
+            StoreFullException full = assertThrows(StoreFullException.class, () -> put(store, 2, 2 * (int) SMALL_MAP));
+            assertEquals(StoreFullException.Cause.MAP, full.fullCause());
+            assertEquals("store is full: raise storage.map-size", full.clientMessage());
+            put(store, 3, 1000);
+            try (ReadTxn txn = store.read()) {
+                assertNotNull(txn.entry(1));
+                assertEquals(null, txn.entry(2));
+                assertNotNull(txn.entry(3));
+            }
+        }
+    }
+
+    @Test
+    void aLargerMapSizeTakesEffectAtTheNextOpenWithTheDataKept() {
+        int written = 0;
+        try (LmdbStore store = open(SMALL_MAP)) {
+            while (true) {
+                try {
+                    put(store, written + 1, 16 * 1024);
+                    written++;
+                } catch (StoreFullException e) {
+                    break;
+                }
+            }
+        }
+        assertTrue(written > 10, "only " + written + " entries fit");
+        try (LmdbStore store = open(4 * SMALL_MAP)) {
+            try (ReadTxn txn = store.read()) {
+                for (long id = 1; id <= written; id++) {
+                    assertNotNull(txn.entry(id), "entry " + id);
+                }
+            }
+            for (int i = 1; i <= written; i++) {
+                put(store, written + i, 16 * 1024);
+            }
+        }
+    }
+
+    @Test
+    void closeWaitsForAnOpenReadTransactionToEnd() throws Exception {
+        LmdbStore store = open(SMALL_MAP);
+        put(store, 1, 10);
+        ReadTxn reader = store.read();
+        CompletableFuture<Boolean> closed = CompletableFuture.supplyAsync(() -> store.close(Duration.ofSeconds(30)));
+        // Once close() began it admits no one new, and it does not return while the reader is open.
+        awaitClosing(store);
+        assertFalse(closed.isDone());
+        assertNotNull(reader.entry(1));
+        reader.close();
+        assertTrue(closed.get(30, TimeUnit.SECONDS));
+    }
+
+    private static void awaitClosing(LmdbStore store) throws InterruptedException {
+        for (int i = 0; i < 30_000; i++) {
+            try {
+                store.read().close();
+            } catch (StoreClosedException e) {
+                return;
+            }
+            Thread.sleep(1);
+        }
+        throw new AssertionError("close() never began");
+    }
+
+    @Test
+    void closeLeavesTheEnvironmentOpenUnderATransactionThatOutlivesTheBound() {
+        LmdbStore store = open(SMALL_MAP);
+        put(store, 1, 10);
+        ReadTxn reader = store.read();
+        assertFalse(store.close(Duration.ofMillis(20)));
+        // Reading after the failed close must work (a closed environment would crash the JVM here).
+        assertNotNull(reader.entry(1));
+        assertThrows(StoreClosedException.class, store::write);
+        reader.close();
+        reader.close();
+        assertTrue(store.close(Duration.ofSeconds(5)));
+    }
+
+    @Test
+    void noStaleReadersWhenNoProcessDied() {
+        try (LmdbStore store = open(SMALL_MAP)) {
+            assertEquals(0, store.clearStaleReaders());
+        }
+    }
+}
