@@ -1,5 +1,8 @@
 package dev.larch.server.store;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -18,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Real LMDB in a temporary directory: full maps and closing under open transactions. */
 class LmdbStoreTest {
     private static final long SMALL_MAP = 1L << 20;
+    static final StoreOptions OPTIONS = new StoreOptions(SMALL_MAP, 16, false);
 
     @TempDir
     Path dir;
@@ -113,6 +117,38 @@ class LmdbStoreTest {
         reader.close();
         reader.close();
         assertTrue(store.close(Duration.ofSeconds(5)));
+    }
+
+    @Test
+    void theReaderSlotOfAKilledProcessIsCleared() throws Exception {
+        try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
+            put(store, 1, 10);
+            Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+            Process child = new ProcessBuilder(
+                            java.toString(),
+                            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            HoldReadTransaction.class.getName(),
+                            dir.toString())
+                    .redirectErrorStream(true)
+                    .start();
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                do {
+                    line = out.readLine();
+                } while (line != null && !line.startsWith("ready"));
+                assertEquals("ready", line, "the child did not open a read transaction");
+                child.destroyForcibly(); // SIGKILL: the child cannot release its slot
+                assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+            } finally {
+                child.destroyForcibly();
+            }
+            assertEquals(1, store.clearStaleReaders());
+            assertEquals(0, store.clearStaleReaders());
+        }
     }
 
     @Test
