@@ -9,23 +9,23 @@ import java.nio.file.Path;
  */
 public final class StoreFullException extends StoreException {
     /** What ran out. */
-    public enum Cause {
+    public enum Exhausted {
         /** The map reached {@code storage.map-size}; raising it takes effect at the next start. */
         MAP,
         /** The file system holding the data directory has no space left (ENOSPC). */
         DISK
     }
 
-    private final Cause cause;
+    private final Exhausted exhausted;
 
-    private StoreFullException(Cause cause, String message, Throwable lmdbFailure) {
+    private StoreFullException(Exhausted exhausted, String message, Throwable lmdbFailure) {
         super(message, lmdbFailure);
-        this.cause = cause;
+        this.exhausted = exhausted;
     }
 
     static StoreFullException mapFull(long mapSizeBytes, Throwable lmdbFailure) {
         return new StoreFullException(
-                Cause.MAP,
+                Exhausted.MAP,
                 "the data file reached storage.map-size (" + mapSizeBytes
                         + " bytes); the write was rolled back. Raise storage.map-size and restart",
                 lmdbFailure);
@@ -33,18 +33,18 @@ public final class StoreFullException extends StoreException {
 
     static StoreFullException diskFull(Path directory, Throwable lmdbFailure) {
         return new StoreFullException(
-                Cause.DISK,
+                Exhausted.DISK,
                 "no space left on the disk holding " + directory + "; the write was rolled back",
                 lmdbFailure);
     }
 
-    public Cause fullCause() {
-        return cause;
+    public Exhausted exhausted() {
+        return exhausted;
     }
 
     /** The diagnostic message a client gets: what ran out and what the operator can do. */
     public String clientMessage() {
-        return switch (cause) {
+        return switch (exhausted) {
             case MAP -> "store is full: raise storage.map-size";
             case DISK -> "disk is full: the server has no space left for its data";
         };

@@ -42,7 +42,7 @@ class LmdbStoreTest {
         try (LmdbStore store = open(SMALL_MAP)) {
             put(store, 1, 1000);
             StoreFullException full = assertThrows(StoreFullException.class, () -> put(store, 2, 2 * (int) SMALL_MAP));
-            assertEquals(StoreFullException.Cause.MAP, full.fullCause());
+            assertEquals(StoreFullException.Exhausted.MAP, full.exhausted());
             assertEquals("store is full: raise storage.map-size", full.clientMessage());
             put(store, 3, 1000);
             try (ReadTxn txn = store.read()) {
