@@ -23,6 +23,10 @@ final class ConfigLoader {
             "listen.max-pdu-size",
             "listen.idle-timeout-seconds",
             "listen.max-filter-depth",
+            "listen.max-pdu-size-anonymous",
+            "listen.max-pending-operations",
+            "listen.max-connections",
+            "listen.max-connections-per-address",
             "storage.data-dir",
             "storage.map-size",
             "storage.max-readers",
@@ -79,7 +83,11 @@ final class ConfigLoader {
                 s.integer("listen.io-threads", b.ioThreads(), 0, 1024),
                 (int) s.size("listen.max-pdu-size", b.maxPduBytes(), 1024, MAX),
                 s.integer("listen.idle-timeout-seconds", b.idleTimeoutSeconds(), 0, MAX),
-                s.integer("listen.max-filter-depth", b.maxFilterDepth(), 1, 10_000));
+                s.integer("listen.max-filter-depth", b.maxFilterDepth(), 1, 10_000),
+                (int) s.size("listen.max-pdu-size-anonymous", b.maxPduBytesAnonymous(), 1024, MAX),
+                s.integer("listen.max-pending-operations", b.maxPendingOperations(), 1, 1_000_000),
+                s.integer("listen.max-connections", b.maxConnections(), 0, 10_000_000),
+                s.integer("listen.max-connections-per-address", b.maxConnectionsPerAddress(), 0, 10_000_000));
     }
 
     private static Storage storage(Settings s, Storage b) throws ConfigException {

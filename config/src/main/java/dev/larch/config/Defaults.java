@@ -17,7 +17,8 @@ final class Defaults {
 
     static final LarchConfig CONFIG = new LarchConfig(
             "dc=example,dc=com",
-            new Listen("127.0.0.1", 1389, 0, (int) (10 * MIB), 0, 100),
+            // Idle connections close after 15 minutes; limits on connections and on what one may buffer.
+            new Listen("127.0.0.1", 1389, 0, (int) (10 * MIB), 900, 100, 256 * 1024, 128, 4096, 512),
             new Storage(Path.of("var"), 64 * GIB, 1024, true, 10_000),
             // Size and time limits as slapd ships them; look-through bounds an unindexed scan.
             new Limits(500, 3600, 100_000, 50_000),

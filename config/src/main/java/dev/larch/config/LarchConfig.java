@@ -83,16 +83,7 @@ public record LarchConfig(
      * @throws IllegalArgumentException when the port is outside 0..65535
      */
     public LarchConfig withPort(int port) {
-        Listen l = listen;
-        return new LarchConfig(
-                suffix,
-                new Listen(l.host(), port, l.ioThreads(), l.maxPduBytes(), l.idleTimeoutSeconds(), l.maxFilterDepth()),
-                storage,
-                limits,
-                security,
-                logging,
-                indexes,
-                schemaFiles);
+        return new LarchConfig(suffix, listen.withPort(port), storage, limits, security, logging, indexes, schemaFiles);
     }
 
     // EnumSet keeps kinds in declaration order, so printing the config is stable.

@@ -11,13 +11,45 @@ import java.util.Objects;
  * @param maxPduBytes the largest LDAP message accepted; a bigger one is rejected before it is buffered
  * @param idleTimeoutSeconds close connections idle this long; 0 means never
  * @param maxFilterDepth the deepest nesting of and/or/not a search filter may have
+ * @param maxPduBytesAnonymous as {@code maxPduBytes} while a connection has not bound (the smaller applies)
+ * @param maxPendingOperations requests of one connection read and not yet answered before reading pauses
+ * @param maxConnections connections open at once; 0 means no limit
+ * @param maxConnectionsPerAddress connections open at once from one client IP address; 0 means no limit
  */
 public record Listen(
-        String host, int port, int ioThreads, int maxPduBytes, int idleTimeoutSeconds, int maxFilterDepth) {
+        String host,
+        int port,
+        int ioThreads,
+        int maxPduBytes,
+        int idleTimeoutSeconds,
+        int maxFilterDepth,
+        int maxPduBytesAnonymous,
+        int maxPendingOperations,
+        int maxConnections,
+        int maxConnectionsPerAddress) {
     public Listen {
         Objects.requireNonNull(host, "host");
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be 0..65535, got " + port);
         }
+    }
+
+    /**
+     * A copy with the port replaced.
+     *
+     * @throws IllegalArgumentException when the port is outside 0..65535
+     */
+    public Listen withPort(int newPort) {
+        return new Listen(
+                host,
+                newPort,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                maxPduBytesAnonymous,
+                maxPendingOperations,
+                maxConnections,
+                maxConnectionsPerAddress);
     }
 }

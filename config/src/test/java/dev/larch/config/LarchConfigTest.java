@@ -74,7 +74,8 @@ class LarchConfigTest {
     void defaultsAreWhatTheIssueAsksFor() {
         LarchConfig d = LarchConfig.defaults();
         assertEquals("dc=example,dc=com", d.suffix());
-        assertEquals(new Listen("127.0.0.1", 1389, 0, 10 * 1024 * 1024, 0, 100), d.listen());
+        assertEquals(
+                new Listen("127.0.0.1", 1389, 0, 10 * 1024 * 1024, 900, 100, 256 * 1024, 128, 4096, 512), d.listen());
         assertEquals(Path.of("var"), d.storage().dataDir());
         assertEquals(64L << 30, d.storage().mapSizeBytes());
         assertTrue(d.storage().durableWrites());

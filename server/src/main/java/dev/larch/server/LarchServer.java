@@ -85,7 +85,16 @@ public final class LarchServer implements AutoCloseable {
             }
             var l = config.listen();
             ListenerOptions options = new ListenerOptions(
-                    l.host(), l.port(), l.ioThreads(), l.maxPduBytes(), l.idleTimeoutSeconds(), l.maxFilterDepth());
+                    l.host(),
+                    l.port(),
+                    l.ioThreads(),
+                    l.maxPduBytes(),
+                    l.idleTimeoutSeconds(),
+                    l.maxFilterDepth(),
+                    l.maxPduBytesAnonymous(),
+                    l.maxPendingOperations(),
+                    l.maxConnections(),
+                    l.maxConnectionsPerAddress());
             LdapListener listener = listen(options, handler);
             LarchServer server = new LarchServer(lock, open, writes, listener, admin.generatedPassword());
             server.logSummary(config);

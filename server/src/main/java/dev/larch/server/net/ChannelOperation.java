@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
+import io.netty.channel.Channel;
 import io.netty.util.concurrent.EventExecutor;
 import org.apache.directory.api.ldap.model.message.Request;
 import org.apache.directory.api.ldap.model.message.Response;
@@ -48,6 +49,11 @@ final class ChannelOperation implements Operation {
     @Override
     public EventExecutor executor() {
         return connection.executor();
+    }
+
+    /** The connection's channel; tests look at its outbound buffer. */
+    Channel channel() {
+        return connection.channel();
     }
 
     int messageId() {

@@ -3,7 +3,11 @@ package dev.larch.server.net;
 import java.util.concurrent.TimeUnit;
 
 import dev.larch.server.protocol.RequestHandler;
+import dev.larch.server.protocol.Session;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
@@ -13,11 +17,16 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import org.apache.directory.api.ldap.codec.api.LdapApiService;
 import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 
 /**
  * Builds each connection's pipeline, fresh handlers per channel:
- * flush consolidation → [idle timeout] → {@link LdapFrameDecoder} → {@link LdapMessageDecoder} →
- * {@link LdapMessageEncoder} → {@link LdapDispatcher}. Shared by all accepted channels.
+ * {@link ReadGate} → flush consolidation → [idle timeout] → {@link LdapFrameDecoder} →
+ * {@link LdapMessageDecoder} → {@link LdapMessageEncoder} → {@link LdapDispatcher}. Shared by all
+ * accepted channels.
+ *
+ * <p>A connection beyond the {@link ConnectionLimits} gets only an encoder: it is sent a Notice of
+ * Disconnection (busy, naming the limit) and closed, and nothing it sends is read.
  *
  * <p>Public for {@link #standalone}, which benchmarks use to run the whole connection path on an
  * embedded channel; servers get their pipelines from {@link LdapListener}.
@@ -32,18 +41,21 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
     private final LdapApiService codec;
     private final InFlightOperations inFlight;
     private final ChannelGroup connections;
+    private final ConnectionLimits limits;
 
     LdapChannelInitializer(
             ListenerOptions options,
             RequestHandler handler,
             LdapApiService codec,
             InFlightOperations inFlight,
-            ChannelGroup connections) {
+            ChannelGroup connections,
+            ConnectionLimits limits) {
         this.options = options;
         this.handler = handler;
         this.codec = codec;
         this.inFlight = inFlight;
         this.connections = connections;
+        this.limits = limits;
     }
 
     /**
@@ -56,20 +68,56 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
                 handler,
                 LdapApiServiceFactory.getSingleton(),
                 new InFlightOperations(),
-                new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE));
+                new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE),
+                ConnectionLimits.unlimited());
     }
 
     @Override
     protected void initChannel(Channel channel) {
         connections.add(channel);
         ChannelPipeline pipeline = channel.pipeline();
+        ConnectionLimits.Refusal refusal = limits.admit(channel.remoteAddress());
+        if (refusal != null) {
+            channel.config().setAutoRead(false);
+            pipeline.addLast("encode", new LdapMessageEncoder(codec));
+            pipeline.addLast("refuse", new RefuseConnection(refusal.message()));
+            return;
+        }
+        var remote = channel.remoteAddress();
+        channel.closeFuture().addListener(f -> limits.release(remote));
+        Session session = LdapDispatcher.newSession(remote);
+        ReadGate gate = new ReadGate();
+        pipeline.addLast("gate", gate);
         pipeline.addLast("flush", new FlushConsolidationHandler(FLUSH_EVERY, true));
         if (options.idleTimeoutSeconds() > 0) {
             pipeline.addLast("idle", new IdleStateHandler(0, 0, options.idleTimeoutSeconds(), TimeUnit.SECONDS));
         }
-        pipeline.addLast("frame", new LdapFrameDecoder(options.maxPduBytes()));
+        pipeline.addLast(
+                "frame",
+                new LdapFrameDecoder(options.maxPduBytes(), options.effectiveMaxPduBytesAnonymous(), session, gate));
         pipeline.addLast("decode", new LdapMessageDecoder(codec, options.maxPduBytes(), options.maxFilterDepth()));
         pipeline.addLast("encode", new LdapMessageEncoder(codec));
-        pipeline.addLast("dispatch", new LdapDispatcher(handler, inFlight));
+        pipeline.addLast(
+                "dispatch", new LdapDispatcher(handler, inFlight, session, gate, options.maxPendingOperations()));
+    }
+
+    /** Tells a connection over the limits why it is refused, then closes it. */
+    private static final class RefuseConnection extends ChannelInboundHandlerAdapter {
+        private final String message;
+
+        RefuseConnection(String message) {
+            this.message = message;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            ctx.writeAndFlush(ProtocolResponses.noticeOfDisconnection(ResultCodeEnum.BUSY, message))
+                    .addListener(ChannelFutureListener.CLOSE);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.larch.server.net;
 
 import java.io.IOException;
+import java.net.SocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.larch.server.protocol.ConnectionEvent;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.protocol.Session;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -36,6 +38,19 @@ import org.slf4j.LoggerFactory;
  * into responses or a Notice of Disconnection, and passes every other request to the
  * {@link RequestHandler}. All writes to the client go through here.
  *
+ * <p>Back-pressure, so that a client that sends requests and does not read the answers cannot make the
+ * server buffer without bound:
+ *
+ * <ul>
+ *   <li>A request (or a refusal the decoder prepared) is handed on only while the channel is writable;
+ *       meanwhile it is held, in order, and handed on when the channel becomes writable again. So the
+ *       responses buffered for the client stay within the high water mark plus the responses of one
+ *       operation. Abandon and Unbind are never held: they act at once, also on held requests.
+ *   <li>Requests held or outstanding are <em>pending</em>; at {@code maxPendingOperations} of them the
+ *       connection's {@link ReadGate} shuts and nothing more is read until one completes. A client is
+ *       slowed down, never answered busy: every request it sent is still answered as it would have been.
+ * </ul>
+ *
  * <p>Stateful: one instance per channel. All state is touched on the channel's event loop only.
  */
 final class LdapDispatcher extends ChannelInboundHandlerAdapter {
@@ -45,23 +60,63 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
 
     private record Waiter(ChannelOperation operation, Runnable resume) {}
 
+    /** A refusal from the decoders, held like a request until the channel is writable. */
+    private record HeldRefusal(ResultResponse response, long startNanos) {}
+
     private final RequestHandler handler;
     private final InFlightOperations inFlight;
+    /** Null: reading is never paused (a dispatcher tested on its own). */
+    private final ReadGate gate;
+
+    private final int maxPendingOperations;
+    /** Operations handed to the request handler and not yet completed or abandoned, by message ID. */
     private final Map<Integer, ChannelOperation> outstanding = new HashMap<>();
+    /** {@link ChannelOperation}s and {@link HeldRefusal}s read while the channel was not writable, oldest first. */
+    private final ArrayDeque<Object> held = new ArrayDeque<>();
+
     private ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private final ChannelFutureListener onWriteFailure = this::writeDone;
     private ChannelHandlerContext ctx;
     private Session session;
     /** Set once a Notice of Disconnection went out or the channel closed: later input is ignored. */
     private boolean closing;
+    /** Set while {@link #handOnHeld} runs: a writability change inside it must not start a second pass. */
+    private boolean handingOn;
 
+    /** A dispatcher with its own session, no read gate and the default pending-operation limit. */
     LdapDispatcher(RequestHandler handler, InFlightOperations inFlight) {
+        this(handler, inFlight, null, null, ListenerOptions.DEFAULT_MAX_PENDING_OPERATIONS);
+    }
+
+    /**
+     * @param session              the connection's session, or null to create one when added to a channel
+     * @param gate                 the connection's read gate, or null never to pause reading
+     * @param maxPendingOperations requests held or outstanding at which reading pauses, at least 1
+     */
+    LdapDispatcher(
+            RequestHandler handler,
+            InFlightOperations inFlight,
+            Session session,
+            ReadGate gate,
+            int maxPendingOperations) {
         this.handler = handler;
         this.inFlight = inFlight;
+        this.session = session;
+        this.gate = gate;
+        this.maxPendingOperations = maxPendingOperations;
+    }
+
+    /** A session with the next connection number. */
+    static Session newSession(SocketAddress remoteAddress) {
+        return new Session(CONNECTION_IDS.incrementAndGet(), remoteAddress);
     }
 
     Session session() {
         return session;
+    }
+
+    Channel channel() {
+        return ctx.channel();
     }
 
     EventExecutor executor() {
@@ -75,8 +130,9 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext context) {
         this.ctx = context;
-        this.session =
-                new Session(CONNECTION_IDS.incrementAndGet(), context.channel().remoteAddress());
+        if (session == null) {
+            session = newSession(context.channel().remoteAddress());
+        }
     }
 
     @Override
@@ -95,8 +151,8 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
             switch (message) {
                 case AbandonRequest abandon -> abandon(abandon);
                 case UnbindRequest unbind -> unbind(unbind);
-                case ResultResponseRequest request -> dispatch(request, now);
-                case InboundError.Reply reply -> refuse(reply.response(), now);
+                case ResultResponseRequest request -> accept(request, now);
+                case InboundError.Reply reply -> hold(new HeldRefusal(reply.response(), now));
                 case InboundError.Disconnect d -> disconnect(d.code(), d.reason());
                 default -> disconnect(ResultCodeEnum.PROTOCOL_ERROR, "unexpected message: not a request");
             }
@@ -105,13 +161,69 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void dispatch(ResultResponseRequest request, long startNanos) {
+    private void accept(ResultResponseRequest request, long startNanos) {
         int id = request.getMessageId();
-        if (id == 0 || outstanding.containsKey(id)) {
+        if (id == 0 || inUse(id)) {
             disconnect(ResultCodeEnum.PROTOCOL_ERROR, "message ID " + id + " is reserved or already in use");
             return;
         }
-        ChannelOperation operation = new ChannelOperation(this, request, startNanos);
+        hold(new ChannelOperation(this, request, startNanos));
+    }
+
+    private boolean inUse(int id) {
+        return outstanding.containsKey(id) || heldOperation(id) != null;
+    }
+
+    private ChannelOperation heldOperation(int id) {
+        for (Object item : held) {
+            if (item instanceof ChannelOperation operation && operation.messageId() == id) {
+                return operation;
+            }
+        }
+        return null;
+    }
+
+    /** Queues a request or refusal behind those already held and hands on what the channel can take. */
+    private void hold(Object item) {
+        held.add(item);
+        handOnHeld();
+        updateGate();
+    }
+
+    /** Hands on held requests and refusals, oldest first, while the channel is writable. */
+    private void handOnHeld() {
+        if (handingOn) {
+            return;
+        }
+        handingOn = true;
+        try {
+            while (!closing && !held.isEmpty() && ctx.channel().isWritable()) {
+                switch (held.poll()) {
+                    case ChannelOperation operation -> dispatch(operation);
+                    case HeldRefusal refusal -> refuse(refusal.response(), refusal.startNanos());
+                    default -> throw new IllegalStateException("unexpected held item");
+                }
+            }
+        } finally {
+            handingOn = false;
+        }
+    }
+
+    /** Pauses reading at the pending-operation limit (or when closing), resumes below it. */
+    private void updateGate() {
+        if (gate == null) {
+            return;
+        }
+        if (closing || outstanding.size() + held.size() >= maxPendingOperations) {
+            gate.shut();
+        } else {
+            gate.open();
+        }
+    }
+
+    private void dispatch(ChannelOperation operation) {
+        ResultResponseRequest request = (ResultResponseRequest) operation.request();
+        int id = operation.messageId();
         if (inFlight.isDraining()) {
             operation.complete(
                     ProtocolResponses.responseFor(request, ResultCodeEnum.UNAVAILABLE, "server is shutting down"));
@@ -119,7 +231,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         }
         if (request instanceof BindRequest) {
             // RFC 4511 §4.2.1: before processing a bind, outstanding operations complete or are abandoned.
-            abandonAll();
+            abandonOutstanding();
         }
         outstanding.put(id, operation);
         inFlight.started();
@@ -137,6 +249,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
     void finish(ChannelOperation operation, ResultResponse response) {
         if (outstanding.remove(operation.messageId(), operation)) {
             inFlight.ended();
+            updateGate();
         }
         if (operation.isAbandoned() || closing) {
             return;
@@ -173,7 +286,15 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         ChannelOperation target = outstanding.get(request.getAbandoned());
         if (target != null) {
             abandon(target);
+        } else {
+            ChannelOperation waiting = heldOperation(request.getAbandoned());
+            if (waiting != null) {
+                // Never handed to the request handler: it just disappears, unanswered (RFC 4511 §4.11).
+                held.remove(waiting);
+                waiting.markAbandoned();
+            }
         }
+        updateGate();
     }
 
     private void abandon(ChannelOperation operation) {
@@ -185,7 +306,13 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         releaseWaiters(operation);
     }
 
+    /** Abandons every outstanding operation and drops every held request: the connection is ending. */
     private void abandonAll() {
+        held.clear();
+        abandonOutstanding();
+    }
+
+    private void abandonOutstanding() {
         for (ChannelOperation operation : new ArrayList<>(outstanding.values())) {
             abandon(operation);
         }
@@ -219,6 +346,8 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
     public void channelWritabilityChanged(ChannelHandlerContext context) {
         if (context.channel().isWritable()) {
             runWaiters();
+            handOnHeld();
+            updateGate();
         }
         context.fireChannelWritabilityChanged();
     }

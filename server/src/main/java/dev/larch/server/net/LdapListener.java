@@ -45,12 +45,20 @@ public final class LdapListener implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LdapListener.class);
     private static final Duration DEFAULT_GRACE = Duration.ofSeconds(5);
     private static final Duration NOTICE_GRACE = Duration.ofMillis(500);
+    /**
+     * A connection is unwritable once more than this many response bytes wait to be sent; it becomes
+     * writable again below {@link #LOW_WATER_MARK}.
+     */
+    static final int HIGH_WATER_MARK = 256 * 1024;
+
+    static final int LOW_WATER_MARK = 64 * 1024;
 
     private final EventLoopGroup acceptGroup;
     private final EventLoopGroup ioGroup;
     private final Channel serverChannel;
     private final ChannelGroup connections;
     private final InFlightOperations inFlight;
+    private final ConnectionLimits limits;
     private final InetSocketAddress address;
     private boolean stopped;
 
@@ -59,12 +67,14 @@ public final class LdapListener implements AutoCloseable {
             EventLoopGroup ioGroup,
             Channel serverChannel,
             ChannelGroup connections,
-            InFlightOperations inFlight) {
+            InFlightOperations inFlight,
+            ConnectionLimits limits) {
         this.acceptGroup = acceptGroup;
         this.ioGroup = ioGroup;
         this.serverChannel = serverChannel;
         this.connections = connections;
         this.inFlight = inFlight;
+        this.limits = limits;
         this.address = (InetSocketAddress) serverChannel.localAddress();
     }
 
@@ -85,6 +95,7 @@ public final class LdapListener implements AutoCloseable {
         EventLoopGroup ioGroup = new MultiThreadIoEventLoopGroup(options.ioThreads(), io);
         ChannelGroup connections = new DefaultChannelGroup("ldap-connections", GlobalEventExecutor.INSTANCE);
         InFlightOperations inFlight = new InFlightOperations();
+        ConnectionLimits limits = new ConnectionLimits(options.maxConnections(), options.maxConnectionsPerAddress());
         try {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptGroup, ioGroup)
@@ -93,14 +104,16 @@ public final class LdapListener implements AutoCloseable {
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childOption(ChannelOption.SO_KEEPALIVE, true)
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(64 * 1024, 256 * 1024))
+                    .childOption(
+                            ChannelOption.WRITE_BUFFER_WATER_MARK,
+                            new WriteBufferWaterMark(LOW_WATER_MARK, HIGH_WATER_MARK))
                     .childHandler(new LdapChannelInitializer(
-                            options, handler, LdapApiServiceFactory.getSingleton(), inFlight, connections));
+                            options, handler, LdapApiServiceFactory.getSingleton(), inFlight, connections, limits));
             Channel server = bootstrap
                     .bind(options.host(), options.port())
                     .syncUninterruptibly()
                     .channel();
-            LdapListener listener = new LdapListener(acceptGroup, ioGroup, server, connections, inFlight);
+            LdapListener listener = new LdapListener(acceptGroup, ioGroup, server, connections, inFlight, limits);
             LOG.debug("listening on {} ({})", listener.address, epoll ? "epoll" : "nio");
             return listener;
         } catch (Exception e) {
@@ -116,6 +129,19 @@ public final class LdapListener implements AutoCloseable {
     /** The bound address (with the real port when 0 was asked for). */
     public InetSocketAddress address() {
         return address;
+    }
+
+    /** Connections open now (admitted within the limits and not yet closed). */
+    public int openConnections() {
+        return limits.open();
+    }
+
+    /**
+     * Connections refused since the listener started because they were over {@code listen.max-connections}
+     * or {@code listen.max-connections-per-address}; each got a Notice of Disconnection (busy).
+     */
+    public long refusedConnections() {
+        return limits.refused();
     }
 
     /**

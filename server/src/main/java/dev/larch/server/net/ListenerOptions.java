@@ -5,23 +5,46 @@ import java.util.Objects;
 /**
  * How an {@link LdapListener} listens and what it accepts.
  *
- * @param host               interface to bind, e.g. {@code 127.0.0.1} or {@code 0.0.0.0}; never null
- * @param port               TCP port; 0 picks an ephemeral port (see {@link LdapListener#address()})
- * @param ioThreads          event-loop threads for connections; 0 means Netty's default (2 × cores)
- * @param maxPduBytes        largest LDAPMessage accepted, tag and length included; a larger one gets a
- *                           Notice of Disconnection before any of its value is buffered
- * @param idleTimeoutSeconds close a connection that has neither read nor written for this long while
- *                           no operation is outstanding; 0 disables
- * @param maxFilterDepth     deepest search filter nesting accepted (a plain {@code (cn=x)} is 1);
- *                           deeper filters get protocolError without being decoded; at most
- *                           {@link #MAX_FILTER_DEPTH_LIMIT}
+ * @param host                     interface to bind, e.g. {@code 127.0.0.1} or {@code 0.0.0.0}; never null
+ * @param port                     TCP port; 0 picks an ephemeral port (see {@link LdapListener#address()})
+ * @param ioThreads                event-loop threads for connections; 0 means Netty's default (2 × cores)
+ * @param maxPduBytes              largest LDAPMessage accepted once a bind succeeded, tag and length
+ *                                 included; a larger one gets a Notice of Disconnection before any of its
+ *                                 value is buffered
+ * @param idleTimeoutSeconds       close a connection that has neither read nor written for this long while
+ *                                 no operation is outstanding; 0 disables
+ * @param maxFilterDepth           deepest search filter nesting accepted (a plain {@code (cn=x)} is 1);
+ *                                 deeper filters get protocolError without being decoded; at most
+ *                                 {@link #MAX_FILTER_DEPTH_LIMIT}
+ * @param maxPduBytesAnonymous     as {@code maxPduBytes}, while the connection is anonymous (before a
+ *                                 successful bind, or after a bind back to anonymous); the smaller of the
+ *                                 two applies
+ * @param maxPendingOperations     most requests of one connection read but not yet answered; at the limit
+ *                                 the server stops reading from that connection until one completes
+ * @param maxConnections           most connections open at once; 0 means no limit
+ * @param maxConnectionsPerAddress most connections open at once from one client IP address; 0 means no limit
  */
 public record ListenerOptions(
-        String host, int port, int ioThreads, int maxPduBytes, int idleTimeoutSeconds, int maxFilterDepth) {
+        String host,
+        int port,
+        int ioThreads,
+        int maxPduBytes,
+        int idleTimeoutSeconds,
+        int maxFilterDepth,
+        int maxPduBytesAnonymous,
+        int maxPendingOperations,
+        int maxConnections,
+        int maxConnectionsPerAddress) {
 
     public static final int DEFAULT_PORT = 1389;
     public static final int DEFAULT_MAX_PDU_BYTES = 8 * 1024 * 1024;
     public static final int DEFAULT_MAX_FILTER_DEPTH = 100;
+    public static final int DEFAULT_MAX_PDU_BYTES_ANONYMOUS = 256 * 1024;
+    /** Far above what a synchronous client (one outstanding request) or a modest async window needs. */
+    public static final int DEFAULT_MAX_PENDING_OPERATIONS = 128;
+
+    public static final int DEFAULT_MAX_CONNECTIONS = 4096;
+    public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 512;
     /**
      * The Apache decoder turns filters into {@code ExprNode}s recursively: around 10,000 levels overflow
      * an event-loop thread's stack, and decoding slows down sharply well before. 1,000 is safe.
@@ -46,18 +69,102 @@ public record ListenerOptions(
             throw new IllegalArgumentException(
                     "maxFilterDepth must be 1.." + MAX_FILTER_DEPTH_LIMIT + ", was " + maxFilterDepth);
         }
+        if (maxPduBytesAnonymous < 64) {
+            throw new IllegalArgumentException("maxPduBytesAnonymous must be >= 64, was " + maxPduBytesAnonymous);
+        }
+        if (maxPendingOperations < 1) {
+            throw new IllegalArgumentException("maxPendingOperations must be >= 1, was " + maxPendingOperations);
+        }
+        if (maxConnections < 0 || maxConnectionsPerAddress < 0) {
+            throw new IllegalArgumentException("connection limits must be >= 0 (0 = none), were " + maxConnections
+                    + " and " + maxConnectionsPerAddress);
+        }
     }
 
-    /** 127.0.0.1:1389, default threads, 8 MiB PDUs, no idle timeout, filters 100 deep. */
+    /**
+     * The given settings with the default anonymous PDU limit (capped at {@code maxPduBytes}), pending
+     * operations and connection limits.
+     */
+    public ListenerOptions(
+            String host, int port, int ioThreads, int maxPduBytes, int idleTimeoutSeconds, int maxFilterDepth) {
+        this(
+                host,
+                port,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                Math.min(maxPduBytes, DEFAULT_MAX_PDU_BYTES_ANONYMOUS),
+                DEFAULT_MAX_PENDING_OPERATIONS,
+                DEFAULT_MAX_CONNECTIONS,
+                DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
+    }
+
+    /** 127.0.0.1:1389, default threads, 8 MiB PDUs (256 KiB anonymous), no idle timeout, filters 100 deep. */
     public static ListenerOptions defaults() {
         return new ListenerOptions("127.0.0.1", DEFAULT_PORT, 0, DEFAULT_MAX_PDU_BYTES, 0, DEFAULT_MAX_FILTER_DEPTH);
     }
 
+    /** The PDU limit while the connection is anonymous: never above {@link #maxPduBytes()}. */
+    public int effectiveMaxPduBytesAnonymous() {
+        return Math.min(maxPduBytesAnonymous, maxPduBytes);
+    }
+
     public ListenerOptions withHost(String newHost) {
-        return new ListenerOptions(newHost, port, ioThreads, maxPduBytes, idleTimeoutSeconds, maxFilterDepth);
+        return new ListenerOptions(
+                newHost,
+                port,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                maxPduBytesAnonymous,
+                maxPendingOperations,
+                maxConnections,
+                maxConnectionsPerAddress);
     }
 
     public ListenerOptions withPort(int newPort) {
-        return new ListenerOptions(host, newPort, ioThreads, maxPduBytes, idleTimeoutSeconds, maxFilterDepth);
+        return new ListenerOptions(
+                host,
+                newPort,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                maxPduBytesAnonymous,
+                maxPendingOperations,
+                maxConnections,
+                maxConnectionsPerAddress);
+    }
+
+    /** A copy with the connection limits replaced (0 = none). */
+    public ListenerOptions withConnectionLimits(int total, int perAddress) {
+        return new ListenerOptions(
+                host,
+                port,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                maxPduBytesAnonymous,
+                maxPendingOperations,
+                total,
+                perAddress);
+    }
+
+    /** A copy with the anonymous PDU limit and the per-connection pending-operation limit replaced. */
+    public ListenerOptions withRequestLimits(int anonymousPduBytes, int pendingOperations) {
+        return new ListenerOptions(
+                host,
+                port,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                anonymousPduBytes,
+                pendingOperations,
+                maxConnections,
+                maxConnectionsPerAddress);
     }
 }

@@ -1,6 +1,7 @@
 package dev.larch.server.net;
 
 import java.io.ByteArrayOutputStream;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 
@@ -150,6 +151,57 @@ final class Fixtures {
                 filter,
                 tlv(0x30, new byte[0]));
         return tlv(0x30, concat(tlv(0x02, new byte[] {(byte) id}), tlv(0x63, op)));
+    }
+
+    /** An LDAPMessage: SEQUENCE { messageID INTEGER (minimal, any 1..maxInt), protocolOp }. */
+    static byte[] message(int id, byte[] protocolOp) {
+        return tlv(0x30, concat(integer(id), protocolOp));
+    }
+
+    /** A non-negative INTEGER in its minimal two's-complement form (X.690 §8.3). */
+    static byte[] integer(int value) {
+        byte[] big = BigInteger.valueOf(value).toByteArray();
+        return tlv(0x02, big);
+    }
+
+    /**
+     * A searchRequest [APPLICATION 3]: {@code base}, scope base (0), neverDerefAliases, no limits,
+     * typesOnly false, {@code filter}, no attributes.
+     */
+    static byte[] baseSearch(int id, String base, byte[] filter) {
+        byte[] op = concat(
+                tlv(0x04, base.getBytes(StandardCharsets.UTF_8)),
+                tlv(0x0A, new byte[] {0}),
+                tlv(0x0A, new byte[] {0}),
+                tlv(0x02, new byte[] {0}),
+                tlv(0x02, new byte[] {0}),
+                tlv(0x01, new byte[] {0}),
+                filter,
+                tlv(0x30, new byte[0]));
+        return message(id, tlv(0x63, op));
+    }
+
+    /** The filter {@code (objectClass=*)}: present [7] "objectClass". */
+    static byte[] objectClassPresent() {
+        return tlv(0x87, "objectClass".getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The filter {@code (attribute=value)}: equalityMatch [3] { attributeDesc, assertionValue }. */
+    static byte[] equality(String attribute, String value) {
+        return tlv(
+                0xA3,
+                concat(
+                        tlv(0x04, attribute.getBytes(StandardCharsets.UTF_8)),
+                        tlv(0x04, value.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    /** A simple bindRequest [APPLICATION 0]: version 3, {@code dn}, simple [0] {@code password}. */
+    static byte[] simpleBind(int id, String dn, String password) {
+        byte[] op = concat(
+                tlv(0x02, new byte[] {3}),
+                tlv(0x04, dn.getBytes(StandardCharsets.UTF_8)),
+                tlv(0x80, password.getBytes(StandardCharsets.UTF_8)));
+        return message(id, tlv(0x60, op));
     }
 
     /** One BER element with a definite, minimal length. */

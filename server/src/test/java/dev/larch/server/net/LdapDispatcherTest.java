@@ -153,6 +153,60 @@ class LdapDispatcherTest {
     }
 
     @Test
+    void requestsReadWhileTheClientIsNotReadingWaitAndThenRunInOrder() {
+        setWritable(false);
+        channel.writeInbound(search(1), search(2), search(3));
+        assertEquals(0, received.size(), "a request ran while its answer could not be sent");
+        setWritable(true);
+        channel.runPendingTasks();
+        assertEquals(
+                List.of(1, 2, 3),
+                received.stream().map(op -> op.request().getMessageId()).toList());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void abandonDropsAWaitingRequestUnanswered() {
+        setWritable(false);
+        channel.writeInbound(search(1), search(2), new AbandonRequestImpl(1));
+        setWritable(true);
+        channel.runPendingTasks();
+        assertEquals(
+                List.of(2),
+                received.stream().map(op -> op.request().getMessageId()).toList());
+        assertNull(channel.readOutbound());
+        assertTrue(channel.isActive());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void theMessageIdOfAWaitingRequestIsInUse() {
+        setWritable(false);
+        channel.writeInbound(search(1), search(1));
+        assertFalse(channel.isActive());
+        assertEquals(0, received.size());
+        ExtendedResponse notice = assertInstanceOf(ExtendedResponse.class, channel.readOutbound());
+        assertEquals(ResultCodeEnum.PROTOCOL_ERROR, notice.getLdapResult().getResultCode());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void aRefusalWaitsBehindTheRequestsBeforeIt() {
+        setWritable(false);
+        SearchResultDoneImpl refusal = new SearchResultDoneImpl(2);
+        refusal.getLdapResult().setResultCode(ResultCodeEnum.PROTOCOL_ERROR);
+        channel.writeInbound(search(1), new InboundError.Reply(refusal));
+        assertNull(channel.readOutbound());
+        setWritable(true);
+        channel.runPendingTasks();
+        Operation first = received.get(0);
+        assertEquals(2, ((SearchResultDone) channel.readOutbound()).getMessageId());
+        first.complete(done(first, ResultCodeEnum.SUCCESS));
+        assertEquals(1, ((SearchResultDone) channel.readOutbound()).getMessageId());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
     void aMessageIdStillInUseIsAProtocolError() {
         channel.writeInbound(search(1), search(1));
         ExtendedResponse notice = assertInstanceOf(ExtendedResponse.class, channel.readOutbound());

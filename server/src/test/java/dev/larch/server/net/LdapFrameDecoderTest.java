@@ -1,9 +1,11 @@
 package dev.larch.server.net;
 
+import dev.larch.server.protocol.Session;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import org.apache.directory.api.ldap.model.name.Dn;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -111,6 +113,53 @@ class LdapFrameDecoderTest {
         EmbeddedChannel ch = channel(1024);
         ch.writeInbound(Unpooled.wrappedBuffer(Fixtures.SEARCH, 0, 10));
         assertNull(ch.readInbound());
+        assertFalse(ch.finishAndReleaseAll());
+    }
+
+    @Test
+    void anonymousSessionsGetTheSmallerLimitUntilABindSucceeds() throws Exception {
+        Session session = new Session(1, null);
+        byte[] pdu = Fixtures.baseSearch(7, "", Fixtures.equality("cn", "x".repeat(200)));
+        EmbeddedChannel anonymous = new EmbeddedChannel(new LdapFrameDecoder(1024, 128, session, null));
+        anonymous.writeInbound(Unpooled.wrappedBuffer(pdu));
+        InboundError.Disconnect refused = assertInstanceOf(InboundError.Disconnect.class, anonymous.readInbound());
+        assertEquals("PDU exceeds the maximum size of 128 bytes before a successful bind", refused.reason());
+        assertFalse(anonymous.finishAndReleaseAll());
+
+        EmbeddedChannel bound = new EmbeddedChannel(new LdapFrameDecoder(1024, 128, session, null));
+        session.bound(new Dn("cn=someone"), false);
+        bound.writeInbound(Unpooled.wrappedBuffer(pdu));
+        assertArrayEquals(pdu, readFrame(bound));
+        session.bound(Dn.EMPTY_DN, false); // a bind back to anonymous
+        bound.writeInbound(Unpooled.wrappedBuffer(pdu));
+        assertInstanceOf(InboundError.Disconnect.class, bound.readInbound());
+        assertFalse(bound.finishAndReleaseAll());
+    }
+
+    @Test
+    void anAnonymousLimitAboveTheLimitIsCappedByIt() {
+        Session session = new Session(1, null);
+        EmbeddedChannel ch = new EmbeddedChannel(new LdapFrameDecoder(64, 4096, session, null));
+        ch.writeInbound(Unpooled.wrappedBuffer(Fixtures.baseSearch(7, "", Fixtures.equality("cn", "x".repeat(100)))));
+        InboundError.Disconnect refused = assertInstanceOf(InboundError.Disconnect.class, ch.readInbound());
+        assertEquals("PDU exceeds the maximum size of 64 bytes", refused.reason());
+        assertFalse(ch.finishAndReleaseAll());
+    }
+
+    @Test
+    void aShutGateHoldsWholeFramesAndReadsNothingUntilItOpens() {
+        ReadGate gate = new ReadGate();
+        EmbeddedChannel ch = new EmbeddedChannel(gate, new LdapFrameDecoder(1024, 1024, null, gate));
+        gate.shut();
+        assertFalse(ch.config().isAutoRead());
+        ch.writeInbound(Unpooled.wrappedBuffer(Fixtures.concat(Fixtures.BIND, Fixtures.SEARCH)));
+        assertNull(ch.readInbound());
+        gate.open();
+        assertNull(ch.readInbound()); // opening takes a task of its own
+        ch.runPendingTasks();
+        assertArrayEquals(Fixtures.BIND, readFrame(ch));
+        assertArrayEquals(Fixtures.SEARCH, readFrame(ch));
+        assertTrue(ch.config().isAutoRead());
         assertFalse(ch.finishAndReleaseAll());
     }
 }

@@ -4,6 +4,7 @@ import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -23,7 +24,16 @@ final class RawClient implements AutoCloseable {
     private final OutputStream out;
 
     RawClient(InetSocketAddress address) throws IOException {
-        socket = new Socket(address.getAddress(), address.getPort());
+        this(address, null);
+    }
+
+    /** A client whose end of the connection is {@code local} (any port), or any address when null. */
+    RawClient(InetSocketAddress address, InetAddress local) throws IOException {
+        socket = new Socket();
+        if (local != null) {
+            socket.bind(new InetSocketAddress(local, 0));
+        }
+        socket.connect(address, 5_000);
         socket.setSoTimeout(5_000);
         in = new DataInputStream(socket.getInputStream());
         out = socket.getOutputStream();

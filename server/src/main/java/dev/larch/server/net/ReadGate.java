@@ -1,0 +1,73 @@
+package dev.larch.server.net;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+
+/**
+ * Stops and restarts reading from one connection. The first handler of the pipeline: while the gate
+ * is shut, auto-read is off and every {@code read()} request from further down (the frame decoder asks
+ * for more bytes when it has no whole frame) is held back, so the socket is not read at all; the
+ * {@link LdapFrameDecoder} also stops emitting the frames it already holds ({@link #isOpen()}).
+ *
+ * <p>When the gate opens again, the frames already buffered are handed on first (they may shut it
+ * again) and only then is the socket read, from a task of its own so that opening never re-enters the
+ * handlers that are running.
+ *
+ * <p>Stateful: one instance per channel; used on the channel's event loop only.
+ */
+final class ReadGate extends ChannelOutboundHandlerAdapter {
+
+    private ChannelHandlerContext ctx;
+    private boolean open = true;
+    private boolean resumeScheduled;
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext context) {
+        this.ctx = context;
+    }
+
+    boolean isOpen() {
+        return open;
+    }
+
+    /** Stops reading; frames already buffered stay buffered. Idempotent. */
+    void shut() {
+        if (open) {
+            open = false;
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    /** Resumes reading, soon and from a task of its own. Idempotent. */
+    void open() {
+        if (open) {
+            return;
+        }
+        open = true;
+        if (!resumeScheduled) {
+            resumeScheduled = true;
+            ctx.executor().execute(this::resume);
+        }
+    }
+
+    private void resume() {
+        resumeScheduled = false;
+        if (!open || !ctx.channel().isActive()) {
+            return;
+        }
+        // A read of zero bytes makes the frame decoder go through what it holds.
+        ctx.fireChannelRead(Unpooled.EMPTY_BUFFER);
+        ctx.fireChannelReadComplete();
+        if (open) {
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    @Override
+    public void read(ChannelHandlerContext context) {
+        if (open) {
+            context.read();
+        }
+    }
+}
