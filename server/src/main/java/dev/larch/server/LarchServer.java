@@ -16,6 +16,7 @@ import dev.larch.server.net.LdapListener;
 import dev.larch.server.net.ListenerOptions;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.store.ReadTxn;
+import dev.larch.server.work.WorkerPool;
 import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.slf4j.Logger;
@@ -32,6 +33,7 @@ public final class LarchServer implements AutoCloseable {
     private final DataDirectoryLock lock;
     private final StoredDirectory open;
     private final WriteQueue writes;
+    private final WorkerPool workers;
     private final LdapListener listener;
     private final Optional<String> generatedAdminPassword;
     private boolean closed;
@@ -40,11 +42,13 @@ public final class LarchServer implements AutoCloseable {
             DataDirectoryLock lock,
             StoredDirectory open,
             WriteQueue writes,
+            WorkerPool workers,
             LdapListener listener,
             Optional<String> generatedAdminPassword) {
         this.lock = lock;
         this.open = open;
         this.writes = writes;
+        this.workers = workers;
         this.listener = listener;
         this.generatedAdminPassword = generatedAdminPassword;
     }
@@ -61,6 +65,7 @@ public final class LarchServer implements AutoCloseable {
         DataDirectoryLock lock = DataDirectoryLock.acquire(config.storage().dataDir(), "start the server");
         StoredDirectory open = null;
         WriteQueue writes = null;
+        WorkerPool workers = null;
         try {
             open = StoredDirectory.open(config, schema, true);
             AdminCredentials admin = AdminCredentials.resolve(
@@ -69,10 +74,16 @@ public final class LarchServer implements AutoCloseable {
             var credentials = new ConfiguredCredentials(
                     schemaNormalizer.dn("cn=admin," + config.suffix()),
                     admin.verifierHash(),
-                    config.security().allowCleartextPasswords());
+                    config.security().allowCleartextPasswords(),
+                    config.security().passwordScheme(),
+                    config.security().maxPasswordIterations());
             writes = new WriteQueue(open.store());
-            RequestHandler handler =
-                    RequestHandlers.over(open, schema, config.limits(), credentials, writes, Version.get());
+            workers = new WorkerPool(
+                    "larch-worker",
+                    config.limits().effectiveWorkerThreads(),
+                    config.limits().workerQueue());
+            RequestHandler handler = RequestHandlers.over(
+                    open, schema, config.limits(), config.security(), credentials, writes, workers, Version.get());
             if (config.logging().accessLog()) {
                 handler = new AccessLoggingHandler(handler);
             }
@@ -80,10 +91,13 @@ public final class LarchServer implements AutoCloseable {
             ListenerOptions options = new ListenerOptions(
                     l.host(), l.port(), l.ioThreads(), l.maxPduBytes(), l.idleTimeoutSeconds(), l.maxFilterDepth());
             LdapListener listener = listen(options, handler);
-            LarchServer server = new LarchServer(lock, open, writes, listener, admin.generatedPassword());
+            LarchServer server = new LarchServer(lock, open, writes, workers, listener, admin.generatedPassword());
             server.logSummary(config);
             return server;
         } catch (IOException | RuntimeException e) {
+            if (workers != null) {
+                workers.close();
+            }
             if (writes != null) {
                 writes.close();
             }
@@ -142,6 +156,7 @@ public final class LarchServer implements AutoCloseable {
         }
         closed = true;
         listener.stop(SHUTDOWN_GRACE);
+        workers.close();
         writes.close();
         open.close();
         try {

@@ -1,6 +1,7 @@
 package dev.larch.server.auth;
 
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.Locale;
 
 import com.unboundid.ldap.sdk.BindResult;
@@ -44,7 +45,18 @@ class BindHandlerIT {
                     new String(PasswordSchemes.hash(scheme, ("pw-" + scheme).getBytes(UTF_8)), UTF_8)));
         }
         ldif.append(person("cleartext", "plain-pw"));
+        ldif.append(person("costly", costlyHash("costly-pw")));
         return ldif.toString();
+    }
+
+    /** A PBKDF2 hash with one iteration more than the default bound allows. */
+    private static String costlyHash(String password) {
+        return "{PBKDF2-SHA256}"
+                + new Pbkdf2Scheme("PBKDF2-SHA256", "HmacSHA256")
+                        .encode(
+                                password.getBytes(UTF_8),
+                                new SecureRandom(),
+                                Security.DEFAULT_MAX_PASSWORD_ITERATIONS + 1);
     }
 
     private static String person(String uid, String userPassword) {
@@ -130,6 +142,30 @@ class BindHandlerIT {
             assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, TestServer.ADMIN_DN, "wrong"));
             assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, "uid=nobody," + PEOPLE, "whatever"));
             assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, "uid=x,ou=elsewhere,dc=other", "whatever"));
+        }
+    }
+
+    @Test
+    void unknownDnMissingPasswordAndWrongPasswordAreIndistinguishable() throws Exception {
+        try (LDAPConnection c = larch.server().anonymous()) {
+            LDAPException wrong = assertThrows(LDAPException.class, () -> c.bind("uid=ssha," + PEOPLE, "pw-wrong"));
+            for (String dn : new String[] {"uid=nobody," + PEOPLE, "uid=x,ou=elsewhere,dc=other", PEOPLE}) {
+                LDAPException e = assertThrows(LDAPException.class, () -> c.bind(dn, "pw-wrong"));
+                assertEquals(wrong.getResultCode(), e.getResultCode(), dn);
+                assertEquals(wrong.getDiagnosticMessage(), e.getDiagnosticMessage(), dn);
+                assertEquals(wrong.getMatchedDN(), e.getMatchedDN(), dn);
+            }
+            assertEquals(ResultCode.INVALID_CREDENTIALS, wrong.getResultCode());
+        }
+    }
+
+    @Test
+    void storedHashAboveTheIterationBoundIsRefusedEvenWithTheRightPassword() throws Exception {
+        try (LDAPConnection c = larch.server().anonymous()) {
+            LDAPException e = assertThrows(LDAPException.class, () -> c.bind("uid=costly," + PEOPLE, "costly-pw"));
+            assertEquals(ResultCode.INVALID_CREDENTIALS, e.getResultCode());
+            assertEquals("invalid credentials", e.getDiagnosticMessage());
+            assertEquals("", whoAmI(c));
         }
     }
 
