@@ -36,9 +36,14 @@ final class ConfigLoader {
             "limits.time-limit-seconds",
             "limits.look-through-limit",
             "limits.index-entry-limit",
+            "limits.worker-threads",
+            "limits.worker-queue",
             "security.admin-password",
             "security.allow-cleartext-passwords",
             "security.password-scheme",
+            "security.max-password-iterations",
+            "security.bind-failure-delay-ms",
+            "security.bind-failure-max-delay-ms",
             "logging.access-log",
             "logging.level",
             "schema.files");
@@ -104,16 +109,32 @@ final class ConfigLoader {
                 s.integer("limits.size-limit", b.sizeLimit(), 0, MAX),
                 s.integer("limits.time-limit-seconds", b.timeLimitSeconds(), 0, MAX),
                 s.integer("limits.look-through-limit", b.lookThroughLimit(), 0, MAX),
-                s.integer("limits.index-entry-limit", b.indexEntryLimit(), 0, MAX));
+                s.integer("limits.index-entry-limit", b.indexEntryLimit(), 0, MAX),
+                s.integer("limits.worker-threads", b.workerThreads(), 0, 1024),
+                s.integer("limits.worker-queue", b.workerQueue(), 0, 1_000_000));
     }
 
     private static Security security(Settings s, Security b) throws ConfigException {
         // An empty password means "not configured"; the server never accepts an empty admin password.
         String password = s.take("security.admin-password").orElse(b.adminPassword());
+        boolean cleartext = s.bool("security.allow-cleartext-passwords", b.allowCleartextPasswords());
+        String scheme = s.choice("security.password-scheme", b.passwordScheme(), Security.SUPPORTED_SCHEMES);
+        // The ceiling is the highest count the PBKDF2 verifier accepts at all.
+        int maxIterations = s.integer("security.max-password-iterations", b.maxPasswordIterations(), 1, 10_000_000);
+        int delay = s.integer("security.bind-failure-delay-ms", b.bindFailureDelayMillis(), 0, 60_000);
+        int maxDelay = s.integer("security.bind-failure-max-delay-ms", b.bindFailureMaxDelayMillis(), 0, 60_000);
+        if (maxDelay < delay) {
+            throw s.error(
+                    "security.bind-failure-max-delay-ms",
+                    "must not be less than security.bind-failure-delay-ms (" + delay + ")");
+        }
         return new Security(
                 password == null || password.isEmpty() ? null : password,
-                s.bool("security.allow-cleartext-passwords", b.allowCleartextPasswords()),
-                s.choice("security.password-scheme", b.passwordScheme(), Security.SUPPORTED_SCHEMES));
+                cleartext,
+                scheme,
+                maxIterations,
+                delay,
+                maxDelay);
     }
 
     private static Logging logging(Settings s, Logging b) throws ConfigException {

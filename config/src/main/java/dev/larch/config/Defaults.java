@@ -21,8 +21,9 @@ final class Defaults {
             new Listen("127.0.0.1", 1389, 0, (int) (10 * MIB), 900, 100, 256 * 1024, 128, 4096, 512),
             new Storage(Path.of("var"), 64 * GIB, 1024, true, 10_000),
             // Size and time limits as slapd ships them; look-through bounds an unindexed scan.
-            new Limits(500, 3600, 100_000, 50_000),
-            new Security(null, false, "SSHA256"),
+            // The worker pool: one thread per core (0) and a bounded wait queue.
+            new Limits(500, 3600, 100_000, 50_000, 0, Limits.DEFAULT_WORKER_QUEUE),
+            new Security(null, false, "SSHA256", 1_000_000, 200, 5_000),
             new Logging(true, "INFO"),
             defaultIndexes(),
             List.of());

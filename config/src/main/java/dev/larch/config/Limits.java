@@ -9,5 +9,28 @@ package dev.larch.config;
  * @param lookThroughLimit the most candidate entries one search examines before adminLimitExceeded
  * @param indexEntryLimit the most entry IDs one index key keeps; a key that grows past it stops
  *     narrowing searches (it answers "not indexed"), which keeps very common values cheap
+ * @param workerThreads threads of the worker pool that runs CPU-heavy work off the event loops
+ *     (password hashing of binds); 0 means one per CPU core
+ * @param workerQueue the most tasks that may wait for a worker beyond those running; past it a
+ *     request is answered busy instead of queued
  */
-public record Limits(int sizeLimit, int timeLimitSeconds, int lookThroughLimit, int indexEntryLimit) {}
+public record Limits(
+        int sizeLimit,
+        int timeLimitSeconds,
+        int lookThroughLimit,
+        int indexEntryLimit,
+        int workerThreads,
+        int workerQueue) {
+    /** Worker pool settings when none are given: one thread per core, {@value #DEFAULT_WORKER_QUEUE} waiting. */
+    public static final int DEFAULT_WORKER_QUEUE = 1024;
+
+    /** Search limits with the default worker pool. */
+    public Limits(int sizeLimit, int timeLimitSeconds, int lookThroughLimit, int indexEntryLimit) {
+        this(sizeLimit, timeLimitSeconds, lookThroughLimit, indexEntryLimit, 0, DEFAULT_WORKER_QUEUE);
+    }
+
+    /** The worker thread count with 0 resolved to the number of available processors. */
+    public int effectiveWorkerThreads() {
+        return workerThreads > 0 ? workerThreads : Runtime.getRuntime().availableProcessors();
+    }
+}

@@ -13,13 +13,48 @@ import java.util.Objects;
  *     prefix may be used for simple binds
  * @param passwordScheme the scheme used when the server hashes a password, one of
  *     {@link #SUPPORTED_SCHEMES}; never null
+ * @param maxPasswordIterations the highest iteration count of a stored hash ({@code {PBKDF2...}})
+ *     that a bind will compute; a value beyond it is refused with invalidCredentials, so a planted
+ *     hash cannot pin a core
+ * @param bindFailureDelayMillis the delay of the first slowed failed bind; it doubles with each
+ *     further failure on the same DN or from the same address; 0 turns the slowing off
+ * @param bindFailureMaxDelayMillis the longest such delay
  */
-public record Security(String adminPassword, boolean allowCleartextPasswords, String passwordScheme) {
+public record Security(
+        String adminPassword,
+        boolean allowCleartextPasswords,
+        String passwordScheme,
+        int maxPasswordIterations,
+        int bindFailureDelayMillis,
+        int bindFailureMaxDelayMillis) {
     /** The hashing schemes the server can produce, as written in {@code {SCHEME}} prefixes. */
     public static final List<String> SUPPORTED_SCHEMES = List.of("SSHA", "SSHA256", "SSHA512", "PBKDF2-SHA256");
 
+    /** Ten times the PBKDF2 count the server writes for new hashes (100,000). */
+    public static final int DEFAULT_MAX_PASSWORD_ITERATIONS = 1_000_000;
+
+    public static final int DEFAULT_BIND_FAILURE_DELAY_MILLIS = 200;
+    public static final int DEFAULT_BIND_FAILURE_MAX_DELAY_MILLIS = 5_000;
+
     public Security {
         Objects.requireNonNull(passwordScheme, "passwordScheme");
+        if (maxPasswordIterations < 1) {
+            throw new IllegalArgumentException("maxPasswordIterations must be at least 1");
+        }
+        if (bindFailureDelayMillis < 0 || bindFailureMaxDelayMillis < bindFailureDelayMillis) {
+            throw new IllegalArgumentException("need 0 <= bindFailureDelayMillis <= bindFailureMaxDelayMillis");
+        }
+    }
+
+    /** The given password settings with the default iteration bound and failed-bind delays. */
+    public Security(String adminPassword, boolean allowCleartextPasswords, String passwordScheme) {
+        this(
+                adminPassword,
+                allowCleartextPasswords,
+                passwordScheme,
+                DEFAULT_MAX_PASSWORD_ITERATIONS,
+                DEFAULT_BIND_FAILURE_DELAY_MILLIS,
+                DEFAULT_BIND_FAILURE_MAX_DELAY_MILLIS);
     }
 
     /** Keeps the admin password out of logs and exception messages. */
@@ -27,6 +62,9 @@ public record Security(String adminPassword, boolean allowCleartextPasswords, St
     public String toString() {
         return "Security[adminPassword=" + (adminPassword == null ? "null" : "(set)")
                 + ", allowCleartextPasswords=" + allowCleartextPasswords
-                + ", passwordScheme=" + passwordScheme + "]";
+                + ", passwordScheme=" + passwordScheme
+                + ", maxPasswordIterations=" + maxPasswordIterations
+                + ", bindFailureDelayMillis=" + bindFailureDelayMillis
+                + ", bindFailureMaxDelayMillis=" + bindFailureMaxDelayMillis + "]";
     }
 }

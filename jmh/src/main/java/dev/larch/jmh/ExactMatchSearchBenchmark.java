@@ -10,8 +10,10 @@ import dev.larch.jmh.data.GeneratedDirectory;
 import dev.larch.server.RequestHandlers;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.auth.Credentials;
+import dev.larch.server.auth.PasswordCheck;
 import dev.larch.server.net.LdapChannelInitializer;
 import dev.larch.server.net.ListenerOptions;
+import dev.larch.server.work.WorkerPool;
 import dev.larch.server.write.WriteQueue;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -61,6 +63,7 @@ public class ExactMatchSearchBenchmark {
 
     private GeneratedDirectory data;
     private WriteQueue writes;
+    private WorkerPool workers;
     private EmbeddedChannel channel;
     private byte[] request;
 
@@ -73,12 +76,15 @@ public class ExactMatchSearchBenchmark {
         StoredDirectory open = data.open();
         LarchConfig config = data.config();
         writes = new WriteQueue(open.store());
+        workers = new WorkerPool("jmh-worker", 1, 0);
         var handler = RequestHandlers.over(
                 open,
                 data.schema(),
                 config.limits(),
+                config.security(),
                 new NoCredentials(open.directory().schemaNormalizer().dn("cn=admin," + config.suffix())),
                 writes,
+                workers,
                 "jmh");
         var l = config.listen();
         ListenerOptions options = new ListenerOptions(l.host(), 0, 1, l.maxPduBytes(), 0, l.maxFilterDepth());
@@ -92,6 +98,7 @@ public class ExactMatchSearchBenchmark {
     public void tearDown() {
         channel.finishAndReleaseAll();
         writes.close();
+        workers.close();
         data.close();
     }
 
@@ -140,13 +147,16 @@ public class ExactMatchSearchBenchmark {
     /** Nobody binds in this benchmark; searches run anonymously. */
     private record NoCredentials(Dn adminDn) implements Credentials {
         @Override
-        public boolean isAdminPassword(byte[] presented) {
-            return false;
+        public PasswordCheck checkAdmin(byte[] presented) {
+            return PasswordCheck.MISMATCH;
         }
 
         @Override
-        public boolean matches(byte[] storedUserPassword, byte[] presented) {
-            return false;
+        public PasswordCheck check(byte[] storedUserPassword, byte[] presented) {
+            return PasswordCheck.MISMATCH;
         }
+
+        @Override
+        public void checkAgainstNothing(byte[] presented) {}
     }
 }

@@ -17,6 +17,7 @@ import dev.larch.server.net.ListenerOptions;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.StaleReaderSweeper;
+import dev.larch.server.work.WorkerPool;
 import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.slf4j.Logger;
@@ -38,6 +39,7 @@ public final class LarchServer implements AutoCloseable {
     private final StoredDirectory open;
     private final WriteQueue writes;
     private final StaleReaderSweeper readerSweeper;
+    private final WorkerPool workers;
     private final LdapListener listener;
     private final Optional<String> generatedAdminPassword;
     private boolean closed;
@@ -46,12 +48,14 @@ public final class LarchServer implements AutoCloseable {
             DataDirectoryLock lock,
             StoredDirectory open,
             WriteQueue writes,
+            WorkerPool workers,
             LdapListener listener,
             Optional<String> generatedAdminPassword) {
         this.lock = lock;
         this.open = open;
         this.writes = writes;
         this.readerSweeper = new StaleReaderSweeper(open.store(), READER_CHECK_PERIOD);
+        this.workers = workers;
         this.listener = listener;
         this.generatedAdminPassword = generatedAdminPassword;
     }
@@ -68,6 +72,7 @@ public final class LarchServer implements AutoCloseable {
         DataDirectoryLock lock = DataDirectoryLock.acquire(config.storage().dataDir(), "start the server");
         StoredDirectory open = null;
         WriteQueue writes = null;
+        WorkerPool workers = null;
         try {
             open = StoredDirectory.open(config, schema, true);
             AdminCredentials admin = AdminCredentials.resolve(
@@ -76,10 +81,16 @@ public final class LarchServer implements AutoCloseable {
             var credentials = new ConfiguredCredentials(
                     schemaNormalizer.dn("cn=admin," + config.suffix()),
                     admin.verifierHash(),
-                    config.security().allowCleartextPasswords());
+                    config.security().allowCleartextPasswords(),
+                    config.security().passwordScheme(),
+                    config.security().maxPasswordIterations());
             writes = new WriteQueue(open.store());
-            RequestHandler handler =
-                    RequestHandlers.over(open, schema, config.limits(), credentials, writes, Version.get());
+            workers = new WorkerPool(
+                    "larch-worker",
+                    config.limits().effectiveWorkerThreads(),
+                    config.limits().workerQueue());
+            RequestHandler handler = RequestHandlers.over(
+                    open, schema, config.limits(), config.security(), credentials, writes, workers, Version.get());
             if (config.logging().accessLog()) {
                 handler = new AccessLoggingHandler(handler);
             }
@@ -96,10 +107,13 @@ public final class LarchServer implements AutoCloseable {
                     l.maxConnections(),
                     l.maxConnectionsPerAddress());
             LdapListener listener = listen(options, handler);
-            LarchServer server = new LarchServer(lock, open, writes, listener, admin.generatedPassword());
+            LarchServer server = new LarchServer(lock, open, writes, workers, listener, admin.generatedPassword());
             server.logSummary(config);
             return server;
         } catch (IOException | RuntimeException e) {
+            if (workers != null) {
+                workers.close();
+            }
             if (writes != null) {
                 writes.close();
             }
@@ -159,6 +173,7 @@ public final class LarchServer implements AutoCloseable {
         closed = true;
         listener.stop(SHUTDOWN_GRACE);
         readerSweeper.close();
+        workers.close();
         writes.close(STORE_DRAIN);
         // Never closes the environment under a live transaction (a JVM crash); if one outlives the
         // bound, the store stays open and so does the lock, both released when the process exits.

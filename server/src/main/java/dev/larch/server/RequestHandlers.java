@@ -1,10 +1,12 @@
 package dev.larch.server;
 
 import dev.larch.config.Limits;
+import dev.larch.config.Security;
 import dev.larch.schema.SubschemaEntry;
 import dev.larch.server.auth.AccessPolicy;
 import dev.larch.server.auth.BindHandler;
 import dev.larch.server.auth.Credentials;
+import dev.larch.server.auth.FailedBindDelays;
 import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.SearchHandler;
 import dev.larch.server.read.SearchLimits;
@@ -12,6 +14,7 @@ import dev.larch.server.read.VirtualEntries;
 import dev.larch.server.route.OperationRouter;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.search.SearchPlanner;
+import dev.larch.server.work.WorkerPool;
 import dev.larch.server.write.AddHandler;
 import dev.larch.server.write.DeleteHandler;
 import dev.larch.server.write.ModifyDnHandler;
@@ -30,15 +33,19 @@ public final class RequestHandlers {
     /**
      * The router serving every operation, without cross-cutting decorators (the access log).
      *
+     * @param security the failed-bind delays are read from it
      * @param writes the queue that runs write transactions; the caller owns and closes it
+     * @param workers the pool for CPU-heavy work (password hashing); the caller owns and closes it
      * @param version shown as the root DSE's {@code vendorVersion}
      */
     public static OperationRouter over(
             StoredDirectory open,
             SchemaManager schema,
             Limits limits,
+            Security security,
             Credentials credentials,
             WriteQueue writes,
+            WorkerPool workers,
             String version) {
         var directory = open.directory();
         VirtualEntries virtual = new VirtualEntries(
@@ -50,7 +57,14 @@ public final class RequestHandlers {
         SearchLimits searchLimits =
                 new SearchLimits(limits.sizeLimit(), limits.timeLimitSeconds(), limits.lookThroughLimit());
         return new OperationRouter(
-                new BindHandler(directory, credentials),
+                new BindHandler(
+                        directory,
+                        credentials,
+                        workers,
+                        new FailedBindDelays(
+                                security.bindFailureDelayMillis(),
+                                security.bindFailureMaxDelayMillis(),
+                                System::nanoTime)),
                 new SearchHandler(
                         directory,
                         new FilterCompiler(schema),

@@ -1,17 +1,34 @@
 package dev.larch.server.auth;
 
+import java.security.SecureRandom;
+
 import org.apache.directory.api.ldap.model.name.Dn;
 
-/** Bind credentials as the configuration sets them: the admin's hashed password and the cleartext policy. */
+/**
+ * Bind credentials as the configuration sets them: the admin's hashed password, the cleartext
+ * policy and the bound on stored iteration counts. Immutable and thread-safe.
+ */
 public final class ConfiguredCredentials implements Credentials {
     private final Dn adminDn;
     private final byte[] adminHash;
     private final boolean allowCleartext;
+    private final int maxIterations;
+    /** A hash of a random password in the configured scheme, never matched, for {@link #checkAgainstNothing}. */
+    private final byte[] decoy;
 
-    public ConfiguredCredentials(Dn adminDn, byte[] adminHash, boolean allowCleartext) {
+    /**
+     * @param scheme the configured scheme ({@code security.password-scheme}), whose cost an unknown DN pays
+     * @param maxIterations {@code security.max-password-iterations}
+     */
+    public ConfiguredCredentials(
+            Dn adminDn, byte[] adminHash, boolean allowCleartext, String scheme, int maxIterations) {
         this.adminDn = adminDn;
         this.adminHash = adminHash.clone();
         this.allowCleartext = allowCleartext;
+        this.maxIterations = maxIterations;
+        byte[] random = new byte[24];
+        new SecureRandom().nextBytes(random);
+        this.decoy = PasswordSchemes.hash(scheme, random);
     }
 
     @Override
@@ -20,12 +37,18 @@ public final class ConfiguredCredentials implements Credentials {
     }
 
     @Override
-    public boolean isAdminPassword(byte[] presented) {
-        return PasswordSchemes.verify(adminHash, presented, false);
+    public PasswordCheck checkAdmin(byte[] presented) {
+        return PasswordSchemes.check(adminHash, presented, false, maxIterations);
     }
 
     @Override
-    public boolean matches(byte[] storedUserPassword, byte[] presented) {
-        return PasswordSchemes.verify(storedUserPassword, presented, allowCleartext);
+    public PasswordCheck check(byte[] storedUserPassword, byte[] presented) {
+        return PasswordSchemes.check(storedUserPassword, presented, allowCleartext, maxIterations);
+    }
+
+    @Override
+    public void checkAgainstNothing(byte[] presented) {
+        // The decoy's password is 24 random bytes nobody knows; the result is meaningless by design.
+        PasswordSchemes.check(decoy, presented, false, Integer.MAX_VALUE);
     }
 }

@@ -5,15 +5,21 @@ import org.apache.directory.api.ldap.model.name.Dn;
 /**
  * Checks passwords presented in simple binds.
  *
- * <p>Thread-safe.
+ * <p>Thread-safe. Checks may hash for tens of milliseconds: call them off the event loops.
  */
 public interface Credentials {
     /** The administrator's DN (schema-aware). */
     Dn adminDn();
 
-    /** Whether {@code presented} is the administrator's password. */
-    boolean isAdminPassword(byte[] presented);
+    /** Checks {@code presented} against the administrator's password. */
+    PasswordCheck checkAdmin(byte[] presented);
 
-    /** Whether {@code presented} matches a stored {@code userPassword} value (hashed, or cleartext if allowed). */
-    boolean matches(byte[] storedUserPassword, byte[] presented);
+    /** Checks {@code presented} against a stored {@code userPassword} value (hashed, or cleartext if allowed). */
+    PasswordCheck check(byte[] storedUserPassword, byte[] presented);
+
+    /**
+     * Spends what checking a password hashed with the configured scheme costs, and learns nothing:
+     * for a DN with no password, so that its failure takes as long as a wrong password would.
+     */
+    void checkAgainstNothing(byte[] presented);
 }

@@ -20,6 +20,16 @@ interface PasswordScheme {
     boolean matches(String encoded, byte[] presented);
 
     /**
+     * How many times {@link #matches} would iterate its hash for this stored value: its iteration
+     * count, or 1 for a single-pass scheme. Cheap: parses, never hashes.
+     *
+     * @param encoded the stored value after the {@code {SCHEME}} prefix
+     * @return at least 1 for a well-formed value; 0 when the count cannot be read (the value then
+     *     matches nothing)
+     */
+    int iterations(String encoded);
+
+    /**
      * Hashes a password with a fresh salt.
      *
      * @return the value to store after the {@code {SCHEME}} prefix (ASCII)

@@ -45,15 +45,37 @@ public final class PasswordSchemes {
      *     comparison takes the same time wherever the values differ.
      */
     public static boolean verify(byte[] storedUserPassword, byte[] presented, boolean allowCleartext) {
+        return check(storedUserPassword, presented, allowCleartext, Integer.MAX_VALUE) == PasswordCheck.MATCH;
+    }
+
+    /**
+     * {@link #verify} that refuses to compute a hash whose iteration count is above a bound.
+     *
+     * @param maxIterations the highest iteration count computed; a stored value asking for more is
+     *     not hashed and gives {@link PasswordCheck#TOO_COSTLY}
+     * @return {@link PasswordCheck#MATCH} only on a match; {@link PasswordCheck#MISMATCH} for a
+     *     mismatch, an unknown scheme or a malformed value
+     */
+    public static PasswordCheck check(
+            byte[] storedUserPassword, byte[] presented, boolean allowCleartext, int maxIterations) {
         if (presented.length == 0) {
-            return false;
+            return PasswordCheck.MISMATCH;
         }
         Optional<Prefixed> prefixed = Prefixed.parse(storedUserPassword);
         if (prefixed.isEmpty()) {
-            return allowCleartext && MessageDigest.isEqual(storedUserPassword, presented);
+            return allowCleartext && MessageDigest.isEqual(storedUserPassword, presented)
+                    ? PasswordCheck.MATCH
+                    : PasswordCheck.MISMATCH;
         }
         PasswordScheme scheme = SCHEMES.get(prefixed.get().scheme());
-        return scheme != null && scheme.matches(prefixed.get().rest(), presented);
+        if (scheme == null) {
+            return PasswordCheck.MISMATCH;
+        }
+        String rest = prefixed.get().rest();
+        if (scheme.iterations(rest) > maxIterations) {
+            return PasswordCheck.TOO_COSTLY;
+        }
+        return scheme.matches(rest, presented) ? PasswordCheck.MATCH : PasswordCheck.MISMATCH;
     }
 
     /**

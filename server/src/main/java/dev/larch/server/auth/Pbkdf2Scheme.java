@@ -18,7 +18,10 @@ final class Pbkdf2Scheme implements PasswordScheme {
      * bind with HMAC-SHA256 on a warm JVM; raise it as hardware allows, existing hashes keep their own count.
      */
     static final int NEW_HASH_ITERATIONS = 100_000;
-    /** Refuse stored counts beyond this, so a planted value cannot pin a core for minutes. */
+    /**
+     * Stored counts beyond this are malformed whatever the configuration says, so a planted value
+     * cannot pin a core for minutes; {@code security.max-password-iterations} bounds it further.
+     */
     private static final int MAX_ITERATIONS = 10_000_000;
 
     private final String name;
@@ -37,13 +40,10 @@ final class Pbkdf2Scheme implements PasswordScheme {
     @Override
     public boolean matches(String encoded, byte[] presented) {
         String[] parts = encoded.split("\\$", -1);
-        if (parts.length != 3
-                || parts[0].isEmpty()
-                || !parts[0].chars().allMatch(c -> c >= '0' && c <= '9')
-                || parts[0].length() > 9) {
+        if (parts.length != 3) {
             return false;
         }
-        int iterations = Integer.parseInt(parts[0]);
+        int iterations = parseIterations(parts[0]);
         byte[] salt;
         byte[] expected;
         try {
@@ -52,18 +52,38 @@ final class Pbkdf2Scheme implements PasswordScheme {
         } catch (IllegalArgumentException e) {
             return false;
         }
-        if (iterations < 1 || iterations > MAX_ITERATIONS || expected.length == 0) {
+        if (iterations < 1 || expected.length == 0) {
             return false;
         }
         return MessageDigest.isEqual(expected, prf.derive(presented, salt, iterations, expected.length));
     }
 
     @Override
+    public int iterations(String encoded) {
+        int dollar = encoded.indexOf('$');
+        return dollar < 0 ? 0 : parseIterations(encoded.substring(0, dollar));
+    }
+
+    /** The count in decimal, 1..{@value #MAX_ITERATIONS}; 0 for anything else. */
+    private static int parseIterations(String digits) {
+        if (digits.isEmpty() || digits.length() > 9 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return 0;
+        }
+        int iterations = Integer.parseInt(digits);
+        return iterations <= MAX_ITERATIONS ? iterations : 0;
+    }
+
+    @Override
     public String encode(byte[] password, SecureRandom random) {
+        return encode(password, random, NEW_HASH_ITERATIONS);
+    }
+
+    /** {@link #encode(byte[], SecureRandom)} with a chosen iteration count (tests plant costly hashes). */
+    String encode(byte[] password, SecureRandom random, int iterations) {
         byte[] salt = new byte[SALT_BYTES];
         random.nextBytes(salt);
-        byte[] key = prf.derive(password, salt, NEW_HASH_ITERATIONS, prf.outputBytes());
-        return NEW_HASH_ITERATIONS + "$" + encode(salt) + "$" + encode(key);
+        byte[] key = prf.derive(password, salt, iterations, prf.outputBytes());
+        return iterations + "$" + encode(salt) + "$" + encode(key);
     }
 
     private static String encode(byte[] bytes) {

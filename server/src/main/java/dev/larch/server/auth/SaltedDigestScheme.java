@@ -47,6 +47,11 @@ final class SaltedDigestScheme implements PasswordScheme {
     }
 
     @Override
+    public int iterations(String encoded) {
+        return 1;
+    }
+
+    @Override
     public String encode(byte[] password, SecureRandom random) {
         byte[] salt = new byte[SALT_BYTES];
         random.nextBytes(salt);

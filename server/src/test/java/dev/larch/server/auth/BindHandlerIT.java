@@ -1,8 +1,14 @@
 package dev.larch.server.auth;
 
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.List;
 import java.util.Locale;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.unboundid.ldap.sdk.BindResult;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
@@ -23,10 +29,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.LoggerFactory;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Simple and SASL binds over the wire (RFC 4513 section 5), against a real server. */
 class BindHandlerIT {
@@ -44,7 +52,18 @@ class BindHandlerIT {
                     new String(PasswordSchemes.hash(scheme, ("pw-" + scheme).getBytes(UTF_8)), UTF_8)));
         }
         ldif.append(person("cleartext", "plain-pw"));
+        ldif.append(person("costly", costlyHash("costly-pw")));
         return ldif.toString();
+    }
+
+    /** A PBKDF2 hash with one iteration more than the default bound allows. */
+    private static String costlyHash(String password) {
+        return "{PBKDF2-SHA256}"
+                + new Pbkdf2Scheme("PBKDF2-SHA256", "HmacSHA256")
+                        .encode(
+                                password.getBytes(UTF_8),
+                                new SecureRandom(),
+                                Security.DEFAULT_MAX_PASSWORD_ITERATIONS + 1);
     }
 
     private static String person(String uid, String userPassword) {
@@ -131,6 +150,44 @@ class BindHandlerIT {
             assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, "uid=nobody," + PEOPLE, "whatever"));
             assertEquals(ResultCode.INVALID_CREDENTIALS, bindFails(c, "uid=x,ou=elsewhere,dc=other", "whatever"));
         }
+    }
+
+    @Test
+    void unknownDnMissingPasswordAndWrongPasswordAreIndistinguishable() throws Exception {
+        try (LDAPConnection c = larch.server().anonymous()) {
+            LDAPException wrong = assertThrows(LDAPException.class, () -> c.bind("uid=ssha," + PEOPLE, "pw-wrong"));
+            for (String dn : new String[] {"uid=nobody," + PEOPLE, "uid=x,ou=elsewhere,dc=other", PEOPLE}) {
+                LDAPException e = assertThrows(LDAPException.class, () -> c.bind(dn, "pw-wrong"));
+                assertEquals(wrong.getResultCode(), e.getResultCode(), dn);
+                assertEquals(wrong.getDiagnosticMessage(), e.getDiagnosticMessage(), dn);
+                assertEquals(wrong.getMatchedDN(), e.getMatchedDN(), dn);
+            }
+            assertEquals(ResultCode.INVALID_CREDENTIALS, wrong.getResultCode());
+        }
+    }
+
+    @Test
+    void storedHashAboveTheIterationBoundIsRefusedEvenWithTheRightPassword() throws Exception {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        Logger bindLog = (Logger) LoggerFactory.getLogger(BindHandler.class);
+        bindLog.addAppender(log);
+        try (LDAPConnection c = larch.server().anonymous()) {
+            for (int i = 0; i < 2; i++) {
+                LDAPException e = assertThrows(LDAPException.class, () -> c.bind("uid=costly," + PEOPLE, "costly-pw"));
+                assertEquals(ResultCode.INVALID_CREDENTIALS, e.getResultCode());
+                assertEquals("invalid credentials", e.getDiagnosticMessage());
+            }
+            assertEquals("", whoAmI(c));
+        } finally {
+            bindLog.detachAppender(log);
+        }
+        // one WARN line for the DN, without a stack trace, however often it is tried
+        List<ILoggingEvent> warnings =
+                log.list.stream().filter(e -> e.getLevel() == Level.WARN).toList();
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertEquals(null, warnings.get(0).getThrowableProxy());
+        assertTrue(warnings.get(0).getFormattedMessage().contains("security.max-password-iterations"));
     }
 
     @Test

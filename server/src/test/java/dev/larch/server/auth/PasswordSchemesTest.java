@@ -1,6 +1,7 @@
 package dev.larch.server.auth;
 
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
 
@@ -183,5 +184,20 @@ class PasswordSchemesTest {
 
     private static byte[] bytes(String s) {
         return s.getBytes(UTF_8);
+    }
+
+    @Test
+    void iterationCountAboveTheBoundIsRefusedWithoutHashing() {
+        byte[] stored = bytes("{PBKDF2-SHA256}"
+                + new Pbkdf2Scheme("PBKDF2-SHA256", "HmacSHA256").encode(bytes("secret"), new SecureRandom(), 2_000));
+        assertEquals(PasswordCheck.TOO_COSTLY, PasswordSchemes.check(stored, bytes("secret"), false, 1_999));
+        assertEquals(PasswordCheck.MATCH, PasswordSchemes.check(stored, bytes("secret"), false, 2_000));
+        assertEquals(PasswordCheck.MISMATCH, PasswordSchemes.check(stored, bytes("secreT"), false, 2_000));
+    }
+
+    @Test
+    void singlePassSchemesAreNeverTooCostly() {
+        byte[] stored = PasswordSchemes.hash("SSHA256", bytes("secret"));
+        assertEquals(PasswordCheck.MATCH, PasswordSchemes.check(stored, bytes("secret"), false, 1));
     }
 }

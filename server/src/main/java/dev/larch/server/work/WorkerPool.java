@@ -1,0 +1,104 @@
+package dev.larch.server.work;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A fixed number of worker threads for CPU-heavy work that must stay off the event loops, taking at
+ * most {@code threads + queue} tasks at a time (running plus waiting). A task offered beyond that is
+ * refused at once ({@link #trySubmit} returns false), so a flood of requests is answered busy instead
+ * of growing a queue without bound.
+ *
+ * <p>Thread-safe. Tasks must not block on one another. A task that throws is logged and does not
+ * kill its worker.
+ */
+public final class WorkerPool implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
+
+    private final int threads;
+    private final int capacity;
+    private final Semaphore admitted;
+    private final ExecutorService executor;
+
+    /**
+     * @param name prefix of the worker thread names, for example {@code larch-worker}
+     * @param threads number of worker threads, at least 1
+     * @param queue most tasks that may wait for a free worker, at least 0
+     */
+    public WorkerPool(String name, int threads, int queue) {
+        if (threads < 1 || queue < 0) {
+            throw new IllegalArgumentException("need threads >= 1 and queue >= 0, got " + threads + ", " + queue);
+        }
+        this.threads = threads;
+        this.capacity = threads + queue;
+        this.admitted = new Semaphore(capacity);
+        AtomicInteger number = new AtomicInteger();
+        // The executor's own queue is unbounded; the semaphore is what bounds it, exactly and without
+        // depending on how fast a started thread picks up its first task.
+        this.executor = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, name + "-" + number.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Number of worker threads. */
+    public int threads() {
+        return threads;
+    }
+
+    /** Most tasks admitted at once: threads plus queue. */
+    public int capacity() {
+        return capacity;
+    }
+
+    /**
+     * Runs {@code task} on a worker if the pool has room.
+     *
+     * @return true when the task was admitted and will run; false when the pool is full or closed,
+     *     and then the task never runs
+     */
+    public boolean trySubmit(Runnable task) {
+        if (!admitted.tryAcquire()) {
+            return false;
+        }
+        try {
+            executor.execute(() -> run(task));
+            return true;
+        } catch (RejectedExecutionException e) {
+            admitted.release();
+            return false;
+        }
+    }
+
+    private void run(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.error("worker task failed", e);
+        } finally {
+            admitted.release();
+        }
+    }
+
+    /** Refuses new tasks, lets admitted ones finish (up to ten seconds), then interrupts the rest. */
+    @Override
+    public void close() {
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(10, TimeUnit.SECONDS)) {
+                executor.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            executor.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * Work that must not run on an event loop (password hashing today, long searches later), on a
+ * bounded pool that refuses rather than queues without end.
+ */
+package dev.larch.server.work;

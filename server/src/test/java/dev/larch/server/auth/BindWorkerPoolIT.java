@@ -1,0 +1,158 @@
+package dev.larch.server.auth;
+
+import java.security.SecureRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.unboundid.ldap.protocol.LDAPMessage;
+import com.unboundid.ldap.sdk.BindResult;
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.SearchResult;
+import com.unboundid.ldap.sdk.SearchScope;
+import dev.larch.config.LarchConfig;
+import dev.larch.config.Limits;
+import dev.larch.config.Listen;
+import dev.larch.config.Security;
+import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.TestServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Password hashing runs on the worker pool, not on the event loop: with one I/O thread and one
+ * worker, other requests are answered while a slow bind hashes, and a bind that finds the pool full
+ * is answered busy. Proved by the order of answers, never by how long anything took.
+ */
+class BindWorkerPoolIT {
+    private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
+    private static final String SLOW_DN = "uid=slow," + PEOPLE;
+    private static final String FAST_DN = "uid=fast," + PEOPLE;
+    /** Enough PBKDF2 rounds for a bind to hash for about a second: far longer than a search round trip. */
+    private static final int SLOW_ITERATIONS = 3_000_000;
+
+    @RegisterExtension
+    static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
+            .configured(BindWorkerPoolIT::oneIoThreadOneWorker)
+            .adding(person(
+                            "slow",
+                            "{PBKDF2-SHA256}"
+                                    + new Pbkdf2Scheme("PBKDF2-SHA256", "HmacSHA256")
+                                            .encode("slow-pw".getBytes(UTF_8), new SecureRandom(), SLOW_ITERATIONS))
+                    + person("fast", new String(PasswordSchemes.hash("SSHA256", "fast-pw".getBytes(UTF_8)), UTF_8)));
+
+    private static LarchConfig oneIoThreadOneWorker(LarchConfig c) {
+        Listen l = c.listen();
+        Limits m = c.limits();
+        Security s = c.security();
+        return new LarchConfig(
+                c.suffix(),
+                new Listen(
+                        l.host(),
+                        l.port(),
+                        1,
+                        l.maxPduBytes(),
+                        l.idleTimeoutSeconds(),
+                        l.maxFilterDepth(),
+                        l.maxPduBytesAnonymous(),
+                        l.maxPendingOperations(),
+                        l.maxConnections(),
+                        l.maxConnectionsPerAddress()),
+                c.storage(),
+                new Limits(m.sizeLimit(), m.timeLimitSeconds(), m.lookThroughLimit(), m.indexEntryLimit(), 1, 0),
+                new Security(
+                        s.adminPassword(),
+                        s.allowCleartextPasswords(),
+                        s.passwordScheme(),
+                        10_000_000,
+                        s.bindFailureDelayMillis(),
+                        s.bindFailureMaxDelayMillis()),
+                c.logging(),
+                c.indexes(),
+                c.schemaFiles());
+    }
+
+    private static String person(String uid, String userPassword) {
+        return "dn: uid=" + uid + "," + PEOPLE + "\nobjectClass: inetOrgPerson\nuid: " + uid + "\ncn: " + uid + "\nsn: "
+                + uid + "\nuserPassword: " + userPassword + "\n\n";
+    }
+
+    /**
+     * Sends the slow bind and, in the same write, a search; returns once the search is answered,
+     * which the event loop can only do while the bind is still hashing on the worker.
+     */
+    private static RawLdapConnection slowBindUnderWay() throws Exception {
+        RawLdapConnection raw = new RawLdapConnection(larch.server().port());
+        raw.send(RawLdapConnection.bind(1, SLOW_DN, "slow-pw"), RawLdapConnection.baseSearch(2, PEOPLE));
+        LDAPMessage first = raw.read();
+        assertEquals(2, first.getMessageID(), "the search must be answered before the slow bind");
+        assertEquals(LDAPMessage.PROTOCOL_OP_TYPE_SEARCH_RESULT_ENTRY, first.getProtocolOpType());
+        LDAPMessage done = raw.read();
+        assertEquals(LDAPMessage.PROTOCOL_OP_TYPE_SEARCH_RESULT_DONE, done.getProtocolOpType());
+        assertEquals(
+                ResultCode.SUCCESS_INT_VALUE,
+                done.getSearchResultDoneProtocolOp().getResultCode());
+        return raw;
+    }
+
+    private static void slowBindSucceeds(RawLdapConnection raw) throws LDAPException {
+        LDAPMessage bind = raw.read();
+        assertEquals(1, bind.getMessageID());
+        assertEquals(
+                ResultCode.SUCCESS_INT_VALUE, bind.getBindResponseProtocolOp().getResultCode());
+    }
+
+    @Test
+    void anotherClientIsAnsweredWhileABindHashes() throws Exception {
+        try (RawLdapConnection raw = slowBindUnderWay();
+                LDAPConnection other = larch.server().anonymous()) {
+            CompletableFuture<LDAPMessage> bindAnswer = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return raw.read();
+                } catch (LDAPException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            SearchResult r = other.search(PEOPLE, SearchScope.BASE, "(objectClass=*)", "1.1");
+            assertEquals(1, r.getEntryCount());
+            assertFalse(bindAnswer.isDone(), "the other client's search waited for the slow bind");
+            LDAPMessage bind = bindAnswer.get(60, TimeUnit.SECONDS);
+            assertEquals(
+                    ResultCode.SUCCESS_INT_VALUE,
+                    bind.getBindResponseProtocolOp().getResultCode());
+        }
+    }
+
+    @Test
+    void aBindFindingThePoolFullIsAnsweredBusy() throws Exception {
+        try (RawLdapConnection raw = slowBindUnderWay();
+                LDAPConnection other = larch.server().anonymous()) {
+            LDAPException busy = assertThrows(LDAPException.class, () -> other.bind(FAST_DN, "fast-pw"));
+            assertEquals(ResultCode.BUSY, busy.getResultCode());
+            assertTrue(busy.getDiagnosticMessage().contains("busy"), busy.getDiagnosticMessage());
+            slowBindSucceeds(raw);
+            // the refused client is not penalized: once the worker is free, it binds
+            assertEquals(ResultCode.SUCCESS, bindWhenFree(other).getResultCode());
+        }
+    }
+
+    /** The worker frees its place just after answering; a bind at that instant may still find it taken. */
+    private static BindResult bindWhenFree(LDAPConnection c) throws LDAPException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return c.bind(FAST_DN, "fast-pw");
+            } catch (LDAPException e) {
+                if (!ResultCode.BUSY.equals(e.getResultCode()) || attempt == 100) {
+                    throw e;
+                }
+            }
+        }
+    }
+}
