@@ -36,7 +36,6 @@ public record ListenerOptions(
         int maxConnections,
         int maxConnectionsPerAddress) {
 
-    public static final int DEFAULT_PORT = 1389;
     public static final int DEFAULT_MAX_PDU_BYTES = 8 * 1024 * 1024;
     public static final int DEFAULT_MAX_FILTER_DEPTH = 100;
     public static final int DEFAULT_MAX_PDU_BYTES_ANONYMOUS = 256 * 1024;
@@ -100,42 +99,9 @@ public record ListenerOptions(
                 DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
     }
 
-    /** 127.0.0.1:1389, default threads, 8 MiB PDUs (256 KiB anonymous), no idle timeout, filters 100 deep. */
-    public static ListenerOptions defaults() {
-        return new ListenerOptions("127.0.0.1", DEFAULT_PORT, 0, DEFAULT_MAX_PDU_BYTES, 0, DEFAULT_MAX_FILTER_DEPTH);
-    }
-
     /** The PDU limit while the connection is anonymous: never above {@link #maxPduBytes()}. */
     public int effectiveMaxPduBytesAnonymous() {
         return Math.min(maxPduBytesAnonymous, maxPduBytes);
-    }
-
-    public ListenerOptions withHost(String newHost) {
-        return new ListenerOptions(
-                newHost,
-                port,
-                ioThreads,
-                maxPduBytes,
-                idleTimeoutSeconds,
-                maxFilterDepth,
-                maxPduBytesAnonymous,
-                maxPendingOperations,
-                maxConnections,
-                maxConnectionsPerAddress);
-    }
-
-    public ListenerOptions withPort(int newPort) {
-        return new ListenerOptions(
-                host,
-                newPort,
-                ioThreads,
-                maxPduBytes,
-                idleTimeoutSeconds,
-                maxFilterDepth,
-                maxPduBytesAnonymous,
-                maxPendingOperations,
-                maxConnections,
-                maxConnectionsPerAddress);
     }
 
     /** A copy with the connection limits replaced (0 = none). */
