@@ -65,16 +65,29 @@ public final class TestServer implements AutoCloseable {
         this.config = config;
     }
 
-    /** Test defaults: port 0, no access log, writes not synced (the restart test turns it back on). */
+    /** Failed-bind delays of the test defaults: short, so tests of wrong passwords do not wait 200 ms each. */
+    public static final int TEST_BIND_FAILURE_DELAY_MILLIS = 5;
+
+    /**
+     * Test defaults: port 0, no access log, writes not synced (the restart test turns it back on), failed
+     * binds slowed by {@value #TEST_BIND_FAILURE_DELAY_MILLIS} ms at first (FailedBindDelaysIT sets its own).
+     */
     public static LarchConfig config(Path dataDir) {
         LarchConfig c = LarchConfig.defaults().withDataDir(dataDir).withPort(0);
         Storage s = c.storage();
+        Security security = c.security();
         return new LarchConfig(
                 c.suffix(),
                 c.listen(),
                 new Storage(s.dataDir(), 1L << 30, s.maxReaders(), false, s.importBatchEntries()),
                 c.limits(),
-                c.security(),
+                new Security(
+                        security.adminPassword(),
+                        security.allowCleartextPasswords(),
+                        security.passwordScheme(),
+                        security.maxPasswordIterations(),
+                        TEST_BIND_FAILURE_DELAY_MILLIS,
+                        10 * TEST_BIND_FAILURE_DELAY_MILLIS),
                 new Logging(false, "INFO"),
                 c.indexes(),
                 c.schemaFiles());
