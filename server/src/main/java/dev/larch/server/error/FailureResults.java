@@ -1,5 +1,6 @@
 package dev.larch.server.error;
 
+import dev.larch.server.store.ChangeTooLargeException;
 import dev.larch.server.store.StoreClosedException;
 import dev.larch.server.store.StoreFullException;
 import org.apache.directory.api.ldap.model.exception.LdapException;
@@ -51,6 +52,10 @@ public final class FailureResults {
         if (failure instanceof StoreFullException e) {
             // One line, no stack trace: a full store repeats for every write until an operator acts.
             LOG.error("write refused: {}", e.getMessage());
+            return new ResultCodeException(ResultCodeEnum.UNWILLING_TO_PERFORM, e.clientMessage());
+        }
+        if (failure instanceof ChangeTooLargeException e) {
+            LOG.warn("write refused: {}", e.getMessage());
             return new ResultCodeException(ResultCodeEnum.UNWILLING_TO_PERFORM, e.clientMessage());
         }
         if (failure instanceof StoreClosedException) {

@@ -271,7 +271,8 @@ public final class LmdbStore implements AutoCloseable {
 
     /**
      * The exception a caller should see for an LMDB failure during a write: a {@link
-     * StoreFullException} when the map or the disk is full, {@code failure} itself otherwise.
+     * StoreFullException} when the map or the disk is full, a {@link ChangeTooLargeException} when the
+     * transaction outgrew LMDB's dirty-page limit, {@code failure} itself otherwise.
      */
     RuntimeException translateWriteFailure(LmdbException failure) {
         if (failure instanceof Env.MapFullException) {
@@ -279,6 +280,9 @@ public final class LmdbStore implements AutoCloseable {
         }
         if (failure instanceof LmdbNativeException n && n.getResultCode() == ENOSPC) {
             return StoreFullException.diskFull(directory, failure);
+        }
+        if (failure instanceof Txn.TxFullException) {
+            return new ChangeTooLargeException(failure);
         }
         return failure;
     }

@@ -100,7 +100,7 @@ public final class WriteTxn extends ReadTxn {
             txn.commit();
         } catch (LmdbException e) {
             RuntimeException translated = store.translateWriteFailure(e);
-            throw translated instanceof StoreFullException
+            throw translated instanceof StoreException
                     ? translated
                     : new StoreException("commit failed: " + e.getMessage(), e);
         }
