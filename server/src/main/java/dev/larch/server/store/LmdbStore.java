@@ -58,6 +58,13 @@ public final class LmdbStore implements AutoCloseable {
     private static final Duration DEFAULT_CLOSE_WAIT = Duration.ofSeconds(10);
     /** errno ENOSPC on Linux and macOS: LMDB passes the failed write's errno through. */
     private static final int ENOSPC = 28;
+    /**
+     * errno EIO: what LMDB reports when a page write was only partly done, which is how a disk that
+     * fills in the middle of a commit shows (liblmdb mdb_page_flush).
+     */
+    private static final int EIO = 5;
+    /** Free space below which an EIO on write is taken for a full disk rather than a failing one. */
+    private static final long NEARLY_FULL_BYTES = 1L << 20;
 
     private static final String ENTRIES = "entries";
     private static final String DN = "dn";
@@ -278,13 +285,22 @@ public final class LmdbStore implements AutoCloseable {
         if (failure instanceof Env.MapFullException) {
             return StoreFullException.mapFull(env.info().mapSize, failure);
         }
-        if (failure instanceof LmdbNativeException n && n.getResultCode() == ENOSPC) {
+        if (failure instanceof LmdbNativeException n
+                && (n.getResultCode() == ENOSPC || (n.getResultCode() == EIO && diskNearlyFull()))) {
             return StoreFullException.diskFull(directory, failure);
         }
         if (failure instanceof Txn.TxFullException) {
             return new ChangeTooLargeException(failure);
         }
         return failure;
+    }
+
+    private boolean diskNearlyFull() {
+        try {
+            return Files.getFileStore(directory).getUsableSpace() < NEARLY_FULL_BYTES;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /**
