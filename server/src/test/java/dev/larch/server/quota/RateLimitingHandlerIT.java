@@ -31,6 +31,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -145,7 +146,7 @@ class RateLimitingHandlerIT {
 
             // Longer than one token's refill (0.2 s): at least one search is let through again.
             Thread.sleep(1_100);
-            assertEquals(null, readRootDse(c));
+            assertNull(readRootDse(c));
         }
     }
 
@@ -172,7 +173,7 @@ class RateLimitingHandlerIT {
             assertTrue(refusals.get(0).getDiagnosticMessage().contains("(limits.rate-per-identity)"));
             // Bob shares the address but not the bucket: his five tokens are all there.
             for (int i = 0; i < 5; i++) {
-                assertEquals(null, readRootDse(bob), "bob's search " + i);
+                assertNull(readRootDse(bob), "bob's search " + i);
             }
             // Anonymous sessions have no identity and no per-address quota is set here.
             try (LDAPConnection anonymous = server.anonymous()) {
