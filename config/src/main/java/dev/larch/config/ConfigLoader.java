@@ -38,6 +38,10 @@ final class ConfigLoader {
             "limits.index-entry-limit",
             "limits.worker-threads",
             "limits.worker-queue",
+            "limits.rate-per-identity",
+            "limits.rate-per-address",
+            "limits.rate-burst-seconds",
+            "limits.rate-apply-to-admin",
             "security.admin-password",
             "security.allow-cleartext-passwords",
             "security.password-scheme",
@@ -68,7 +72,8 @@ final class ConfigLoader {
                 security(s, base.security()),
                 logging(s, base.logging()),
                 indexes(s, base.indexes()),
-                s.paths("schema.files", base.schemaFiles()));
+                s.paths("schema.files", base.schemaFiles()),
+                rateQuotas(s, base.rateQuotas()));
         s.requireAllRead();
         return config;
     }
@@ -112,6 +117,14 @@ final class ConfigLoader {
                 s.integer("limits.index-entry-limit", b.indexEntryLimit(), 0, MAX),
                 s.integer("limits.worker-threads", b.workerThreads(), 0, 1024),
                 s.integer("limits.worker-queue", b.workerQueue(), 0, 1_000_000));
+    }
+
+    private static RateQuotas rateQuotas(Settings s, RateQuotas b) throws ConfigException {
+        return new RateQuotas(
+                s.integer("limits.rate-per-identity", b.perIdentity(), 0, 1_000_000),
+                s.integer("limits.rate-per-address", b.perAddress(), 0, 1_000_000),
+                s.integer("limits.rate-burst-seconds", b.burstSeconds(), 1, 3600),
+                s.bool("limits.rate-apply-to-admin", b.applyToAdmin()));
     }
 
     private static Security security(Settings s, Security b) throws ConfigException {

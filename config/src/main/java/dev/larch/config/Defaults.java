@@ -26,7 +26,9 @@ final class Defaults {
             new Security(null, false, "SSHA256", 1_000_000, 200, 5_000),
             new Logging(true, "INFO"),
             defaultIndexes(),
-            List.of());
+            List.of(),
+            // Rate quotas off; when set, a bucket holds one second's worth and the admin is exempt.
+            RateQuotas.OFF);
 
     private Defaults() {}
 

@@ -24,6 +24,7 @@ import java.util.Set;
  * @param indexes attribute name (as written in the config) to the index kinds kept for it; an
  *     attribute that is absent is not indexed. Unmodifiable; iteration follows the config order.
  * @param schemaFiles extra OpenLDAP-format schema files loaded after the standard schemas; unmodifiable
+ * @param rateQuotas per-identity and per-address operation rate quotas ({@code limits.rate-*})
  */
 public record LarchConfig(
         String suffix,
@@ -33,7 +34,8 @@ public record LarchConfig(
         Security security,
         Logging logging,
         Map<String, Set<IndexKind>> indexes,
-        List<Path> schemaFiles) {
+        List<Path> schemaFiles,
+        RateQuotas rateQuotas) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -44,6 +46,20 @@ public record LarchConfig(
         Objects.requireNonNull(logging, "logging");
         indexes = copyIndexes(indexes);
         schemaFiles = List.copyOf(schemaFiles);
+        Objects.requireNonNull(rateQuotas, "rateQuotas");
+    }
+
+    /** A configuration without rate quotas ({@link RateQuotas#OFF}). */
+    public LarchConfig(
+            String suffix,
+            Listen listen,
+            Storage storage,
+            Limits limits,
+            Security security,
+            Logging logging,
+            Map<String, Set<IndexKind>> indexes,
+            List<Path> schemaFiles) {
+        this(suffix, listen, storage, limits, security, logging, indexes, schemaFiles, RateQuotas.OFF);
     }
 
     /** The embedded default: what {@code ./larch serve} uses without {@code --config}. */
@@ -74,7 +90,8 @@ public record LarchConfig(
                 security,
                 logging,
                 indexes,
-                schemaFiles);
+                schemaFiles,
+                rateQuotas);
     }
 
     /**
@@ -83,7 +100,13 @@ public record LarchConfig(
      * @throws IllegalArgumentException when the port is outside 0..65535
      */
     public LarchConfig withPort(int port) {
-        return new LarchConfig(suffix, listen.withPort(port), storage, limits, security, logging, indexes, schemaFiles);
+        return new LarchConfig(
+                suffix, listen.withPort(port), storage, limits, security, logging, indexes, schemaFiles, rateQuotas);
+    }
+
+    /** A copy with the rate quotas replaced. */
+    public LarchConfig withRateQuotas(RateQuotas quotas) {
+        return new LarchConfig(suffix, listen, storage, limits, security, logging, indexes, schemaFiles, quotas);
     }
 
     // EnumSet keeps kinds in declaration order, so printing the config is stable.

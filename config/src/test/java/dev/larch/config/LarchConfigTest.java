@@ -87,6 +87,23 @@ class LarchConfigTest {
                 Set.of(IndexKind.EQUALITY, IndexKind.SUBSTRING), d.indexes().get("givenName"));
         assertEquals(7, d.indexes().size());
         assertEquals(List.of(), d.schemaFiles());
+        assertEquals(new RateQuotas(0, 0, 1, false), d.rateQuotas());
+        assertFalse(d.rateQuotas().enabled());
+    }
+
+    @Test
+    void rateQuotasAreReadFromTheirKeysAndSurviveOverrides() throws Exception {
+        LarchConfig c = LarchConfig.load(write("""
+                limits.rate-per-identity = 50
+                limits.rate-per-address = 200
+                limits.rate-burst-seconds = 5
+                limits.rate-apply-to-admin = true
+                """));
+        RateQuotas expected = new RateQuotas(50, 200, 5, true);
+        assertEquals(expected, c.rateQuotas());
+        assertTrue(c.rateQuotas().enabled());
+        assertEquals(expected, c.withPort(0).withDataDir(Path.of("/tmp/x")).rateQuotas());
+        assertEquals(LarchConfig.defaults().limits(), c.limits());
     }
 
     @Test
@@ -215,6 +232,10 @@ class LarchConfigTest {
             limits.time-limit-seconds = 1h      | limits.time-limit-seconds: expected an integer 0..
             limits.look-through-limit = x       | limits.look-through-limit: expected an integer 0..
             limits.index-entry-limit = -1       | limits.index-entry-limit: expected an integer 0..
+            limits.rate-per-identity = -1       | limits.rate-per-identity: expected an integer 0..1000000, got '-1'
+            limits.rate-per-address = 2000000   | limits.rate-per-address: expected an integer 0..1000000, got '2000000'
+            limits.rate-burst-seconds = 0       | limits.rate-burst-seconds: expected an integer 1..3600, got '0'
+            limits.rate-apply-to-admin = 2      | limits.rate-apply-to-admin: expected true or false, got '2'
             security.allow-cleartext-passwords = 1 | security.allow-cleartext-passwords: expected true or false, got '1'
             security.password-scheme = MD5      | security.password-scheme: expected one of SSHA, SSHA256, SSHA512, PBKDF2-SHA256, got 'MD5'
             logging.access-log = enabled        | logging.access-log: expected true or false, got 'enabled'

@@ -15,6 +15,7 @@ import dev.larch.server.auth.ConfiguredCredentials;
 import dev.larch.server.net.LdapListener;
 import dev.larch.server.net.ListenerOptions;
 import dev.larch.server.protocol.RequestHandler;
+import dev.larch.server.quota.RateLimitingHandler;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.StaleReaderSweeper;
 import dev.larch.server.work.WorkerPool;
@@ -91,6 +92,8 @@ public final class LarchServer implements AutoCloseable {
                     config.limits().workerQueue());
             RequestHandler handler = RequestHandlers.over(
                     open, schema, config.limits(), config.security(), credentials, writes, workers, Version.get());
+            // Inside the access log, so that requests refused for their rate are logged too.
+            handler = RateLimitingHandler.around(handler, config.rateQuotas());
             if (config.logging().accessLog()) {
                 handler = new AccessLoggingHandler(handler);
             }

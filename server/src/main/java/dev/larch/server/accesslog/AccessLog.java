@@ -13,6 +13,7 @@ import org.apache.directory.api.ldap.model.message.ExtendedRequest;
 import org.apache.directory.api.ldap.model.message.Message;
 import org.apache.directory.api.ldap.model.message.ModifyDnRequest;
 import org.apache.directory.api.ldap.model.message.ModifyRequest;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.SearchScope;
@@ -28,6 +29,7 @@ import org.slf4j.LoggerFactory;
  * conn=7 op=1 BIND dn="cn=admin,dc=example,dc=com" method=simple result=0 etime=0.412
  * conn=7 op=2 SEARCH base="dc=example,dc=com" scope=sub filter="(uid=jdoe)" result=0 entries=1 etime=0.230
  * conn=7 op=3 ABANDON id=2
+ * conn=7 op=4 COMPARE dn="uid=jdoe,ou=people,dc=example,dc=com" attr=mail result=51 text="rate limit of ..." etime=0.004
  * conn=7 op=0 DISCONNECT result=2 text="PDU exceeds the maximum size of 1024 bytes"
  * conn=7 closed
  * </pre>
@@ -70,12 +72,24 @@ final class AccessLog {
         } else {
             line.append(" result=")
                     .append(response.getLdapResult().getResultCode().getResultCode());
+            reason(line, response);
         }
         if (request instanceof SearchRequest) {
             line.append(" entries=").append(entries);
         }
         etime(line, startNanos);
         LOG.info(line.toString());
+    }
+
+    /** The diagnostic message of a failed operation, which says why (busy for its rate, a limit hit). */
+    private static void reason(StringBuilder line, ResultResponse response) {
+        String message = response.getLdapResult().getDiagnosticMessage();
+        if (response.getLdapResult().getResultCode() != ResultCodeEnum.SUCCESS
+                && message != null
+                && !message.isEmpty()) {
+            line.append(" text=");
+            quote(line, message);
+        }
     }
 
     /** A request the decoder refused and answered itself; only the response is known. */
