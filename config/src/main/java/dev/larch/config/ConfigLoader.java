@@ -27,6 +27,7 @@ final class ConfigLoader {
             "listen.max-pending-operations",
             "listen.max-connections",
             "listen.max-connections-per-address",
+            "listen.max-filter-elements",
             "storage.data-dir",
             "storage.map-size",
             "storage.max-readers",
@@ -38,6 +39,7 @@ final class ConfigLoader {
             "limits.index-entry-limit",
             "limits.worker-threads",
             "limits.worker-queue",
+            "limits.apply-to-admin",
             "limits.rate-per-identity",
             "limits.rate-per-address",
             "limits.rate-burst-seconds",
@@ -97,7 +99,8 @@ final class ConfigLoader {
                 (int) s.size("listen.max-pdu-size-anonymous", b.maxPduBytesAnonymous(), 1024, MAX),
                 s.integer("listen.max-pending-operations", b.maxPendingOperations(), 1, 1_000_000),
                 s.integer("listen.max-connections", b.maxConnections(), 0, 10_000_000),
-                s.integer("listen.max-connections-per-address", b.maxConnectionsPerAddress(), 0, 10_000_000));
+                s.integer("listen.max-connections-per-address", b.maxConnectionsPerAddress(), 0, 10_000_000),
+                s.integer("listen.max-filter-elements", b.maxFilterElements(), 1, 10_000_000));
     }
 
     private static Storage storage(Settings s, Storage b) throws ConfigException {
@@ -116,7 +119,8 @@ final class ConfigLoader {
                 s.integer("limits.look-through-limit", b.lookThroughLimit(), 0, MAX),
                 s.integer("limits.index-entry-limit", b.indexEntryLimit(), 0, MAX),
                 s.integer("limits.worker-threads", b.workerThreads(), 0, 1024),
-                s.integer("limits.worker-queue", b.workerQueue(), 0, 1_000_000));
+                s.integer("limits.worker-queue", b.workerQueue(), 0, 1_000_000),
+                s.bool("limits.apply-to-admin", b.applyToAdmin()));
     }
 
     private static RateQuotas rateQuotas(Settings s, RateQuotas b) throws ConfigException {

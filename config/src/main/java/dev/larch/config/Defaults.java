@@ -18,11 +18,23 @@ final class Defaults {
     static final LarchConfig CONFIG = new LarchConfig(
             "dc=example,dc=com",
             // Idle connections close after 15 minutes; limits on connections and on what one may buffer.
-            new Listen("127.0.0.1", 1389, 0, (int) (10 * MIB), 900, 100, 256 * 1024, 128, 4096, 512),
+            new Listen(
+                    "127.0.0.1",
+                    1389,
+                    0,
+                    (int) (10 * MIB),
+                    900,
+                    100,
+                    256 * 1024,
+                    128,
+                    4096,
+                    512,
+                    Listen.DEFAULT_MAX_FILTER_ELEMENTS),
             new Storage(Path.of("var"), 64 * GIB, 1024, true, 10_000),
             // Size and time limits as slapd ships them; look-through bounds an unindexed scan.
             // The worker pool: one thread per core (0) and a bounded wait queue.
-            new Limits(500, 3600, 100_000, 50_000, 0, Limits.DEFAULT_WORKER_QUEUE),
+            // The administrator is held to the limits too (apply-to-admin).
+            new Limits(500, 3600, 100_000, 50_000, 0, Limits.DEFAULT_WORKER_QUEUE, true),
             new Security(null, false, "SSHA256", 1_000_000, 200, 5_000),
             new Logging(true, "INFO"),
             defaultIndexes(),

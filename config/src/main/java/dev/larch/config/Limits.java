@@ -13,6 +13,8 @@ package dev.larch.config;
  *     (password hashing of binds); 0 means one per CPU core
  * @param workerQueue the most tasks that may wait for a worker beyond those running; past it a
  *     request is answered busy instead of queued
+ * @param applyToAdmin whether the administrator is held to these search limits too (true by
+ *     default); false exempts {@code cn=admin} from the size, time and look-through limits
  */
 public record Limits(
         int sizeLimit,
@@ -20,13 +22,31 @@ public record Limits(
         int lookThroughLimit,
         int indexEntryLimit,
         int workerThreads,
-        int workerQueue) {
+        int workerQueue,
+        boolean applyToAdmin) {
     /** Worker pool settings when none are given: one thread per core, {@value #DEFAULT_WORKER_QUEUE} waiting. */
     public static final int DEFAULT_WORKER_QUEUE = 1024;
 
     /** Search limits with the default worker pool. */
     public Limits(int sizeLimit, int timeLimitSeconds, int lookThroughLimit, int indexEntryLimit) {
         this(sizeLimit, timeLimitSeconds, lookThroughLimit, indexEntryLimit, 0, DEFAULT_WORKER_QUEUE);
+    }
+
+    /** Search limits and worker pool settings; the administrator is held to the limits. */
+    public Limits(
+            int sizeLimit,
+            int timeLimitSeconds,
+            int lookThroughLimit,
+            int indexEntryLimit,
+            int workerThreads,
+            int workerQueue) {
+        this(sizeLimit, timeLimitSeconds, lookThroughLimit, indexEntryLimit, workerThreads, workerQueue, true);
+    }
+
+    /** A copy that holds the administrator to the limits, or exempts them. */
+    public Limits withApplyToAdmin(boolean apply) {
+        return new Limits(
+                sizeLimit, timeLimitSeconds, lookThroughLimit, indexEntryLimit, workerThreads, workerQueue, apply);
     }
 
     /** The worker thread count with 0 resolved to the number of available processors. */

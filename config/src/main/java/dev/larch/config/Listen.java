@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param maxPendingOperations requests of one connection read and not yet answered before reading pauses
  * @param maxConnections connections open at once; 0 means no limit
  * @param maxConnectionsPerAddress connections open at once from one client IP address; 0 means no limit
+ * @param maxFilterElements the most elements (and, or, not and every comparison) one search filter may
+ *     have; a larger filter is answered adminLimitExceeded without being decoded
  */
 public record Listen(
         String host,
@@ -26,7 +28,37 @@ public record Listen(
         int maxPduBytesAnonymous,
         int maxPendingOperations,
         int maxConnections,
-        int maxConnectionsPerAddress) {
+        int maxConnectionsPerAddress,
+        int maxFilterElements) {
+    /** Far above the ORs of a few thousand terms that SSSD and group tools send. */
+    public static final int DEFAULT_MAX_FILTER_ELEMENTS = 10_000;
+
+    /** As the full constructor, with the default filter element limit. */
+    public Listen(
+            String host,
+            int port,
+            int ioThreads,
+            int maxPduBytes,
+            int idleTimeoutSeconds,
+            int maxFilterDepth,
+            int maxPduBytesAnonymous,
+            int maxPendingOperations,
+            int maxConnections,
+            int maxConnectionsPerAddress) {
+        this(
+                host,
+                port,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                maxPduBytesAnonymous,
+                maxPendingOperations,
+                maxConnections,
+                maxConnectionsPerAddress,
+                DEFAULT_MAX_FILTER_ELEMENTS);
+    }
+
     public Listen {
         Objects.requireNonNull(host, "host");
         if (port < 0 || port > 65_535) {
@@ -50,6 +82,7 @@ public record Listen(
                 maxPduBytesAnonymous,
                 maxPendingOperations,
                 maxConnections,
-                maxConnectionsPerAddress);
+                maxConnectionsPerAddress,
+                maxFilterElements);
     }
 }

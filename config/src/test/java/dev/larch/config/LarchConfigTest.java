@@ -134,6 +134,21 @@ class LarchConfigTest {
     }
 
     @Test
+    void adminIsHeldToTheLimitsAndFiltersAreBoundedByDefault() throws Exception {
+        LarchConfig d = LarchConfig.defaults();
+        assertTrue(d.limits().applyToAdmin());
+        assertEquals(10_000, d.listen().maxFilterElements());
+        LarchConfig c = LarchConfig.load(write("""
+                limits.apply-to-admin = false
+                listen.max-filter-elements = 250
+                """));
+        assertFalse(c.limits().applyToAdmin());
+        assertEquals(250, c.listen().maxFilterElements());
+        assertEquals(d.limits().sizeLimit(), c.limits().sizeLimit());
+        assertThrows(ConfigException.class, () -> LarchConfig.load(write("listen.max-filter-elements = 0\n")));
+    }
+
+    @Test
     void relativePathsResolveAgainstTheFilesDirectory() throws Exception {
         LarchConfig c = LarchConfig.load(write("""
                 storage.data-dir = data/store

@@ -108,7 +108,8 @@ public final class LarchServer implements AutoCloseable {
                     l.maxPduBytesAnonymous(),
                     l.maxPendingOperations(),
                     l.maxConnections(),
-                    l.maxConnectionsPerAddress());
+                    l.maxConnectionsPerAddress(),
+                    l.maxFilterElements());
             LdapListener listener = listen(options, handler);
             LarchServer server = new LarchServer(lock, open, writes, workers, listener, admin.generatedPassword());
             server.logSummary(config);

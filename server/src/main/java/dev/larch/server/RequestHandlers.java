@@ -54,8 +54,8 @@ public final class RequestHandlers {
                 version,
                 SubschemaEntry.build(schema, VirtualEntries.SUBSCHEMA_DN));
         AccessPolicy access = new AccessPolicy();
-        SearchLimits searchLimits =
-                new SearchLimits(limits.sizeLimit(), limits.timeLimitSeconds(), limits.lookThroughLimit());
+        SearchLimits searchLimits = new SearchLimits(
+                limits.sizeLimit(), limits.timeLimitSeconds(), limits.lookThroughLimit(), limits.applyToAdmin());
         return new OperationRouter(
                 new BindHandler(
                         directory,

@@ -95,7 +95,10 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
         pipeline.addLast(
                 "frame",
                 new LdapFrameDecoder(options.maxPduBytes(), options.effectiveMaxPduBytesAnonymous(), session, gate));
-        pipeline.addLast("decode", new LdapMessageDecoder(codec, options.maxPduBytes(), options.maxFilterDepth()));
+        pipeline.addLast(
+                "decode",
+                new LdapMessageDecoder(
+                        codec, options.maxPduBytes(), options.maxFilterDepth(), options.maxFilterElements()));
         pipeline.addLast("encode", new LdapMessageEncoder(codec));
         pipeline.addLast(
                 "dispatch", new LdapDispatcher(handler, inFlight, session, gate, options.maxPendingOperations()));

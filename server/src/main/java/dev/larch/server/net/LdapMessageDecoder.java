@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * Failures become {@link InboundError}s: the codec's {@link ResponseCarryingException} is a
  * {@link InboundError.Reply} (the frame boundary is trustworthy, so the connection survives); any other
  * decoding failure is a {@link InboundError.Disconnect}. A SearchRequest is screened first, straight
- * from the BER: a filter nested deeper than the limit is answered without being decoded, and broken
- * lengths on the way to it disconnect.
+ * from the BER: a filter nested deeper than the limit (protocolError) or with more elements than the
+ * limit (adminLimitExceeded) is answered without being decoded, and broken lengths on the way to it
+ * disconnect.
  *
  * <p>Stateful (reuses one decoding container and the screening state): one instance per channel.
  * Public, with {@link #decode(ByteBuf)}, so that benchmarks can measure decoding without a channel.
@@ -39,13 +40,20 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
     private final LdapMessageEnvelope envelope = new LdapMessageEnvelope();
     private final SearchFilterDepth filterDepth;
     private final int maxFilterDepth;
+    private final int maxFilterElements;
 
+    /** A decoder with the default filter element limit. */
     public LdapMessageDecoder(LdapApiService codec, int maxPduBytes, int maxFilterDepth) {
+        this(codec, maxPduBytes, maxFilterDepth, ListenerOptions.DEFAULT_MAX_FILTER_ELEMENTS);
+    }
+
+    public LdapMessageDecoder(LdapApiService codec, int maxPduBytes, int maxFilterDepth, int maxFilterElements) {
         super(ByteBuf.class);
         this.container = new LdapMessageContainer<>(codec);
         this.container.setMaxPDUSize(maxPduBytes);
-        this.filterDepth = new SearchFilterDepth(maxFilterDepth);
+        this.filterDepth = new SearchFilterDepth(maxFilterDepth, maxFilterElements);
         this.maxFilterDepth = maxFilterDepth;
+        this.maxFilterElements = maxFilterElements;
     }
 
     @Override
@@ -65,6 +73,9 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
             switch (filterDepth.measure(pdu, envelope.protocolOpValueIndex(), envelope.protocolOpEnd())) {
                 case TOO_DEEP -> {
                     return filterTooDeep(envelope.messageId());
+                }
+                case TOO_MANY_ELEMENTS -> {
+                    return filterTooLarge(envelope.messageId());
                 }
                 case MALFORMED -> {
                     LOG.debug("SearchRequest with broken BER lengths");
@@ -109,9 +120,21 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
     }
 
     private InboundError filterTooDeep(int messageId) {
+        return searchRefused(messageId, ResultCodeEnum.PROTOCOL_ERROR, "filter nested deeper than " + maxFilterDepth);
+    }
+
+    /** A well-formed filter the server will not evaluate: a server limit, so adminLimitExceeded. */
+    private InboundError filterTooLarge(int messageId) {
+        return searchRefused(
+                messageId,
+                ResultCodeEnum.ADMIN_LIMIT_EXCEEDED,
+                "filter has more than " + maxFilterElements + " elements (listen.max-filter-elements)");
+    }
+
+    private static InboundError searchRefused(int messageId, ResultCodeEnum code, String message) {
         SearchResultDoneImpl done = new SearchResultDoneImpl(messageId);
-        done.getLdapResult().setResultCode(ResultCodeEnum.PROTOCOL_ERROR);
-        done.getLdapResult().setDiagnosticMessage("filter nested deeper than " + maxFilterDepth);
+        done.getLdapResult().setResultCode(code);
+        done.getLdapResult().setDiagnosticMessage(message);
         return new InboundError.Reply(done);
     }
 }

@@ -23,6 +23,8 @@ import java.util.Objects;
  *                                 the server stops reading from that connection until one completes
  * @param maxConnections           most connections open at once; 0 means no limit
  * @param maxConnectionsPerAddress most connections open at once from one client IP address; 0 means no limit
+ * @param maxFilterElements        most elements (and, or, not and every comparison) one search filter may
+ *                                 have; a larger filter gets adminLimitExceeded without being decoded
  */
 public record ListenerOptions(
         String host,
@@ -34,7 +36,8 @@ public record ListenerOptions(
         int maxPduBytesAnonymous,
         int maxPendingOperations,
         int maxConnections,
-        int maxConnectionsPerAddress) {
+        int maxConnectionsPerAddress,
+        int maxFilterElements) {
 
     public static final int DEFAULT_MAX_PDU_BYTES = 8 * 1024 * 1024;
     public static final int DEFAULT_MAX_FILTER_DEPTH = 100;
@@ -44,6 +47,8 @@ public record ListenerOptions(
 
     public static final int DEFAULT_MAX_CONNECTIONS = 4096;
     public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 512;
+    /** Far above the ORs of a few thousand terms that SSSD and group tools send. */
+    public static final int DEFAULT_MAX_FILTER_ELEMENTS = 10_000;
     /**
      * The Apache decoder turns filters into {@code ExprNode}s recursively: around 10,000 levels overflow
      * an event-loop thread's stack, and decoding slows down sharply well before. 1,000 is safe.
@@ -78,6 +83,35 @@ public record ListenerOptions(
             throw new IllegalArgumentException("connection limits must be >= 0 (0 = none), were " + maxConnections
                     + " and " + maxConnectionsPerAddress);
         }
+        if (maxFilterElements < 1) {
+            throw new IllegalArgumentException("maxFilterElements must be >= 1, was " + maxFilterElements);
+        }
+    }
+
+    /** As the full constructor, with the default filter element limit. */
+    public ListenerOptions(
+            String host,
+            int port,
+            int ioThreads,
+            int maxPduBytes,
+            int idleTimeoutSeconds,
+            int maxFilterDepth,
+            int maxPduBytesAnonymous,
+            int maxPendingOperations,
+            int maxConnections,
+            int maxConnectionsPerAddress) {
+        this(
+                host,
+                port,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                maxPduBytesAnonymous,
+                maxPendingOperations,
+                maxConnections,
+                maxConnectionsPerAddress,
+                DEFAULT_MAX_FILTER_ELEMENTS);
     }
 
     /**
@@ -116,7 +150,8 @@ public record ListenerOptions(
                 maxPduBytesAnonymous,
                 maxPendingOperations,
                 total,
-                perAddress);
+                perAddress,
+                maxFilterElements);
     }
 
     /** A copy with the anonymous PDU limit and the per-connection pending-operation limit replaced. */
@@ -131,6 +166,23 @@ public record ListenerOptions(
                 anonymousPduBytes,
                 pendingOperations,
                 maxConnections,
-                maxConnectionsPerAddress);
+                maxConnectionsPerAddress,
+                maxFilterElements);
+    }
+
+    /** A copy with the filter element limit replaced. */
+    public ListenerOptions withMaxFilterElements(int elements) {
+        return new ListenerOptions(
+                host,
+                port,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                maxPduBytesAnonymous,
+                maxPendingOperations,
+                maxConnections,
+                maxConnectionsPerAddress,
+                elements);
     }
 }

@@ -6,12 +6,14 @@ import io.netty.buffer.ByteBuf;
 
 /**
  * Measures, straight from the BER and without recursion, how deep the filter of a SearchRequest
- * nests, so that a hostile filter is refused before the Apache decoder (whose filter-to-{@code
- * ExprNode} conversion recurses) and the search engine see it. Walks only the fields up to and
+ * nests and how many elements it has, so that a hostile filter is refused before the Apache decoder
+ * (whose filter-to-{@code ExprNode} conversion recurses and allocates per element) and the search
+ * engine (which plans and evaluates every element) see it. Walks only the fields up to and
  * including the filter; every length on the way must fit inside its parent.
  *
  * <p>Depth counts filter elements on the path from the top: {@code (cn=x)} is 1, {@code (&(cn=x))} is
- * 2. Only and, or and not (RFC 4511 §4.5.1.7) contain filters; every other choice is a leaf.
+ * 2. Only and, or and not (RFC 4511 §4.5.1.7) contain filters; every other choice is a leaf. Elements
+ * count every filter choice, connectives included: {@code (|(cn=a)(cn=b))} has 3.
  *
  * <p>Keeps its stack between calls so that a measurement allocates nothing; not thread-safe (one per
  * decoder).
@@ -21,6 +23,8 @@ final class SearchFilterDepth {
     enum Verdict {
         WITHIN_LIMIT,
         TOO_DEEP,
+        /** More filter elements than the limit. */
+        TOO_MANY_ELEMENTS,
         /** A header is broken, or a length overruns the element that contains it. */
         MALFORMED
     }
@@ -33,16 +37,29 @@ final class SearchFilterDepth {
     private static final int FIELDS_BEFORE_FILTER = 6;
 
     private final int maxDepth;
+    private final int maxElements;
     private final BerHeader header = new BerHeader();
     /** End offsets of the and, or and not elements enclosing the current position, innermost last. */
     private int[] openEnds;
 
-    /** @param maxDepth the deepest filter accepted, at least 1 */
+    /** A measure of depth only: any number of elements is within the limit. */
     SearchFilterDepth(int maxDepth) {
+        this(maxDepth, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param maxDepth the deepest filter accepted, at least 1
+     * @param maxElements the most filter elements accepted, at least 1
+     */
+    SearchFilterDepth(int maxDepth, int maxElements) {
         if (maxDepth < 1) {
             throw new IllegalArgumentException("maxDepth must be at least 1, was " + maxDepth);
         }
+        if (maxElements < 1) {
+            throw new IllegalArgumentException("maxElements must be at least 1, was " + maxElements);
+        }
         this.maxDepth = maxDepth;
+        this.maxElements = maxElements;
         this.openEnds = new int[Math.min(maxDepth, 16)];
     }
 
@@ -67,6 +84,7 @@ final class SearchFilterDepth {
     /** Walks the filter element in [start, end) with an explicit stack of open connectives' end offsets. */
     private Verdict measureFilter(ByteBuf pdu, int start, int end) {
         int open = 0;
+        int elements = 0;
         int index = start;
         while (index < end) {
             while (open > 0 && index == openEnds[open - 1]) {
@@ -78,6 +96,9 @@ final class SearchFilterDepth {
             }
             if (open == maxDepth) {
                 return Verdict.TOO_DEEP;
+            }
+            if (++elements > maxElements) {
+                return Verdict.TOO_MANY_ELEMENTS;
             }
             int tag = header.tag();
             if (tag == FILTER_AND || tag == FILTER_OR || tag == FILTER_NOT) {

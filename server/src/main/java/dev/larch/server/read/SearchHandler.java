@@ -8,6 +8,7 @@ import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.search.SearchBudget;
 import dev.larch.server.search.SearchCursor;
 import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.search.Tri;
@@ -32,7 +33,7 @@ public final class SearchHandler {
     private final SearchLimits limits;
     private final ResultEntries results;
 
-    /** @param limits the bounds for everyone but the administrator, who has none */
+    /** @param limits the bounds of every search (the administrator's only if they say so) */
     public SearchHandler(
             Directory directory,
             FilterCompiler filters,
@@ -65,12 +66,12 @@ public final class SearchHandler {
         SearchCursor cursor = null;
         try {
             long baseId = directory.require(txn, base);
+            SearchLimits bounds = limits.forSession(op.session().isAdmin());
+            SearchBudget budget = bounds.budget(request.getTimeLimit(), op.startNanos(), op::isAbandoned);
             IdSet candidates = request.getScope() == SearchScope.OBJECT
                     ? null
-                    : planner.plan(txn, filter).ids();
-            SearchLimits bounds = op.session().isAdmin() ? SearchLimits.NONE : limits;
-            cursor = new SearchCursor(
-                    directory, txn, baseId, request.getScope(), filter, candidates, bounds.lookThroughLimit());
+                    : planner.plan(txn, filter, budget).ids();
+            cursor = new SearchCursor(directory, txn, baseId, request.getScope(), filter, candidates, budget);
             new StreamingSearch(
                             op,
                             request,

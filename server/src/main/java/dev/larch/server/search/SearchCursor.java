@@ -5,18 +5,21 @@ import java.util.Deque;
 
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.Keys;
 import dev.larch.server.store.ReadTxn;
-import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchScope;
 
 /**
  * Streams the entries of one search: candidates from the planner (or a walk of the scope when
  * the filter is not indexed), each kept only if it lies in scope and the filter is TRUE for it.
  * Nothing but the current position is held, so result sets of any size stream in constant memory.
+ *
+ * <p>Every candidate and every walked entry is one step of the search's {@link SearchBudget}, shared
+ * with the planner: a {@link #next()} that would run past the look-through limit or the deadline, or
+ * that finds the search abandoned, throws at that step instead of walking on, and every later call
+ * throws the same.
  *
  * <p>Not thread-safe; lives inside one read transaction and must be closed before it.
  */
@@ -27,16 +30,17 @@ public final class SearchCursor implements AutoCloseable {
     private final SearchScope scope;
     private final Filter filter;
     private final IdSet candidates;
-    private final long lookThroughLimit;
+    private final SearchBudget budget;
     private final boolean baseIsRoot;
 
     private final Deque<IdCursor> walk = new ArrayDeque<>();
     private int nextCandidate;
     private boolean baseVisited;
-    private long examined;
 
     /**
-     * @param candidates IDs from {@link SearchPlanner}, or null to walk the scope
+     * A cursor with its own budget of {@code lookThroughLimit} entries, no deadline and no abandon:
+     * for tools and tests.
+     *
      * @param lookThroughLimit entries a walk may examine before adminLimitExceeded (0 = no limit)
      */
     public SearchCursor(
@@ -47,28 +51,51 @@ public final class SearchCursor implements AutoCloseable {
             Filter filter,
             IdSet candidates,
             long lookThroughLimit) {
+        this(
+                directory,
+                txn,
+                baseId,
+                scope,
+                filter,
+                candidates,
+                new SearchBudget(lookThroughLimit, 0, null, () -> false, System::nanoTime));
+    }
+
+    /**
+     * @param candidates IDs from {@link SearchPlanner}, or null to walk the scope
+     * @param budget the search's budget, the one its planner used
+     */
+    public SearchCursor(
+            Directory directory,
+            ReadTxn txn,
+            long baseId,
+            SearchScope scope,
+            Filter filter,
+            IdSet candidates,
+            SearchBudget budget) {
         this.directory = directory;
         this.txn = txn;
         this.baseId = baseId;
         this.scope = scope;
         this.filter = filter;
         this.candidates = scope == SearchScope.OBJECT ? null : candidates;
-        this.lookThroughLimit = lookThroughLimit <= 0 ? Long.MAX_VALUE : lookThroughLimit;
+        this.budget = budget;
         this.baseIsRoot = directory.parentOf(txn, baseId) == Keys.NO_PARENT;
     }
 
-    /** The next matching entry, or null when the search is complete. */
+    /**
+     * The next matching entry, or null when the search is complete.
+     *
+     * @throws dev.larch.server.error.ResultCodeException adminLimitExceeded past the look-through
+     *     limit, timeLimitExceeded past the deadline, canceled once the search is abandoned
+     */
     public StoredEntry next() {
         while (true) {
             long id = candidates != null ? nextCandidate() : nextInScope();
             if (id == ReadTxn.NOT_FOUND) {
                 return null;
             }
-            if (++examined > lookThroughLimit) {
-                throw new ResultCodeException(
-                        ResultCodeEnum.ADMIN_LIMIT_EXCEEDED,
-                        "search examined more than " + lookThroughLimit + " entries; use an indexed filter");
-            }
+            budget.examine();
             StoredEntry entry = directory.load(txn, id);
             if (entry != null && filter.evaluate(entry) == Tri.TRUE) {
                 return entry;
@@ -78,15 +105,17 @@ public final class SearchCursor implements AutoCloseable {
 
     /** Entries examined so far (candidates or walked), for the look-through limit and tests. */
     public long examined() {
-        return examined;
+        return budget.examined();
     }
 
+    /** The next candidate in scope; one out of scope is a step of the budget, not an entry examined. */
     private long nextCandidate() {
         while (nextCandidate < candidates.size()) {
             long id = candidates.get(nextCandidate++);
             if (inScope(id)) {
                 return id;
             }
+            budget.step();
         }
         return ReadTxn.NOT_FOUND;
     }

@@ -23,6 +23,11 @@ import static dev.larch.server.index.IndexKeys.PRESENCE_KEY;
  * bounded range, and stops early once the set is small; OR needs every term indexed. A key holding
  * more than the index entry limit counts as not indexed: reading it would cost more than it narrows.
  *
+ * <p>Every index read first asks the search's {@link SearchBudget} (abandon, deadline, IDs read so
+ * far) and then pays for what it read, so a filter of many terms stops at the first read past a bound
+ * with the budget's result code, never after reading every term. An OR's terms are united once at
+ * the end, not pairwise as they are read.
+ *
  * <p>Thread-safe; works inside the caller's read transaction.
  */
 public final class SearchPlanner {
@@ -31,32 +36,59 @@ public final class SearchPlanner {
 
     private final LmdbStore store;
     private final int indexEntryLimit;
+    /** The index entry limit as the budget takes it: 0 when there is none. */
+    private final int budgetedEntryLimit;
 
     public SearchPlanner(LmdbStore store, int indexEntryLimit) {
         this.store = store;
         this.indexEntryLimit = indexEntryLimit <= 0 ? Integer.MAX_VALUE : indexEntryLimit;
+        this.budgetedEntryLimit = Math.max(0, indexEntryLimit);
     }
 
-    /** The candidates for {@code filter} and how they were found. */
+    /** The candidates for {@code filter}, with no bound on the reading: for tools and tests. */
     public Plan plan(ReadTxn txn, Filter filter) {
+        return plan(txn, filter, SearchBudget.unlimited());
+    }
+
+    /**
+     * The candidates for {@code filter} and how they were found, paying every index read from
+     * {@code budget}.
+     *
+     * @throws dev.larch.server.error.ResultCodeException adminLimitExceeded when the budget's share for
+     *     index IDs is spent, timeLimitExceeded past its deadline, canceled once abandoned
+     */
+    public Plan plan(ReadTxn txn, Filter filter, SearchBudget budget) {
         return switch (filter) {
             case Filter.Undefined u -> Plan.empty(u.reason());
             case Filter.Equality eq ->
-                read(txn, Step.EQUALITY, eq.attribute(), eq.oids(), IndexRead.key(IndexKind.EQUALITY, eq.value()));
+                read(
+                        txn,
+                        budget,
+                        Step.EQUALITY,
+                        eq.attribute(),
+                        eq.oids(),
+                        IndexRead.key(IndexKind.EQUALITY, eq.value()));
             case Filter.Presence p ->
-                read(txn, Step.PRESENCE, p.attribute(), p.oids(), IndexRead.key(IndexKind.PRESENCE, PRESENCE_KEY));
-            case Filter.Substring s -> substring(txn, s);
+                read(
+                        txn,
+                        budget,
+                        Step.PRESENCE,
+                        p.attribute(),
+                        p.oids(),
+                        IndexRead.key(IndexKind.PRESENCE, PRESENCE_KEY));
+            case Filter.Substring s -> substring(txn, budget, s);
             case Filter.Ordering o ->
                 read(
                         txn,
+                        budget,
                         Step.ORDERING,
                         o.attribute(),
                         o.oids(),
                         o.greaterOrEqual()
                                 ? IndexRead.range(IndexKind.ORDERING, o.key(), null)
                                 : IndexRead.range(IndexKind.ORDERING, null, o.key()));
-            case Filter.And and -> and(txn, and);
-            case Filter.Or or -> or(txn, or);
+            case Filter.And and -> and(txn, budget, and);
+            case Filter.Or or -> or(txn, budget, or);
             case Filter.Not n -> Plan.notIndexed();
             case Filter.Extensible e -> Plan.notIndexed();
         };
@@ -66,13 +98,16 @@ public final class SearchPlanner {
      * One index read for each OID the attribute stands for (itself and its subtypes), united. Not
      * indexed when any OID lacks the index; over the limit when any key or range holds too many IDs.
      */
-    private Plan read(ReadTxn txn, Step step, String attribute, String[] oids, IndexRead read) {
+    private Plan read(ReadTxn txn, SearchBudget budget, Step step, String attribute, String[] oids, IndexRead read) {
         if (!allIndexed(oids, read.kind())) {
             return Plan.notIndexed();
         }
         IdSet out = IdSet.EMPTY;
         for (String oid : oids) {
+            budget.beforeIndexRead(budgetedEntryLimit);
             IdSet ids = read.ids(txn, oid, indexEntryLimit);
+            // Over the limit, a key is only counted but a range has read up to the limit's IDs.
+            budget.indexRead(ids != null ? ids.size() : read.key() != null ? 1 : indexEntryLimit, budgetedEntryLimit);
             if (ids == null) {
                 return Plan.indexRead(step, attribute, null);
             }
@@ -81,13 +116,19 @@ public final class SearchPlanner {
         return Plan.indexRead(step, attribute, out);
     }
 
-    private Plan substring(ReadTxn txn, Filter.Substring s) {
+    private Plan substring(ReadTxn txn, SearchBudget budget, Filter.Substring s) {
         if (s.initial() != null
                 && s.any().length == 0
                 && s.last() == null
                 && allIndexed(s.oids(), IndexKind.EQUALITY)) {
             // An initial-only substring is a key-prefix scan of the equality index: exact and ordered.
-            return read(txn, Step.PREFIX, s.attribute(), s.oids(), IndexRead.prefix(IndexKind.EQUALITY, s.initial()));
+            return read(
+                    txn,
+                    budget,
+                    Step.PREFIX,
+                    s.attribute(),
+                    s.oids(),
+                    IndexRead.prefix(IndexKind.EQUALITY, s.initial()));
         }
         // Grams of several OIDs would need a union per gram; attributes with subtypes are walked.
         if (s.oids().length != 1 || !allIndexed(s.oids(), IndexKind.SUBSTRING)) {
@@ -105,7 +146,9 @@ public final class SearchPlanner {
         }
         IdSet out = null;
         for (byte[] gram : grams) {
+            budget.beforeIndexRead(budgetedEntryLimit);
             IdSet ids = txn.ids(s.oids()[0], IndexKind.SUBSTRING, gram, indexEntryLimit);
+            budget.indexRead(ids == null ? 1 : ids.size(), budgetedEntryLimit);
             if (ids == null) {
                 continue; // too common to narrow; the other grams and the filter decide
             }
@@ -117,13 +160,13 @@ public final class SearchPlanner {
         return Plan.indexRead(Step.SUBSTRING, s.attribute(), out);
     }
 
-    private Plan and(ReadTxn txn, Filter.And and) {
+    private Plan and(ReadTxn txn, SearchBudget budget, Filter.And and) {
         List<Term> ordered = pairRanges(and.children());
         ordered.sort(Comparator.comparingInt(term -> costRank(term.filter())));
         List<Plan> read = new ArrayList<>(ordered.size());
         IdSet out = null;
         for (Term term : ordered) {
-            Plan plan = term.upperBound() == null ? plan(txn, term.filter()) : range(txn, term);
+            Plan plan = term.upperBound() == null ? plan(txn, term.filter(), budget) : range(txn, budget, term);
             read.add(plan);
             IdSet ids = plan.ids();
             if (ids == null) {
@@ -137,18 +180,18 @@ public final class SearchPlanner {
         return Plan.and(read, ordered.size() - read.size(), out);
     }
 
-    private Plan or(ReadTxn txn, Filter.Or or) {
+    private Plan or(ReadTxn txn, SearchBudget budget, Filter.Or or) {
         List<Plan> parts = new ArrayList<>(or.children().size());
-        IdSet out = IdSet.EMPTY;
+        List<IdSet> sets = new ArrayList<>(or.children().size());
         for (Filter child : or.children()) {
-            Plan plan = plan(txn, child);
+            Plan plan = plan(txn, child, budget);
             parts.add(plan);
             if (plan.ids() == null) {
                 return Plan.or(parts, null);
             }
-            out = out.union(plan.ids());
+            sets.add(plan.ids());
         }
-        return Plan.or(parts, out);
+        return Plan.or(parts, IdSet.unionAll(sets));
     }
 
     /**
@@ -182,10 +225,11 @@ public final class SearchPlanner {
         return out;
     }
 
-    private Plan range(ReadTxn txn, Term term) {
+    private Plan range(ReadTxn txn, SearchBudget budget, Term term) {
         Filter.Ordering low = (Filter.Ordering) term.filter();
         return read(
                 txn,
+                budget,
                 Step.RANGE,
                 low.attribute(),
                 low.oids(),

@@ -155,6 +155,28 @@ class LdapMessageDecoderTest {
     }
 
     @Test
+    void filterWithMoreElementsThanTheLimitIsAdminLimitExceededNamingTheKey() {
+        byte[] equality = Fixtures.tlv(
+                0xA3, Fixtures.concat(Fixtures.tlv(0x04, new byte[] {'c', 'n'}), Fixtures.tlv(0x04, new byte[] {'a'})));
+        // (|(cn=a)(cn=a)) has 3 elements, (|(cn=a)(cn=a)(cn=a)) 4.
+        byte[] three = Fixtures.searchRequest(5, Fixtures.tlv(0xA1, Fixtures.concat(equality, equality)));
+        byte[] four = Fixtures.searchRequest(6, Fixtures.tlv(0xA1, Fixtures.concat(equality, equality, equality)));
+        EmbeddedChannel ch = new EmbeddedChannel(
+                new LdapFrameDecoder(1 << 20), new LdapMessageDecoder(CODEC, 1 << 20, MAX_DEPTH, 3));
+        ch.writeInbound(Unpooled.wrappedBuffer(three), Unpooled.wrappedBuffer(four));
+        assertInstanceOf(SearchRequest.class, ch.readInbound());
+        InboundError.Reply reply = assertInstanceOf(InboundError.Reply.class, ch.readInbound());
+        assertEquals(6, reply.response().getMessageId());
+        assertEquals(
+                ResultCodeEnum.ADMIN_LIMIT_EXCEEDED,
+                reply.response().getLdapResult().getResultCode());
+        assertEquals(
+                "filter has more than 3 elements (listen.max-filter-elements)",
+                reply.response().getLdapResult().getDiagnosticMessage());
+        assertFalse(ch.finishAndReleaseAll());
+    }
+
+    @Test
     void filterTenThousandDeepNeverReachesTheRecursiveDecoder() {
         byte[] pdu = Fixtures.searchWithFilterDepth(9, 10_000);
         assertInstanceOf(InboundError.Reply.class, decodeWhole(pdu));

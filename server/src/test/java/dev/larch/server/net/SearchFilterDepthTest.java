@@ -1,6 +1,7 @@
 package dev.larch.server.net;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -49,6 +50,26 @@ class SearchFilterDepthTest {
         byte[] pdu = Fixtures.searchRequest(1, Fixtures.tlv(0xA0, Fixtures.concat(inner, inner, inner)));
         assertEquals(SearchFilterDepth.Verdict.WITHIN_LIMIT, measure(pdu, 3));
         assertEquals(SearchFilterDepth.Verdict.TOO_DEEP, measure(pdu, 2));
+    }
+
+    @Test
+    void everyFilterElementCountsConnectivesIncluded() {
+        // (!(|(cn=a)(sn=b))) has 4 elements: not, or and two equalities.
+        byte[] filter =
+                Fixtures.tlv(0xA2, Fixtures.tlv(0xA1, Fixtures.concat(equality("cn", "a"), equality("sn", "b"))));
+        byte[] pdu = Fixtures.searchRequest(1, filter);
+        assertEquals(SearchFilterDepth.Verdict.WITHIN_LIMIT, measure(new SearchFilterDepth(10, 4), pdu));
+        assertEquals(SearchFilterDepth.Verdict.TOO_MANY_ELEMENTS, measure(new SearchFilterDepth(10, 3), pdu));
+    }
+
+    @Test
+    void aWideFlatOrIsCountedElementByElement() {
+        byte[] term = equality("cn", "x");
+        byte[][] terms = new byte[20_000][];
+        Arrays.fill(terms, term);
+        byte[] pdu = Fixtures.searchRequest(1, Fixtures.tlv(0xA1, Fixtures.concat(terms)));
+        assertEquals(SearchFilterDepth.Verdict.WITHIN_LIMIT, measure(new SearchFilterDepth(2, 20_001), pdu));
+        assertEquals(SearchFilterDepth.Verdict.TOO_MANY_ELEMENTS, measure(new SearchFilterDepth(2, 20_000), pdu));
     }
 
     @Test

@@ -15,16 +15,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Size limits from the request and the configuration, the look-through limit on unindexed
- * searches, and the administrator's exemption from the server's limits.
+ * searches, and the administrator held to the server's limits (by default; see {@link
+ * AdminExemptFromSearchLimitsIT}).
  */
 class SearchLimitsIT {
-    private static final int ENTRIES = 300;
-    private static final int SIZE_LIMIT = 20;
-    private static final int LOOK_THROUGH_LIMIT = 100;
-    private static final String BULK = "ou=bulk," + TestServer.SUFFIX;
+    static final int ENTRIES = 300;
+    static final int SIZE_LIMIT = 20;
+    static final int LOOK_THROUGH_LIMIT = 100;
+    static final String BULK = "ou=bulk," + TestServer.SUFFIX;
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
@@ -32,7 +34,7 @@ class SearchLimitsIT {
             .importing(bulk());
 
     /** The bulk unit and its {@value #ENTRIES} people. */
-    private static String bulk() {
+    static String bulk() {
         StringBuilder ldif =
                 new StringBuilder("dn: ").append(BULK).append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
         for (int i = 0; i < ENTRIES; i++) {
@@ -54,7 +56,7 @@ class SearchLimitsIT {
         return ldif.toString();
     }
 
-    private static SearchRequest all(int sizeLimit) throws Exception {
+    static SearchRequest all(int sizeLimit) throws Exception {
         SearchRequest r = new SearchRequest(BULK, SearchScope.ONE, "(objectClass=inetOrgPerson)", "1.1");
         r.setSizeLimit(sizeLimit);
         return r;
@@ -105,13 +107,15 @@ class SearchLimitsIT {
     }
 
     @Test
-    void administratorIsExemptFromSizeAndLookThroughLimits() throws Exception {
+    void administratorIsHeldToTheLimitsByDefault() throws Exception {
         try (LDAPConnection c = larch.server().admin()) {
-            assertEquals(ENTRIES, c.search(all(0)).getEntryCount());
-            assertEquals(
-                    0,
-                    c.search(BULK, SearchScope.SUB, "(description=*needle*)", "1.1")
-                            .getEntryCount());
+            LDAPSearchException e = assertThrows(LDAPSearchException.class, () -> c.search(all(0)));
+            assertEquals(ResultCode.SIZE_LIMIT_EXCEEDED, e.getResultCode());
+            assertEquals(SIZE_LIMIT, e.getEntryCount());
+            e = assertThrows(
+                    LDAPSearchException.class, () -> c.search(BULK, SearchScope.SUB, "(description=*needle*)", "1.1"));
+            assertEquals(ResultCode.ADMIN_LIMIT_EXCEEDED, e.getResultCode());
+            assertTrue(e.getDiagnosticMessage().contains("(limits.look-through-limit)"), e.getDiagnosticMessage());
         }
     }
 }

@@ -47,7 +47,9 @@ class SearchTimeLimitIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> TestServer.withAccessLog(TestServer.withLimits(c, new Limits(0, 1, 0, 50_000))))
+            // The administrator's exemption is what one test checks: limits.apply-to-admin = false.
+            .configured(c -> TestServer.withAccessLog(
+                    TestServer.withLimits(c, new Limits(0, 1, 0, 50_000).withApplyToAdmin(false))))
             .importing(bulk());
 
     /** The bulk unit and its {@value #ENTRIES} people, each with a 4 KB description. */

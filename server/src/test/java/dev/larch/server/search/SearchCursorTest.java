@@ -2,9 +2,15 @@ package dev.larch.server.search;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
+import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.store.IdSet;
+import dev.larch.server.store.ReadTxn;
 import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestTree;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchScope;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,8 +18,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The cursor keeps to the search's scope, with and without indexed candidates. */
+/**
+ * The cursor keeps to the search's scope, with and without indexed candidates, and stops at the
+ * first step past its budget.
+ */
 class SearchCursorTest {
     private static final String SUFFIX = "dc=example,dc=com";
     private static final String PEOPLE = "ou=People," + SUFFIX;
@@ -70,6 +83,83 @@ class SearchCursorTest {
     @Test
     void indexedCandidatesOutsideAOneLevelScopeAreDropped() {
         assertEquals(List.of(), tree.search(SUFFIX, SearchScope.ONELEVEL, "(uid=jdoe)"));
+    }
+
+    @Test
+    void aWalkStopsAtTheLookThroughLimitAndStaysStopped() {
+        SearchBudget budget = new SearchBudget(3, 0, null, () -> false, System::nanoTime);
+        try (ReadTxn txn = tree.store.read();
+                SearchCursor cursor = unindexedWalk(txn, budget)) {
+            ResultCodeException e = assertThrows(ResultCodeException.class, cursor::next);
+            assertEquals(ResultCodeEnum.ADMIN_LIMIT_EXCEEDED, e.code());
+            assertTrue(e.getMessage().contains("(limits.look-through-limit)"), e.getMessage());
+            assertEquals(4, cursor.examined(), "stops at the first entry past the limit");
+            assertSame(e, assertThrows(ResultCodeException.class, cursor::next));
+            assertEquals(4, cursor.examined());
+        }
+    }
+
+    @Test
+    void theDeadlineStopsAWalkOfNonMatchingEntries() {
+        AtomicLong clock = new AtomicLong();
+        // Each look at the clock advances it by one; the deadline is 5 looks away.
+        SearchBudget budget = new SearchBudget(0, 5, "time limit", () -> false, clock::incrementAndGet);
+        try (ReadTxn txn = tree.store.read();
+                SearchCursor cursor = unindexedWalk(txn, budget)) {
+            ResultCodeException e = assertThrows(ResultCodeException.class, cursor::next);
+            assertEquals(ResultCodeEnum.TIME_LIMIT_EXCEEDED, e.code());
+            assertEquals(4, cursor.examined());
+        }
+    }
+
+    @Test
+    void abandonStopsTheCursorEvenAmongCandidatesOutsideTheScope() {
+        AtomicBoolean abandoned = new AtomicBoolean();
+        SearchBudget budget = new SearchBudget(0, 0, null, abandoned::get, System::nanoTime);
+        try (ReadTxn txn = tree.store.read()) {
+            Filter people = tree.filter("(objectClass=inetOrgPerson)");
+            IdSet candidates = tree.planner.plan(txn, people, budget).ids();
+            abandoned.set(true);
+            // Every person is below ou=People, none one level below the suffix: nothing is examined.
+            try (SearchCursor cursor = new SearchCursor(
+                    tree.directory, txn, id(txn, SUFFIX), SearchScope.ONELEVEL, people, candidates, budget)) {
+                assertEquals(
+                        ResultCodeEnum.CANCELED,
+                        assertThrows(ResultCodeException.class, cursor::next).code());
+                assertEquals(0, cursor.examined());
+            }
+        }
+    }
+
+    @Test
+    void candidatesOutsideTheScopeAreNotCountedAsExamined() {
+        SearchBudget budget = new SearchBudget(1, 0, null, () -> false, System::nanoTime);
+        try (ReadTxn txn = tree.store.read()) {
+            Filter people = tree.filter("(objectClass=inetOrgPerson)");
+            IdSet candidates = tree.planner.plan(txn, people, budget).ids();
+            assertTrue(candidates.size() > 1);
+            try (SearchCursor cursor = new SearchCursor(
+                    tree.directory, txn, id(txn, SUFFIX), SearchScope.ONELEVEL, people, candidates, budget)) {
+                assertNull(cursor.next());
+                assertEquals(0, cursor.examined());
+            }
+        }
+    }
+
+    /** A subtree walk from the suffix for a filter no entry matches and no index answers. */
+    private static SearchCursor unindexedWalk(ReadTxn txn, SearchBudget budget) {
+        return new SearchCursor(
+                tree.directory,
+                txn,
+                id(txn, SUFFIX),
+                SearchScope.SUBTREE,
+                tree.filter("(description=nothing like this)"),
+                null,
+                budget);
+    }
+
+    private static long id(ReadTxn txn, String dn) {
+        return tree.directory.require(txn, tree.schemaNormalizer.dn(dn));
     }
 
     private static List<String> sorted(List<String> l) {

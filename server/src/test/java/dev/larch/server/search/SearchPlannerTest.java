@@ -2,11 +2,16 @@ package dev.larch.server.search;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
+import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestTree;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchScope;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -146,6 +152,83 @@ class SearchPlannerTest {
             assertEquals("sub(cn) over limit", allCommon.explanation());
             assertFalse(allCommon.usesIndexes());
         }
+    }
+
+    @Test
+    void anOrOfManyTermsStopsAtTheIndexShareOfTheBudgetNotAfterReadingThemAll() {
+        // Each term finds nothing, but each read costs one: 5,000 reads are 5x the share of 1,000.
+        Filter manyTerms = tree.filter(orOf(5_000, "uid=missing%d"));
+        SearchBudget budget = new SearchBudget(50, 0, null, () -> false, System::nanoTime);
+        try (ReadTxn txn = tree.store.read()) {
+            ResultCodeException e =
+                    assertThrows(ResultCodeException.class, () -> tree.planner.plan(txn, manyTerms, budget));
+            assertEquals(ResultCodeEnum.ADMIN_LIMIT_EXCEEDED, e.code());
+            assertTrue(e.getMessage().contains("(limits.look-through-limit)"), e.getMessage());
+        }
+        assertEquals(1_000, budget.indexIdsRead(), "the share is max(look-through, index entry limit)");
+    }
+
+    @Test
+    void aKeyHoldingUpToTheIndexEntryLimitIsReadEvenWithATinyLookThroughLimit() {
+        try (ReadTxn txn = tree.store.read()) {
+            int people = tree.planner
+                    .plan(txn, tree.filter("(objectClass=inetOrgPerson)"))
+                    .ids()
+                    .size();
+            SearchPlanner exactlyAtTheLimit = new SearchPlanner(tree.store, people);
+            SearchBudget budget = new SearchBudget(1, 0, null, () -> false, System::nanoTime);
+            Plan plan = exactlyAtTheLimit.plan(txn, tree.filter("(objectClass=inetOrgPerson)"), budget);
+            assertEquals(people, plan.ids().size());
+            assertEquals(people, budget.indexIdsRead());
+        }
+    }
+
+    @Test
+    void theDeadlineStopsALongPlan() {
+        AtomicLong clock = new AtomicLong();
+        // Every look at the clock advances it by one; the deadline is 100 looks away.
+        SearchBudget budget = new SearchBudget(0, 100, "time limit", () -> false, clock::incrementAndGet);
+        Filter manyTerms = tree.filter(orOf(5_000, "uid=missing%d"));
+        try (ReadTxn txn = tree.store.read()) {
+            ResultCodeException e =
+                    assertThrows(ResultCodeException.class, () -> tree.planner.plan(txn, manyTerms, budget));
+            assertEquals(ResultCodeEnum.TIME_LIMIT_EXCEEDED, e.code());
+        }
+        assertEquals(99, budget.indexIdsRead());
+    }
+
+    @Test
+    void abandonStopsALongPlan() {
+        AtomicInteger checks = new AtomicInteger();
+        SearchBudget budget = new SearchBudget(0, 0, null, () -> checks.incrementAndGet() > 20, System::nanoTime);
+        Filter manyTerms = tree.filter(orOf(5_000, "cn=missing%d*"));
+        try (ReadTxn txn = tree.store.read()) {
+            ResultCodeException e =
+                    assertThrows(ResultCodeException.class, () -> tree.planner.plan(txn, manyTerms, budget));
+            assertEquals(ResultCodeEnum.CANCELED, e.code());
+        }
+        assertEquals(20, budget.indexIdsRead());
+    }
+
+    @Test
+    void anOrOfManyTermsFindsTheUnionOfTheirMatches() {
+        StringBuilder filter = new StringBuilder("(|");
+        for (int i = 0; i < 500; i++) {
+            filter.append("(uid=missing").append(i).append(')');
+        }
+        filter.append("(uid=eve)(uid=jdoe)(cn=*smith*)(uid=jdoe))");
+        assertEquals(
+                sorted(List.of(dn("jdoe"), dn("asmith"), dn("bsmith"), dn("eve"))),
+                sorted(tree.search(SUFFIX, SearchScope.SUBTREE, filter.toString())));
+    }
+
+    /** {@code (|...)} of {@code terms} terms, the i-th being {@code term} formatted with i. */
+    private static String orOf(int terms, String term) {
+        StringBuilder out = new StringBuilder("(|");
+        for (int i = 0; i < terms; i++) {
+            out.append('(').append(String.format(Locale.ROOT, term, i)).append(')');
+        }
+        return out.append(')').toString();
     }
 
     private static TestTree smallTreeWithEntryLimitTwo(Path dir) {
