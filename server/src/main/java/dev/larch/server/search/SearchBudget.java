@@ -126,6 +126,15 @@ public final class SearchBudget {
         }
     }
 
+    /**
+     * Whether one more index read of up to {@code indexEntryLimit} IDs still fits in the planner's
+     * share: an AND that already has candidates leaves a term unread (the filter checks it) rather than
+     * fail a search that would have succeeded.
+     */
+    boolean hasRoomForIndexRead(long indexEntryLimit) {
+        return indexIdsRead + Math.max(1, indexEntryLimit) <= indexIdLimit(indexEntryLimit);
+    }
+
     /** Entries examined so far. */
     public long examined() {
         return examined;

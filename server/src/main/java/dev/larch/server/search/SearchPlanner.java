@@ -166,6 +166,9 @@ public final class SearchPlanner {
         List<Plan> read = new ArrayList<>(ordered.size());
         IdSet out = null;
         for (Term term : ordered) {
+            if (out != null && !budget.hasRoomForIndexRead(budgetedEntryLimit)) {
+                break; // the candidates so far are a superset already; the filter checks the rest
+            }
             Plan plan = term.upperBound() == null ? plan(txn, term.filter(), budget) : range(txn, budget, term);
             read.add(plan);
             IdSet ids = plan.ids();

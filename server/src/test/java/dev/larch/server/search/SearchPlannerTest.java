@@ -184,6 +184,24 @@ class SearchPlannerTest {
     }
 
     @Test
+    void anAndWithCandidatesLeavesATermUnreadRatherThanOverspendTheIndexShare(@TempDir Path other) {
+        StringBuilder people = new StringBuilder(Ldif.BASE);
+        for (int i = 0; i < 40; i++) {
+            people.append(Ldif.person("p" + i, "p" + i, "Same", null));
+        }
+        try (TestTree many = new TestTree(other).add(people.toString());
+                ReadTxn txn = many.store.read()) {
+            // An index entry limit of 40 and a look-through limit of 1 make a share of 40 IDs: the
+            // first key spends it all, and the second would have failed the search.
+            SearchPlanner planner = new SearchPlanner(many.store, 40);
+            SearchBudget budget = new SearchBudget(1, 0, null, () -> false, System::nanoTime);
+            Plan plan = planner.plan(txn, many.filter("(&(sn=Same)(objectClass=inetOrgPerson))"), budget);
+            assertEquals("and[eq(sn), +1 unread]", plan.explanation());
+            assertEquals(40, plan.ids().size());
+        }
+    }
+
+    @Test
     void theDeadlineStopsALongPlan() {
         AtomicLong clock = new AtomicLong();
         // Every look at the clock advances it by one; the deadline is 100 looks away.
