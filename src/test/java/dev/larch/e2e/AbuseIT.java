@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.unboundid.asn1.ASN1OctetString;
@@ -31,8 +32,12 @@ import com.unboundid.ldap.protocol.SearchRequestProtocolOp;
 import com.unboundid.ldap.sdk.DereferencePolicy;
 import com.unboundid.ldap.sdk.Filter;
 import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPConnectionOptions;
 import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.LDAPSearchException;
 import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.SearchRequest;
+import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchScope;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,6 +45,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -49,6 +55,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * was right and came within {@link AbuseChecks#LATENCY_BOUND}, and that the server's memory, read
  * from its own JVM, stayed within the bounds of {@link AbuseChecks}. The figures go to
  * {@link AbuseReport}.
+ *
+ * <p>Subtree searches sent by the thousand and never read are in {@link PausedSearchesIT}.
  *
  * <p>The server runs with low connection limits and a short idle timeout ({@link #CONFIG}) so that
  * those limits can be reached quickly.
@@ -66,6 +74,16 @@ class AbuseIT {
             "logging.access-log = false");
     /** How long each abuse is held while the well-behaved client measures. */
     static final Duration HOLD = Duration.ofSeconds(2);
+
+    static final int OR_TERMS = 100_000;
+    /** What a search over a limit may be answered; success if it fits in them all. */
+    static final Set<ResultCode> LIMIT_ANSWERS = Set.of(
+            ResultCode.SUCCESS,
+            ResultCode.SIZE_LIMIT_EXCEEDED,
+            ResultCode.TIME_LIMIT_EXCEEDED,
+            ResultCode.ADMIN_LIMIT_EXCEEDED,
+            ResultCode.UNWILLING_TO_PERFORM,
+            ResultCode.PROTOCOL_ERROR);
 
     static final String NOTICE_OF_DISCONNECTION = "1.3.6.1.4.1.1466.20036";
 
@@ -285,6 +303,46 @@ class AbuseIT {
     /** A syntactically valid DN of a little over 1 MiB, distinct for each {@code i}. */
     private static String hugeDn(int i) {
         return "cn=" + i + "x".repeat(1024 * 1024) + ",ou=people," + TestData.SUFFIX;
+    }
+
+    @Test
+    void aFilterOfAHundredThousandTermsIsAnsweredWithoutStallingOthers() throws Exception {
+        checks.measure("(d) a 100,000-term OR filter", () -> {
+            List<Filter> terms = new ArrayList<>(OR_TERMS);
+            for (int i = 0; i < OR_TERMS; i++) {
+                // Prefix terms: "First1*" alone matches over a thousand people.
+                terms.add(Filter.createSubstringFilter("cn", "First" + i, null, null));
+            }
+            LDAPConnectionOptions options = new LDAPConnectionOptions();
+            options.setResponseTimeoutMillis(120_000);
+            // Bound: an anonymous client may not send a PDU this large (about 2 MB).
+            try (LDAPConnection c = new LDAPConnection(
+                    options, "127.0.0.1", server.port(), TestData.ADMIN_DN, AbuseServer.ADMIN_PASSWORD)) {
+                long start = System.nanoTime();
+                SearchResult result;
+                try {
+                    result = c.search(
+                            new SearchRequest(TestData.SUFFIX, SearchScope.SUB, Filter.createORFilter(terms), "1.1"));
+                } catch (LDAPSearchException e) {
+                    result = e.getSearchResult();
+                }
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                assertTrue(LIMIT_ANSWERS.contains(result.getResultCode()), result.toString());
+                if (!result.getResultCode().equals(ResultCode.SUCCESS)) {
+                    assertFalse(
+                            result.getDiagnosticMessage() == null
+                                    || result.getDiagnosticMessage().isEmpty(),
+                            "a limit answer must say which limit: " + result);
+                }
+                return String.format(
+                        Locale.ROOT,
+                        "answered %s (%s) with %d entries after %d ms",
+                        result.getResultCode(),
+                        result.getDiagnosticMessage(),
+                        result.getEntryCount(),
+                        ms);
+            }
+        });
     }
 
     @Test
