@@ -188,7 +188,7 @@ class AbuseIT {
         });
     }
 
-    /** Cycles through a root DSE base search, a compare (true, so success is not expected) and a bind. */
+    /** Cycles through a root DSE base search, a compare (false: no sn is "x") and an anonymous bind. */
     private static byte[] cheapRequest(int id) {
         return switch (id % 3) {
             case 0 ->
