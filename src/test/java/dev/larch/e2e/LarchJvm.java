@@ -23,6 +23,11 @@ final class LarchJvm {
 
     /** {@code java <launcher flags> -cp <test class path> LarchMain <args>}. */
     static List<String> command(List<String> args) {
+        return command(List.of(), args);
+    }
+
+    /** As {@link #command(List)}, with {@code jvmOptions} after the launcher's own flags. */
+    static List<String> command(List<String> jvmOptions, List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(javaBinary());
         command.addAll(List.of(
@@ -37,6 +42,7 @@ final class LarchJvm {
         Arrays.stream(EXTRA_OPTIONS.trim().split("\\s+"))
                 .filter(s -> !s.isEmpty())
                 .forEach(command::add);
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(MAIN_CLASS);

@@ -83,6 +83,7 @@ final class LarchProcess implements AutoCloseable {
         private final Path dataDir;
         private final Map<String, String> env = new HashMap<>();
         private final List<String> args = new ArrayList<>();
+        private final List<String> jvmOptions = new ArrayList<>();
         private int port;
 
         private Builder(Path dataDir) {
@@ -103,6 +104,12 @@ final class LarchProcess implements AutoCloseable {
             return this;
         }
 
+        /** Extra options for the server's JVM (heap size, native memory tracking). */
+        Builder jvmOptions(String... options) {
+            jvmOptions.addAll(List.of(options));
+            return this;
+        }
+
         /** {@code --port}; without it the server gets {@code --port 0} and the OS picks. */
         Builder port(int port) {
             this.port = port;
@@ -118,7 +125,7 @@ final class LarchProcess implements AutoCloseable {
             List<String> serve =
                     new ArrayList<>(List.of("serve", "--data", dataDir.toString(), "--port", Integer.toString(port)));
             serve.addAll(args);
-            ProcessBuilder builder = new ProcessBuilder(LarchJvm.command(serve));
+            ProcessBuilder builder = new ProcessBuilder(LarchJvm.command(jvmOptions, serve));
             builder.environment().putAll(env);
             Process process;
             try {
@@ -204,6 +211,24 @@ final class LarchProcess implements AutoCloseable {
         out.awaitEnd(Duration.ofSeconds(10));
         err.awaitEnd(Duration.ofSeconds(10));
         return process.exitValue();
+    }
+
+    /**
+     * Kills the server JVM with SIGKILL (no shutdown hook runs, nothing is flushed) and waits until
+     * it is gone: a crash, as a power cut or the OOM killer would end it.
+     */
+    void kill() {
+        process.destroyForcibly();
+        try {
+            if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new AssertionError("the server survived SIGKILL for " + STOP_TIMEOUT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while the server was killed", e);
+        }
+        out.awaitEnd(Duration.ofSeconds(10));
+        err.awaitEnd(Duration.ofSeconds(10));
     }
 
     /** Everything the server printed so far, for assertion messages. */
