@@ -38,6 +38,8 @@ final class ConfigLoader {
             "limits.index-entry-limit",
             "limits.worker-threads",
             "limits.worker-queue",
+            "limits.paused-search-seconds",
+            "limits.max-paused-searches",
             "security.admin-password",
             "security.allow-cleartext-passwords",
             "security.password-scheme",
@@ -70,6 +72,12 @@ final class ConfigLoader {
                 indexes(s, base.indexes()),
                 s.paths("schema.files", base.schemaFiles()));
         s.requireAllRead();
+        if (config.limits().maxPausedSearches() >= config.storage().maxReaders()) {
+            throw s.error(
+                    "limits.max-paused-searches",
+                    "must be less than storage.max-readers (" + config.storage().maxReaders()
+                            + "), which paused searches would otherwise use up");
+        }
         return config;
     }
 
@@ -111,7 +119,9 @@ final class ConfigLoader {
                 s.integer("limits.look-through-limit", b.lookThroughLimit(), 0, MAX),
                 s.integer("limits.index-entry-limit", b.indexEntryLimit(), 0, MAX),
                 s.integer("limits.worker-threads", b.workerThreads(), 0, 1024),
-                s.integer("limits.worker-queue", b.workerQueue(), 0, 1_000_000));
+                s.integer("limits.worker-queue", b.workerQueue(), 0, 1_000_000),
+                s.integer("limits.paused-search-seconds", b.pausedSearchSeconds(), 1, 86_400),
+                s.integer("limits.max-paused-searches", b.maxPausedSearches(), 1, MAX));
     }
 
     private static Security security(Settings s, Security b) throws ConfigException {

@@ -13,6 +13,11 @@ package dev.larch.config;
  *     (password hashing of binds); 0 means one per CPU core
  * @param workerQueue the most tasks that may wait for a worker beyond those running; past it a
  *     request is answered busy instead of queued
+ * @param pausedSearchSeconds the longest a search may wait for its client to read (it keeps a read
+ *     transaction open meanwhile) before it ends with timeLimitExceeded; at least 1
+ * @param maxPausedSearches the most searches across the server that may hold a read transaction
+ *     while waiting for their clients to read; a search that would pause beyond it ends busy. Must
+ *     stay below {@code storage.max-readers} so that the rest is left for other clients
  */
 public record Limits(
         int sizeLimit,
@@ -20,13 +25,43 @@ public record Limits(
         int lookThroughLimit,
         int indexEntryLimit,
         int workerThreads,
-        int workerQueue) {
+        int workerQueue,
+        int pausedSearchSeconds,
+        int maxPausedSearches) {
     /** Worker pool settings when none are given: one thread per core, {@value #DEFAULT_WORKER_QUEUE} waiting. */
     public static final int DEFAULT_WORKER_QUEUE = 1024;
 
-    /** Search limits with the default worker pool. */
+    /** How long a search may wait for its client to read, when not configured: a minute. */
+    public static final int DEFAULT_PAUSED_SEARCH_SECONDS = 60;
+
+    /**
+     * Searches that may wait for their clients at once, when not configured: half of the default
+     * {@code storage.max-readers} (1024), so the other half is left for everyone else.
+     */
+    public static final int DEFAULT_MAX_PAUSED_SEARCHES = 512;
+
+    /** Search limits with the default worker pool and paused-search bounds. */
     public Limits(int sizeLimit, int timeLimitSeconds, int lookThroughLimit, int indexEntryLimit) {
         this(sizeLimit, timeLimitSeconds, lookThroughLimit, indexEntryLimit, 0, DEFAULT_WORKER_QUEUE);
+    }
+
+    /** Search limits and worker pool with the default paused-search bounds. */
+    public Limits(
+            int sizeLimit,
+            int timeLimitSeconds,
+            int lookThroughLimit,
+            int indexEntryLimit,
+            int workerThreads,
+            int workerQueue) {
+        this(
+                sizeLimit,
+                timeLimitSeconds,
+                lookThroughLimit,
+                indexEntryLimit,
+                workerThreads,
+                workerQueue,
+                DEFAULT_PAUSED_SEARCH_SECONDS,
+                DEFAULT_MAX_PAUSED_SEARCHES);
     }
 
     /** The worker thread count with 0 resolved to the number of available processors. */

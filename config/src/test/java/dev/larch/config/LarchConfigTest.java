@@ -215,6 +215,8 @@ class LarchConfigTest {
             limits.time-limit-seconds = 1h      | limits.time-limit-seconds: expected an integer 0..
             limits.look-through-limit = x       | limits.look-through-limit: expected an integer 0..
             limits.index-entry-limit = -1       | limits.index-entry-limit: expected an integer 0..
+            limits.paused-search-seconds = 0    | limits.paused-search-seconds: expected an integer 1..
+            limits.max-paused-searches = 1024   | limits.max-paused-searches: must be less than storage.max-readers (1024)
             security.allow-cleartext-passwords = 1 | security.allow-cleartext-passwords: expected true or false, got '1'
             security.password-scheme = MD5      | security.password-scheme: expected one of SSHA, SSHA256, SSHA512, PBKDF2-SHA256, got 'MD5'
             logging.access-log = enabled        | logging.access-log: expected true or false, got 'enabled'

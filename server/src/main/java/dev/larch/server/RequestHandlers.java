@@ -8,6 +8,7 @@ import dev.larch.server.auth.BindHandler;
 import dev.larch.server.auth.Credentials;
 import dev.larch.server.auth.FailedBindDelays;
 import dev.larch.server.read.CompareHandler;
+import dev.larch.server.read.PausedSearches;
 import dev.larch.server.read.SearchHandler;
 import dev.larch.server.read.SearchLimits;
 import dev.larch.server.read.VirtualEntries;
@@ -71,7 +72,8 @@ public final class RequestHandlers {
                         new SearchPlanner(open.store(), limits.indexEntryLimit()),
                         access,
                         virtual,
-                        searchLimits),
+                        searchLimits,
+                        new PausedSearches(limits.pausedSearchSeconds(), limits.maxPausedSearches())),
                 new CompareHandler(directory, access),
                 new AddHandler(directory, open.checker(), writes, access),
                 new DeleteHandler(directory, writes, access),

@@ -31,15 +31,20 @@ public final class SearchHandler {
     private final VirtualEntries virtualEntries;
     private final SearchLimits limits;
     private final ResultEntries results;
+    private final PausedSearches pauses;
 
-    /** @param limits the bounds for everyone but the administrator, who has none */
+    /**
+     * @param limits the bounds for everyone but the administrator, who has none
+     * @param pauses the bounds on searches waiting for their clients to read, for everyone
+     */
     public SearchHandler(
             Directory directory,
             FilterCompiler filters,
             SearchPlanner planner,
             AccessPolicy access,
             VirtualEntries virtualEntries,
-            SearchLimits limits) {
+            SearchLimits limits,
+            PausedSearches pauses) {
         this.directory = directory;
         this.filters = filters;
         this.planner = planner;
@@ -47,6 +52,7 @@ public final class SearchHandler {
         this.virtualEntries = virtualEntries;
         this.limits = limits;
         this.results = new ResultEntries(access, VirtualEntries.SUBSCHEMA_DN);
+        this.pauses = pauses;
     }
 
     public void handle(Operation op, SearchRequest request) {
@@ -78,6 +84,7 @@ public final class SearchHandler {
                             cursor,
                             selection,
                             results,
+                            pauses,
                             limit(request.getSizeLimit(), bounds.sizeLimit()),
                             limit(request.getTimeLimit(), bounds.timeLimitSeconds()))
                     .run();

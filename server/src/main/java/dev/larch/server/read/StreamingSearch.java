@@ -1,5 +1,6 @@
 package dev.larch.server.read;
 
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.larch.server.entry.StoredEntry;
@@ -17,6 +18,12 @@ import org.apache.directory.api.ldap.model.message.SearchResultDone;
  * loop so one large search cannot starve the connection's neighbours. The read transaction stays
  * open across pauses and closes when the search ends, fails or is abandoned.
  *
+ * <p>A pause is bounded ({@link PausedSearches}): the search needs a paused-search slot to wait at
+ * all (else it ends busy), and a timer on the event loop ends it at the end of the allowed pause or
+ * at its time limit, whichever comes first, releasing the read transaction at once rather than when
+ * the client finally reads. Every limit result names where the limit came from: the client's request
+ * or the server's configuration key.
+ *
  * <p>Runs only on the operation's event loop.
  */
 final class StreamingSearch {
@@ -28,10 +35,16 @@ final class StreamingSearch {
     private final SearchCursor cursor;
     private final AttributeSelection selection;
     private final ResultEntries results;
+    private final PausedSearches pauses;
     private final int sizeLimit;
+    private final int timeLimitSeconds;
     private final long deadlineNanos;
     private int sent;
     private boolean finished;
+    /** Whether this search holds one of the {@link PausedSearches} slots; it keeps it until it ends. */
+    private boolean holdsPauseSlot;
+    /** Ends the search if the current pause lasts too long; null while not paused. */
+    private ScheduledFuture<?> pauseTimer;
 
     StreamingSearch(
             Operation op,
@@ -40,6 +53,7 @@ final class StreamingSearch {
             SearchCursor cursor,
             AttributeSelection selection,
             ResultEntries results,
+            PausedSearches pauses,
             int sizeLimit,
             int timeLimitSeconds) {
         this.op = op;
@@ -48,7 +62,9 @@ final class StreamingSearch {
         this.cursor = cursor;
         this.selection = selection;
         this.results = results;
+        this.pauses = pauses;
         this.sizeLimit = sizeLimit;
+        this.timeLimitSeconds = timeLimitSeconds;
         this.deadlineNanos =
                 timeLimitSeconds <= 0 ? Long.MAX_VALUE : op.startNanos() + TimeUnit.SECONDS.toNanos(timeLimitSeconds);
     }
@@ -57,6 +73,7 @@ final class StreamingSearch {
         if (finished) {
             return;
         }
+        cancelPauseTimer();
         try {
             for (int batch = 0; batch < BATCH; batch++) {
                 if (op.isAbandoned()) {
@@ -64,7 +81,7 @@ final class StreamingSearch {
                     return;
                 }
                 if (System.nanoTime() - deadlineNanos > 0) {
-                    finish(ResultCodeEnum.TIME_LIMIT_EXCEEDED, "time limit exceeded");
+                    finish(ResultCodeEnum.TIME_LIMIT_EXCEEDED, timeLimitExceeded());
                     return;
                 }
                 StoredEntry entry = cursor.next();
@@ -73,14 +90,17 @@ final class StreamingSearch {
                     return;
                 }
                 if (sizeLimit > 0 && sent >= sizeLimit) {
-                    finish(ResultCodeEnum.SIZE_LIMIT_EXCEEDED, "size limit of " + sizeLimit + " entries exceeded");
+                    finish(
+                            ResultCodeEnum.SIZE_LIMIT_EXCEEDED,
+                            "size limit of " + sizeLimit + " entries exceeded ("
+                                    + source(request.getSizeLimit(), sizeLimit, "limits.size-limit") + ")");
                     return;
                 }
                 sent++;
                 boolean writable = op.send(results.build(
                         request.getMessageId(), entry, selection, request.getTypesOnly(), op.session(), txn));
                 if (!writable) {
-                    op.onWritable(this::run);
+                    pause();
                     return;
                 }
             }
@@ -93,6 +113,53 @@ final class StreamingSearch {
             release();
             op.complete(FailureResults.fill(request.getResultResponse(), failure));
         }
+    }
+
+    /** Waits for the client to read, within the {@link PausedSearches} bounds. */
+    private void pause() {
+        if (!holdsPauseSlot) {
+            if (!pauses.tryTake()) {
+                finish(ResultCodeEnum.BUSY, pauses.refusal());
+                return;
+            }
+            holdsPauseSlot = true;
+        }
+        long now = System.nanoTime();
+        long untilPauseEnds = pauses.maxPauseNanos();
+        boolean timeLimitFirst = timeLimitSeconds > 0 && deadlineNanos - now < untilPauseEnds;
+        long delay = timeLimitFirst ? Math.max(0, deadlineNanos - now) : untilPauseEnds;
+        pauseTimer = op.executor().schedule(() -> endPause(timeLimitFirst), delay, TimeUnit.NANOSECONDS);
+        op.onWritable(this::run);
+    }
+
+    /** The pause timer fired: the client did not read in time. */
+    private void endPause(boolean timeLimit) {
+        pauseTimer = null;
+        if (finished) {
+            return;
+        }
+        if (op.isAbandoned()) {
+            release();
+            return;
+        }
+        finish(ResultCodeEnum.TIME_LIMIT_EXCEEDED, timeLimit ? timeLimitExceeded() : pauses.pausedTooLong());
+    }
+
+    private void cancelPauseTimer() {
+        if (pauseTimer != null) {
+            pauseTimer.cancel(false);
+            pauseTimer = null;
+        }
+    }
+
+    private String timeLimitExceeded() {
+        return "time limit of " + timeLimitSeconds + " seconds exceeded ("
+                + source(request.getTimeLimit(), timeLimitSeconds, "limits.time-limit-seconds") + ")";
+    }
+
+    /** Where an applied limit came from: the client's request when it asked for exactly that, else the key. */
+    private static String source(long requested, int applied, String key) {
+        return requested > 0 && requested == applied ? "requested by the client" : key;
     }
 
     private void finish(ResultCodeEnum code, String message) {
@@ -108,6 +175,11 @@ final class StreamingSearch {
     private void release() {
         if (!finished) {
             finished = true;
+            cancelPauseTimer();
+            if (holdsPauseSlot) {
+                holdsPauseSlot = false;
+                pauses.giveBack();
+            }
             cursor.close();
             txn.close();
         }
