@@ -286,6 +286,10 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     void whenWritable(ChannelOperation operation, Runnable resume) {
+        if (inFlight.isDraining() && !operation.isAbandoned()) {
+            // The server is stopping: it does not wait for a client that does not read.
+            abandon(operation);
+        }
         if (closing || operation.isAbandoned() || ctx.channel().isWritable()) {
             ctx.executor().execute(() -> run(resume));
         } else {
@@ -375,6 +379,8 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
                 closing = true;
                 context.close();
             }
+        } else if (event == ShutdownNotice.DRAINING) {
+            abandonWaiting();
         } else if (event == ShutdownNotice.INSTANCE) {
             disconnect(ResultCodeEnum.UNAVAILABLE, "server is shutting down");
         } else {
@@ -429,6 +435,21 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         }
         closing = true;
         future.channel().close();
+    }
+
+    /** Abandons every operation waiting for the client to read; the server is stopping. */
+    private void abandonWaiting() {
+        if (waiters.isEmpty()) {
+            return;
+        }
+        Set<ChannelOperation> waiting = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Waiter waiter : waiters) {
+            waiting.add(waiter.operation());
+        }
+        for (ChannelOperation operation : waiting) {
+            abandon(operation);
+        }
+        updateGate();
     }
 
     private void releaseWaiters(ChannelOperation operation) {
