@@ -36,7 +36,8 @@ public final class RequestHandlers {
      *
      * @param security the failed-bind delays are read from it
      * @param writes the queue that runs write transactions; the caller owns and closes it
-     * @param workers the pool for CPU-heavy work (password hashing); the caller owns and closes it
+     * @param workers the pool for CPU-heavy work (password hashing, searches that may run long); the
+     *     caller owns and closes it
      * @param version shown as the root DSE's {@code vendorVersion}
      */
     public static OperationRouter over(
@@ -73,7 +74,8 @@ public final class RequestHandlers {
                         access,
                         virtual,
                         searchLimits,
-                        new PausedSearches(limits.pausedSearchSeconds(), limits.maxPausedSearches())),
+                        new PausedSearches(limits.pausedSearchSeconds(), limits.maxPausedSearches()),
+                        workers),
                 new CompareHandler(directory, access),
                 new AddHandler(directory, open.checker(), writes, access),
                 new DeleteHandler(directory, writes, access),

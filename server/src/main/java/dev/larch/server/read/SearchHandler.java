@@ -13,6 +13,7 @@ import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.search.Tri;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.ReadTxn;
+import dev.larch.server.work.WorkerPool;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.SearchResultDone;
@@ -20,8 +21,10 @@ import org.apache.directory.api.ldap.model.message.SearchScope;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
- * Answers search requests (RFC 4511 section 4.5): resolves the base, plans candidates, and
- * streams matching entries from a read transaction on the connection's event loop.
+ * Answers search requests (RFC 4511 section 4.5): resolves the base and plans candidates on the
+ * connection's event loop, then streams matching entries from a read transaction ({@link
+ * StreamingSearch}): small indexed searches on the event loop, those that may run long on the worker
+ * pool.
  */
 public final class SearchHandler {
     private final Directory directory;
@@ -32,10 +35,13 @@ public final class SearchHandler {
     private final SearchLimits limits;
     private final ResultEntries results;
     private final PausedSearches pauses;
+    private final WorkerPool workers;
 
     /**
      * @param limits the bounds for everyone but the administrator, who has none
      * @param pauses the bounds on searches waiting for their clients to read, for everyone
+     * @param workers where searches that may run long examine entries, or null to keep every search
+     *     on its event loop
      */
     public SearchHandler(
             Directory directory,
@@ -44,7 +50,8 @@ public final class SearchHandler {
             AccessPolicy access,
             VirtualEntries virtualEntries,
             SearchLimits limits,
-            PausedSearches pauses) {
+            PausedSearches pauses,
+            WorkerPool workers) {
         this.directory = directory;
         this.filters = filters;
         this.planner = planner;
@@ -53,6 +60,7 @@ public final class SearchHandler {
         this.limits = limits;
         this.results = new ResultEntries(access, VirtualEntries.SUBSCHEMA_DN);
         this.pauses = pauses;
+        this.workers = workers;
     }
 
     public void handle(Operation op, SearchRequest request) {
@@ -85,9 +93,10 @@ public final class SearchHandler {
                             selection,
                             results,
                             pauses,
+                            workers,
                             limit(request.getSizeLimit(), bounds.sizeLimit()),
                             limit(request.getTimeLimit(), bounds.timeLimitSeconds()))
-                    .run();
+                    .start(StreamingSearch.mayRunLong(request.getScope(), candidates));
         } catch (RuntimeException e) {
             if (cursor != null) {
                 cursor.close();
