@@ -132,6 +132,9 @@ final class StreamingSearch {
         if (onWorkers) {
             if (op.isAbandoned()) {
                 release();
+            } else if (System.nanoTime() - deadlineNanos > 0) {
+                // Also while it waits for a free worker: a full pool never stretches the time limit.
+                finish(ResultCodeEnum.TIME_LIMIT_EXCEEDED, timeLimitExceeded());
             } else {
                 continueOnWorkers();
             }
