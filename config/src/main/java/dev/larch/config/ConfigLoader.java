@@ -40,6 +40,8 @@ final class ConfigLoader {
             "limits.worker-threads",
             "limits.worker-queue",
             "limits.apply-to-admin",
+            "limits.paused-search-seconds",
+            "limits.max-paused-searches",
             "limits.rate-per-identity",
             "limits.rate-per-address",
             "limits.rate-burst-seconds",
@@ -77,6 +79,12 @@ final class ConfigLoader {
                 s.paths("schema.files", base.schemaFiles()),
                 rateQuotas(s, base.rateQuotas()));
         s.requireAllRead();
+        if (config.limits().maxPausedSearches() >= config.storage().maxReaders()) {
+            throw s.error(
+                    "limits.max-paused-searches",
+                    "must be less than storage.max-readers (" + config.storage().maxReaders()
+                            + "), which paused searches would otherwise use up");
+        }
         return config;
     }
 
@@ -120,7 +128,9 @@ final class ConfigLoader {
                 s.integer("limits.index-entry-limit", b.indexEntryLimit(), 0, MAX),
                 s.integer("limits.worker-threads", b.workerThreads(), 0, 1024),
                 s.integer("limits.worker-queue", b.workerQueue(), 0, 1_000_000),
-                s.bool("limits.apply-to-admin", b.applyToAdmin()));
+                s.bool("limits.apply-to-admin", b.applyToAdmin()),
+                s.integer("limits.paused-search-seconds", b.pausedSearchSeconds(), 1, 86_400),
+                s.integer("limits.max-paused-searches", b.maxPausedSearches(), 1, MAX));
     }
 
     private static RateQuotas rateQuotas(Settings s, RateQuotas b) throws ConfigException {

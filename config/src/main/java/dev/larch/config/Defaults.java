@@ -34,7 +34,17 @@ final class Defaults {
             // Size and time limits as slapd ships them; look-through bounds an unindexed scan.
             // The worker pool: one thread per core (0) and a bounded wait queue.
             // The administrator is held to the limits too (apply-to-admin).
-            new Limits(500, 3600, 100_000, 50_000, 0, Limits.DEFAULT_WORKER_QUEUE, true),
+            // Paused searches: a minute each, and at most half of storage.max-readers at once.
+            new Limits(
+                    500,
+                    3600,
+                    100_000,
+                    50_000,
+                    0,
+                    Limits.DEFAULT_WORKER_QUEUE,
+                    true,
+                    Limits.DEFAULT_PAUSED_SEARCH_SECONDS,
+                    Limits.DEFAULT_MAX_PAUSED_SEARCHES),
             new Security(null, false, "SSHA256", 1_000_000, 200, 5_000),
             new Logging(true, "INFO"),
             defaultIndexes(),

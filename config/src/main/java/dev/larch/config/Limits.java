@@ -10,11 +10,16 @@ package dev.larch.config;
  * @param indexEntryLimit the most entry IDs one index key keeps; a key that grows past it stops
  *     narrowing searches (it answers "not indexed"), which keeps very common values cheap
  * @param workerThreads threads of the worker pool that runs CPU-heavy work off the event loops
- *     (password hashing of binds); 0 means one per CPU core
+ *     (password hashing of binds, searches that may run long); 0 means one per CPU core
  * @param workerQueue the most tasks that may wait for a worker beyond those running; past it a
  *     request is answered busy instead of queued
  * @param applyToAdmin whether the administrator is held to these search limits too (true by
  *     default); false exempts {@code cn=admin} from the size, time and look-through limits
+ * @param pausedSearchSeconds the longest a search may wait for its client to read (it keeps a read
+ *     transaction open meanwhile) before it ends with timeLimitExceeded; at least 1
+ * @param maxPausedSearches the most searches across the server that may hold a read transaction
+ *     while waiting for their clients to read; a search that would pause beyond it ends busy. Must
+ *     stay below {@code storage.max-readers} so that the rest is left for other clients
  */
 public record Limits(
         int sizeLimit,
@@ -23,16 +28,30 @@ public record Limits(
         int indexEntryLimit,
         int workerThreads,
         int workerQueue,
-        boolean applyToAdmin) {
+        boolean applyToAdmin,
+        int pausedSearchSeconds,
+        int maxPausedSearches) {
     /** Worker pool settings when none are given: one thread per core, {@value #DEFAULT_WORKER_QUEUE} waiting. */
     public static final int DEFAULT_WORKER_QUEUE = 1024;
 
-    /** Search limits with the default worker pool. */
+    /** How long a search may wait for its client to read, when not configured: a minute. */
+    public static final int DEFAULT_PAUSED_SEARCH_SECONDS = 60;
+
+    /**
+     * Searches that may wait for their clients at once, when not configured: half of the default
+     * {@code storage.max-readers} (1024), so the other half is left for everyone else.
+     */
+    public static final int DEFAULT_MAX_PAUSED_SEARCHES = 512;
+
+    /** Search limits with the default worker pool and paused-search bounds. */
     public Limits(int sizeLimit, int timeLimitSeconds, int lookThroughLimit, int indexEntryLimit) {
         this(sizeLimit, timeLimitSeconds, lookThroughLimit, indexEntryLimit, 0, DEFAULT_WORKER_QUEUE);
     }
 
-    /** Search limits and worker pool settings; the administrator is held to the limits. */
+    /**
+     * Search limits and worker pool settings; the administrator is held to the limits, paused searches
+     * have the default bounds.
+     */
     public Limits(
             int sizeLimit,
             int timeLimitSeconds,
@@ -40,13 +59,30 @@ public record Limits(
             int indexEntryLimit,
             int workerThreads,
             int workerQueue) {
-        this(sizeLimit, timeLimitSeconds, lookThroughLimit, indexEntryLimit, workerThreads, workerQueue, true);
+        this(
+                sizeLimit,
+                timeLimitSeconds,
+                lookThroughLimit,
+                indexEntryLimit,
+                workerThreads,
+                workerQueue,
+                true,
+                DEFAULT_PAUSED_SEARCH_SECONDS,
+                DEFAULT_MAX_PAUSED_SEARCHES);
     }
 
     /** A copy that holds the administrator to the limits, or exempts them. */
     public Limits withApplyToAdmin(boolean apply) {
         return new Limits(
-                sizeLimit, timeLimitSeconds, lookThroughLimit, indexEntryLimit, workerThreads, workerQueue, apply);
+                sizeLimit,
+                timeLimitSeconds,
+                lookThroughLimit,
+                indexEntryLimit,
+                workerThreads,
+                workerQueue,
+                apply,
+                pausedSearchSeconds,
+                maxPausedSearches);
     }
 
     /** The worker thread count with 0 resolved to the number of available processors. */

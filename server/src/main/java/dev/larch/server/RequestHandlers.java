@@ -8,6 +8,7 @@ import dev.larch.server.auth.BindHandler;
 import dev.larch.server.auth.Credentials;
 import dev.larch.server.auth.FailedBindDelays;
 import dev.larch.server.read.CompareHandler;
+import dev.larch.server.read.PausedSearches;
 import dev.larch.server.read.SearchHandler;
 import dev.larch.server.read.SearchLimits;
 import dev.larch.server.read.VirtualEntries;
@@ -35,7 +36,8 @@ public final class RequestHandlers {
      *
      * @param security the failed-bind delays are read from it
      * @param writes the queue that runs write transactions; the caller owns and closes it
-     * @param workers the pool for CPU-heavy work (password hashing); the caller owns and closes it
+     * @param workers the pool for CPU-heavy work (password hashing, searches that may run long); the
+     *     caller owns and closes it
      * @param version shown as the root DSE's {@code vendorVersion}
      */
     public static OperationRouter over(
@@ -71,7 +73,9 @@ public final class RequestHandlers {
                         new SearchPlanner(open.store(), limits.indexEntryLimit()),
                         access,
                         virtual,
-                        searchLimits),
+                        searchLimits,
+                        new PausedSearches(limits.pausedSearchSeconds(), limits.maxPausedSearches()),
+                        workers),
                 new CompareHandler(directory, access),
                 new AddHandler(directory, open.checker(), writes, access),
                 new DeleteHandler(directory, writes, access),

@@ -6,6 +6,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.unboundid.ldap.sdk.AsyncRequestID;
 import com.unboundid.ldap.sdk.AsyncSearchResultListener;
 import com.unboundid.ldap.sdk.Attribute;
@@ -21,6 +24,7 @@ import dev.larch.config.LarchConfig;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -121,6 +125,32 @@ class ShutdownIT {
             assertNotNull(admin.getEntry("uid=u2999," + PEOPLE, "1.1"));
         } finally {
             server.close();
+        }
+    }
+
+    @Test
+    void stoppingDoesNotWaitForASearchPausedOnAClientThatDoesNotRead() throws Exception {
+        LarchConfig config = TestServer.config(dir.resolve("data"));
+        TestServer.importOffline(config, people(3000));
+        TestServer server = TestServer.start(config);
+        ListAppender<ILoggingEvent> listenerLog = new ListAppender<>();
+        listenerLog.start();
+        Logger logger = (Logger) LoggerFactory.getLogger("dev.larch.server.net.LdapListener");
+        logger.addAppender(listenerLog);
+        StalledListener stalled = new StalledListener();
+        try (LDAPConnection reader = server.admin()) {
+            reader.asyncSearch(new SearchRequest(stalled, PEOPLE, SearchScope.ONE, "(objectClass=inetOrgPerson)"));
+            assertTrue(stalled.firstEntry.await(30, TimeUnit.SECONDS));
+            server.close();
+            stalled.release.countDown();
+        } finally {
+            logger.detachAppender(listenerLog);
+        }
+        synchronized (listenerLog) {
+            assertTrue(
+                    listenerLog.list.stream()
+                            .noneMatch(e -> e.getFormattedMessage().contains("still running")),
+                    "the listener waited out its grace for the paused search: " + listenerLog.list);
         }
     }
 }

@@ -5,9 +5,12 @@ import java.net.SocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.larch.server.protocol.ConnectionEvent;
@@ -47,8 +50,10 @@ import org.slf4j.LoggerFactory;
  *       responses buffered for the client stay within the high water mark plus the responses of one
  *       operation. Abandon and Unbind are never held: they act at once, also on held requests.
  *   <li>Requests held or outstanding are <em>pending</em>; at {@code maxPendingOperations} of them the
- *       connection's {@link ReadGate} shuts and nothing more is read until one completes. A client is
- *       slowed down, never answered busy: every request it sent is still answered as it would have been.
+ *       connection's {@link ReadGate} shuts and no further request is handed on until one completes. A
+ *       client is slowed down, never answered busy: every request it sent is still answered as it would
+ *       have been. While shut, the frame decoder still lets Abandon and Unbind through (within a byte
+ *       budget), so a client can cancel what holds its connection up.
  * </ul>
  *
  * <p>Stateful: one instance per channel. All state is touched on the channel's event loop only.
@@ -214,7 +219,10 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         if (gate == null) {
             return;
         }
-        if (closing || outstanding.size() + held.size() >= maxPendingOperations) {
+        if (closing) {
+            gate.shut();
+            gate.stopReading();
+        } else if (outstanding.size() + held.size() >= maxPendingOperations) {
             gate.shut();
         } else {
             gate.open();
@@ -251,6 +259,10 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
             inFlight.ended();
             updateGate();
         }
+        if (!waiters.isEmpty()) {
+            // An operation that ended while waiting (a paused search that timed out) resumes never.
+            waiters.removeIf(w -> w.operation() == operation);
+        }
         if (operation.isAbandoned() || closing) {
             return;
         }
@@ -274,6 +286,10 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     void whenWritable(ChannelOperation operation, Runnable resume) {
+        if (inFlight.isDraining() && !operation.isAbandoned()) {
+            // The server is stopping: it does not wait for a client that does not read.
+            abandon(operation);
+        }
         if (closing || operation.isAbandoned() || ctx.channel().isWritable()) {
             ctx.executor().execute(() -> run(resume));
         } else {
@@ -355,16 +371,37 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext context, Object event) {
         if (event instanceof IdleStateEvent) {
-            if (outstanding.isEmpty() && !closing) {
-                LOG.debug("conn={} idle timeout", session.id());
+            if (!closing && onlyWaitingForTheClient()) {
+                LOG.debug(
+                        "conn={} idle timeout ({} operations waiting for the client to read)",
+                        session.id(),
+                        waiters.size());
                 closing = true;
                 context.close();
             }
+        } else if (event == ShutdownNotice.DRAINING) {
+            abandonWaiting();
         } else if (event == ShutdownNotice.INSTANCE) {
             disconnect(ResultCodeEnum.UNAVAILABLE, "server is shutting down");
         } else {
             context.fireUserEventTriggered(event);
         }
+    }
+
+    /**
+     * Whether nothing is making progress but the client: every outstanding operation waits for the
+     * client to read (a paused search). An operation that is working, even one that has sent nothing
+     * yet, keeps the connection open.
+     */
+    private boolean onlyWaitingForTheClient() {
+        if (outstanding.size() > waiters.size()) {
+            return false;
+        }
+        Set<ChannelOperation> waiting = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Waiter waiter : waiters) {
+            waiting.add(waiter.operation());
+        }
+        return waiting.containsAll(outstanding.values());
     }
 
     @Override
@@ -398,6 +435,21 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         }
         closing = true;
         future.channel().close();
+    }
+
+    /** Abandons every operation waiting for the client to read; the server is stopping. */
+    private void abandonWaiting() {
+        if (waiters.isEmpty()) {
+            return;
+        }
+        Set<ChannelOperation> waiting = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Waiter waiter : waiters) {
+            waiting.add(waiter.operation());
+        }
+        for (ChannelOperation operation : waiting) {
+            abandon(operation);
+        }
+        updateGate();
     }
 
     private void releaseWaiters(ChannelOperation operation) {

@@ -1,5 +1,6 @@
 package dev.larch.server.net;
 
+import java.util.ArrayDeque;
 import java.util.List;
 
 import dev.larch.server.protocol.Session;
@@ -16,12 +17,32 @@ import io.netty.handler.codec.ByteToMessageDecoder;
  *
  * <p>The limit depends on the session: while it is anonymous (before a successful bind, or after a
  * bind back to anonymous) the smaller anonymous limit applies, so that a client that has not
- * authenticated cannot make the server buffer large PDUs. While the connection's {@link ReadGate} is
- * shut, no frame is emitted; the bytes stay buffered until it opens.
+ * authenticated cannot make the server buffer large PDUs.
+ *
+ * <p>While the connection's {@link ReadGate} is shut, requests are held, not emitted: whole frames are
+ * copied aside in order and emitted, before anything read later, once the gate opens. Abandon and
+ * Unbind requests are the exception: they are emitted at once, ahead of the held requests, so a client
+ * at its pending-operation limit can still cancel an operation or leave (RFC 4511 §4.11, §4.3). The
+ * decoder keeps reading while shut until the held frames and the partial frame together reach
+ * {@value #HOLD_BUDGET_BYTES} bytes (each held frame counting {@value #HELD_FRAME_OVERHEAD} more);
+ * then it {@linkplain ReadGate#stopReading() stops reading} altogether, so memory stays bounded. An
+ * Abandon sent behind that much is read when the gate opens.
  *
  * <p>Stateful: one instance per channel.
  */
 final class LdapFrameDecoder extends ByteToMessageDecoder {
+
+    /** What one connection may hold while its gate is shut, in bytes. */
+    static final int HOLD_BUDGET_BYTES = 64 * 1024;
+
+    /** What a held frame costs beyond its bytes (the buffer object), so tiny frames are bounded too. */
+    static final int HELD_FRAME_OVERHEAD = 64;
+
+    /** The protocolOp tag of an AbandonRequest: [APPLICATION 16], primitive (RFC 4511 §4.11). */
+    private static final int ABANDON_REQUEST = 0x50;
+
+    /** The protocolOp tag of an UnbindRequest: [APPLICATION 2], primitive (RFC 4511 §4.3). */
+    private static final int UNBIND_REQUEST = 0x42;
 
     private enum State {
         READ_FRAME,
@@ -36,6 +57,11 @@ final class LdapFrameDecoder extends ByteToMessageDecoder {
     private final ReadGate gate;
 
     private final BerHeader header = new BerHeader();
+    private final LdapMessageEnvelope envelope = new LdapMessageEnvelope();
+    /** Frames read while the gate was shut, oldest first; each is a copy this decoder owns. */
+    private final ArrayDeque<ByteBuf> held = new ArrayDeque<>();
+
+    private int heldBytes;
     private State state = State.READ_FRAME;
 
     /** One limit for every PDU, never paused. */
@@ -57,15 +83,56 @@ final class LdapFrameDecoder extends ByteToMessageDecoder {
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         switch (state) {
-            case READ_FRAME -> readFrame(in, out);
+            case READ_FRAME -> readFrame(ctx, in, out);
             case DISCARD -> in.skipBytes(in.readableBytes());
         }
     }
 
-    private void readFrame(ByteBuf in, List<Object> out) {
-        if (gate != null && !gate.isOpen()) {
-            return;
+    /**
+     * Hands on the frames held while the gate was shut, before anything newer; then decodes what was
+     * read. Held frames stop flowing as soon as one of them shuts the gate again.
+     */
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        while (!held.isEmpty() && gate.isOpen()) {
+            ByteBuf frame = held.poll();
+            heldBytes -= frame.readableBytes() + HELD_FRAME_OVERHEAD;
+            ctx.fireChannelRead(frame);
         }
+        super.channelRead(ctx, msg);
+    }
+
+    /** While shut and within the budget, asks for more bytes: auto-read is off then. */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        super.channelReadComplete(ctx);
+        if (gate != null && !gate.isOpen() && !gate.isStopped()) {
+            ctx.read();
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        releaseHeld();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        releaseHeld();
+    }
+
+    private void releaseHeld() {
+        ByteBuf frame;
+        while ((frame = held.poll()) != null) {
+            frame.release();
+        }
+        heldBytes = 0;
+    }
+
+    private void readFrame(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        // Frames held earlier go first: even with the gate open again, newer ones wait behind them.
+        boolean holding = gate != null && (!gate.isOpen() || !held.isEmpty());
         switch (header.read(in, in.readerIndex(), in.writerIndex())) {
             case INCOMPLETE -> {
                 return;
@@ -96,9 +163,37 @@ final class LdapFrameDecoder extends ByteToMessageDecoder {
             return;
         }
         if (in.readableBytes() < length) {
+            if (holding && heldBytes + in.readableBytes() >= HOLD_BUDGET_BYTES) {
+                gate.stopReading();
+            }
             return;
         }
-        out.add(in.readRetainedSlice((int) length));
+        if (!holding || isAbandonOrUnbind(in, (int) length)) {
+            out.add(in.readRetainedSlice((int) length));
+            return;
+        }
+        hold(ctx, in, (int) length);
+    }
+
+    /** Copies the frame at the reader index aside, or stops reading when that would pass the budget. */
+    private void hold(ChannelHandlerContext ctx, ByteBuf in, int length) {
+        int cost = length + HELD_FRAME_OVERHEAD;
+        if (heldBytes + cost > HOLD_BUDGET_BYTES) {
+            gate.stopReading();
+            return;
+        }
+        ByteBuf copy = ctx.alloc().buffer(length);
+        copy.writeBytes(in, length);
+        held.add(copy);
+        heldBytes += cost;
+    }
+
+    private boolean isAbandonOrUnbind(ByteBuf in, int length) {
+        if (!envelope.read(in.slice(in.readerIndex(), length))) {
+            return false; // malformed: held like any request, and refused in order once the gate opens
+        }
+        int op = envelope.protocolOpTag();
+        return op == ABANDON_REQUEST || op == UNBIND_REQUEST;
     }
 
     private boolean anonymous() {

@@ -158,6 +158,9 @@ public final class LdapListener implements AutoCloseable {
         long deadline = System.nanoTime() + Math.max(0, grace.toNanos());
         serverChannel.close().syncUninterruptibly();
         inFlight.startDraining();
+        for (Channel connection : connections) {
+            connection.pipeline().fireUserEventTriggered(ShutdownNotice.DRAINING);
+        }
         if (!inFlight.awaitIdle(deadline)) {
             LOG.warn(
                     "{} operation(s) still running after {} ms; closing their connections",

@@ -6,9 +6,11 @@ import io.netty.channel.ChannelOutboundHandlerAdapter;
 
 /**
  * Stops and restarts reading from one connection. The first handler of the pipeline: while the gate
- * is shut, auto-read is off and every {@code read()} request from further down (the frame decoder asks
- * for more bytes when it has no whole frame) is held back, so the socket is not read at all; the
- * {@link LdapFrameDecoder} also stops emitting the frames it already holds ({@link #isOpen()}).
+ * is shut, auto-read is off and the {@link LdapFrameDecoder} stops handing on requests
+ * ({@link #isOpen()}). It still reads, on its own {@code read()} requests, until what it holds reaches
+ * its byte budget, so that an Abandon or Unbind sent behind the held requests gets through; then it
+ * {@linkplain #stopReading() stops reading} and every {@code read()} request is held back, so the
+ * socket is not read at all until the gate opens.
  *
  * <p>When the gate opens again, the frames already buffered are handed on first (they may shut it
  * again) and only then is the socket read, from a task of its own so that opening never re-enters the
@@ -20,6 +22,9 @@ final class ReadGate extends ChannelOutboundHandlerAdapter {
 
     private ChannelHandlerContext ctx;
     private boolean open = true;
+    /** Set while shut and the frame decoder's budget is spent: the socket is not read at all. */
+    private boolean stopped;
+
     private boolean resumeScheduled;
 
     @Override
@@ -29,6 +34,18 @@ final class ReadGate extends ChannelOutboundHandlerAdapter {
 
     boolean isOpen() {
         return open;
+    }
+
+    /** Whether reading stopped altogether (shut, and the decoder holds all it may). */
+    boolean isStopped() {
+        return stopped;
+    }
+
+    /** While shut, stops reading altogether until the gate opens. */
+    void stopReading() {
+        if (!open) {
+            stopped = true;
+        }
     }
 
     /** Stops reading; frames already buffered stay buffered. Idempotent. */
@@ -45,6 +62,7 @@ final class ReadGate extends ChannelOutboundHandlerAdapter {
             return;
         }
         open = true;
+        stopped = false;
         if (!resumeScheduled) {
             resumeScheduled = true;
             ctx.executor().execute(this::resume);
@@ -66,7 +84,7 @@ final class ReadGate extends ChannelOutboundHandlerAdapter {
 
     @Override
     public void read(ChannelHandlerContext context) {
-        if (open) {
+        if (open || !stopped) {
             context.read();
         }
     }

@@ -14,6 +14,7 @@ import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.search.Tri;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.ReadTxn;
+import dev.larch.server.work.WorkerPool;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.SearchResultDone;
@@ -21,8 +22,10 @@ import org.apache.directory.api.ldap.model.message.SearchScope;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
- * Answers search requests (RFC 4511 section 4.5): resolves the base, plans candidates, and
- * streams matching entries from a read transaction on the connection's event loop.
+ * Answers search requests (RFC 4511 section 4.5): resolves the base and plans candidates on the
+ * connection's event loop, then streams matching entries from a read transaction ({@link
+ * StreamingSearch}): small indexed searches on the event loop, those that may run long on the worker
+ * pool.
  */
 public final class SearchHandler {
     private final Directory directory;
@@ -32,15 +35,24 @@ public final class SearchHandler {
     private final VirtualEntries virtualEntries;
     private final SearchLimits limits;
     private final ResultEntries results;
+    private final PausedSearches pauses;
+    private final WorkerPool workers;
 
-    /** @param limits the bounds of every search (the administrator's only if they say so) */
+    /**
+     * @param limits the bounds of every search (the administrator's only if they say so)
+     * @param pauses the bounds on searches waiting for their clients to read, for everyone
+     * @param workers where searches that may run long examine entries, or null to keep every search
+     *     on its event loop
+     */
     public SearchHandler(
             Directory directory,
             FilterCompiler filters,
             SearchPlanner planner,
             AccessPolicy access,
             VirtualEntries virtualEntries,
-            SearchLimits limits) {
+            SearchLimits limits,
+            PausedSearches pauses,
+            WorkerPool workers) {
         this.directory = directory;
         this.filters = filters;
         this.planner = planner;
@@ -48,6 +60,8 @@ public final class SearchHandler {
         this.virtualEntries = virtualEntries;
         this.limits = limits;
         this.results = new ResultEntries(access, VirtualEntries.SUBSCHEMA_DN);
+        this.pauses = pauses;
+        this.workers = workers;
     }
 
     public void handle(Operation op, SearchRequest request) {
@@ -79,9 +93,11 @@ public final class SearchHandler {
                             cursor,
                             selection,
                             results,
+                            pauses,
+                            workers,
                             limit(request.getSizeLimit(), bounds.sizeLimit()),
                             limit(request.getTimeLimit(), bounds.timeLimitSeconds()))
-                    .run();
+                    .start(StreamingSearch.mayRunLong(request.getScope(), candidates));
         } catch (RuntimeException e) {
             if (cursor != null) {
                 cursor.close();

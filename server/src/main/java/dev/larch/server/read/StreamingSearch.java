@@ -1,15 +1,23 @@
 package dev.larch.server.read;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.search.SearchCursor;
+import dev.larch.server.store.IdSet;
 import dev.larch.server.store.ReadTxn;
+import dev.larch.server.work.WorkerPool;
+import org.apache.directory.api.ldap.model.message.Response;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.SearchResultDone;
+import org.apache.directory.api.ldap.model.message.SearchScope;
 
 /**
  * Sends one search's entries as the connection can take them. It stops when the channel is not
@@ -17,10 +25,32 @@ import org.apache.directory.api.ldap.model.message.SearchResultDone;
  * loop so one large search cannot starve the connection's neighbours. The read transaction stays
  * open across pauses and closes when the search ends, fails or is abandoned.
  *
- * <p>Runs only on the operation's event loop.
+ * <p>A pause is bounded ({@link PausedSearches}): the search needs a paused-search slot to wait at
+ * all (else it ends busy), and a timer on the event loop ends it at the end of the allowed pause or
+ * at its time limit, whichever comes first, releasing the read transaction at once rather than when
+ * the client finally reads. Every limit result names where the limit came from: the client's request
+ * or the server's configuration key.
+ *
+ * <p>A search that {@linkplain #mayRunLong may run long} (it walks its scope, or has many candidates)
+ * examines entries on the {@link WorkerPool} instead, one slice at a time, and hands each slice's
+ * built responses to the event loop, which sends them; so an event loop never walks a large scope.
+ * Exactly one thread owns the cursor and the read transaction at any time: the event loop, or the
+ * worker running the current slice (the environment uses MDB_NOTLS, so the transaction may move).
+ * A full pool answers a new search busy; a search already under way retries a little later.
+ *
+ * <p>Everything but {@link #produce} runs on the operation's event loop.
  */
 final class StreamingSearch {
     private static final int BATCH = 256;
+
+    /** Most responses one worker slice builds before handing them to the event loop. */
+    private static final int WORKER_SLICE_ENTRIES = 64;
+
+    /** Longest one worker slice runs before handing over, so abandon and back-pressure act soon. */
+    private static final long WORKER_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    /** How soon a search under way asks the worker pool again when it was full. */
+    private static final long WORKER_RETRY_MILLIS = 10;
 
     private final Operation op;
     private final SearchRequest request;
@@ -28,10 +58,21 @@ final class StreamingSearch {
     private final SearchCursor cursor;
     private final AttributeSelection selection;
     private final ResultEntries results;
+    private final PausedSearches pauses;
+    /** Null: everything runs on the event loop. */
+    private final WorkerPool workers;
+    /** Set once the search moved to the worker pool; it then never examines entries on the event loop. */
+    private boolean onWorkers;
+
     private final int sizeLimit;
+    private final int timeLimitSeconds;
     private final long deadlineNanos;
     private int sent;
     private boolean finished;
+    /** Whether this search holds one of the {@link PausedSearches} slots; it keeps it until it ends. */
+    private boolean holdsPauseSlot;
+    /** Ends the search if the current pause lasts too long; null while not paused. */
+    private ScheduledFuture<?> pauseTimer;
 
     StreamingSearch(
             Operation op,
@@ -40,6 +81,8 @@ final class StreamingSearch {
             SearchCursor cursor,
             AttributeSelection selection,
             ResultEntries results,
+            PausedSearches pauses,
+            WorkerPool workers,
             int sizeLimit,
             int timeLimitSeconds) {
         this.op = op;
@@ -48,13 +91,53 @@ final class StreamingSearch {
         this.cursor = cursor;
         this.selection = selection;
         this.results = results;
+        this.pauses = pauses;
+        this.workers = workers;
         this.sizeLimit = sizeLimit;
+        this.timeLimitSeconds = timeLimitSeconds;
         this.deadlineNanos =
                 timeLimitSeconds <= 0 ? Long.MAX_VALUE : op.startNanos() + TimeUnit.SECONDS.toNanos(timeLimitSeconds);
     }
 
+    /**
+     * Whether a search may examine many entries: one that walks its scope (no index narrowed it) or
+     * has more candidates than one batch. Base-scope searches and small indexed ones never do.
+     */
+    static boolean mayRunLong(SearchScope scope, IdSet candidates) {
+        if (scope == SearchScope.OBJECT) {
+            return false;
+        }
+        return candidates == null || candidates.size() > BATCH;
+    }
+
+    /** Starts streaming: here on the event loop, or on the worker pool when {@code mayRunLong}. */
+    void start(boolean mayRunLong) {
+        if (!mayRunLong || workers == null) {
+            run();
+            return;
+        }
+        onWorkers = true;
+        if (!workers.trySubmit(this::produce)) {
+            finish(
+                    ResultCodeEnum.BUSY,
+                    "the server is busy; try the search again later (limits.worker-threads, limits.worker-queue)");
+        }
+    }
+
     void run() {
         if (finished) {
+            return;
+        }
+        cancelPauseTimer();
+        if (onWorkers) {
+            if (op.isAbandoned()) {
+                release();
+            } else if (System.nanoTime() - deadlineNanos > 0) {
+                // Also while it waits for a free worker: a full pool never stretches the time limit.
+                finish(ResultCodeEnum.TIME_LIMIT_EXCEEDED, timeLimitExceeded());
+            } else {
+                continueOnWorkers();
+            }
             return;
         }
         try {
@@ -64,7 +147,7 @@ final class StreamingSearch {
                     return;
                 }
                 if (System.nanoTime() - deadlineNanos > 0) {
-                    finish(ResultCodeEnum.TIME_LIMIT_EXCEEDED, "time limit exceeded");
+                    finish(ResultCodeEnum.TIME_LIMIT_EXCEEDED, timeLimitExceeded());
                     return;
                 }
                 StoredEntry entry = cursor.next();
@@ -73,14 +156,14 @@ final class StreamingSearch {
                     return;
                 }
                 if (sizeLimit > 0 && sent >= sizeLimit) {
-                    finish(ResultCodeEnum.SIZE_LIMIT_EXCEEDED, "size limit of " + sizeLimit + " entries exceeded");
+                    finish(ResultCodeEnum.SIZE_LIMIT_EXCEEDED, sizeLimitExceeded());
                     return;
                 }
                 sent++;
                 boolean writable = op.send(results.build(
                         request.getMessageId(), entry, selection, request.getTypesOnly(), op.session(), txn));
                 if (!writable) {
-                    op.onWritable(this::run);
+                    pause();
                     return;
                 }
             }
@@ -95,8 +178,146 @@ final class StreamingSearch {
         }
     }
 
+    private void continueOnWorkers() {
+        if (!workers.trySubmit(this::produce)) {
+            op.executor().schedule(this::run, WORKER_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** The outcome of one worker slice, for the event loop to send. */
+    private record Slice(List<Response> responses, ResultCodeEnum end, String message, Throwable failure) {}
+
+    /**
+     * On a worker: examines entries for one slice and builds their responses, then hands them to the
+     * event loop. When the search ends here, its transaction is released here, before the hand-over.
+     */
+    private void produce() {
+        List<Response> responses = new ArrayList<>();
+        ResultCodeEnum end = null;
+        String message = null;
+        Throwable failure = null;
+        try {
+            long sliceStart = System.nanoTime();
+            while (responses.size() < WORKER_SLICE_ENTRIES) {
+                if (op.isAbandoned()) {
+                    release();
+                    return;
+                }
+                if (System.nanoTime() - deadlineNanos > 0) {
+                    end = ResultCodeEnum.TIME_LIMIT_EXCEEDED;
+                    message = timeLimitExceeded();
+                    break;
+                }
+                StoredEntry entry = cursor.next();
+                if (entry == null) {
+                    end = ResultCodeEnum.SUCCESS;
+                    break;
+                }
+                if (sizeLimit > 0 && sent >= sizeLimit) {
+                    end = ResultCodeEnum.SIZE_LIMIT_EXCEEDED;
+                    message = sizeLimitExceeded();
+                    break;
+                }
+                sent++;
+                responses.add(results.build(
+                        request.getMessageId(), entry, selection, request.getTypesOnly(), op.session(), txn));
+                if (System.nanoTime() - sliceStart > WORKER_SLICE_NANOS) {
+                    break;
+                }
+            }
+        } catch (Throwable e) {
+            failure = e;
+        }
+        if (end != null || failure != null) {
+            release();
+        }
+        Slice slice = new Slice(responses, end, message, failure);
+        try {
+            op.executor().execute(() -> deliver(slice));
+        } catch (RejectedExecutionException e) {
+            release(); // the event loop is gone: so is the connection
+        }
+    }
+
+    /** On the event loop: sends one worker slice's responses, then ends, pauses or goes on. */
+    private void deliver(Slice slice) {
+        boolean writable = true;
+        for (Response response : slice.responses()) {
+            writable = op.send(response);
+        }
+        if (slice.failure() != null) {
+            op.complete(FailureResults.fill(request.getResultResponse(), slice.failure()));
+        } else if (slice.end() != null) {
+            complete(slice.end(), slice.message());
+        } else if (finished) {
+            return;
+        } else if (op.isAbandoned()) {
+            release();
+        } else if (!writable) {
+            pause();
+        } else {
+            continueOnWorkers();
+        }
+    }
+
+    /** Waits for the client to read, within the {@link PausedSearches} bounds. */
+    private void pause() {
+        if (!holdsPauseSlot) {
+            if (!pauses.tryTake()) {
+                finish(ResultCodeEnum.BUSY, pauses.refusal());
+                return;
+            }
+            holdsPauseSlot = true;
+        }
+        long now = System.nanoTime();
+        long untilPauseEnds = pauses.maxPauseNanos();
+        boolean timeLimitFirst = timeLimitSeconds > 0 && deadlineNanos - now < untilPauseEnds;
+        long delay = timeLimitFirst ? Math.max(0, deadlineNanos - now) : untilPauseEnds;
+        pauseTimer = op.executor().schedule(() -> endPause(timeLimitFirst), delay, TimeUnit.NANOSECONDS);
+        op.onWritable(this::run);
+    }
+
+    /** The pause timer fired: the client did not read in time. */
+    private void endPause(boolean timeLimit) {
+        pauseTimer = null;
+        if (finished) {
+            return;
+        }
+        if (op.isAbandoned()) {
+            release();
+            return;
+        }
+        finish(ResultCodeEnum.TIME_LIMIT_EXCEEDED, timeLimit ? timeLimitExceeded() : pauses.pausedTooLong());
+    }
+
+    private void cancelPauseTimer() {
+        if (pauseTimer != null) {
+            pauseTimer.cancel(false);
+            pauseTimer = null;
+        }
+    }
+
+    private String sizeLimitExceeded() {
+        return "size limit of " + sizeLimit + " entries exceeded ("
+                + source(request.getSizeLimit(), sizeLimit, "limits.size-limit") + ")";
+    }
+
+    private String timeLimitExceeded() {
+        return "time limit of " + timeLimitSeconds + " seconds exceeded ("
+                + source(request.getTimeLimit(), timeLimitSeconds, "limits.time-limit-seconds") + ")";
+    }
+
+    /** Where an applied limit came from: the client's request when it asked for exactly that, else the key. */
+    private static String source(long requested, int applied, String key) {
+        return requested > 0 && requested == applied ? "requested by the client" : key;
+    }
+
     private void finish(ResultCodeEnum code, String message) {
         release();
+        complete(code, message);
+    }
+
+    private void complete(ResultCodeEnum code, String message) {
         SearchResultDone done = (SearchResultDone) request.getResultResponse();
         done.getLdapResult().setResultCode(code);
         if (message != null) {
@@ -108,6 +329,11 @@ final class StreamingSearch {
     private void release() {
         if (!finished) {
             finished = true;
+            cancelPauseTimer();
+            if (holdsPauseSlot) {
+                holdsPauseSlot = false;
+                pauses.giveBack();
+            }
             cursor.close();
             txn.close();
         }

@@ -1,5 +1,5 @@
 /**
- * Work that must not run on an event loop (password hashing today, long searches later), on a
+ * Work that must not run on an event loop (password hashing, searches that may run long), on a
  * bounded pool that refuses rather than queues without end.
  */
 package dev.larch.server.work;

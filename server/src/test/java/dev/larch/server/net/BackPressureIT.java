@@ -116,6 +116,54 @@ class BackPressureIT {
         }
     }
 
+    @Test
+    void anAbandonSentBehindHeldRequestsStillCancelsAnOutstandingOne() throws Exception {
+        int limit = 4;
+        HoldingHandler handler = new HoldingHandler(limit);
+        ListenerOptions options = options().withRequestLimits(64 * 1024, limit);
+        try (LdapListener listener = LdapListener.start(options, handler);
+                RawClient raw = new RawClient(listener.address())) {
+            raw.send(searches(1, 2 * limit));
+            Operation[] outstanding = new Operation[limit];
+            for (int i = 0; i < limit; i++) {
+                outstanding[i] = handler.take();
+            }
+            // Reading is paused at the limit with four requests held; the Abandon comes behind them.
+            raw.send(Fixtures.hex("30 06  02 01 63  50 01 02")); // abandon message 2, as message 99
+            Operation next = handler.take();
+            assertTrue(outstanding[1].isAbandoned(), "the abandon reached the outstanding operation");
+            assertEquals(limit + 1, next.request().getMessageId(), "its slot went to the oldest held request");
+        }
+    }
+
+    @Test
+    void anUnbindSentBehindHeldRequestsClosesTheConnection() throws Exception {
+        int limit = 4;
+        HoldingHandler handler = new HoldingHandler(limit);
+        ListenerOptions options = options().withRequestLimits(64 * 1024, limit);
+        try (LdapListener listener = LdapListener.start(options, handler);
+                RawClient raw = new RawClient(listener.address())) {
+            raw.send(searches(1, 2 * limit));
+            Operation[] outstanding = new Operation[limit];
+            for (int i = 0; i < limit; i++) {
+                outstanding[i] = handler.take();
+            }
+            raw.send(Fixtures.UNBIND);
+            assertTrue(raw.closedByServer(), "the server closed the connection on the unbind");
+            for (Operation op : outstanding) {
+                assertTrue(op.isAbandoned(), "outstanding operations end with the connection");
+            }
+        }
+    }
+
+    private static byte[] searches(int firstId, int count) {
+        byte[][] each = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            each[i] = Fixtures.baseSearch(firstId + i, "ou=held", Fixtures.objectClassPresent());
+        }
+        return Fixtures.concat(each);
+    }
+
     private static byte[] pipelinedRootDseSearches() {
         byte[][] each = new byte[PIPELINED][];
         for (int i = 0; i < PIPELINED; i++) {

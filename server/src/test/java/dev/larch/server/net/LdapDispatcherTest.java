@@ -9,6 +9,7 @@ import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.protocol.Session;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.timeout.IdleStateEvent;
 import org.apache.directory.api.ldap.model.message.AbandonRequestImpl;
 import org.apache.directory.api.ldap.model.message.ExtendedResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -137,6 +138,50 @@ class LdapDispatcherTest {
         assertTrue(op.isAbandoned());
         assertEquals(0, inFlight.count());
         op.complete(done(op, ResultCodeEnum.SUCCESS)); // allowed and ignored
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void anIdleConnectionWhoseOperationsOnlyWaitForTheClientIsClosed() {
+        channel.writeInbound(search(1), search(2));
+        setWritable(false);
+        AtomicInteger resumed = new AtomicInteger();
+        received.get(0).onWritable(resumed::incrementAndGet);
+        channel.pipeline().fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);
+        assertTrue(channel.isActive(), "operation 2 is still working");
+        received.get(1).onWritable(resumed::incrementAndGet);
+        channel.pipeline().fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);
+        assertFalse(channel.isActive(), "nothing but the client could make progress");
+        assertTrue(received.get(0).isAbandoned() && received.get(1).isAbandoned());
+        assertEquals(2, resumed.get(), "the waiting producers were released to clean up");
+        assertEquals(0, inFlight.count());
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void anIdleConnectionWithAWorkingOperationStaysOpen() {
+        channel.writeInbound(search(1));
+        channel.pipeline().fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);
+        assertTrue(channel.isActive());
+        received.get(0).complete(done(received.get(0), ResultCodeEnum.SUCCESS));
+        assertInstanceOf(SearchResultDone.class, channel.readOutbound());
+        channel.pipeline().fireUserEventTriggered(IdleStateEvent.ALL_IDLE_STATE_EVENT);
+        assertFalse(channel.isActive(), "idle with nothing outstanding");
+        assertFalse(channel.finishAndReleaseAll());
+    }
+
+    @Test
+    void anOperationThatEndsWhileWaitingIsNeverResumed() {
+        channel.writeInbound(search(1));
+        setWritable(false);
+        Operation op = received.get(0);
+        AtomicInteger resumed = new AtomicInteger();
+        op.onWritable(resumed::incrementAndGet);
+        op.complete(done(op, ResultCodeEnum.TIME_LIMIT_EXCEEDED));
+        setWritable(true);
+        channel.runPendingTasks();
+        assertEquals(0, resumed.get());
+        assertInstanceOf(SearchResultDone.class, channel.readOutbound());
         assertFalse(channel.finishAndReleaseAll());
     }
 

@@ -162,4 +162,66 @@ class LdapFrameDecoderTest {
         assertTrue(ch.config().isAutoRead());
         assertFalse(ch.finishAndReleaseAll());
     }
+
+    /** AbandonRequest { messageID 9, abandon message 2 }. */
+    private static final byte[] ABANDON_2 = Fixtures.hex("30 06  02 01 09  50 01 02");
+
+    @Test
+    void aShutGateLetsAbandonAndUnbindThroughAheadOfTheHeldRequests() {
+        ReadGate gate = new ReadGate();
+        EmbeddedChannel ch = new EmbeddedChannel(gate, new LdapFrameDecoder(1024, 1024, null, gate));
+        gate.shut();
+        ch.writeInbound(
+                Unpooled.wrappedBuffer(Fixtures.concat(Fixtures.BIND, ABANDON_2, Fixtures.SEARCH, Fixtures.UNBIND)));
+        assertArrayEquals(ABANDON_2, readFrame(ch));
+        assertArrayEquals(Fixtures.UNBIND, readFrame(ch));
+        assertNull(ch.readInbound());
+        assertFalse(gate.isStopped(), "two small requests are within the budget");
+        gate.open();
+        ch.runPendingTasks();
+        assertArrayEquals(Fixtures.BIND, readFrame(ch));
+        assertArrayEquals(Fixtures.SEARCH, readFrame(ch));
+        assertNull(ch.readInbound());
+        assertFalse(ch.finishAndReleaseAll());
+    }
+
+    @Test
+    void aShutGateStopsReadingAtTheBudgetAndKeepsTheOrderWhenItOpens() {
+        ReadGate gate = new ReadGate();
+        EmbeddedChannel ch = new EmbeddedChannel(gate, new LdapFrameDecoder(1024, 1024, null, gate));
+        gate.shut();
+        int perFrame =
+                Fixtures.baseSearch(1, "", Fixtures.objectClassPresent()).length + LdapFrameDecoder.HELD_FRAME_OVERHEAD;
+        int fit = LdapFrameDecoder.HOLD_BUDGET_BYTES / perFrame;
+        byte[][] frames = new byte[fit + 3][];
+        for (int i = 0; i < frames.length; i++) {
+            frames[i] = Fixtures.baseSearch(i + 1, "", Fixtures.objectClassPresent());
+        }
+        // Byte by byte, as a slow network would deliver them.
+        for (byte b : Fixtures.concat(frames)) {
+            ch.writeInbound(Unpooled.wrappedBuffer(new byte[] {b}));
+        }
+        assertNull(ch.readInbound());
+        assertTrue(gate.isStopped(), "held past the budget");
+        // An Abandon behind the budget waits with the rest; nothing is lost or reordered.
+        ch.writeInbound(Unpooled.wrappedBuffer(ABANDON_2));
+        assertNull(ch.readInbound());
+        gate.open();
+        ch.runPendingTasks();
+        for (byte[] frame : frames) {
+            assertArrayEquals(frame, readFrame(ch));
+        }
+        assertArrayEquals(ABANDON_2, readFrame(ch));
+        assertFalse(gate.isStopped());
+        assertFalse(ch.finishAndReleaseAll());
+    }
+
+    @Test
+    void heldFramesAreReleasedWhenTheChannelCloses() {
+        ReadGate gate = new ReadGate();
+        EmbeddedChannel ch = new EmbeddedChannel(gate, new LdapFrameDecoder(1024, 1024, null, gate));
+        gate.shut();
+        ch.writeInbound(Unpooled.wrappedBuffer(Fixtures.concat(Fixtures.BIND, Fixtures.SEARCH)));
+        assertFalse(ch.finishAndReleaseAll(), "nothing was emitted, and the held copies are freed (leak detector)");
+    }
 }
