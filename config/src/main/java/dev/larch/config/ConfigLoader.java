@@ -42,6 +42,7 @@ final class ConfigLoader {
             "limits.apply-to-admin",
             "limits.paused-search-seconds",
             "limits.max-paused-searches",
+            "limits.max-long-searches",
             "limits.rate-per-identity",
             "limits.rate-per-address",
             "limits.rate-burst-seconds",
@@ -84,6 +85,16 @@ final class ConfigLoader {
                     "limits.max-paused-searches",
                     "must be less than storage.max-readers (" + config.storage().maxReaders()
                             + "), which paused searches would otherwise use up");
+        }
+        Limits limits = config.limits();
+        if (limits.maxPausedSearches() + limits.maxLongSearches()
+                >= config.storage().maxReaders()) {
+            throw s.error(
+                    "limits.max-long-searches",
+                    "with limits.max-paused-searches (" + limits.maxPausedSearches()
+                            + ") must stay below storage.max-readers ("
+                            + config.storage().maxReaders()
+                            + "), so that reader slots are left for other clients");
         }
         return config;
     }
@@ -130,7 +141,8 @@ final class ConfigLoader {
                 s.integer("limits.worker-queue", b.workerQueue(), 0, 1_000_000),
                 s.bool("limits.apply-to-admin", b.applyToAdmin()),
                 s.integer("limits.paused-search-seconds", b.pausedSearchSeconds(), 1, 86_400),
-                s.integer("limits.max-paused-searches", b.maxPausedSearches(), 1, MAX));
+                s.integer("limits.max-paused-searches", b.maxPausedSearches(), 1, MAX),
+                s.integer("limits.max-long-searches", b.maxLongSearches(), 1, MAX));
     }
 
     private static RateQuotas rateQuotas(Settings s, RateQuotas b) throws ConfigException {

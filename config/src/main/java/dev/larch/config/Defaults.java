@@ -34,7 +34,8 @@ final class Defaults {
             // Size and time limits as slapd ships them; look-through bounds an unindexed scan.
             // The worker pool: one thread per core (0) and a bounded wait queue.
             // The administrator is held to the limits too (apply-to-admin).
-            // Paused searches: a minute each, and at most half of storage.max-readers at once.
+            // Paused searches: a minute each, and at most half of storage.max-readers at once; searches
+            // running long on the worker pool: at most a quarter.
             new Limits(
                     500,
                     3600,
@@ -44,7 +45,8 @@ final class Defaults {
                     Limits.DEFAULT_WORKER_QUEUE,
                     true,
                     Limits.DEFAULT_PAUSED_SEARCH_SECONDS,
-                    Limits.DEFAULT_MAX_PAUSED_SEARCHES),
+                    Limits.DEFAULT_MAX_PAUSED_SEARCHES,
+                    Limits.DEFAULT_MAX_LONG_SEARCHES),
             new Security(null, false, "SSHA256", 1_000_000, 200, 5_000),
             new Logging(true, "INFO"),
             defaultIndexes(),

@@ -20,6 +20,10 @@ package dev.larch.config;
  * @param maxPausedSearches the most searches across the server that may hold a read transaction
  *     while waiting for their clients to read; a search that would pause beyond it ends busy. Must
  *     stay below {@code storage.max-readers} so that the rest is left for other clients
+ * @param maxLongSearches the most searches across the server that may run on the worker pool at
+ *     once (those that walk their scope or have many candidates), each holding a read transaction
+ *     while it runs; a search that would run long beyond it ends busy. With {@code maxPausedSearches}
+ *     it must stay below {@code storage.max-readers}
  */
 public record Limits(
         int sizeLimit,
@@ -30,7 +34,8 @@ public record Limits(
         int workerQueue,
         boolean applyToAdmin,
         int pausedSearchSeconds,
-        int maxPausedSearches) {
+        int maxPausedSearches,
+        int maxLongSearches) {
     /** Worker pool settings when none are given: one thread per core, {@value #DEFAULT_WORKER_QUEUE} waiting. */
     public static final int DEFAULT_WORKER_QUEUE = 1024;
 
@@ -42,6 +47,12 @@ public record Limits(
      * {@code storage.max-readers} (1024), so the other half is left for everyone else.
      */
     public static final int DEFAULT_MAX_PAUSED_SEARCHES = 512;
+
+    /**
+     * Searches that may run long on the worker pool at once, when not configured: a quarter of the
+     * default {@code storage.max-readers}, far more than two cores can serve at a time.
+     */
+    public static final int DEFAULT_MAX_LONG_SEARCHES = 256;
 
     /** Search limits with the default worker pool and paused-search bounds. */
     public Limits(int sizeLimit, int timeLimitSeconds, int lookThroughLimit, int indexEntryLimit) {
@@ -68,7 +79,8 @@ public record Limits(
                 workerQueue,
                 true,
                 DEFAULT_PAUSED_SEARCH_SECONDS,
-                DEFAULT_MAX_PAUSED_SEARCHES);
+                DEFAULT_MAX_PAUSED_SEARCHES,
+                DEFAULT_MAX_LONG_SEARCHES);
     }
 
     /** A copy that holds the administrator to the limits, or exempts them. */
@@ -82,7 +94,8 @@ public record Limits(
                 workerQueue,
                 apply,
                 pausedSearchSeconds,
-                maxPausedSearches);
+                maxPausedSearches,
+                maxLongSearches);
     }
 
     /** The worker thread count with 0 resolved to the number of available processors. */

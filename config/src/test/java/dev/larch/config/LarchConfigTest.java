@@ -253,6 +253,7 @@ class LarchConfigTest {
             limits.rate-apply-to-admin = 2      | limits.rate-apply-to-admin: expected true or false, got '2'
             limits.paused-search-seconds = 0    | limits.paused-search-seconds: expected an integer 1..
             limits.max-paused-searches = 1024   | limits.max-paused-searches: must be less than storage.max-readers (1024)
+            limits.max-long-searches = 600      | limits.max-long-searches: with limits.max-paused-searches (512) must stay below storage.max-readers (1024)
             security.allow-cleartext-passwords = 1 | security.allow-cleartext-passwords: expected true or false, got '1'
             security.password-scheme = MD5      | security.password-scheme: expected one of SSHA, SSHA256, SSHA512, PBKDF2-SHA256, got 'MD5'
             logging.access-log = enabled        | logging.access-log: expected true or false, got 'enabled'

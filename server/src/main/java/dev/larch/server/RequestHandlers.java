@@ -11,6 +11,7 @@ import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.PausedSearches;
 import dev.larch.server.read.SearchHandler;
 import dev.larch.server.read.SearchLimits;
+import dev.larch.server.read.SearchSlots;
 import dev.larch.server.read.VirtualEntries;
 import dev.larch.server.route.OperationRouter;
 import dev.larch.server.search.FilterCompiler;
@@ -75,7 +76,8 @@ public final class RequestHandlers {
                         virtual,
                         searchLimits,
                         new PausedSearches(limits.pausedSearchSeconds(), limits.maxPausedSearches()),
-                        workers),
+                        workers,
+                        new SearchSlots(limits.maxLongSearches(), "limits.max-long-searches")),
                 new CompareHandler(directory, access),
                 new AddHandler(directory, open.checker(), writes, access),
                 new DeleteHandler(directory, writes, access),

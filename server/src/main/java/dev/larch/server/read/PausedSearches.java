@@ -1,7 +1,6 @@
 package dev.larch.server.read;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The server-wide bounds on searches that wait for their clients to read: how long one may wait, and
@@ -19,8 +18,7 @@ public final class PausedSearches {
     static final String MAX_KEY = "limits.max-paused-searches";
 
     private final int maxPauseSeconds;
-    private final int maxPaused;
-    private final AtomicInteger paused = new AtomicInteger();
+    private final SearchSlots slots;
 
     /**
      * @param maxPauseSeconds the longest one search may wait, at least 1
@@ -32,30 +30,22 @@ public final class PausedSearches {
                     + maxPauseSeconds + ", " + maxPaused);
         }
         this.maxPauseSeconds = maxPauseSeconds;
-        this.maxPaused = maxPaused;
+        this.slots = new SearchSlots(maxPaused, MAX_KEY);
     }
 
     /** Takes a slot; false when {@code maxPaused} searches already hold one. */
     boolean tryTake() {
-        while (true) {
-            int now = paused.get();
-            if (now >= maxPaused) {
-                return false;
-            }
-            if (paused.compareAndSet(now, now + 1)) {
-                return true;
-            }
-        }
+        return slots.tryTake();
     }
 
     /** Returns a slot taken with {@link #tryTake}. */
     void giveBack() {
-        paused.decrementAndGet();
+        slots.giveBack();
     }
 
     /** Searches holding a slot right now. */
     public int paused() {
-        return paused.get();
+        return slots.taken();
     }
 
     long maxPauseNanos() {
@@ -64,7 +54,7 @@ public final class PausedSearches {
 
     /** The diagnostic of a search refused a slot. */
     String refusal() {
-        return "too many searches are waiting for their clients to read (" + MAX_KEY + " = " + maxPaused
+        return "too many searches are waiting for their clients to read (" + slots.limit()
                 + "); read the results sooner or try again later";
     }
 

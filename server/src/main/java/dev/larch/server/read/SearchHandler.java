@@ -37,12 +37,14 @@ public final class SearchHandler {
     private final ResultEntries results;
     private final PausedSearches pauses;
     private final WorkerPool workers;
+    private final SearchSlots longSearches;
 
     /**
      * @param limits the bounds of every search (the administrator's only if they say so)
      * @param pauses the bounds on searches waiting for their clients to read, for everyone
      * @param workers where searches that may run long examine entries, or null to keep every search
      *     on its event loop
+     * @param longSearches the bound on searches running on {@code workers} at once
      */
     public SearchHandler(
             Directory directory,
@@ -52,7 +54,8 @@ public final class SearchHandler {
             VirtualEntries virtualEntries,
             SearchLimits limits,
             PausedSearches pauses,
-            WorkerPool workers) {
+            WorkerPool workers,
+            SearchSlots longSearches) {
         this.directory = directory;
         this.filters = filters;
         this.planner = planner;
@@ -62,6 +65,7 @@ public final class SearchHandler {
         this.results = new ResultEntries(access, VirtualEntries.SUBSCHEMA_DN);
         this.pauses = pauses;
         this.workers = workers;
+        this.longSearches = longSearches;
     }
 
     public void handle(Operation op, SearchRequest request) {
@@ -84,7 +88,7 @@ public final class SearchHandler {
             SearchBudget budget = bounds.budget(request.getTimeLimit(), op.startNanos(), op::isAbandoned);
             IdSet candidates = request.getScope() == SearchScope.OBJECT
                     ? null
-                    : planner.plan(txn, filter, budget).ids();
+                    : plannerFor().plan(txn, filter, budget).ids();
             cursor = new SearchCursor(directory, txn, baseId, request.getScope(), filter, candidates, budget);
             new StreamingSearch(
                             op,
@@ -95,6 +99,7 @@ public final class SearchHandler {
                             results,
                             pauses,
                             workers,
+                            longSearches,
                             limit(request.getSizeLimit(), bounds.sizeLimit()),
                             limit(request.getTimeLimit(), bounds.timeLimitSeconds()))
                     .start(StreamingSearch.mayRunLong(request.getScope(), candidates));
@@ -105,6 +110,16 @@ public final class SearchHandler {
             txn.close();
             throw e;
         }
+    }
+
+    /**
+     * The planner, or while every long-search slot is taken one that reads no key past what a search
+     * on the event loop may have: a search that would need more could only be refused busy, and a
+     * flood of them (thousands of broad subtree searches) would otherwise spend the event loops
+     * reading whole keys for nothing, delaying every other client on them.
+     */
+    private SearchPlanner plannerFor() {
+        return workers == null || longSearches.hasRoom() ? planner : planner.capped(StreamingSearch.BATCH);
     }
 
     /** The root DSE and the subschema subentry answer base searches only. */

@@ -36,12 +36,15 @@ import org.apache.directory.api.ldap.model.message.SearchScope;
  * built responses to the event loop, which sends them; so an event loop never walks a large scope.
  * Exactly one thread owns the cursor and the read transaction at any time: the event loop, or the
  * worker running the current slice (the environment uses MDB_NOTLS, so the transaction may move).
- * A full pool answers a new search busy; a search already under way retries a little later.
+ * A full pool answers a new search busy; a search already under way retries a little later. Such
+ * searches are bounded server-wide ({@code limits.max-long-searches}): each holds a read transaction
+ * for as long as it runs, and without the bound a flood of them would take every reader slot.
  *
  * <p>Everything but {@link #produce} runs on the operation's event loop.
  */
 final class StreamingSearch {
-    private static final int BATCH = 256;
+    /** Entries one event-loop batch sends; a search with more candidates {@linkplain #mayRunLong may run long}. */
+    static final int BATCH = 256;
 
     /** Most responses one worker slice builds before handing them to the event loop. */
     private static final int WORKER_SLICE_ENTRIES = 64;
@@ -61,6 +64,10 @@ final class StreamingSearch {
     private final PausedSearches pauses;
     /** Null: everything runs on the event loop. */
     private final WorkerPool workers;
+    /** Bounds the searches on {@link #workers}; null when {@code workers} is. */
+    private final SearchSlots longSearches;
+    /** Whether this search holds one of the {@link #longSearches} slots; it keeps it until it ends. */
+    private boolean holdsLongSlot;
     /** Set once the search moved to the worker pool; it then never examines entries on the event loop. */
     private boolean onWorkers;
 
@@ -83,6 +90,7 @@ final class StreamingSearch {
             ResultEntries results,
             PausedSearches pauses,
             WorkerPool workers,
+            SearchSlots longSearches,
             int sizeLimit,
             int timeLimitSeconds) {
         this.op = op;
@@ -93,6 +101,7 @@ final class StreamingSearch {
         this.results = results;
         this.pauses = pauses;
         this.workers = workers;
+        this.longSearches = longSearches;
         this.sizeLimit = sizeLimit;
         this.timeLimitSeconds = timeLimitSeconds;
         this.deadlineNanos =
@@ -116,6 +125,14 @@ final class StreamingSearch {
             run();
             return;
         }
+        if (!longSearches.tryTake()) {
+            finish(
+                    ResultCodeEnum.BUSY,
+                    "too many long searches are running (" + longSearches.limit()
+                            + "); use an indexed filter or a narrower base, or try again later");
+            return;
+        }
+        holdsLongSlot = true;
         onWorkers = true;
         if (!workers.trySubmit(this::produce)) {
             finish(
@@ -333,6 +350,10 @@ final class StreamingSearch {
             if (holdsPauseSlot) {
                 holdsPauseSlot = false;
                 pauses.giveBack();
+            }
+            if (holdsLongSlot) {
+                holdsLongSlot = false;
+                longSearches.giveBack();
             }
             cursor.close();
             txn.close();

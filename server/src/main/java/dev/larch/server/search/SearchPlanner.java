@@ -39,6 +39,15 @@ public final class SearchPlanner {
     /** The index entry limit as the budget takes it: 0 when there is none. */
     private final int budgetedEntryLimit;
 
+    /**
+     * A planner over the same store that reads no key holding more than {@code maxIds} IDs (such a key
+     * answers "not indexed"), for when a search with more candidates could not run anyway: its plan
+     * costs at most a few reads of {@code maxIds} IDs instead of whole broad keys.
+     */
+    public SearchPlanner capped(int maxIds) {
+        return new SearchPlanner(store, Math.min(indexEntryLimit, maxIds));
+    }
+
     public SearchPlanner(LmdbStore store, int indexEntryLimit) {
         this.store = store;
         this.indexEntryLimit = indexEntryLimit <= 0 ? Integer.MAX_VALUE : indexEntryLimit;

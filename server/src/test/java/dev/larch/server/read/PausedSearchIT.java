@@ -51,7 +51,18 @@ class PausedSearchIT {
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
             .configured(c -> TestServer.withAccessLog(TestServer.withLimits(
-                    c, new Limits(0, 0, 0, 50_000, 0, Limits.DEFAULT_WORKER_QUEUE, true, PAUSE_SECONDS, MAX_PAUSED))))
+                    c,
+                    new Limits(
+                            0,
+                            0,
+                            0,
+                            50_000,
+                            0,
+                            Limits.DEFAULT_WORKER_QUEUE,
+                            true,
+                            PAUSE_SECONDS,
+                            MAX_PAUSED,
+                            Limits.DEFAULT_MAX_LONG_SEARCHES))))
             .importing(bulk());
 
     private static String bulk() {

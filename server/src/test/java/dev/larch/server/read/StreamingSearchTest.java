@@ -2,6 +2,7 @@ package dev.larch.server.read;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.larch.server.auth.AccessPolicy;
@@ -12,6 +13,7 @@ import dev.larch.server.search.SearchCursor;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestTree;
+import dev.larch.server.work.WorkerPool;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.concurrent.EventExecutor;
 import org.apache.directory.api.ldap.model.message.Request;
@@ -122,6 +124,15 @@ class StreamingSearchTest {
     }
 
     private StreamingSearch search(StalledOperation op, PausedSearches pauses, int timeLimitSeconds) {
+        return search(op, pauses, timeLimitSeconds, null, null);
+    }
+
+    private StreamingSearch search(
+            StalledOperation op,
+            PausedSearches pauses,
+            int timeLimitSeconds,
+            WorkerPool workers,
+            SearchSlots longSearches) {
         Filter filter = tree.filter("(objectClass=*)");
         ReadTxn txn = tree.store.read();
         long base = tree.directory.require(txn, tree.schemaNormalizer.dn("ou=People,dc=example,dc=com"));
@@ -134,7 +145,8 @@ class StreamingSearchTest {
                 AttributeSelection.of(List.of(), tree.schema),
                 new ResultEntries(new AccessPolicy(), VirtualEntries.SUBSCHEMA_DN),
                 pauses,
-                null,
+                workers,
+                longSearches,
                 0,
                 timeLimitSeconds);
     }
@@ -221,5 +233,49 @@ class StreamingSearchTest {
         abandon(op);
         assertEquals(0, pauses.paused());
         assertNull(op.done);
+    }
+
+    @Test
+    void aSearchThatWouldRunLongBeyondTheBoundEndsBusyNamingTheKey() {
+        SearchSlots longSearches = new SearchSlots(1, "limits.max-long-searches");
+        try (WorkerPool workers = new WorkerPool("test-worker", 1, 4)) {
+            assertTrue(longSearches.tryTake(), "another search runs long");
+            StalledOperation op = new StalledOperation(0);
+            search(op, new PausedSearches(PAUSE_SECONDS, 4), 0, workers, longSearches)
+                    .start(true);
+            assertEquals(ResultCodeEnum.BUSY, code(op));
+            assertEquals(
+                    "too many long searches are running (limits.max-long-searches = 1); use an indexed filter or a"
+                            + " narrower base, or try again later",
+                    op.done.getLdapResult().getDiagnosticMessage());
+            assertEquals(1, longSearches.taken(), "the refused search took no slot");
+        }
+    }
+
+    @Test
+    void aLongSearchGivesItsSlotBackWhenItEnds() throws Exception {
+        SearchSlots longSearches = new SearchSlots(1, "limits.max-long-searches");
+        CountDownLatch release = new CountDownLatch(1);
+        try (WorkerPool workers = new WorkerPool("test-worker", 1, 0)) {
+            // The only worker is busy and nothing may wait: the search takes its slot, then ends busy.
+            assertTrue(workers.trySubmit(() -> awaitQuietly(release)));
+            StalledOperation op = new StalledOperation(0);
+            search(op, new PausedSearches(PAUSE_SECONDS, 4), 0, workers, longSearches)
+                    .start(true);
+            assertEquals(ResultCodeEnum.BUSY, code(op));
+            assertTrue(op.done.getLdapResult().getDiagnosticMessage().contains("limits.worker-queue"));
+            assertEquals(0, longSearches.taken());
+            release.countDown();
+        } finally {
+            release.countDown();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
