@@ -15,6 +15,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class FoundBugsTest {
 
+    /** "\u00e0x": not ASCII, so no attribute type; once looked up, Apache's lowercasing threw. */
+    private static final byte[] NON_ASCII_NAME = "\u00e0x".getBytes(StandardCharsets.UTF_8);
+    /** An octet that is not UTF-8: decoded as U+FFFD, beyond the 256-entry table the schema lookup used. */
+    private static final byte[] UNDECODABLE_NAME = {(byte) 0xe0, 0x6f, 0x53};
+
     @Test
     void errorAnswersToExtendedRequestsWithACodecFactoryAreEncoded(@TempDir Path dir) {
         PduCorpus corpus = new PduCorpus();
@@ -42,6 +47,43 @@ class FoundBugsTest {
                     Ber.tlv(0xa0, Ber.tlv(Ber.SEQUENCE, Ber.octets("1.2.3.4.5.6.7"), Ber.bool(true))));
             assertEquals(List.of(), harness.run(single(whoAmI)));
         }
+    }
+
+    @Test
+    void attributeNamesThatAreNotAsciiNameNoAttribute(@TempDir Path dir) {
+        PduCorpus corpus = new PduCorpus();
+        try (FuzzHarness harness = new FuzzHarness(dir, corpus)) {
+            for (byte[] name : List.of(NON_ASCII_NAME, UNDECODABLE_NAME)) {
+                byte[] inFilter =
+                        search(8, Ber.tlv(0xa3, Ber.tlv(Ber.OCTET_STRING, name), Ber.octets("1")), new byte[0]);
+                assertEquals(List.of(), harness.run(single(inFilter)));
+                byte[] inAttributes = search(9, Ber.tlv(0x87, ascii("cn")), Ber.tlv(Ber.OCTET_STRING, name));
+                assertEquals(List.of(), harness.run(single(inAttributes)));
+                byte[] inCompare = pdu(
+                        10,
+                        Ber.tlv(
+                                0x6e,
+                                Ber.octets(PduCorpus.USER_DN),
+                                Ber.tlv(Ber.SEQUENCE, Ber.tlv(Ber.OCTET_STRING, name), Ber.octets("x"))));
+                assertEquals(List.of(), harness.run(single(inCompare)));
+            }
+            assertEquals(List.of(), harness.probe());
+        }
+    }
+
+    private static byte[] search(int messageId, byte[] filter, byte[] attribute) {
+        return pdu(
+                messageId,
+                Ber.tlv(
+                        0x63,
+                        Ber.octets(PduCorpus.SUFFIX),
+                        Ber.tlv(Ber.ENUMERATED, new byte[] {2}),
+                        Ber.tlv(Ber.ENUMERATED, new byte[] {0}),
+                        Ber.integer(0),
+                        Ber.integer(0),
+                        Ber.bool(false),
+                        filter,
+                        Ber.tlv(Ber.SEQUENCE, attribute)));
     }
 
     private static byte[] pdu(int messageId, byte[] protocolOp) {
