@@ -18,9 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The fuzzer's fixed-seed slice, which every build runs, and its entry point for long runs:
- * {@code ./larch fuzz [--cases N] [--seed S] [--case K]} runs {@link #fixedSeedSliceKeepsEveryOracle}
- * with the system properties {@code fuzz.cases}, {@code fuzz.seed} and {@code fuzz.case} (one case, to
- * reproduce a failure). The slice runs with Netty's leak detector at PARANOID, so every buffer is tracked.
+ * {@code ./larch fuzz [--cases N] [--seed S] [--first F] [--case K]} runs
+ * {@link #fixedSeedSliceKeepsEveryOracle} with the system properties {@code fuzz.cases}, {@code fuzz.seed},
+ * {@code fuzz.first} (the index of the first case, to split a long run across processes) and
+ * {@code fuzz.case} (one case, to reproduce a failure). The slice runs with Netty's leak detector at PARANOID, so every buffer is tracked.
  */
 class PduFuzzTest {
     static final long DEFAULT_SEED = 20261123L;
@@ -31,7 +32,7 @@ class PduFuzzTest {
     void fixedSeedSliceKeepsEveryOracle(@TempDir Path dir) {
         long seed = Long.getLong("fuzz.seed", DEFAULT_SEED);
         Long single = Long.getLong("fuzz.case");
-        long first = single == null ? 0 : single;
+        long first = single == null ? Long.getLong("fuzz.first", 0) : single;
         long count = single == null ? Long.getLong("fuzz.cases", DEFAULT_CASES) : 1;
         if (System.getProperty("fuzz.cases") == null) {
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
