@@ -147,7 +147,9 @@ public final class SchemaNormalizer {
                 return new Value(type, new String(bytes, UTF_8));
             }
             return new Value(type, bytes);
-        } catch (LdapInvalidAttributeValueException | IllegalArgumentException e) {
+        } catch (LdapInvalidAttributeValueException | IllegalArgumentException | IndexOutOfBoundsException e) {
+            // IndexOutOfBounds: the Apache OID normalizer lowercases through a 256-entry table and throws on
+            // a character above U+00FF (objectClass: "\u0100"); such a value is not an OID either.
             throw new ResultCodeException(
                     ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX, type.getName() + ": value #0 invalid per syntax");
         }

@@ -71,6 +71,15 @@ class FoundBugsTest {
         }
     }
 
+    /** Case 565,265 of seed 20261123: an add whose objectClass value holds U+FFFD reached the OID normalizer. */
+    @Test
+    void anObjectClassValueThatIsNotLatin1IsAnInvalidSyntax(@TempDir Path dir) {
+        PduCorpus corpus = new PduCorpus();
+        try (FuzzHarness harness = new FuzzHarness(dir, corpus)) {
+            assertEquals(List.of(), harness.run(FuzzCase.generate(20261123L, 565_265L, corpus)));
+        }
+    }
+
     private static byte[] search(int messageId, byte[] filter, byte[] attribute) {
         return pdu(
                 messageId,
