@@ -339,8 +339,8 @@ final class FuzzHarness implements AutoCloseable {
         Map<Integer, Integer> answered = new HashMap<>();
         for (Response r : responses) {
             int id = r.getMessageId();
-            if (id == 0) {
-                continue; // the Notice of Disconnection, checked above
+            if (r instanceof ExtendedResponse e && PduCorpus.NOTICE_OF_DISCONNECTION.equals(e.getResponseName())) {
+                continue; // checked above; a decoder's refusal may carry message ID 0 as well, and is counted
             }
             if (r instanceof SearchResultEntry
                     || r instanceof SearchResultReference
