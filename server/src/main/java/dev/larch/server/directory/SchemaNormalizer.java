@@ -84,7 +84,7 @@ public final class SchemaNormalizer {
             throw new ResultCodeException(
                     ResultCodeEnum.UNDEFINED_ATTRIBUTE_TYPE, "attribute options are not supported: " + description);
         }
-        AttributeType type = schema.getAttributeType(name);
+        AttributeType type = AttributeDescriptions.canName(name) ? schema.getAttributeType(name) : null;
         if (type == null) {
             throw new ResultCodeException(
                     ResultCodeEnum.UNDEFINED_ATTRIBUTE_TYPE, "undefined attribute type '" + name + "'");
@@ -94,7 +94,9 @@ public final class SchemaNormalizer {
 
     /** The attribute type a description names, or null when the schema does not know it. */
     public AttributeType typeOrNull(String description) {
-        return description.indexOf(';') >= 0 ? null : schema.getAttributeType(description);
+        return description.indexOf(';') >= 0 || !AttributeDescriptions.canName(description)
+                ? null
+                : schema.getAttributeType(description);
     }
 
     /** A schema-aware copy of a client's entry; fails on undefined types and invalid values. */
@@ -145,7 +147,9 @@ public final class SchemaNormalizer {
                 return new Value(type, new String(bytes, UTF_8));
             }
             return new Value(type, bytes);
-        } catch (LdapInvalidAttributeValueException | IllegalArgumentException e) {
+        } catch (LdapInvalidAttributeValueException | IllegalArgumentException | IndexOutOfBoundsException e) {
+            // IndexOutOfBounds: the Apache OID normalizer lowercases through a 256-entry table and throws on
+            // a character above U+00FF (objectClass: "\u0100"); such a value is not an OID either.
             throw new ResultCodeException(
                     ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX, type.getName() + ": value #0 invalid per syntax");
         }

@@ -11,7 +11,11 @@ import org.apache.directory.api.asn1.EncoderException;
 import org.apache.directory.api.asn1.util.Asn1Buffer;
 import org.apache.directory.api.ldap.codec.api.LdapApiService;
 import org.apache.directory.api.ldap.codec.api.LdapEncoder;
+import org.apache.directory.api.ldap.model.message.Control;
+import org.apache.directory.api.ldap.model.message.ExtendedResponse;
+import org.apache.directory.api.ldap.model.message.LdapResult;
 import org.apache.directory.api.ldap.model.message.Message;
+import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
 
 /**
  * Encodes each outbound {@link Message} with the Apache LDAP API into one buffer. An encoding
@@ -39,7 +43,7 @@ public final class LdapMessageEncoder extends MessageToMessageEncoder<Message> {
     /** Encodes {@code message} into a new buffer from {@code alloc}, which the caller releases. */
     public ByteBuf encode(ByteBufAllocator alloc, Message message) throws EncoderException {
         try {
-            ByteBuffer encoded = LdapEncoder.encodeMessage(buffer, codec, message);
+            ByteBuffer encoded = LdapEncoder.encodeMessage(buffer, codec, opaqueIfExtended(message));
             if (EmptyResponseValue.applies(message)) {
                 encoded = ByteBuffer.wrap(EmptyResponseValue.append(encoded));
             }
@@ -49,5 +53,29 @@ public final class LdapMessageEncoder extends MessageToMessageEncoder<Message> {
         } finally {
             buffer.clear();
         }
+    }
+
+    /**
+     * An error answer to an extended request the codec has a factory for (Cancel, StartTLS, Who Am I
+     * refused for a critical control...) is that factory's typed response, built by
+     * {@code getResultResponse()} without a response name; the Apache encoder then takes it for an
+     * opaque response and fails with a ClassCastException (and the other way round for a named one).
+     * The server never sends a typed response value, so such a response is written as an opaque
+     * response: the same result, no name (optional, RFC 4511 §4.12), no value.
+     */
+    private static Message opaqueIfExtended(Message message) {
+        if (!(message instanceof ExtendedResponse typed) || message instanceof OpaqueExtendedResponse) {
+            return message;
+        }
+        // Without the name too: a name with a codec factory (Password Modify) would send it back to the factory.
+        OpaqueExtendedResponse opaque = new OpaqueExtendedResponse(typed.getMessageId());
+        LdapResult from = typed.getLdapResult();
+        LdapResult to = opaque.getLdapResult();
+        to.setResultCode(from.getResultCode());
+        to.setMatchedDn(from.getMatchedDn());
+        to.setDiagnosticMessage(from.getDiagnosticMessage());
+        to.setReferral(from.getReferral());
+        opaque.addAllControls(typed.getControls().values().toArray(new Control[0]));
+        return opaque;
     }
 }

@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import dev.larch.server.directory.AttributeDescriptions;
 import org.apache.directory.api.ldap.model.schema.AttributeType;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.apache.directory.api.ldap.model.schema.UsageEnum;
@@ -37,7 +38,7 @@ public final class AttributeSelection {
                     allUser = true;
                 } else if (name.equals("+")) {
                     allOperational = true;
-                } else if (!name.equals("1.1") && !name.isEmpty()) {
+                } else if (!name.equals("1.1") && !name.isEmpty() && AttributeDescriptions.canName(name)) {
                     AttributeType type = schema.getAttributeType(name);
                     if (type != null) {
                         named.add(type.getOid());

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.larch.server.directory.AttributeDescriptions;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.index.IndexKeys;
@@ -273,7 +274,7 @@ public final class FilterCompiler {
     }
 
     private AttributeType type(String description) {
-        if (description == null || description.indexOf(';') >= 0) {
+        if (description == null || description.indexOf(';') >= 0 || !AttributeDescriptions.canName(description)) {
             return null;
         }
         return schema.getAttributeType(description);
