@@ -8,6 +8,7 @@ import java.util.TreeSet;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.RequestHandler;
 import io.netty.util.ResourceLeakDetector;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -101,13 +102,21 @@ class PduFuzzTest {
         }
     }
 
-    /** Answers searches twice: once as the real handler does, then again with the same response. */
+    /**
+     * Answers searches twice: once as the real handler does, then again with the same response as soon
+     * as the first has ended (from {@code ended}, so also when the real handler completes from a worker).
+     */
     private record CompletesTwice(RequestHandler real) implements RequestHandler {
         @Override
         public void handle(Operation operation) {
             real.handle(operation);
-            if (operation.request() instanceof SearchRequest search) {
-                operation.complete(search.getResultResponse());
+        }
+
+        @Override
+        public void ended(Operation operation, ResultResponse response) {
+            real.ended(operation, response);
+            if (operation.request() instanceof SearchRequest && response != null) {
+                operation.complete(response);
             }
         }
     }
