@@ -1,7 +1,6 @@
 package dev.larch.server.read;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +21,7 @@ import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
 import dev.larch.config.Limits;
 import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,6 +45,7 @@ class PausedSearchIT {
     private static final int ENTRIES = 2000;
     private static final int PAUSE_SECONDS = 3;
     private static final int MAX_PAUSED = 1;
+    private static final String FILLER = "x".repeat(4000);
     private static final String BULK = "ou=bulk," + TestServer.SUFFIX;
     private static final ListAppender<ILoggingEvent> ACCESS = new ListAppender<>();
 
@@ -66,26 +67,7 @@ class PausedSearchIT {
             .importing(bulk());
 
     private static String bulk() {
-        StringBuilder ldif =
-                new StringBuilder("dn: ").append(BULK).append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
-        String filler = "x".repeat(4000);
-        for (int i = 0; i < ENTRIES; i++) {
-            String uid = String.format(Locale.ROOT, "u%04d", i);
-            ldif.append("dn: uid=")
-                    .append(uid)
-                    .append(',')
-                    .append(BULK)
-                    .append("\nobjectClass: inetOrgPerson\nuid: ")
-                    .append(uid)
-                    .append("\ncn: User ")
-                    .append(i)
-                    .append("\nsn: S")
-                    .append(i)
-                    .append("\ndescription: ")
-                    .append(filler)
-                    .append("\n\n");
-        }
-        return ldif.toString();
+        return Ldif.bulkUnit(BULK, ENTRIES, i -> FILLER);
     }
 
     @BeforeAll

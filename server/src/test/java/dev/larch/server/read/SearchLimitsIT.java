@@ -1,7 +1,5 @@
 package dev.larch.server.read;
 
-import java.util.Locale;
-
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPSearchException;
 import com.unboundid.ldap.sdk.ResultCode;
@@ -9,6 +7,7 @@ import com.unboundid.ldap.sdk.SearchRequest;
 import com.unboundid.ldap.sdk.SearchScope;
 import dev.larch.config.Limits;
 import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,25 +34,7 @@ class SearchLimitsIT {
 
     /** The bulk unit and its {@value #ENTRIES} people. */
     static String bulk() {
-        StringBuilder ldif =
-                new StringBuilder("dn: ").append(BULK).append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
-        for (int i = 0; i < ENTRIES; i++) {
-            String uid = String.format(Locale.ROOT, "u%04d", i);
-            ldif.append("dn: uid=")
-                    .append(uid)
-                    .append(',')
-                    .append(BULK)
-                    .append("\nobjectClass: inetOrgPerson\nuid: ")
-                    .append(uid)
-                    .append("\ncn: User ")
-                    .append(i)
-                    .append("\nsn: S")
-                    .append(i)
-                    .append("\ndescription: entry number ")
-                    .append(i)
-                    .append("\n\n");
-        }
-        return ldif.toString();
+        return Ldif.bulkUnit(BULK, ENTRIES, i -> "entry number " + i);
     }
 
     static SearchRequest all(int sizeLimit) throws Exception {

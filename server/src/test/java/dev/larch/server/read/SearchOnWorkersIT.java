@@ -1,6 +1,5 @@
 package dev.larch.server.read;
 
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import com.unboundid.ldap.sdk.AsyncRequestID;
@@ -14,6 +13,7 @@ import dev.larch.config.LarchConfig;
 import dev.larch.config.Limits;
 import dev.larch.config.Listen;
 import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -60,25 +60,7 @@ class SearchOnWorkersIT {
     }
 
     private static String bulk() {
-        StringBuilder ldif =
-                new StringBuilder("dn: ").append(BULK).append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
-        for (int i = 0; i < ENTRIES; i++) {
-            String uid = String.format(Locale.ROOT, "u%05d", i);
-            ldif.append("dn: uid=")
-                    .append(uid)
-                    .append(',')
-                    .append(BULK)
-                    .append("\nobjectClass: inetOrgPerson\nuid: ")
-                    .append(uid)
-                    .append("\ncn: User ")
-                    .append(i)
-                    .append("\nsn: S")
-                    .append(i)
-                    .append("\ndescription: d")
-                    .append(i)
-                    .append("\n\n");
-        }
-        return ldif.toString();
+        return Ldif.bulkUnit(BULK, ENTRIES, i -> "d" + i);
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.larch.server.read;
 
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -22,6 +21,7 @@ import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
 import dev.larch.config.Limits;
 import dev.larch.server.testing.LarchServerExtension;
+import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,6 +42,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SearchTimeLimitIT {
     private static final int ENTRIES = 3000;
+    private static final String FILLER = "x".repeat(4000);
     private static final String BULK = "ou=bulk," + TestServer.SUFFIX;
     private static final ListAppender<ILoggingEvent> ACCESS = new ListAppender<>();
 
@@ -54,26 +55,7 @@ class SearchTimeLimitIT {
 
     /** The bulk unit and its {@value #ENTRIES} people, each with a 4 KB description. */
     private static String bulk() {
-        StringBuilder ldif =
-                new StringBuilder("dn: ").append(BULK).append("\nobjectClass: organizationalUnit\nou: bulk\n\n");
-        String filler = "x".repeat(4000);
-        for (int i = 0; i < ENTRIES; i++) {
-            String uid = String.format(Locale.ROOT, "u%04d", i);
-            ldif.append("dn: uid=")
-                    .append(uid)
-                    .append(',')
-                    .append(BULK)
-                    .append("\nobjectClass: inetOrgPerson\nuid: ")
-                    .append(uid)
-                    .append("\ncn: User ")
-                    .append(i)
-                    .append("\nsn: S")
-                    .append(i)
-                    .append("\ndescription: ")
-                    .append(filler)
-                    .append("\n\n");
-        }
-        return ldif.toString();
+        return Ldif.bulkUnit(BULK, ENTRIES, i -> FILLER);
     }
 
     @BeforeAll

@@ -1,5 +1,8 @@
 package dev.larch.server.testing;
 
+import java.util.Locale;
+import java.util.function.IntFunction;
+
 /** Small LDIF fixtures shared by engine tests. */
 public final class Ldif {
     private Ldif() {}
@@ -21,6 +24,38 @@ public final class Ldif {
             ou: Groups
 
             """;
+
+    /**
+     * An organizational unit {@code unitDn} and {@code entries} inetOrgPersons below it ({@code uid}
+     * u0000, u0001..., {@code cn} "User i", {@code sn} "Si"), each with the description {@code
+     * description.apply(i)}: a subtree large enough for searches that stream, pause or run long.
+     */
+    public static String bulkUnit(String unitDn, int entries, IntFunction<String> description) {
+        String rdn = unitDn.substring(unitDn.indexOf('=') + 1, unitDn.indexOf(','));
+        String uidFormat = "u%0" + Math.max(4, String.valueOf(entries - 1).length()) + "d";
+        StringBuilder ldif = new StringBuilder("dn: ")
+                .append(unitDn)
+                .append("\nobjectClass: organizationalUnit\nou: ")
+                .append(rdn)
+                .append("\n\n");
+        for (int i = 0; i < entries; i++) {
+            String uid = String.format(Locale.ROOT, uidFormat, i);
+            ldif.append("dn: uid=")
+                    .append(uid)
+                    .append(',')
+                    .append(unitDn)
+                    .append("\nobjectClass: inetOrgPerson\nuid: ")
+                    .append(uid)
+                    .append("\ncn: User ")
+                    .append(i)
+                    .append("\nsn: S")
+                    .append(i)
+                    .append("\ndescription: ")
+                    .append(description.apply(i))
+                    .append("\n\n");
+        }
+        return ldif.toString();
+    }
 
     /** An inetOrgPerson under ou=People. */
     public static String person(String uid, String cn, String sn, String phone) {
