@@ -119,9 +119,7 @@ public final class SearchHandler {
      * reading whole keys for nothing, delaying every other client on them.
      */
     private SearchPlanner plannerFor() {
-        return workers == null || longSearches.hasRoom()
-                ? planner
-                : planner.capped(StreamingSearch.EVENT_LOOP_CANDIDATES);
+        return workers == null || longSearches.hasRoom() ? planner : planner.capped(StreamingSearch.BATCH);
     }
 
     /** The root DSE and the subschema subentry answer base searches only. */

@@ -43,17 +43,8 @@ import org.apache.directory.api.ldap.model.message.SearchScope;
  * <p>Everything but {@link #produce} runs on the operation's event loop.
  */
 final class StreamingSearch {
-    /** Entries one event-loop batch sends before the search yields to the connection's neighbours. */
-    private static final int BATCH = 256;
-
-    /**
-     * Most candidates a search may have and still run on its event loop, in yielding batches: a batch
-     * examines at most this many entries (a few milliseconds). Searches with more, or that walk their
-     * scope, {@linkplain #mayRunLong may run long}. Set well above the 100 to 700 answers of
-     * DirectoryMark's wildcard searches: at 256 those went to the worker pool, and the thread hops per
-     * slice cost the addressing mix 15% (2,275 vs 2,663 ops/s, ./larch bench, 100k entries).
-     */
-    static final int EVENT_LOOP_CANDIDATES = 4096;
+    /** Entries one event-loop batch sends; a search with more candidates {@linkplain #mayRunLong may run long}. */
+    static final int BATCH = 256;
 
     /** Most responses one worker slice builds before handing them to the event loop. */
     private static final int WORKER_SLICE_ENTRIES = 64;
@@ -119,14 +110,13 @@ final class StreamingSearch {
 
     /**
      * Whether a search may examine many entries: one that walks its scope (no index narrowed it) or
-     * has more than {@link #EVENT_LOOP_CANDIDATES} candidates. Base-scope searches and indexed ones with
-     * fewer candidates never do.
+     * has more candidates than one batch. Base-scope searches and small indexed ones never do.
      */
     static boolean mayRunLong(SearchScope scope, IdSet candidates) {
         if (scope == SearchScope.OBJECT) {
             return false;
         }
-        return candidates == null || candidates.size() > EVENT_LOOP_CANDIDATES;
+        return candidates == null || candidates.size() > BATCH;
     }
 
     /** Starts streaming: here on the event loop, or on the worker pool when {@code mayRunLong}. */
