@@ -51,7 +51,7 @@ public record SearchLimits(int sizeLimit, int timeLimitSeconds, int lookThroughL
         String message = seconds == 0
                 ? null
                 : "time limit of " + seconds + " seconds exceeded"
-                        + (serversApplies ? " (limits.time-limit-seconds)" : " (the request's time limit)");
+                        + (serversApplies ? " (limits.time-limit-seconds)" : " (requested by the client)");
         long deadline = seconds == 0 ? 0 : startNanos + TimeUnit.SECONDS.toNanos(seconds);
         return new SearchBudget(lookThroughLimit, deadline, message, abandoned, System::nanoTime);
     }
