@@ -88,35 +88,9 @@ public record ListenerOptions(
         }
     }
 
-    /** As the full constructor, with the default filter element limit. */
-    public ListenerOptions(
-            String host,
-            int port,
-            int ioThreads,
-            int maxPduBytes,
-            int idleTimeoutSeconds,
-            int maxFilterDepth,
-            int maxPduBytesAnonymous,
-            int maxPendingOperations,
-            int maxConnections,
-            int maxConnectionsPerAddress) {
-        this(
-                host,
-                port,
-                ioThreads,
-                maxPduBytes,
-                idleTimeoutSeconds,
-                maxFilterDepth,
-                maxPduBytesAnonymous,
-                maxPendingOperations,
-                maxConnections,
-                maxConnectionsPerAddress,
-                DEFAULT_MAX_FILTER_ELEMENTS);
-    }
-
     /**
      * The given settings with the default anonymous PDU limit (capped at {@code maxPduBytes}), pending
-     * operations and connection limits.
+     * operations, connection limits and filter element limit.
      */
     public ListenerOptions(
             String host, int port, int ioThreads, int maxPduBytes, int idleTimeoutSeconds, int maxFilterDepth) {
@@ -130,7 +104,8 @@ public record ListenerOptions(
                 Math.min(maxPduBytes, DEFAULT_MAX_PDU_BYTES_ANONYMOUS),
                 DEFAULT_MAX_PENDING_OPERATIONS,
                 DEFAULT_MAX_CONNECTIONS,
-                DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
+                DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+                DEFAULT_MAX_FILTER_ELEMENTS);
     }
 
     /** The PDU limit while the connection is anonymous: never above {@link #maxPduBytes()}. */
