@@ -55,7 +55,16 @@ final class ConfigLoader {
             "security.bind-failure-max-delay-ms",
             "logging.access-log",
             "logging.level",
-            "schema.files");
+            "schema.files",
+            "listen.ldaps-port",
+            "security.require-tls-for-binds",
+            "tls.certificate",
+            "tls.private-key",
+            "tls.ca-certificates",
+            "tls.keystore",
+            "tls.keystore-password",
+            "tls.handshake-timeout-seconds",
+            "tls.certificate-mapping");
 
     static final String INDEX_PREFIX = "index.";
 
@@ -78,8 +87,15 @@ final class ConfigLoader {
                 logging(s, base.logging()),
                 indexes(s, base.indexes()),
                 s.paths("schema.files", base.schemaFiles()),
-                rateQuotas(s, base.rateQuotas()));
+                rateQuotas(s, base.rateQuotas()),
+                TlsSettings.read(s, base.tls()));
         s.requireAllRead();
+        if (config.tls().ldapsPort() != 0
+                && config.tls().ldapsPort() == config.listen().port()) {
+            throw s.error(
+                    "listen.ldaps-port",
+                    "must differ from listen.port (" + config.listen().port() + ")");
+        }
         if (config.limits().maxPausedSearches() >= config.storage().maxReaders()) {
             throw s.error(
                     "limits.max-paused-searches",

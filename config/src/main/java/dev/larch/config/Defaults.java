@@ -52,7 +52,9 @@ final class Defaults {
             defaultIndexes(),
             List.of(),
             // Rate quotas off; when set, a bucket holds one second's worth and the admin is exempt.
-            RateQuotas.OFF);
+            RateQuotas.OFF,
+            // No certificate, so no StartTLS and no LDAPS; password binds need TLS except from loopback.
+            Tls.OFF);
 
     private Defaults() {}
 

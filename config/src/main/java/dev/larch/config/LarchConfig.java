@@ -25,6 +25,8 @@ import java.util.Set;
  *     attribute that is absent is not indexed. Unmodifiable; iteration follows the config order.
  * @param schemaFiles extra OpenLDAP-format schema files loaded after the standard schemas; unmodifiable
  * @param rateQuotas per-identity and per-address operation rate quotas ({@code limits.rate-*})
+ * @param tls TLS, LDAPS and the rules that depend on them ({@code tls.*}, {@code listen.ldaps-port},
+ *     {@code security.require-tls-for-binds})
  */
 public record LarchConfig(
         String suffix,
@@ -35,7 +37,8 @@ public record LarchConfig(
         Logging logging,
         Map<String, Set<IndexKind>> indexes,
         List<Path> schemaFiles,
-        RateQuotas rateQuotas) {
+        RateQuotas rateQuotas,
+        Tls tls) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -47,6 +50,21 @@ public record LarchConfig(
         indexes = copyIndexes(indexes);
         schemaFiles = List.copyOf(schemaFiles);
         Objects.requireNonNull(rateQuotas, "rateQuotas");
+        Objects.requireNonNull(tls, "tls");
+    }
+
+    /** A configuration without TLS ({@link Tls#OFF}). */
+    public LarchConfig(
+            String suffix,
+            Listen listen,
+            Storage storage,
+            Limits limits,
+            Security security,
+            Logging logging,
+            Map<String, Set<IndexKind>> indexes,
+            List<Path> schemaFiles,
+            RateQuotas rateQuotas) {
+        this(suffix, listen, storage, limits, security, logging, indexes, schemaFiles, rateQuotas, Tls.OFF);
     }
 
     /** A configuration without rate quotas ({@link RateQuotas#OFF}). */
@@ -91,7 +109,8 @@ public record LarchConfig(
                 logging,
                 indexes,
                 schemaFiles,
-                rateQuotas);
+                rateQuotas,
+                tls);
     }
 
     /**
@@ -101,12 +120,27 @@ public record LarchConfig(
      */
     public LarchConfig withPort(int port) {
         return new LarchConfig(
-                suffix, listen.withPort(port), storage, limits, security, logging, indexes, schemaFiles, rateQuotas);
+                suffix,
+                listen.withPort(port),
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                tls);
     }
 
     /** A copy with the rate quotas replaced. */
     public LarchConfig withRateQuotas(RateQuotas quotas) {
-        return new LarchConfig(suffix, listen, storage, limits, security, logging, indexes, schemaFiles, quotas);
+        return new LarchConfig(suffix, listen, storage, limits, security, logging, indexes, schemaFiles, quotas, tls);
+    }
+
+    /** A copy with the TLS settings replaced. */
+    public LarchConfig withTls(Tls replacement) {
+        return new LarchConfig(
+                suffix, listen, storage, limits, security, logging, indexes, schemaFiles, rateQuotas, replacement);
     }
 
     // EnumSet keeps kinds in declaration order, so printing the config is stable.

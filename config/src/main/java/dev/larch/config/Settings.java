@@ -122,6 +122,15 @@ final class Settings {
         return resolve(key, value.get());
     }
 
+    /** A path that may be left empty: an empty value means none (null); unset keeps {@code fallback}. */
+    Path optionalPath(String key, Path fallback) throws ConfigException {
+        Optional<String> value = take(key);
+        if (value.isEmpty()) {
+            return fallback;
+        }
+        return value.get().isBlank() ? null : resolve(key, value.get().strip());
+    }
+
     /** A comma-separated list of paths; empty items are ignored, so an empty value is an empty list. */
     List<Path> paths(String key, List<Path> fallback) throws ConfigException {
         Optional<String> value = take(key);

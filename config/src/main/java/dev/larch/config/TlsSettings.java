@@ -1,0 +1,43 @@
+package dev.larch.config;
+
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+
+/** Reads the {@link Tls} keys of one config file over a base; the pairing rules are checked here. */
+final class TlsSettings {
+    // RFC 4512 descr: SASL EXTERNAL looks the value up as an attribute name, or "none".
+    private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9-]*");
+
+    private TlsSettings() {}
+
+    static Tls read(Settings s, Tls b) throws ConfigException {
+        int ldapsPort = s.integer("listen.ldaps-port", b.ldapsPort(), 0, 65_535);
+        boolean requireTls = s.bool("security.require-tls-for-binds", b.requireTlsForBinds());
+        Path certificate = s.optionalPath("tls.certificate", b.certificate());
+        Path privateKey = s.optionalPath("tls.private-key", b.privateKey());
+        Path ca = s.optionalPath("tls.ca-certificates", b.caCertificates());
+        Path keystore = s.optionalPath("tls.keystore", b.keystore());
+        String password = s.take("tls.keystore-password").orElse(b.keystorePassword());
+        int timeout = s.integer("tls.handshake-timeout-seconds", b.handshakeTimeoutSeconds(), 1, 300);
+        String mapping = s.string("tls.certificate-mapping", b.certificateMapping());
+        if (!ATTRIBUTE_NAME.matcher(mapping).matches()) {
+            throw s.error("tls.certificate-mapping", "expected an attribute name such as uid or cn, or none");
+        }
+        if (certificate != null && privateKey == null) {
+            throw s.error("tls.private-key", "must be set when tls.certificate is");
+        }
+        if (privateKey != null && certificate == null) {
+            throw s.error("tls.certificate", "must be set when tls.private-key is");
+        }
+        if (keystore != null && certificate != null) {
+            throw s.error("tls.keystore", "set either tls.keystore or tls.certificate and tls.private-key, not both");
+        }
+        if (ca != null && certificate == null && keystore == null) {
+            throw s.error("tls.ca-certificates", "needs a server certificate (tls.certificate or tls.keystore)");
+        }
+        if (ldapsPort != 0 && certificate == null && keystore == null) {
+            throw s.error("listen.ldaps-port", "needs a server certificate (tls.certificate or tls.keystore)");
+        }
+        return new Tls(certificate, privateKey, ca, keystore, password, ldapsPort, requireTls, timeout, mapping);
+    }
+}
