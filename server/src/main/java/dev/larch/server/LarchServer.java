@@ -14,10 +14,12 @@ import dev.larch.server.auth.AdminCredentials;
 import dev.larch.server.auth.ConfiguredCredentials;
 import dev.larch.server.net.LdapListener;
 import dev.larch.server.net.ListenerOptions;
+import dev.larch.server.net.TlsOptions;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.quota.RateLimitingHandler;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.StaleReaderSweeper;
+import dev.larch.server.tls.ServerTlsContext;
 import dev.larch.server.work.WorkerPool;
 import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
@@ -43,6 +45,9 @@ public final class LarchServer implements AutoCloseable {
     private final WorkerPool workers;
     private final LdapListener listener;
     private final Optional<String> generatedAdminPassword;
+    /** Which TLS implementation serves connections; null without TLS. */
+    private final String tlsProvider;
+
     private boolean closed;
 
     private LarchServer(
@@ -51,7 +56,9 @@ public final class LarchServer implements AutoCloseable {
             WriteQueue writes,
             WorkerPool workers,
             LdapListener listener,
-            Optional<String> generatedAdminPassword) {
+            Optional<String> generatedAdminPassword,
+            String tlsProvider) {
+        this.tlsProvider = tlsProvider;
         this.lock = lock;
         this.open = open;
         this.writes = writes;
@@ -66,10 +73,13 @@ public final class LarchServer implements AutoCloseable {
      *
      * @param env the process environment (for {@code LARCH_ADMIN_PASSWORD})
      * @throws IllegalStateException when the data directory is held by another process
+     * @throws dev.larch.server.tls.TlsSetupException when a configured TLS file cannot be used
      */
     public static LarchServer start(LarchConfig config, Map<String, String> env)
             throws IOException, SchemaLoadException {
         SchemaManager schema = LarchSchema.load(config.schemaFiles());
+        // Before the data directory is touched: a wrong TLS file stops the start with one line.
+        ServerTlsContext tls = config.tls().configured() ? ServerTlsContext.load(config.tls()) : null;
         DataDirectoryLock lock = DataDirectoryLock.acquire(config.storage().dataDir(), "start the server");
         StoredDirectory open = null;
         WriteQueue writes = null;
@@ -91,7 +101,15 @@ public final class LarchServer implements AutoCloseable {
                     config.limits().effectiveWorkerThreads(),
                     config.limits().workerQueue());
             RequestHandler handler = RequestHandlers.over(
-                    open, schema, config.limits(), config.security(), credentials, writes, workers, Version.get());
+                    open,
+                    schema,
+                    config.limits(),
+                    config.security(),
+                    config.tls(),
+                    credentials,
+                    writes,
+                    workers,
+                    Version.get());
             // Inside the access log, so that requests refused for their rate are logged too.
             handler = RateLimitingHandler.around(handler, config.rateQuotas());
             if (config.logging().accessLog()) {
@@ -110,8 +128,21 @@ public final class LarchServer implements AutoCloseable {
                     l.maxConnections(),
                     l.maxConnectionsPerAddress(),
                     l.maxFilterElements());
-            LdapListener listener = listen(options, handler);
-            LarchServer server = new LarchServer(lock, open, writes, workers, listener, admin.generatedPassword());
+            TlsOptions tlsOptions = tls == null
+                    ? TlsOptions.NONE
+                    : new TlsOptions(
+                            tls.context(),
+                            config.tls().handshakeTimeoutSeconds() * 1000L,
+                            config.tls().ldapsPort());
+            LdapListener listener = listen(options, tlsOptions, handler);
+            LarchServer server = new LarchServer(
+                    lock,
+                    open,
+                    writes,
+                    workers,
+                    listener,
+                    admin.generatedPassword(),
+                    tls == null ? null : tls.provider());
             server.logSummary(config);
             return server;
         } catch (IOException | RuntimeException e) {
@@ -130,10 +161,14 @@ public final class LarchServer implements AutoCloseable {
     }
 
     /** Starts the listener; a failure to bind names the address (the port may come from --port). */
-    private static LdapListener listen(ListenerOptions options, RequestHandler handler) throws IOException {
+    private static LdapListener listen(ListenerOptions options, TlsOptions tls, RequestHandler handler)
+            throws IOException {
         try {
-            return LdapListener.start(options, handler);
+            return LdapListener.start(options, tls, handler);
         } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().contains("(listen.ldaps-port)")) {
+                throw e;
+            }
             String reason = e.getMessage() == null
                     ? e.toString()
                     : e.getMessage().replaceFirst("^bind\\(\\.\\.\\) failed with error\\(-?\\d+\\): ", "");
@@ -157,6 +192,27 @@ public final class LarchServer implements AutoCloseable {
                 at.getHostString(),
                 at.getPort(),
                 config.logging().accessLog() ? "on" : "off");
+        InetSocketAddress ldaps = listener.ldapsAddress();
+        if (tlsProvider == null) {
+            LOG.info("TLS off (no tls.certificate or tls.keystore): no StartTLS, no LDAPS");
+        } else {
+            LOG.info(
+                    "TLS by {}: StartTLS on ldap://{}:{}{}; client certificates {}; password binds on clear"
+                            + " connections {}",
+                    tlsProvider,
+                    at.getHostString(),
+                    at.getPort(),
+                    ldaps == null
+                            ? ", no LDAPS"
+                            : ", LDAPS on ldaps://" + ldaps.getHostString() + ":" + ldaps.getPort(),
+                    config.tls().requestsClientCertificates() ? "requested (SASL EXTERNAL)" : "not requested",
+                    config.tls().requireTlsForBinds() ? "only from loopback" : "allowed");
+        }
+    }
+
+    /** Where the server accepts LDAPS connections, or null when it has no LDAPS port. */
+    public InetSocketAddress ldapsAddress() {
+        return listener.ldapsAddress();
     }
 
     /** Where the server accepts connections (the real port when the config asked for port 0). */

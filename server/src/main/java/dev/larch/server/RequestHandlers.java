@@ -2,11 +2,14 @@ package dev.larch.server;
 
 import dev.larch.config.Limits;
 import dev.larch.config.Security;
+import dev.larch.config.Tls;
 import dev.larch.schema.SubschemaEntry;
 import dev.larch.server.auth.AccessPolicy;
 import dev.larch.server.auth.BindHandler;
 import dev.larch.server.auth.Credentials;
 import dev.larch.server.auth.FailedBindDelays;
+import dev.larch.server.auth.TransportRule;
+import dev.larch.server.auth.sasl.SaslBinds;
 import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.PausedSearches;
 import dev.larch.server.read.SearchHandler;
@@ -50,12 +53,33 @@ public final class RequestHandlers {
             WriteQueue writes,
             WorkerPool workers,
             String version) {
+        return over(open, schema, limits, security, Tls.OFF, credentials, writes, workers, version);
+    }
+
+    /**
+     * As above, with SASL, StartTLS in the root DSE and the rule for passwords on clear connections
+     * as {@code tls} configures them.
+     */
+    public static OperationRouter over(
+            StoredDirectory open,
+            SchemaManager schema,
+            Limits limits,
+            Security security,
+            Tls tls,
+            Credentials credentials,
+            WriteQueue writes,
+            WorkerPool workers,
+            String version) {
         var directory = open.directory();
+        SaslBinds sasl = SaslBinds.over(
+                directory, new FilterCompiler(schema), new SearchPlanner(open.store(), limits.indexEntryLimit()), tls);
         VirtualEntries virtual = new VirtualEntries(
                 directory.schemaNormalizer(),
                 directory.suffix(),
                 version,
-                SubschemaEntry.build(schema, VirtualEntries.SUBSCHEMA_DN));
+                SubschemaEntry.build(schema, VirtualEntries.SUBSCHEMA_DN),
+                tls.configured(),
+                sasl.mechanisms());
         AccessPolicy access = new AccessPolicy();
         SearchLimits searchLimits = new SearchLimits(
                 limits.sizeLimit(), limits.timeLimitSeconds(), limits.lookThroughLimit(), limits.applyToAdmin());
@@ -67,7 +91,9 @@ public final class RequestHandlers {
                         new FailedBindDelays(
                                 security.bindFailureDelayMillis(),
                                 security.bindFailureMaxDelayMillis(),
-                                System::nanoTime)),
+                                System::nanoTime),
+                        sasl,
+                        new TransportRule(tls.requireTlsForBinds())),
                 new SearchHandler(
                         directory,
                         new FilterCompiler(schema),

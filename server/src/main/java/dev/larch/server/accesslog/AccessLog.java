@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
 import dev.larch.server.protocol.Session;
+import dev.larch.server.protocol.TlsState;
 import org.apache.directory.api.ldap.model.message.AbandonRequest;
 import org.apache.directory.api.ldap.model.message.AddRequest;
 import org.apache.directory.api.ldap.model.message.BindRequest;
@@ -26,6 +27,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * conn=7 open from=127.0.0.1:50312
+ * conn=7 TLS protocol=TLSv1.3 cipher=TLS_AES_256_GCM_SHA384 client="CN=jdoe,O=Example"
  * conn=7 op=1 BIND dn="cn=admin,dc=example,dc=com" method=simple result=0 etime=0.412
  * conn=7 op=2 SEARCH base="dc=example,dc=com" scope=sub filter="(uid=jdoe)" result=0 entries=1 etime=0.230
  * conn=7 op=3 ABANDON id=2
@@ -51,6 +53,22 @@ final class AccessLog {
     static void opened(Session session) {
         if (on()) {
             LOG.info("conn={} open from={}", session.id(), address(session.remoteAddress()));
+        }
+    }
+
+    /** After the handshake: LDAPS connections right after their open line, StartTLS ones after its op line. */
+    static void tls(Session session, TlsState tls) {
+        if (on()) {
+            StringBuilder line = new StringBuilder("conn=").append(session.id());
+            line.append(" TLS protocol=")
+                    .append(tls.protocol())
+                    .append(" cipher=")
+                    .append(tls.cipherSuite());
+            if (tls.clientCertificate() != null) {
+                line.append(" client=");
+                quote(line, tls.clientCertificate().getSubjectX500Principal().getName());
+            }
+            LOG.info(line.toString());
         }
     }
 

@@ -44,6 +44,7 @@ public final class AccessLoggingHandler implements RequestHandler {
             case ConnectionEvent.UnbindReceived u -> AccessLog.unbind(session, u.request());
             case ConnectionEvent.Refused r -> AccessLog.refused(session, r.response(), r.startNanos());
             case ConnectionEvent.Disconnected d -> AccessLog.disconnect(session, d.notice());
+            case ConnectionEvent.TlsEstablished t -> AccessLog.tls(session, t.tls());
         }
         next.connectionEvent(session, event);
     }

@@ -5,6 +5,8 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import dev.larch.server.auth.sasl.SaslBinds;
+import dev.larch.server.auth.sasl.SaslIdentity;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
@@ -22,8 +24,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Simple binds (RFC 4513 section 5.1): anonymous, the administrator, and entries with a
- * {@code userPassword}. SASL is refused with authMethodNotSupported. A failed bind leaves the
- * connection anonymous.
+ * {@code userPassword}; SASL binds (section 5.2) as {@link SaslBinds} identifies them, finished here
+ * like simple binds (PLAIN's password through the same check and delays; EXTERNAL's mapping failure
+ * through the same delays). A password on a clear connection is refused as {@link TransportRule} says.
+ * A failed bind leaves the connection anonymous.
  *
  * <p>The request is validated and the entry read on the event loop; the password is hashed on the
  * {@link WorkerPool} (busy when it is full), and the answer goes back through the event loop, which
@@ -43,8 +47,23 @@ public final class BindHandler {
     private final WorkerPool workers;
     private final FailedBindDelays delays;
     private final LruMap<String, Boolean> warnedTooCostly = new LruMap<>(MAX_WARNED);
+    private final SaslBinds sasl;
+    private final TransportRule transport;
 
+    /** Without SASL; passwords need TLS except from local clients (the default rule). */
     public BindHandler(Directory directory, Credentials credentials, WorkerPool workers, FailedBindDelays delays) {
+        this(directory, credentials, workers, delays, SaslBinds.NONE, new TransportRule(true));
+    }
+
+    public BindHandler(
+            Directory directory,
+            Credentials credentials,
+            WorkerPool workers,
+            FailedBindDelays delays,
+            SaslBinds sasl,
+            TransportRule transport) {
+        this.sasl = sasl;
+        this.transport = transport;
         this.directory = directory;
         this.credentials = credentials;
         this.workers = workers;
@@ -58,8 +77,13 @@ public final class BindHandler {
             throw new ResultCodeException(ResultCodeEnum.PROTOCOL_ERROR, "only LDAP version 3 is supported");
         }
         if (!request.isSimple()) {
-            throw new ResultCodeException(
-                    ResultCodeEnum.AUTH_METHOD_NOT_SUPPORTED, "SASL authentication is not supported");
+            SaslIdentity identity = sasl.identify(op.session(), request);
+            if (identity.provenByCertificate()) {
+                certificateBind(op, request, identity.dn());
+            } else {
+                passwordBind(op, request, identity.dn(), identity.password());
+            }
+            return;
         }
         String name = request.getName() == null ? "" : request.getName();
         byte[] password = request.getCredentials() == null ? new byte[0] : request.getCredentials();
@@ -76,6 +100,12 @@ public final class BindHandler {
                     ResultCodeEnum.UNWILLING_TO_PERFORM,
                     "unauthenticated bind (DN with an empty password) is not allowed");
         }
+        transport.checkPasswordMayTravel(op.session());
+        passwordBind(op, request, dn, password);
+    }
+
+    /** Checks {@code password} for {@code dn} off the event loop, after any failed-bind delay. */
+    private void passwordBind(Operation op, BindRequest request, Dn dn, byte[] password) {
         boolean admin = dn.equals(credentials.adminDn());
         Attempt attempt =
                 new Attempt(op, request, dn, admin, admin ? null : storedPasswords(dn), password, addressOf(op));
@@ -85,6 +115,26 @@ public final class BindHandler {
         } else {
             submit(attempt);
         }
+    }
+
+    /**
+     * SASL EXTERNAL: the TLS layer verified the certificate; {@code dn} null means it maps to no entry,
+     * which fails like a wrong password, after the same growing delay.
+     */
+    private void certificateBind(Operation op, BindRequest request, Dn dn) {
+        InetAddress address = addressOf(op);
+        if (dn != null) {
+            op.session().bound(dn, dn.equals(credentials.adminDn()));
+            delays.succeeded(dn);
+            complete(op, request, ResultCodeEnum.SUCCESS, "");
+            return;
+        }
+        long delay = delays.failed(Dn.EMPTY_DN, address);
+        onEventLoop(
+                op,
+                () -> complete(
+                        op, request, ResultCodeEnum.INVALID_CREDENTIALS, "the client certificate maps to no entry"),
+                delay);
     }
 
     /** The {@code userPassword} values of {@code dn}, copied out of the transaction; empty when none. */

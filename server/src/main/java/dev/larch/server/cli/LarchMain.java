@@ -4,13 +4,13 @@ import dev.larch.server.Version;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code ./larch serve|import|export}: the server's command line. */
+/** {@code ./larch serve|import|export|cert}: the server's command line. */
 @Command(
         name = "larch",
         mixinStandardHelpOptions = true,
         versionProvider = LarchMain.VersionProvider.class,
         description = "Larch LDAP directory server",
-        subcommands = {ServeCommand.class, ImportCommand.class, ExportCommand.class})
+        subcommands = {ServeCommand.class, ImportCommand.class, ExportCommand.class, CertCommand.class})
 public final class LarchMain implements Runnable {
 
     public static void main(String[] args) {

@@ -39,6 +39,11 @@ final class ServeCommand implements Callable<Integer> {
                                 + " / " + password));
         var address = server.address();
         System.out.println("Larch listening on ldap://" + address.getHostString() + ":" + address.getPort());
+        if (server.ldapsAddress() != null) {
+            System.out.println(
+                    "Larch listening on ldaps://" + server.ldapsAddress().getHostString() + ":"
+                            + server.ldapsAddress().getPort());
+        }
         System.out.flush();
         // Serves until SIGTERM or Ctrl-C; the shutdown hook ends the process.
         new CountDownLatch(1).await();

@@ -20,8 +20,8 @@ import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 
 /**
- * Builds each connection's pipeline, fresh handlers per channel:
- * {@link ReadGate} → flush consolidation → [idle timeout] → {@link LdapFrameDecoder} →
+ * Builds each connection's pipeline, fresh handlers per channel: [TLS, on the LDAPS port; StartTLS
+ * adds it later on the plain port] → {@link ReadGate} → flush consolidation → [idle timeout] → {@link LdapFrameDecoder} →
  * {@link LdapMessageDecoder} → {@link LdapMessageEncoder} → {@link LdapDispatcher}. Shared by all
  * accepted channels.
  *
@@ -42,6 +42,9 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
     private final InFlightOperations inFlight;
     private final ChannelGroup connections;
     private final ConnectionLimits limits;
+    private final TlsOptions tls;
+    /** True for the LDAPS port: TLS from the first byte. */
+    private final boolean implicitTls;
 
     LdapChannelInitializer(
             ListenerOptions options,
@@ -49,7 +52,11 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
             LdapApiService codec,
             InFlightOperations inFlight,
             ChannelGroup connections,
-            ConnectionLimits limits) {
+            ConnectionLimits limits,
+            TlsOptions tls,
+            boolean implicitTls) {
+        this.tls = tls;
+        this.implicitTls = implicitTls;
         this.options = options;
         this.handler = handler;
         this.codec = codec;
@@ -69,7 +76,9 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
                 LdapApiServiceFactory.getSingleton(),
                 new InFlightOperations(),
                 new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE),
-                ConnectionLimits.unlimited());
+                ConnectionLimits.unlimited(),
+                TlsOptions.NONE,
+                false);
     }
 
     @Override
@@ -87,6 +96,9 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
         channel.closeFuture().addListener(f -> limits.release(remote));
         Session session = LdapDispatcher.newSession(remote);
         ReadGate gate = new ReadGate();
+        if (implicitTls) {
+            pipeline.addLast(StartTls.HANDLER_NAME, tls.newHandler(channel.alloc(), false));
+        }
         pipeline.addLast("gate", gate);
         pipeline.addLast("flush", new FlushConsolidationHandler(FLUSH_EVERY, true));
         if (options.idleTimeoutSeconds() > 0) {
@@ -101,7 +113,7 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
                         codec, options.maxPduBytes(), options.maxFilterDepth(), options.maxFilterElements()));
         pipeline.addLast("encode", new LdapMessageEncoder(codec));
         pipeline.addLast(
-                "dispatch", new LdapDispatcher(handler, inFlight, session, gate, options.maxPendingOperations()));
+                "dispatch", new LdapDispatcher(handler, inFlight, session, gate, options.maxPendingOperations(), tls));
     }
 
     /** Tells a connection over the limits why it is refused, then closes it. */

@@ -3,6 +3,8 @@ package dev.larch.server.net;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.channels.ClosedChannelException;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,15 +14,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
 
 import dev.larch.server.protocol.ConnectionEvent;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.protocol.Session;
+import dev.larch.server.protocol.TlsState;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.EventExecutor;
@@ -83,6 +92,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
     private final ReadGate gate;
 
     private final int maxPendingOperations;
+    private final StartTls startTls;
     /** Operations handed to the request handler and not yet completed or abandoned, by message ID. */
     private final Map<Integer, ChannelOperation> outstanding = new HashMap<>();
     /** {@link ChannelOperation}s and {@link HeldRefusal}s read while the channel was not writable, oldest first. */
@@ -99,20 +109,23 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
 
     /** A dispatcher with its own session, no read gate and the default pending-operation limit. */
     LdapDispatcher(RequestHandler handler, InFlightOperations inFlight) {
-        this(handler, inFlight, null, null, ListenerOptions.DEFAULT_MAX_PENDING_OPERATIONS);
+        this(handler, inFlight, null, null, ListenerOptions.DEFAULT_MAX_PENDING_OPERATIONS, TlsOptions.NONE);
     }
 
     /**
      * @param session              the connection's session, or null to create one when added to a channel
      * @param gate                 the connection's read gate, or null never to pause reading
      * @param maxPendingOperations requests held or outstanding at which reading pauses, at least 1
+     * @param tls what StartTLS may start; {@link TlsOptions#NONE} answers it unavailable
      */
     LdapDispatcher(
             RequestHandler handler,
             InFlightOperations inFlight,
             Session session,
             ReadGate gate,
-            int maxPendingOperations) {
+            int maxPendingOperations,
+            TlsOptions tls) {
+        this.startTls = new StartTls(tls);
         this.handler = handler;
         this.inFlight = inFlight;
         this.session = session;
@@ -247,6 +260,13 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         if (inFlight.isDraining()) {
             operation.complete(
                     ProtocolResponses.responseFor(request, ResultCodeEnum.UNAVAILABLE, "server is shutting down"));
+            return;
+        }
+        if (StartTls.isRequest(request)) {
+            outstanding.put(id, operation);
+            inFlight.started();
+            // Answered here, not by the request handler: it changes the pipeline under the response.
+            operation.complete(startTls.answer(id, ctx.pipeline(), outstanding.size() - 1 + held.size()));
             return;
         }
         if (request instanceof BindRequest) {
@@ -385,6 +405,11 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext context, Object event) {
+        if (event instanceof SslHandshakeCompletionEvent handshake) {
+            handshakeCompleted(context, handshake);
+            context.fireUserEventTriggered(event);
+            return;
+        }
         if (event instanceof IdleStateEvent) {
             if (!closing && onlyWaitingForTheClient()) {
                 LOG.debug(
@@ -400,6 +425,42 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
             disconnect(ResultCodeEnum.UNAVAILABLE, "server is shutting down");
         } else {
             context.fireUserEventTriggered(event);
+        }
+    }
+
+    /**
+     * Records a completed handshake in the session and tells the handler (the access log); a failed or
+     * timed-out one is logged in one line and the connection closed (SslHandler closes it too).
+     */
+    private void handshakeCompleted(ChannelHandlerContext context, SslHandshakeCompletionEvent handshake) {
+        if (!handshake.isSuccess()) {
+            Throwable cause = handshake.cause();
+            LOG.info(
+                    "conn={} TLS handshake with {} failed: {}",
+                    session.id(),
+                    session.remoteAddress(),
+                    cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage());
+            closing = true;
+            context.close();
+            return;
+        }
+        SSLSession tls = context.pipeline().get(SslHandler.class).engine().getSession();
+        TlsState state = new TlsState(tls.getProtocol(), tls.getCipherSuite(), clientCertificates(tls));
+        session.secured(state);
+        handler.connectionEvent(session, new ConnectionEvent.TlsEstablished(state));
+    }
+
+    private static List<X509Certificate> clientCertificates(SSLSession tls) {
+        try {
+            List<X509Certificate> chain = new ArrayList<>();
+            for (Certificate certificate : tls.getPeerCertificates()) {
+                if (certificate instanceof X509Certificate x509) {
+                    chain.add(x509);
+                }
+            }
+            return chain;
+        } catch (SSLPeerUnverifiedException e) {
+            return List.of(); // the client sent no certificate
         }
     }
 
@@ -430,13 +491,18 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
-        if (cause instanceof IOException) {
+        if (cause instanceof IOException || isTlsFailure(cause)) {
+            // TLS failures during the handshake were logged from its completion event.
             LOG.debug("conn={} I/O error: {}", session.id(), cause.toString());
         } else {
             LOG.warn("conn={} unexpected error; closing", session.id(), cause);
         }
         closing = true;
         context.close();
+    }
+
+    private static boolean isTlsFailure(Throwable cause) {
+        return cause instanceof DecoderException && cause.getCause() instanceof SSLException;
     }
 
     private void writeDone(ChannelFuture future) {

@@ -56,6 +56,9 @@ public final class LdapListener implements AutoCloseable {
     private final EventLoopGroup acceptGroup;
     private final EventLoopGroup ioGroup;
     private final Channel serverChannel;
+    /** The LDAPS socket, or null when there is none. */
+    private final Channel ldapsChannel;
+
     private final ChannelGroup connections;
     private final InFlightOperations inFlight;
     private final ConnectionLimits limits;
@@ -66,12 +69,14 @@ public final class LdapListener implements AutoCloseable {
             EventLoopGroup acceptGroup,
             EventLoopGroup ioGroup,
             Channel serverChannel,
+            Channel ldapsChannel,
             ChannelGroup connections,
             InFlightOperations inFlight,
             ConnectionLimits limits) {
         this.acceptGroup = acceptGroup;
         this.ioGroup = ioGroup;
         this.serverChannel = serverChannel;
+        this.ldapsChannel = ldapsChannel;
         this.connections = connections;
         this.inFlight = inFlight;
         this.limits = limits;
@@ -85,7 +90,20 @@ public final class LdapListener implements AutoCloseable {
      * @throws IOException when the address cannot be bound (in use, no such interface, no permission)
      */
     public static LdapListener start(ListenerOptions options, RequestHandler handler) throws IOException {
+        return start(options, TlsOptions.NONE, handler);
+    }
+
+    /**
+     * As {@link #start(ListenerOptions, RequestHandler)}, with StartTLS on the plain port when
+     * {@code tls} has a context, and a second socket on {@code tls.ldapsPort()} (same host, same event
+     * loops and connection limits) that speaks TLS from the first byte when that port is not 0.
+     *
+     * @throws IOException when either address cannot be bound; then neither is
+     */
+    public static LdapListener start(ListenerOptions options, TlsOptions tls, RequestHandler handler)
+            throws IOException {
         Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(handler, "handler");
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
@@ -108,12 +126,45 @@ public final class LdapListener implements AutoCloseable {
                             ChannelOption.WRITE_BUFFER_WATER_MARK,
                             new WriteBufferWaterMark(LOW_WATER_MARK, HIGH_WATER_MARK))
                     .childHandler(new LdapChannelInitializer(
-                            options, handler, LdapApiServiceFactory.getSingleton(), inFlight, connections, limits));
+                            options,
+                            handler,
+                            LdapApiServiceFactory.getSingleton(),
+                            inFlight,
+                            connections,
+                            limits,
+                            tls,
+                            false));
             Channel server = bootstrap
                     .bind(options.host(), options.port())
                     .syncUninterruptibly()
                     .channel();
-            LdapListener listener = new LdapListener(acceptGroup, ioGroup, server, connections, inFlight, limits);
+            Channel ldaps = null;
+            if (tls.ldapsPort() != 0) {
+                try {
+                    ldaps = bootstrap
+                            .clone()
+                            .childHandler(new LdapChannelInitializer(
+                                    options,
+                                    handler,
+                                    LdapApiServiceFactory.getSingleton(),
+                                    inFlight,
+                                    connections,
+                                    limits,
+                                    tls,
+                                    true))
+                            .bind(options.host(), tls.ldapsPort())
+                            .syncUninterruptibly()
+                            .channel();
+                } catch (RuntimeException e) {
+                    server.close().syncUninterruptibly();
+                    throw new IOException(
+                            "cannot listen on " + options.host() + ":" + tls.ldapsPort() + " (listen.ldaps-port): "
+                                    + e.getMessage(),
+                            e);
+                }
+            }
+            LdapListener listener =
+                    new LdapListener(acceptGroup, ioGroup, server, ldaps, connections, inFlight, limits);
             LOG.debug("listening on {} ({})", listener.address, epoll ? "epoll" : "nio");
             return listener;
         } catch (Exception e) {
@@ -129,6 +180,11 @@ public final class LdapListener implements AutoCloseable {
     /** The bound address (with the real port when 0 was asked for). */
     public InetSocketAddress address() {
         return address;
+    }
+
+    /** The bound LDAPS address, or null when the listener has no LDAPS port. */
+    public InetSocketAddress ldapsAddress() {
+        return ldapsChannel == null ? null : (InetSocketAddress) ldapsChannel.localAddress();
     }
 
     /** Connections open now (admitted within the limits and not yet closed). */
@@ -157,6 +213,9 @@ public final class LdapListener implements AutoCloseable {
         stopped = true;
         long deadline = System.nanoTime() + Math.max(0, grace.toNanos());
         serverChannel.close().syncUninterruptibly();
+        if (ldapsChannel != null) {
+            ldapsChannel.close().syncUninterruptibly();
+        }
         inFlight.startDraining();
         for (Channel connection : connections) {
             connection.pipeline().fireUserEventTriggered(ShutdownNotice.DRAINING);

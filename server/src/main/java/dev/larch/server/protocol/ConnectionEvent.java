@@ -35,6 +35,9 @@ public sealed interface ConnectionEvent {
      */
     record Refused(ResultResponse response, long startNanos) implements ConnectionEvent {}
 
+    /** The TLS handshake of the connection completed (LDAPS, or after StartTLS); see {@link Session#tls()}. */
+    record TlsEstablished(TlsState tls) implements ConnectionEvent {}
+
     /** A Notice of Disconnection (RFC 4511 §4.4.1) was sent; the connection closes next. */
     record Disconnected(ExtendedResponse notice) implements ConnectionEvent {}
 }

@@ -1,5 +1,6 @@
 package dev.larch.server.protocol;
 
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
 import org.apache.directory.api.ldap.model.name.Dn;
@@ -16,6 +17,7 @@ public final class Session {
     private final SocketAddress remoteAddress;
     private volatile Dn boundDn = Dn.EMPTY_DN;
     private volatile boolean admin;
+    private volatile TlsState tls;
 
     public Session(long id, SocketAddress remoteAddress) {
         this.id = id;
@@ -29,6 +31,25 @@ public final class Session {
 
     public SocketAddress remoteAddress() {
         return remoteAddress;
+    }
+
+    /**
+     * Whether the client is on this host: a loopback address, or no IP address at all (an in-process
+     * channel). Such clients may send passwords without TLS ({@code security.require-tls-for-binds}).
+     */
+    public boolean isLocal() {
+        return !(remoteAddress instanceof InetSocketAddress inet)
+                || (inet.getAddress() != null && inet.getAddress().isLoopbackAddress());
+    }
+
+    /** The connection's TLS layer once its handshake completed; null while the connection is clear. */
+    public TlsState tls() {
+        return tls;
+    }
+
+    /** Records the completed TLS handshake (LDAPS, or after StartTLS); set at most once per connection. */
+    public void secured(TlsState state) {
+        this.tls = state;
     }
 
     /** The DN of the bound identity, {@link Dn#EMPTY_DN} when anonymous; never null. */

@@ -1,5 +1,7 @@
 package dev.larch.server.read;
 
+import java.util.List;
+
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
@@ -16,6 +18,8 @@ import org.apache.directory.api.ldap.model.name.Dn;
 public final class VirtualEntries {
     public static final String SUBSCHEMA_DN = "cn=Subschema";
     public static final String WHO_AM_I_OID = "1.3.6.1.4.1.4203.1.11.3";
+    /** RFC 4511 §4.14; offered only when the server has a certificate. */
+    public static final String START_TLS_OID = "1.3.6.1.4.1.1466.20037";
     /** RFC 3673 all operational attributes, RFC 4525 modify-increment. */
     private static final String[] FEATURES = {"1.3.6.1.4.1.4203.1.5.1", "1.3.6.1.1.14"};
 
@@ -27,18 +31,44 @@ public final class VirtualEntries {
      * @param subschema the subschema subentry as the schema module renders it
      */
     public VirtualEntries(SchemaNormalizer schemaNormalizer, Dn suffix, String version, Entry subschema) {
+        this(schemaNormalizer, suffix, version, subschema, false, List.of());
+    }
+
+    /**
+     * @param startTls whether StartTLS is offered (listed in {@code supportedExtension})
+     * @param saslMechanisms the SASL mechanisms a bind may use, listed in {@code supportedSASLMechanisms}
+     *     (the attribute is absent when there are none)
+     */
+    public VirtualEntries(
+            SchemaNormalizer schemaNormalizer,
+            Dn suffix,
+            String version,
+            Entry subschema,
+            boolean startTls,
+            List<String> saslMechanisms) {
         this.subschemaDn = schemaNormalizer.dn(SUBSCHEMA_DN);
-        this.rootDse = stored(rootDse(schemaNormalizer, suffix, version));
+        this.rootDse = stored(rootDse(schemaNormalizer, suffix, version, startTls, saslMechanisms));
         this.subschema = stored(schemaNormalizer.fromClient(subschemaDn, subschema));
     }
 
-    private static Entry rootDse(SchemaNormalizer schemaNormalizer, Dn suffix, String version) {
+    private static Entry rootDse(
+            SchemaNormalizer schemaNormalizer,
+            Dn suffix,
+            String version,
+            boolean startTls,
+            List<String> saslMechanisms) {
         try {
             Entry e = new DefaultEntry(schemaNormalizer.schema(), Dn.EMPTY_DN);
             e.add("objectClass", "top", "extensibleObject");
             e.add("namingContexts", suffix.getName());
             e.add("supportedLDAPVersion", "3");
             e.add("supportedExtension", WHO_AM_I_OID);
+            if (startTls) {
+                e.add("supportedExtension", START_TLS_OID);
+            }
+            if (!saslMechanisms.isEmpty()) {
+                e.add("supportedSASLMechanisms", saslMechanisms.toArray(String[]::new));
+            }
             e.add("supportedFeatures", FEATURES);
             e.add("subschemaSubentry", SUBSCHEMA_DN);
             e.add("vendorName", "Larch");
