@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  */
 final class LarchProcess implements AutoCloseable {
     static final String ADMIN_DN = TestData.ADMIN_DN;
-    static final Pattern LISTENING = Pattern.compile("^Larch listening on ldap://([^:]+):(\\d+)$");
+    // The host may be an IPv6 literal (0:0:0:0:0:0:0:0 when listening on every address).
+    static final Pattern LISTENING = Pattern.compile("^Larch listening on ldap://(.+):(\\d+)$");
     static final Pattern GENERATED_PASSWORD = Pattern.compile("^Generated the administrator password .* / (\\S+)$");
     /** Generous: several engineers' builds share two cores. */
     static final Duration START_TIMEOUT = Duration.ofSeconds(120);

@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.Provider;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
@@ -32,6 +33,7 @@ import org.bouncycastle.cert.X509v3CertificateBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.operator.ContentSigner;
@@ -46,6 +48,11 @@ import org.bouncycastle.util.io.pem.PemGenerationException;
  */
 public final class Certificates {
     private static final SecureRandom RANDOM = new SecureRandom();
+    /**
+     * Bouncy Castle's provider, not registered globally: its EC private keys encode their public key
+     * in PKCS#8 (the JDK's leave it out), which GnuTLS needs to use a key file.
+     */
+    private static final Provider BC = new BouncyCastleProvider();
 
     private Certificates() {}
 
@@ -68,7 +75,7 @@ public final class Certificates {
 
     public static KeyPair newKeyPair() {
         try {
-            KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("EC", BC);
             generator.initialize(new ECGenParameterSpec("secp256r1"), RANDOM);
             return generator.generateKeyPair();
         } catch (GeneralSecurityException e) {
@@ -206,7 +213,9 @@ public final class Certificates {
                         false,
                         new GeneralNames(alternativeNames.toArray(GeneralName[]::new)));
             }
-            ContentSigner signer = new JcaContentSignerBuilder("SHA256withECDSA").build(issuerKeys.getPrivate());
+            ContentSigner signer = new JcaContentSignerBuilder("SHA256withECDSA")
+                    .setProvider(BC)
+                    .build(issuerKeys.getPrivate());
             return new JcaX509CertificateConverter().getCertificate(builder.build(signer));
         } catch (CertIOException | OperatorCreationException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot issue a certificate for " + subject, e);
