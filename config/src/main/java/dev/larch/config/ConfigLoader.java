@@ -53,6 +53,7 @@ final class ConfigLoader {
             "security.max-password-iterations",
             "security.bind-failure-delay-ms",
             "security.bind-failure-max-delay-ms",
+            "security.default-password-policy",
             "logging.access-log",
             "logging.level",
             "schema.files");
@@ -78,7 +79,9 @@ final class ConfigLoader {
                 logging(s, base.logging()),
                 indexes(s, base.indexes()),
                 s.paths("schema.files", base.schemaFiles()),
-                rateQuotas(s, base.rateQuotas()));
+                rateQuotas(s, base.rateQuotas()),
+                new PasswordPolicySettings(s.take("security.default-password-policy")
+                        .orElse(base.passwordPolicy().defaultPolicyDn())));
         s.requireAllRead();
         if (config.limits().maxPausedSearches() >= config.storage().maxReaders()) {
             throw s.error(

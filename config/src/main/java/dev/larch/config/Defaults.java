@@ -52,7 +52,9 @@ final class Defaults {
             defaultIndexes(),
             List.of(),
             // Rate quotas off; when set, a bucket holds one second's worth and the admin is exempt.
-            RateQuotas.OFF);
+            RateQuotas.OFF,
+            // No default password policy: entries are governed only by a pwdPolicySubentry they name.
+            PasswordPolicySettings.NONE);
 
     private Defaults() {}
 

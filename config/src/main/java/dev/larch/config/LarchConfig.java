@@ -25,6 +25,7 @@ import java.util.Set;
  *     attribute that is absent is not indexed. Unmodifiable; iteration follows the config order.
  * @param schemaFiles extra OpenLDAP-format schema files loaded after the standard schemas; unmodifiable
  * @param rateQuotas per-identity and per-address operation rate quotas ({@code limits.rate-*})
+ * @param passwordPolicy the password policy settings ({@code security.default-password-policy})
  */
 public record LarchConfig(
         String suffix,
@@ -35,7 +36,8 @@ public record LarchConfig(
         Logging logging,
         Map<String, Set<IndexKind>> indexes,
         List<Path> schemaFiles,
-        RateQuotas rateQuotas) {
+        RateQuotas rateQuotas,
+        PasswordPolicySettings passwordPolicy) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -47,6 +49,31 @@ public record LarchConfig(
         indexes = copyIndexes(indexes);
         schemaFiles = List.copyOf(schemaFiles);
         Objects.requireNonNull(rateQuotas, "rateQuotas");
+        Objects.requireNonNull(passwordPolicy, "passwordPolicy");
+    }
+
+    /** A configuration without a default password policy ({@link PasswordPolicySettings#NONE}). */
+    public LarchConfig(
+            String suffix,
+            Listen listen,
+            Storage storage,
+            Limits limits,
+            Security security,
+            Logging logging,
+            Map<String, Set<IndexKind>> indexes,
+            List<Path> schemaFiles,
+            RateQuotas rateQuotas) {
+        this(
+                suffix,
+                listen,
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                PasswordPolicySettings.NONE);
     }
 
     /** A configuration without rate quotas ({@link RateQuotas#OFF}). */
@@ -91,7 +118,8 @@ public record LarchConfig(
                 logging,
                 indexes,
                 schemaFiles,
-                rateQuotas);
+                rateQuotas,
+                passwordPolicy);
     }
 
     /**
@@ -101,12 +129,28 @@ public record LarchConfig(
      */
     public LarchConfig withPort(int port) {
         return new LarchConfig(
-                suffix, listen.withPort(port), storage, limits, security, logging, indexes, schemaFiles, rateQuotas);
+                suffix,
+                listen.withPort(port),
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                passwordPolicy);
     }
 
     /** A copy with the rate quotas replaced. */
     public LarchConfig withRateQuotas(RateQuotas quotas) {
-        return new LarchConfig(suffix, listen, storage, limits, security, logging, indexes, schemaFiles, quotas);
+        return new LarchConfig(
+                suffix, listen, storage, limits, security, logging, indexes, schemaFiles, quotas, passwordPolicy);
+    }
+
+    /** A copy with the password policy settings replaced. */
+    public LarchConfig withPasswordPolicy(PasswordPolicySettings settings) {
+        return new LarchConfig(
+                suffix, listen, storage, limits, security, logging, indexes, schemaFiles, rateQuotas, settings);
     }
 
     // EnumSet keeps kinds in declaration order, so printing the config is stable.

@@ -91,7 +91,15 @@ public final class LarchServer implements AutoCloseable {
                     config.limits().effectiveWorkerThreads(),
                     config.limits().workerQueue());
             RequestHandler handler = RequestHandlers.over(
-                    open, schema, config.limits(), config.security(), credentials, writes, workers, Version.get());
+                    open,
+                    schema,
+                    config.limits(),
+                    config.security(),
+                    credentials,
+                    writes,
+                    workers,
+                    Version.get(),
+                    config.passwordPolicy());
             // Inside the access log, so that requests refused for their rate are logged too.
             handler = RateLimitingHandler.around(handler, config.rateQuotas());
             if (config.logging().accessLog()) {

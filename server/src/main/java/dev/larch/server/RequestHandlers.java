@@ -1,12 +1,16 @@
 package dev.larch.server;
 
+import java.time.Clock;
+
 import dev.larch.config.Limits;
+import dev.larch.config.PasswordPolicySettings;
 import dev.larch.config.Security;
 import dev.larch.schema.SubschemaEntry;
 import dev.larch.server.auth.AccessPolicy;
 import dev.larch.server.auth.BindHandler;
 import dev.larch.server.auth.Credentials;
 import dev.larch.server.auth.FailedBindDelays;
+import dev.larch.server.auth.policy.PasswordPolicies;
 import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.PausedSearches;
 import dev.larch.server.read.SearchHandler;
@@ -50,7 +54,29 @@ public final class RequestHandlers {
             WriteQueue writes,
             WorkerPool workers,
             String version) {
+        return over(open, schema, limits, security, credentials, writes, workers, version, PasswordPolicySettings.NONE);
+    }
+
+    /**
+     * {@link #over(StoredDirectory, SchemaManager, Limits, Security, Credentials, WriteQueue, WorkerPool,
+     * String)} with a default password policy.
+     *
+     * @param passwordPolicy {@code security.default-password-policy}; entries naming their own policy
+     *     are governed by it whatever this says
+     */
+    public static OperationRouter over(
+            StoredDirectory open,
+            SchemaManager schema,
+            Limits limits,
+            Security security,
+            Credentials credentials,
+            WriteQueue writes,
+            WorkerPool workers,
+            String version,
+            PasswordPolicySettings passwordPolicy) {
         var directory = open.directory();
+        PasswordPolicies policies = PasswordPolicies.create(
+                directory, writes, passwordPolicy, security.maxPasswordIterations(), Clock.systemUTC());
         VirtualEntries virtual = new VirtualEntries(
                 directory.schemaNormalizer(),
                 directory.suffix(),
@@ -67,7 +93,8 @@ public final class RequestHandlers {
                         new FailedBindDelays(
                                 security.bindFailureDelayMillis(),
                                 security.bindFailureMaxDelayMillis(),
-                                System::nanoTime)),
+                                System::nanoTime),
+                        policies.bind()),
                 new SearchHandler(
                         directory,
                         new FilterCompiler(schema),
@@ -81,7 +108,8 @@ public final class RequestHandlers {
                 new CompareHandler(directory, access),
                 new AddHandler(directory, open.checker(), writes, access),
                 new DeleteHandler(directory, writes, access),
-                new ModifyHandler(directory, open.checker(), writes, access),
-                new ModifyDnHandler(directory, open.checker(), writes, access));
+                new ModifyHandler(directory, open.checker(), writes, access, policies.passwords()),
+                new ModifyDnHandler(directory, open.checker(), writes, access),
+                policies.mustChange());
     }
 }

@@ -5,6 +5,8 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import dev.larch.server.auth.policy.BindPolicy;
+import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
@@ -13,6 +15,7 @@ import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.work.WorkerPool;
+import org.apache.directory.api.ldap.extras.controls.ppolicy.PasswordPolicyErrorEnum;
 import org.apache.directory.api.ldap.model.message.BindRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
@@ -42,13 +45,27 @@ public final class BindHandler {
     private final Credentials credentials;
     private final WorkerPool workers;
     private final FailedBindDelays delays;
+    /** The password policy's part; null when the server enforces none (tools, old tests). */
+    private final BindPolicy policy;
+
     private final LruMap<String, Boolean> warnedTooCostly = new LruMap<>(MAX_WARNED);
 
     public BindHandler(Directory directory, Credentials credentials, WorkerPool workers, FailedBindDelays delays) {
+        this(directory, credentials, workers, delays, null);
+    }
+
+    /** @param policy the password policy's part in simple binds; null for none */
+    public BindHandler(
+            Directory directory,
+            Credentials credentials,
+            WorkerPool workers,
+            FailedBindDelays delays,
+            BindPolicy policy) {
         this.directory = directory;
         this.credentials = credentials;
         this.workers = workers;
         this.delays = delays;
+        this.policy = policy;
     }
 
     /** Called on the connection's event loop. */
@@ -77,8 +94,10 @@ public final class BindHandler {
                     "unauthenticated bind (DN with an empty password) is not allowed");
         }
         boolean admin = dn.equals(credentials.adminDn());
-        Attempt attempt =
-                new Attempt(op, request, dn, admin, admin ? null : storedPasswords(dn), password, addressOf(op));
+        Attempt attempt = new Attempt(op, request, dn, admin, password, addressOf(op));
+        if (!admin) {
+            readEntry(attempt);
+        }
         long wait = delays.nanosBeforeAttempt(dn, attempt.address);
         if (wait > 0) {
             op.executor().schedule(() -> submit(attempt), wait, TimeUnit.NANOSECONDS);
@@ -87,20 +106,25 @@ public final class BindHandler {
         }
     }
 
-    /** The {@code userPassword} values of {@code dn}, copied out of the transaction; empty when none. */
-    private byte[][] storedPasswords(Dn dn) {
+    /**
+     * Reads the {@code userPassword} values of the attempt's entry (copied out of the transaction;
+     * empty when none) and, when a password policy governs it, its policy state.
+     */
+    private void readEntry(Attempt attempt) {
         try (ReadTxn txn = directory.store().read()) {
-            long id = directory.resolve(txn, dn);
+            long id = directory.resolve(txn, attempt.dn);
             StoredEntry entry = id == ReadTxn.NOT_FOUND ? null : directory.load(txn, id);
             StoredAttribute stored = entry == null ? null : entry.attribute(AccessPolicy.USER_PASSWORD_OID);
             if (stored == null) {
-                return new byte[0][];
+                attempt.stored = new byte[0][];
+                return;
             }
             byte[][] values = new byte[stored.size()][];
             for (int i = 0; i < values.length; i++) {
                 values[i] = stored.values()[i].clone();
             }
-            return values;
+            attempt.stored = values;
+            attempt.governed = policy == null ? null : policy.read(txn, entry);
         }
     }
 
@@ -132,10 +156,25 @@ public final class BindHandler {
         if (outcome == PasswordCheck.TOO_COSTLY) {
             warnTooCostly(attempt.dn);
         }
+        if (attempt.governed != null) {
+            policy.failed(attempt.governed);
+        }
+        fail(attempt, null);
+    }
+
+    /** Answers invalidCredentials after the failed-bind delay; {@code policyError} only for a client that asked. */
+    private void fail(Attempt attempt, PasswordPolicyErrorEnum policyError) {
         long delay = delays.failed(attempt.dn, attempt.address);
         onEventLoop(
                 attempt.op,
-                () -> complete(attempt.op, attempt.request, ResultCodeEnum.INVALID_CREDENTIALS, "invalid credentials"),
+                () -> {
+                    ResultResponse response =
+                            response(attempt.request, ResultCodeEnum.INVALID_CREDENTIALS, "invalid credentials");
+                    if (policyError != null) {
+                        PpolicyControls.error(attempt.request, response, policyError);
+                    }
+                    attempt.op.complete(response);
+                },
                 delay);
     }
 
@@ -165,9 +204,25 @@ public final class BindHandler {
         if (attempt.op.isAbandoned()) {
             return;
         }
+        BindPolicy.Outcome verdict = attempt.governed == null ? null : policy.succeeded(attempt.governed);
+        if (verdict != null && !verdict.allowed()) {
+            // Locked, or expired without grace logins: the same answer and delay as a wrong password.
+            fail(attempt, verdict.error());
+            return;
+        }
         attempt.op.session().bound(attempt.dn, attempt.admin);
         delays.succeeded(attempt.dn);
-        complete(attempt.op, attempt.request, ResultCodeEnum.SUCCESS, "");
+        ResultResponse response = response(attempt.request, ResultCodeEnum.SUCCESS, "");
+        if (verdict != null) {
+            attempt.op.session().mustChangePassword(verdict.mustChange());
+            PpolicyControls.answer(
+                    attempt.request,
+                    response,
+                    verdict.timeBeforeExpiration(),
+                    verdict.graceRemaining(),
+                    verdict.error());
+        }
+        attempt.op.complete(response);
     }
 
     private void warnTooCostly(Dn dn) {
@@ -196,12 +251,16 @@ public final class BindHandler {
     }
 
     private static void complete(Operation op, BindRequest request, ResultCodeEnum code, String message) {
+        op.complete(response(request, code, message));
+    }
+
+    private static ResultResponse response(BindRequest request, ResultCodeEnum code, String message) {
         ResultResponse response = request.getResultResponse();
         response.getLdapResult().setResultCode(code);
         if (!message.isEmpty()) {
             response.getLdapResult().setDiagnosticMessage(message);
         }
-        op.complete(response);
+        return response;
     }
 
     private static InetAddress addressOf(Operation op) {
@@ -214,25 +273,20 @@ public final class BindHandler {
         final BindRequest request;
         final Dn dn;
         final boolean admin;
-        /** The entry's {@code userPassword} values; null for the administrator. */
-        final byte[][] stored;
+        /** The entry's {@code userPassword} values; null for the administrator. Set on the event loop before submit. */
+        byte[][] stored;
+
+        /** The entry's password policy and state; null when none governs it. */
+        BindPolicy.Governed governed;
 
         final byte[] password;
         final InetAddress address;
 
-        Attempt(
-                Operation op,
-                BindRequest request,
-                Dn dn,
-                boolean admin,
-                byte[][] stored,
-                byte[] password,
-                InetAddress address) {
+        Attempt(Operation op, BindRequest request, Dn dn, boolean admin, byte[] password, InetAddress address) {
             this.op = op;
             this.request = request;
             this.dn = dn;
             this.admin = admin;
-            this.stored = stored;
             this.password = password;
             this.address = address;
         }

@@ -16,6 +16,8 @@ import org.apache.directory.api.ldap.model.name.Dn;
 public final class VirtualEntries {
     public static final String SUBSCHEMA_DN = "cn=Subschema";
     public static final String WHO_AM_I_OID = "1.3.6.1.4.1.4203.1.11.3";
+    /** The password policy control (draft-behera section 6). */
+    public static final String PASSWORD_POLICY_CONTROL_OID = "1.3.6.1.4.1.42.2.27.8.5.1";
     /** RFC 3673 all operational attributes, RFC 4525 modify-increment. */
     private static final String[] FEATURES = {"1.3.6.1.4.1.4203.1.5.1", "1.3.6.1.1.14"};
 
@@ -39,6 +41,8 @@ public final class VirtualEntries {
             e.add("namingContexts", suffix.getName());
             e.add("supportedLDAPVersion", "3");
             e.add("supportedExtension", WHO_AM_I_OID);
+            // Only controls the server implements (the codec knows many more).
+            e.add("supportedControl", PASSWORD_POLICY_CONTROL_OID);
             e.add("supportedFeatures", FEATURES);
             e.add("subschemaSubentry", SUBSCHEMA_DN);
             e.add("vendorName", "Larch");

@@ -27,8 +27,12 @@ public final class AddHandler {
     public void handle(Operation op, AddRequest request) {
         access.requireWrite(op.session(), "add entries");
         Dn dn = directory.schemaNormalizer().dn(request.getEntryDn());
-        Entry entry =
-                newEntries.prepare(dn, request.getEntry(), false, op.session().boundDn());
+        Entry entry = newEntries.prepare(
+                dn,
+                request.getEntry(),
+                false,
+                op.session().boundDn(),
+                op.session().isAdmin());
         writes.submit(op, txn -> {
             newEntries.insert(txn, entry);
             ResultResponse response = request.getResultResponse();
