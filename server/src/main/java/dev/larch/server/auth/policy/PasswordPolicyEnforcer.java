@@ -46,7 +46,11 @@ public final class PasswordPolicyEnforcer implements PasswordChangeCheck {
         if (governing.isEmpty()) {
             return PasswordChangeEffects.NONE;
         }
-        PasswordPolicy policy = governing.get();
+        return check(governing.get(), target, newPassword, adminReset);
+    }
+
+    /** The checks and effects of a change under {@code policy}; see {@link #checkChange}. */
+    PasswordChangeEffects check(PasswordPolicy policy, Entry target, byte[] newPassword, boolean adminReset) {
         List<byte[]> current = currentPasswords(target);
         List<byte[]> history = PasswordHistory.values(target);
         if (!adminReset) {
