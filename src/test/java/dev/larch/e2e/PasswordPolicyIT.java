@@ -195,6 +195,22 @@ class PasswordPolicyIT {
     }
 
     @Test
+    void anEntryAddedWithAPasswordStartsItsAgeAndMayBeAddedForcedToChange() {
+        String dn = user("newcomer", "newcomerpass1", "cn=warn," + POLICIES);
+        assertTrue(awaitOperational(dn, out -> true).contains("pwdChangedTime:"));
+        ProcessResult whoami = anonymous.as(dn, "newcomerpass1").ldapwhoami("-e", "ppolicy");
+        assertTrue(whoami.err().contains("Password expires in"), whoami.describe());
+
+        String forced = "uid=forced," + PEOPLE;
+        ok(
+                admin.ldapaddLdif(
+                        "dn: " + forced
+                                + "\nobjectClass: inetOrgPerson\nuid: forced\ncn: forced\nsn: forced\nuserPassword: forcedpass1\npwdReset: TRUE\n"));
+        ProcessResult bind = anonymous.as(forced, "forcedpass1").ldapwhoami("-e", "ppolicy");
+        assertTrue(bind.err().contains("Password must be changed"), bind.describe());
+    }
+
+    @Test
     void usersMayNotWriteThePolicyStateThemselves() {
         String dn = user("sneaky", "sneakypass1", null);
         ProcessResult write = anonymous

@@ -106,7 +106,7 @@ public final class RequestHandlers {
                         workers,
                         new SearchSlots(limits.maxLongSearches(), "limits.max-long-searches")),
                 new CompareHandler(directory, access),
-                new AddHandler(directory, open.checker(), writes, access),
+                new AddHandler(directory, open.checker(), writes, access, policies.passwords()),
                 new DeleteHandler(directory, writes, access),
                 new ModifyHandler(directory, open.checker(), writes, access, policies.passwords()),
                 new ModifyDnHandler(directory, open.checker(), writes, access),

@@ -35,6 +35,10 @@ import org.slf4j.LoggerFactory;
  * work: a DN without a password is checked against a decoy hash of the configured scheme. Failures
  * are answered after the growing delay of {@link FailedBindDelays}, scheduled on the event loop; no
  * thread sleeps.
+ *
+ * <p>When a password policy governs the entry ({@link BindPolicy}), a failure is counted towards its
+ * lockout, and a right password on a locked or fully expired account gets the same answer and delay
+ * as a wrong one; warnings and errors go in the password policy response control.
  */
 public final class BindHandler {
     private static final Logger LOG = LoggerFactory.getLogger(BindHandler.class);

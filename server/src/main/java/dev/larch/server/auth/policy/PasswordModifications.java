@@ -123,6 +123,28 @@ public final class PasswordModifications {
                 List.of(new DefaultModification(ModificationOperation.REPLACE_ATTRIBUTE, replacement)), effects, true);
     }
 
+    /**
+     * The policy state a new entry with a password starts with: {@code pwdChangedTime}, from which
+     * {@code pwdMaxAge} counts. The administrator's adds skip the quality and history checks and keep
+     * the {@code pwdReset} the administrator gave (set it to make the user change the first password).
+     */
+    public PasswordChangeEffects onAdd(Session session, Entry added, ReadTxn txn) {
+        Attribute password = added.get("userPassword");
+        if (password == null || password.size() != 1) {
+            return PasswordChangeEffects.NONE;
+        }
+        Entry withoutPassword = added.clone();
+        withoutPassword.removeAttributes("userPassword");
+        PasswordChangeEffects effects =
+                enforcer.checkChange(session, withoutPassword, password.get().getBytes(), true, txn);
+        return effects.changedTime() == null
+                ? effects
+                : new PasswordChangeEffects(
+                        effects.changedTime(),
+                        List.of(),
+                        PasswordState.of(added).reset());
+    }
+
     private boolean requiresOldPassword(Entry before, ReadTxn txn) {
         return resolver.governing(txn, PasswordState.of(before))
                 .map(PasswordPolicy::safeModify)
