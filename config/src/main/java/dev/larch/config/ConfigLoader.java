@@ -53,6 +53,7 @@ final class ConfigLoader {
             "security.max-password-iterations",
             "security.bind-failure-delay-ms",
             "security.bind-failure-max-delay-ms",
+            "security.default-password-policy",
             "logging.access-log",
             "logging.level",
             "schema.files",
@@ -88,7 +89,9 @@ final class ConfigLoader {
                 indexes(s, base.indexes()),
                 s.paths("schema.files", base.schemaFiles()),
                 rateQuotas(s, base.rateQuotas()),
-                TlsSettings.read(s, base.tls()));
+                TlsSettings.read(s, base.tls()),
+                new PasswordPolicySettings(s.take("security.default-password-policy")
+                        .orElse(base.passwordPolicy().defaultPolicyDn())));
         s.requireAllRead();
         if (config.tls().ldapsPort() != 0
                 && config.tls().ldapsPort() == config.listen().port()) {

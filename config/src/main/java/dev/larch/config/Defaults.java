@@ -54,7 +54,9 @@ final class Defaults {
             // Rate quotas off; when set, a bucket holds one second's worth and the admin is exempt.
             RateQuotas.OFF,
             // No certificate, so no StartTLS and no LDAPS; password binds need TLS except from loopback.
-            Tls.OFF);
+            Tls.OFF,
+            // No default password policy: entries are governed only by a pwdPolicySubentry they name.
+            PasswordPolicySettings.NONE);
 
     private Defaults() {}
 

@@ -27,6 +27,7 @@ import java.util.Set;
  * @param rateQuotas per-identity and per-address operation rate quotas ({@code limits.rate-*})
  * @param tls TLS, LDAPS and the rules that depend on them ({@code tls.*}, {@code listen.ldaps-port},
  *     {@code security.require-tls-for-binds})
+ * @param passwordPolicy the password policy settings ({@code security.default-password-policy})
  */
 public record LarchConfig(
         String suffix,
@@ -38,7 +39,8 @@ public record LarchConfig(
         Map<String, Set<IndexKind>> indexes,
         List<Path> schemaFiles,
         RateQuotas rateQuotas,
-        Tls tls) {
+        Tls tls,
+        PasswordPolicySettings passwordPolicy) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -51,9 +53,10 @@ public record LarchConfig(
         schemaFiles = List.copyOf(schemaFiles);
         Objects.requireNonNull(rateQuotas, "rateQuotas");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(passwordPolicy, "passwordPolicy");
     }
 
-    /** A configuration without TLS ({@link Tls#OFF}). */
+    /** A configuration without TLS ({@link Tls#OFF}) and without a default password policy. */
     public LarchConfig(
             String suffix,
             Listen listen,
@@ -64,7 +67,18 @@ public record LarchConfig(
             Map<String, Set<IndexKind>> indexes,
             List<Path> schemaFiles,
             RateQuotas rateQuotas) {
-        this(suffix, listen, storage, limits, security, logging, indexes, schemaFiles, rateQuotas, Tls.OFF);
+        this(
+                suffix,
+                listen,
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                Tls.OFF,
+                PasswordPolicySettings.NONE);
     }
 
     /** A configuration without rate quotas ({@link RateQuotas#OFF}). */
@@ -110,7 +124,8 @@ public record LarchConfig(
                 indexes,
                 schemaFiles,
                 rateQuotas,
-                tls);
+                tls,
+                passwordPolicy);
     }
 
     /**
@@ -129,18 +144,36 @@ public record LarchConfig(
                 indexes,
                 schemaFiles,
                 rateQuotas,
-                tls);
+                tls,
+                passwordPolicy);
     }
 
     /** A copy with the rate quotas replaced. */
     public LarchConfig withRateQuotas(RateQuotas quotas) {
-        return new LarchConfig(suffix, listen, storage, limits, security, logging, indexes, schemaFiles, quotas, tls);
+        return new LarchConfig(
+                suffix, listen, storage, limits, security, logging, indexes, schemaFiles, quotas, tls, passwordPolicy);
     }
 
     /** A copy with the TLS settings replaced. */
     public LarchConfig withTls(Tls replacement) {
         return new LarchConfig(
-                suffix, listen, storage, limits, security, logging, indexes, schemaFiles, rateQuotas, replacement);
+                suffix,
+                listen,
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                replacement,
+                passwordPolicy);
+    }
+
+    /** A copy with the password policy settings replaced. */
+    public LarchConfig withPasswordPolicy(PasswordPolicySettings settings) {
+        return new LarchConfig(
+                suffix, listen, storage, limits, security, logging, indexes, schemaFiles, rateQuotas, tls, settings);
     }
 
     // EnumSet keeps kinds in declaration order, so printing the config is stable.

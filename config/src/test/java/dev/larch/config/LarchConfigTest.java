@@ -107,6 +107,25 @@ class LarchConfigTest {
     }
 
     @Test
+    void theDefaultPasswordPolicyIsReadFromItsKeyAndSurvivesOverrides() throws Exception {
+        assertFalse(LarchConfig.defaults().passwordPolicy().hasDefaultPolicy());
+        LarchConfig c = LarchConfig.load(
+                write("security.default-password-policy =  cn=default,ou=policies,dc=example,dc=com \n"));
+        PasswordPolicySettings expected = new PasswordPolicySettings("cn=default,ou=policies,dc=example,dc=com");
+        assertEquals(expected, c.passwordPolicy());
+        assertTrue(c.passwordPolicy().hasDefaultPolicy());
+        assertEquals(
+                expected,
+                c.withPort(0)
+                        .withDataDir(Path.of("/tmp/x"))
+                        .withRateQuotas(RateQuotas.OFF)
+                        .passwordPolicy());
+        assertEquals(
+                PasswordPolicySettings.NONE,
+                c.withPasswordPolicy(PasswordPolicySettings.NONE).passwordPolicy());
+    }
+
+    @Test
     void emptyFileGivesDefaults() throws Exception {
         assertEquals(LarchConfig.defaults(), LarchConfig.load(write("# nothing\n\n")));
     }

@@ -100,16 +100,8 @@ public final class LarchServer implements AutoCloseable {
                     "larch-worker",
                     config.limits().effectiveWorkerThreads(),
                     config.limits().workerQueue());
-            RequestHandler handler = RequestHandlers.over(
-                    open,
-                    schema,
-                    config.limits(),
-                    config.security(),
-                    config.tls(),
-                    credentials,
-                    writes,
-                    workers,
-                    Version.get());
+            RequestHandler handler =
+                    RequestHandlers.over(open, schema, config, credentials, writes, workers, Version.get());
             // Inside the access log, so that requests refused for their rate are logged too.
             handler = RateLimitingHandler.around(handler, config.rateQuotas());
             if (config.logging().accessLog()) {

@@ -1,6 +1,10 @@
 package dev.larch.server;
 
+import java.time.Clock;
+
+import dev.larch.config.LarchConfig;
 import dev.larch.config.Limits;
+import dev.larch.config.PasswordPolicySettings;
 import dev.larch.config.Security;
 import dev.larch.config.Tls;
 import dev.larch.schema.SubschemaEntry;
@@ -9,6 +13,7 @@ import dev.larch.server.auth.BindHandler;
 import dev.larch.server.auth.Credentials;
 import dev.larch.server.auth.FailedBindDelays;
 import dev.larch.server.auth.TransportRule;
+import dev.larch.server.auth.policy.PasswordPolicies;
 import dev.larch.server.auth.sasl.SaslBinds;
 import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.PausedSearches;
@@ -36,9 +41,9 @@ public final class RequestHandlers {
     private RequestHandlers() {}
 
     /**
-     * The router serving every operation, without cross-cutting decorators (the access log).
+     * The router serving every operation as {@code config} sets it up, without cross-cutting
+     * decorators (the access log, rate quotas).
      *
-     * @param security the failed-bind delays are read from it
      * @param writes the queue that runs write transactions; the caller owns and closes it
      * @param workers the pool for CPU-heavy work (password hashing, searches that may run long); the
      *     caller owns and closes it
@@ -47,25 +52,59 @@ public final class RequestHandlers {
     public static OperationRouter over(
             StoredDirectory open,
             SchemaManager schema,
-            Limits limits,
-            Security security,
+            LarchConfig config,
             Credentials credentials,
             WriteQueue writes,
             WorkerPool workers,
             String version) {
-        return over(open, schema, limits, security, Tls.OFF, credentials, writes, workers, version);
+        return wire(
+                open,
+                schema,
+                config.limits(),
+                config.security(),
+                config.tls(),
+                config.passwordPolicy(),
+                credentials,
+                writes,
+                workers,
+                version);
     }
 
     /**
-     * As above, with SASL, StartTLS in the root DSE and the rule for passwords on clear connections
-     * as {@code tls} configures them.
+     * As above with the given limits and security settings and the defaults for the rest (no TLS, no
+     * default password policy): for benchmarks and tests that drive handlers without a socket.
+     *
+     * @param security the failed-bind delays are read from it
      */
     public static OperationRouter over(
             StoredDirectory open,
             SchemaManager schema,
             Limits limits,
             Security security,
+            Credentials credentials,
+            WriteQueue writes,
+            WorkerPool workers,
+            String version) {
+        return wire(
+                open,
+                schema,
+                limits,
+                security,
+                Tls.OFF,
+                PasswordPolicySettings.NONE,
+                credentials,
+                writes,
+                workers,
+                version);
+    }
+
+    private static OperationRouter wire(
+            StoredDirectory open,
+            SchemaManager schema,
+            Limits limits,
+            Security security,
             Tls tls,
+            PasswordPolicySettings passwordPolicy,
             Credentials credentials,
             WriteQueue writes,
             WorkerPool workers,
@@ -73,6 +112,8 @@ public final class RequestHandlers {
         var directory = open.directory();
         SaslBinds sasl = SaslBinds.over(
                 directory, new FilterCompiler(schema), new SearchPlanner(open.store(), limits.indexEntryLimit()), tls);
+        PasswordPolicies policies = PasswordPolicies.create(
+                directory, writes, passwordPolicy, security.maxPasswordIterations(), Clock.systemUTC());
         VirtualEntries virtual = new VirtualEntries(
                 directory.schemaNormalizer(),
                 directory.suffix(),
@@ -93,7 +134,8 @@ public final class RequestHandlers {
                                 security.bindFailureMaxDelayMillis(),
                                 System::nanoTime),
                         sasl,
-                        new TransportRule(tls.requireTlsForBinds())),
+                        new TransportRule(tls.requireTlsForBinds()),
+                        policies.bind()),
                 new SearchHandler(
                         directory,
                         new FilterCompiler(schema),
@@ -105,9 +147,10 @@ public final class RequestHandlers {
                         workers,
                         new SearchSlots(limits.maxLongSearches(), "limits.max-long-searches")),
                 new CompareHandler(directory, access),
-                new AddHandler(directory, open.checker(), writes, access),
+                new AddHandler(directory, open.checker(), writes, access, policies.passwords()),
                 new DeleteHandler(directory, writes, access),
-                new ModifyHandler(directory, open.checker(), writes, access),
-                new ModifyDnHandler(directory, open.checker(), writes, access));
+                new ModifyHandler(directory, open.checker(), writes, access, policies.passwords()),
+                new ModifyDnHandler(directory, open.checker(), writes, access),
+                policies.mustChange());
     }
 }

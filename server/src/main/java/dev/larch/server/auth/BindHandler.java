@@ -5,6 +5,8 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import dev.larch.server.auth.policy.BindPolicy;
+import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.auth.sasl.SaslBinds;
 import dev.larch.server.auth.sasl.SaslIdentity;
 import dev.larch.server.directory.Directory;
@@ -15,6 +17,7 @@ import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.work.WorkerPool;
+import org.apache.directory.api.ldap.extras.controls.ppolicy.PasswordPolicyErrorEnum;
 import org.apache.directory.api.ldap.model.message.BindRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
@@ -24,10 +27,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Simple binds (RFC 4513 section 5.1): anonymous, the administrator, and entries with a
- * {@code userPassword}; SASL binds (section 5.2) as {@link SaslBinds} identifies them, finished here
- * like simple binds (PLAIN's password through the same check and delays; EXTERNAL's mapping failure
- * through the same delays). A password on a clear connection is refused as {@link TransportRule} says.
- * A failed bind leaves the connection anonymous.
+ * {@code userPassword}. SASL is refused with authMethodNotSupported. A failed bind leaves the
+ * connection anonymous.
  *
  * <p>The request is validated and the entry read on the event loop; the password is hashed on the
  * {@link WorkerPool} (busy when it is full), and the answer goes back through the event loop, which
@@ -36,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * work: a DN without a password is checked against a decoy hash of the configured scheme. Failures
  * are answered after the growing delay of {@link FailedBindDelays}, scheduled on the event loop; no
  * thread sleeps.
+ *
+ * <p>When a password policy governs the entry ({@link BindPolicy}), a failure is counted towards its
+ * lockout, and a right password on a locked or fully expired account gets the same answer and delay
+ * as a wrong one; warnings and errors go in the password policy response control.
  */
 public final class BindHandler {
     private static final Logger LOG = LoggerFactory.getLogger(BindHandler.class);
@@ -46,28 +51,34 @@ public final class BindHandler {
     private final Credentials credentials;
     private final WorkerPool workers;
     private final FailedBindDelays delays;
+    /** The password policy's part; null when the server enforces none (tools, old tests). */
+    private final BindPolicy policy;
+
     private final LruMap<String, Boolean> warnedTooCostly = new LruMap<>(MAX_WARNED);
     private final SaslBinds sasl;
     private final TransportRule transport;
 
-    /** Without SASL; passwords need TLS except from local clients (the default rule). */
+    /** Without SASL nor password policy; passwords need TLS except from local clients (the default rule). */
     public BindHandler(Directory directory, Credentials credentials, WorkerPool workers, FailedBindDelays delays) {
-        this(directory, credentials, workers, delays, SaslBinds.NONE, new TransportRule(true));
+        this(directory, credentials, workers, delays, SaslBinds.NONE, new TransportRule(true), null);
     }
 
+    /** @param policy the password policy's part in password binds; null for none */
     public BindHandler(
             Directory directory,
             Credentials credentials,
             WorkerPool workers,
             FailedBindDelays delays,
             SaslBinds sasl,
-            TransportRule transport) {
+            TransportRule transport,
+            BindPolicy policy) {
         this.sasl = sasl;
         this.transport = transport;
         this.directory = directory;
         this.credentials = credentials;
         this.workers = workers;
         this.delays = delays;
+        this.policy = policy;
     }
 
     /** Called on the connection's event loop. */
@@ -107,8 +118,10 @@ public final class BindHandler {
     /** Checks {@code password} for {@code dn} off the event loop, after any failed-bind delay. */
     private void passwordBind(Operation op, BindRequest request, Dn dn, byte[] password) {
         boolean admin = dn.equals(credentials.adminDn());
-        Attempt attempt =
-                new Attempt(op, request, dn, admin, admin ? null : storedPasswords(dn), password, addressOf(op));
+        Attempt attempt = new Attempt(op, request, dn, admin, password, addressOf(op));
+        if (!admin) {
+            readEntry(attempt);
+        }
         long wait = delays.nanosBeforeAttempt(dn, attempt.address);
         if (wait > 0) {
             op.executor().schedule(() -> submit(attempt), wait, TimeUnit.NANOSECONDS);
@@ -137,20 +150,25 @@ public final class BindHandler {
                 delay);
     }
 
-    /** The {@code userPassword} values of {@code dn}, copied out of the transaction; empty when none. */
-    private byte[][] storedPasswords(Dn dn) {
+    /**
+     * Reads the {@code userPassword} values of the attempt's entry (copied out of the transaction;
+     * empty when none) and, when a password policy governs it, its policy state.
+     */
+    private void readEntry(Attempt attempt) {
         try (ReadTxn txn = directory.store().read()) {
-            long id = directory.resolve(txn, dn);
+            long id = directory.resolve(txn, attempt.dn);
             StoredEntry entry = id == ReadTxn.NOT_FOUND ? null : directory.load(txn, id);
             StoredAttribute stored = entry == null ? null : entry.attribute(AccessPolicy.USER_PASSWORD_OID);
             if (stored == null) {
-                return new byte[0][];
+                attempt.stored = new byte[0][];
+                return;
             }
             byte[][] values = new byte[stored.size()][];
             for (int i = 0; i < values.length; i++) {
                 values[i] = stored.values()[i].clone();
             }
-            return values;
+            attempt.stored = values;
+            attempt.governed = policy == null ? null : policy.read(txn, entry);
         }
     }
 
@@ -182,10 +200,25 @@ public final class BindHandler {
         if (outcome == PasswordCheck.TOO_COSTLY) {
             warnTooCostly(attempt.dn);
         }
+        if (attempt.governed != null) {
+            policy.failed(attempt.governed);
+        }
+        fail(attempt, null);
+    }
+
+    /** Answers invalidCredentials after the failed-bind delay; {@code policyError} only for a client that asked. */
+    private void fail(Attempt attempt, PasswordPolicyErrorEnum policyError) {
         long delay = delays.failed(attempt.dn, attempt.address);
         onEventLoop(
                 attempt.op,
-                () -> complete(attempt.op, attempt.request, ResultCodeEnum.INVALID_CREDENTIALS, "invalid credentials"),
+                () -> {
+                    ResultResponse response =
+                            response(attempt.request, ResultCodeEnum.INVALID_CREDENTIALS, "invalid credentials");
+                    if (policyError != null) {
+                        PpolicyControls.error(attempt.request, response, policyError);
+                    }
+                    attempt.op.complete(response);
+                },
                 delay);
     }
 
@@ -215,9 +248,25 @@ public final class BindHandler {
         if (attempt.op.isAbandoned()) {
             return;
         }
+        BindPolicy.Outcome verdict = attempt.governed == null ? null : policy.succeeded(attempt.governed);
+        if (verdict != null && !verdict.allowed()) {
+            // Locked, or expired without grace logins: the same answer and delay as a wrong password.
+            fail(attempt, verdict.error());
+            return;
+        }
         attempt.op.session().bound(attempt.dn, attempt.admin);
         delays.succeeded(attempt.dn);
-        complete(attempt.op, attempt.request, ResultCodeEnum.SUCCESS, "");
+        ResultResponse response = response(attempt.request, ResultCodeEnum.SUCCESS, "");
+        if (verdict != null) {
+            attempt.op.session().mustChangePassword(verdict.mustChange());
+            PpolicyControls.answer(
+                    attempt.request,
+                    response,
+                    verdict.timeBeforeExpiration(),
+                    verdict.graceRemaining(),
+                    verdict.error());
+        }
+        attempt.op.complete(response);
     }
 
     private void warnTooCostly(Dn dn) {
@@ -246,12 +295,16 @@ public final class BindHandler {
     }
 
     private static void complete(Operation op, BindRequest request, ResultCodeEnum code, String message) {
+        op.complete(response(request, code, message));
+    }
+
+    private static ResultResponse response(BindRequest request, ResultCodeEnum code, String message) {
         ResultResponse response = request.getResultResponse();
         response.getLdapResult().setResultCode(code);
         if (!message.isEmpty()) {
             response.getLdapResult().setDiagnosticMessage(message);
         }
-        op.complete(response);
+        return response;
     }
 
     private static InetAddress addressOf(Operation op) {
@@ -264,25 +317,20 @@ public final class BindHandler {
         final BindRequest request;
         final Dn dn;
         final boolean admin;
-        /** The entry's {@code userPassword} values; null for the administrator. */
-        final byte[][] stored;
+        /** The entry's {@code userPassword} values; null for the administrator. Set on the event loop before submit. */
+        byte[][] stored;
+
+        /** The entry's password policy and state; null when none governs it. */
+        BindPolicy.Governed governed;
 
         final byte[] password;
         final InetAddress address;
 
-        Attempt(
-                Operation op,
-                BindRequest request,
-                Dn dn,
-                boolean admin,
-                byte[][] stored,
-                byte[] password,
-                InetAddress address) {
+        Attempt(Operation op, BindRequest request, Dn dn, boolean admin, byte[] password, InetAddress address) {
             this.op = op;
             this.request = request;
             this.dn = dn;
             this.admin = admin;
-            this.stored = stored;
             this.password = password;
             this.address = address;
         }

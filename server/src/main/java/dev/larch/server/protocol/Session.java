@@ -18,6 +18,7 @@ public final class Session {
     private volatile Dn boundDn = Dn.EMPTY_DN;
     private volatile boolean admin;
     private volatile TlsState tls;
+    private volatile boolean mustChangePassword;
 
     public Session(long id, SocketAddress remoteAddress) {
         this.id = id;
@@ -66,9 +67,24 @@ public final class Session {
         return admin;
     }
 
-    /** Records a successful bind; {@code dn} empty means anonymous. */
+    /** Records a successful bind; {@code dn} empty means anonymous. Clears {@link #mustChangePassword}. */
     public void bound(Dn dn, boolean isAdmin) {
         this.boundDn = dn == null ? Dn.EMPTY_DN : dn;
         this.admin = isAdmin;
+        this.mustChangePassword = false;
+    }
+
+    /**
+     * True when the bound identity's password was reset by an administrator and its password policy
+     * says it must be changed first (draft-behera {@code pwdMustChange}): until then the session may
+     * only change that password.
+     */
+    public boolean mustChangePassword() {
+        return mustChangePassword;
+    }
+
+    /** Sets or clears the must-change state; set by the bind handler, cleared by a password change. */
+    public void mustChangePassword(boolean value) {
+        this.mustChangePassword = value;
     }
 }

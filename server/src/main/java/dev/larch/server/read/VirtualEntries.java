@@ -20,6 +20,8 @@ public final class VirtualEntries {
     public static final String WHO_AM_I_OID = "1.3.6.1.4.1.4203.1.11.3";
     /** RFC 4511 §4.14; offered only when the server has a certificate. */
     public static final String START_TLS_OID = "1.3.6.1.4.1.1466.20037";
+    /** The password policy control (draft-behera section 6). */
+    public static final String PASSWORD_POLICY_CONTROL_OID = "1.3.6.1.4.1.42.2.27.8.5.1";
     /** RFC 3673 all operational attributes, RFC 4525 modify-increment. */
     private static final String[] FEATURES = {"1.3.6.1.4.1.4203.1.5.1", "1.3.6.1.1.14"};
 
@@ -69,6 +71,8 @@ public final class VirtualEntries {
             if (!saslMechanisms.isEmpty()) {
                 e.add("supportedSASLMechanisms", saslMechanisms.toArray(String[]::new));
             }
+            // Only controls the server implements (the codec knows many more).
+            e.add("supportedControl", PASSWORD_POLICY_CONTROL_OID);
             e.add("supportedFeatures", FEATURES);
             e.add("subschemaSubentry", SUBSCHEMA_DN);
             e.add("vendorName", "Larch");

@@ -1,6 +1,8 @@
 package dev.larch.server.route;
 
 import dev.larch.server.auth.BindHandler;
+import dev.larch.server.auth.policy.MustChangeGate;
+import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
@@ -21,6 +23,7 @@ import org.apache.directory.api.ldap.model.message.ModifyDnRequest;
 import org.apache.directory.api.ldap.model.message.ModifyRequest;
 import org.apache.directory.api.ldap.model.message.Request;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.ResultResponseRequest;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
 
@@ -37,6 +40,8 @@ public final class OperationRouter implements RequestHandler {
     private final ModifyHandler modify;
     private final ModifyDnHandler modifyDn;
     private final ExtendedHandler extended = new ExtendedHandler();
+    /** Null when no password policy is enforced. */
+    private final MustChangeGate mustChange;
 
     public OperationRouter(
             BindHandler bind,
@@ -46,6 +51,20 @@ public final class OperationRouter implements RequestHandler {
             DeleteHandler delete,
             ModifyHandler modify,
             ModifyDnHandler modifyDn) {
+        this(bind, search, compare, add, delete, modify, modifyDn, null);
+    }
+
+    /** @param mustChange holds back sessions that must change a reset password; null for none */
+    public OperationRouter(
+            BindHandler bind,
+            SearchHandler search,
+            CompareHandler compare,
+            AddHandler add,
+            DeleteHandler delete,
+            ModifyHandler modify,
+            ModifyDnHandler modifyDn,
+            MustChangeGate mustChange) {
+        this.mustChange = mustChange;
         this.bind = bind;
         this.search = search;
         this.compare = compare;
@@ -60,6 +79,11 @@ public final class OperationRouter implements RequestHandler {
         Request request = op.request();
         try {
             rejectUnsupportedCriticalControls(request);
+            ResultResponse refusal = mustChange == null ? null : mustChange.refusal(op.session(), request);
+            if (refusal != null) {
+                op.complete(refusal);
+                return;
+            }
             switch (request) {
                 case BindRequest r -> bind.handle(op, r);
                 case SearchRequest r -> search.handle(op, r);
@@ -78,10 +102,13 @@ public final class OperationRouter implements RequestHandler {
         }
     }
 
-    /** RFC 4511 section 4.1.11: no control is implemented yet, so any critical one is refused. */
+    /**
+     * RFC 4511 section 4.1.11: a critical control the server does not implement is refused. The
+     * password policy control is the only one implemented (it changes nothing but the answer).
+     */
     private static void rejectUnsupportedCriticalControls(Request request) {
         for (Control control : request.getControls().values()) {
-            if (control.isCritical()) {
+            if (control.isCritical() && !PpolicyControls.OID.equals(control.getOid())) {
                 throw new ResultCodeException(
                         ResultCodeEnum.UNAVAILABLE_CRITICAL_EXTENSION,
                         "unsupported critical control " + control.getOid());

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.larch.server.auth.policy.PolicyAttributes;
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.error.ResultCodeException;
 import org.apache.directory.api.ldap.model.entry.Attribute;
@@ -31,10 +32,18 @@ final class ModificationApplier {
     }
 
     void apply(Entry entry, Iterable<Modification> modifications) {
+        apply(entry, modifications, false);
+    }
+
+    /**
+     * @param admin whether the administrator asks: then the password policy attributes an operator
+     *     needs ({@link PolicyAttributes#adminWritable}) may be written although NO-USER-MODIFICATION
+     */
+    void apply(Entry entry, Iterable<Modification> modifications, boolean admin) {
         for (Modification mod : modifications) {
             Attribute change = schemaNormalizer.attribute(mod.getAttribute().getUpId(), mod.getAttribute());
             AttributeType type = change.getAttributeType();
-            if (!type.isUserModifiable()) {
+            if (!type.isUserModifiable() && !(admin && PolicyAttributes.adminWritable(type))) {
                 throw new ResultCodeException(
                         ResultCodeEnum.CONSTRAINT_VIOLATION, change.getUpId() + ": no user modification allowed");
             }

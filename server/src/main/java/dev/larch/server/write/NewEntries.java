@@ -1,5 +1,6 @@
 package dev.larch.server.write;
 
+import dev.larch.server.auth.policy.PolicyAttributes;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.directory.SchemaNormalizer;
@@ -12,6 +13,7 @@ import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.name.Dn;
+import org.apache.directory.api.ldap.model.schema.AttributeType;
 
 /**
  * Validates and inserts new entries; shared by the add operation and the LDIF importer so both
@@ -36,10 +38,20 @@ public final class NewEntries {
      * @param creator recorded as creatorsName (empty for imports)
      */
     public Entry prepare(Dn dn, Entry clientEntry, boolean trusted, Dn creator) {
+        return prepare(dn, clientEntry, trusted, creator, false);
+    }
+
+    /**
+     * {@link #prepare(Dn, Entry, boolean, Dn)}, where {@code admin} lets the administrator set the
+     * password policy attributes an operator needs ({@link PolicyAttributes#adminWritable}), such as
+     * {@code pwdPolicySubentry}.
+     */
+    public Entry prepare(Dn dn, Entry clientEntry, boolean trusted, Dn creator, boolean admin) {
         Entry entry = schemaNormalizer.fromClient(dn, clientEntry);
         if (!trusted) {
             for (Attribute a : entry) {
-                if (!a.getAttributeType().isUserModifiable()) {
+                AttributeType type = a.getAttributeType();
+                if (!type.isUserModifiable() && !(admin && PolicyAttributes.adminWritable(type))) {
                     throw new ResultCodeException(
                             ResultCodeEnum.CONSTRAINT_VIOLATION, a.getUpId() + ": no user modification allowed");
                 }

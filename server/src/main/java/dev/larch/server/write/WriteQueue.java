@@ -3,13 +3,16 @@ package dev.larch.server.write;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.WriteTxn;
+import org.apache.directory.api.ldap.model.message.Request;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.ResultResponseRequest;
 import org.slf4j.Logger;
@@ -33,8 +36,19 @@ public final class WriteQueue implements AutoCloseable {
         return t;
     });
 
+    /** Told of each client write after its commit; null for none. */
+    private volatile Consumer<Request> afterCommit;
+
     public WriteQueue(LmdbStore store) {
         this.store = store;
+    }
+
+    /**
+     * Sets who is told, on the writer thread, of each client write request after it committed (the
+     * password policy cache forgets policies that changed). Set once, before writes arrive.
+     */
+    public void afterCommit(Consumer<Request> listener) {
+        this.afterCommit = listener;
     }
 
     /** Applies {@code work} in a write transaction, commits, then completes {@code op}. */
@@ -47,11 +61,35 @@ public final class WriteQueue implements AutoCloseable {
             try (WriteTxn txn = store.write()) {
                 response = work.apply(txn);
                 txn.commit();
+                Consumer<Request> listener = afterCommit;
+                if (listener != null) {
+                    listener.accept(op.request());
+                }
             } catch (Throwable failure) {
                 response = FailureResults.fill(((ResultResponseRequest) op.request()).getResultResponse(), failure);
             }
             op.complete(response);
         });
+    }
+
+    /**
+     * Runs server-initiated work that no client waits for (password policy state after a bind) in a
+     * write transaction of its own, in queue order with client writes. A failure discards the
+     * transaction and is logged in one line naming {@code what}, without a stack trace.
+     */
+    public void submitInternal(String what, Consumer<WriteTxn> work) {
+        try {
+            writer.execute(() -> {
+                try (WriteTxn txn = store.write()) {
+                    work.accept(txn);
+                    txn.commit();
+                } catch (RuntimeException failure) {
+                    LOG.warn("could not write {}: {}", what, failure.toString());
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.warn("could not write {}: the server is shutting down", what);
+        }
     }
 
     /** {@link #close(Duration)} with a thirty-second bound. */

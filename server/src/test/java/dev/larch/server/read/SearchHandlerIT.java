@@ -406,8 +406,8 @@ class SearchHandlerIT {
         assertEquals("cn=Subschema", root.getSubschemaSubentryDN());
         assertEquals("Larch", root.getVendorName());
         assertNotNull(root.getVendorVersion());
-        // nothing beyond what is implemented: no controls are
-        assertNull(root.getSupportedControlOIDs());
+        // nothing beyond what is implemented: the password policy control is the only control
+        assertArrayEquals(new String[] {"1.3.6.1.4.1.42.2.27.8.5.1"}, root.getSupportedControlOIDs());
     }
 
     @Test

@@ -1,0 +1,106 @@
+package dev.larch.server.auth.policy;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+
+import dev.larch.server.directory.Directory;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.store.ReadTxn;
+import org.apache.directory.api.ldap.extras.controls.ppolicy.PasswordPolicyErrorEnum;
+import org.apache.directory.api.ldap.model.entry.Entry;
+
+/**
+ * The password policy's part in a simple bind (draft-behera section 7.1): read the entry's policy and
+ * state with its password, then, once the password was checked, record a failure (and lock) or decide
+ * whether the matching password may bind (not locked, not expired beyond its grace logins) and what
+ * the response control says.
+ *
+ * <p>A locked account is refused exactly as a wrong password is: the caller answers
+ * invalidCredentials with no policy error, so the lock shows only to an administrator reading
+ * {@code pwdAccountLockedTime}. Thread-safe.
+ */
+public final class BindPolicy {
+    private final Directory directory;
+    private final PolicyResolver resolver;
+    private final PolicyStateWriter writer;
+    private final Clock clock;
+
+    /** @param clock the time failures, locks and expiry are measured with; a fixed clock in tests */
+    public BindPolicy(Directory directory, PolicyResolver resolver, PolicyStateWriter writer, Clock clock) {
+        this.directory = directory;
+        this.resolver = resolver;
+        this.writer = writer;
+        this.clock = clock;
+    }
+
+    /** The policy and state of {@code entry}, read in {@code txn}; null when no policy governs it. */
+    public Governed read(ReadTxn txn, StoredEntry entry) {
+        Entry full = directory.schemaNormalizer().toEntry(entry);
+        PasswordState state = PasswordState.of(full);
+        Optional<PasswordPolicy> policy = resolver.governing(txn, state);
+        return policy.map(p -> new Governed(full, p, state)).orElse(null);
+    }
+
+    /** After a wrong password: counts the failure, unless the account is already locked. */
+    public void failed(Governed governed) {
+        Instant now = clock.instant();
+        if (governed.policy.countsFailures() && !Lockout.isLocked(governed.policy, governed.state, now)) {
+            writer.failed(governed.entry.getDn(), governed.policy, now);
+        }
+    }
+
+    /** After the right password: whether it may bind, and what to tell a client that asked. */
+    public Outcome succeeded(Governed governed) {
+        PasswordPolicy policy = governed.policy;
+        PasswordState state = governed.state;
+        Instant now = clock.instant();
+        if (Lockout.isLocked(policy, state, now)) {
+            return new Outcome(false, -1, -1, null, false);
+        }
+        Expiry.Verdict expiry = Expiry.evaluate(policy, state, now);
+        if (expiry.kind() == Expiry.Kind.EXPIRED) {
+            return new Outcome(false, -1, -1, PasswordPolicyErrorEnum.PASSWORD_EXPIRED, false);
+        }
+        boolean grace = expiry.kind() == Expiry.Kind.GRACE;
+        if (grace || !state.failureTimes().isEmpty() || state.accountLockedTime() != null) {
+            writer.succeeded(governed.entry.getDn(), policy, now, grace);
+        }
+        boolean mustChange = policy.mustChange() && state.reset();
+        return new Outcome(
+                true,
+                expiry.secondsBeforeExpiration(),
+                expiry.graceRemaining(),
+                mustChange ? PasswordPolicyErrorEnum.CHANGE_AFTER_RESET : null,
+                mustChange);
+    }
+
+    /** An entry governed by a policy, as read when its bind arrived. */
+    public static final class Governed {
+        final Entry entry;
+        final PasswordPolicy policy;
+        final PasswordState state;
+
+        Governed(Entry entry, PasswordPolicy policy, PasswordState state) {
+            this.entry = entry;
+            this.policy = policy;
+            this.state = state;
+        }
+    }
+
+    /**
+     * What a bind with the right password comes to.
+     *
+     * @param allowed false: answer invalidCredentials, as for a wrong password
+     * @param timeBeforeExpiration for the response control; -1 for none
+     * @param graceRemaining for the response control; -1 for none
+     * @param error for the response control; null for none
+     * @param mustChange the session may do nothing but change its password
+     */
+    public record Outcome(
+            boolean allowed,
+            int timeBeforeExpiration,
+            int graceRemaining,
+            PasswordPolicyErrorEnum error,
+            boolean mustChange) {}
+}

@@ -1,0 +1,88 @@
+package dev.larch.server.auth.policy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Account lockout (draft-behera sections 7.1 and 7.2): whether an entry is locked now, and its
+ * failure times and lock after one more failed bind. Pure functions of policy, state and time.
+ */
+final class Lockout {
+    private Lockout() {}
+
+    /**
+     * Whether the account is locked at {@code now}: the policy locks, {@code pwdAccountLockedTime} is
+     * set, and {@code pwdLockoutDuration} is 0 (until an administrator removes it) or not yet over.
+     */
+    static boolean isLocked(PasswordPolicy policy, PasswordState state, Instant now) {
+        if (!policy.lockout() || state.accountLockedTime() == null) {
+            return false;
+        }
+        if (policy.lockoutDuration() == 0) {
+            return true;
+        }
+        return now.isBefore(state.accountLockedTime().plus(Duration.ofSeconds(policy.lockoutDuration())));
+    }
+
+    /** Whether the entry carries a lock that has run out (then a bind clears it). */
+    static boolean hasExpiredLock(PasswordPolicy policy, PasswordState state, Instant now) {
+        return state.accountLockedTime() != null && !isLocked(policy, state, now);
+    }
+
+    /**
+     * The failure times and lock after the failed binds {@code failures} (oldest first) are added to
+     * {@code state}: failures older than {@code pwdFailureCountInterval} are forgotten, an expired lock
+     * and the failures that led to it are dropped, at most {@code pwdMaxFailure} times are kept (the
+     * newest), and the account locks at the failure that reaches {@code pwdMaxFailure}.
+     */
+    static Update afterFailures(PasswordPolicy policy, PasswordState state, List<Instant> failures) {
+        Instant lockedTime = state.accountLockedTime();
+        List<Instant> times = new ArrayList<>();
+        if (!hasExpiredLockAt(policy, state, failures)) {
+            times.addAll(state.failureTimes());
+        } else {
+            lockedTime = null;
+        }
+        for (Instant failure : failures) {
+            times.add(failure);
+            if (policy.failureCountInterval() > 0) {
+                Instant oldest = failure.minus(Duration.ofSeconds(policy.failureCountInterval()));
+                times.removeIf(t -> t.isBefore(oldest));
+            }
+            int keep = Math.max(1, Math.min(policy.maxFailure(), PasswordPolicy.MAX_RECORDED_FAILURES));
+            while (times.size() > keep) {
+                times.remove(0);
+            }
+            if (lockedTime == null && policy.countsFailures() && times.size() >= policy.maxFailure()) {
+                lockedTime = failure;
+            }
+        }
+        return new Update(distinct(times), lockedTime);
+    }
+
+    private static boolean hasExpiredLockAt(PasswordPolicy policy, PasswordState state, List<Instant> failures) {
+        return !failures.isEmpty() && hasExpiredLock(policy, state, failures.get(0));
+    }
+
+    /** pwdFailureTime may not hold one value twice: a clash moves the later one a millisecond on. */
+    private static List<Instant> distinct(List<Instant> times) {
+        List<Instant> out = new ArrayList<>(times.size());
+        Instant previous = null;
+        for (Instant t : times) {
+            Instant next = previous != null && !t.isAfter(previous) ? previous.plusMillis(1) : t;
+            out.add(next);
+            previous = next;
+        }
+        return out;
+    }
+
+    /**
+     * The failure state to write.
+     *
+     * @param failureTimes the new {@code pwdFailureTime} values, oldest first
+     * @param accountLockedTime the new lock time; null for none
+     */
+    record Update(List<Instant> failureTimes, Instant accountLockedTime) {}
+}

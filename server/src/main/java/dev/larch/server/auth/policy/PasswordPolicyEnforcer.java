@@ -1,0 +1,126 @@
+package dev.larch.server.auth.policy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import dev.larch.server.auth.PasswordCheck;
+import dev.larch.server.auth.PasswordSchemes;
+import dev.larch.server.protocol.Session;
+import dev.larch.server.store.ReadTxn;
+import org.apache.directory.api.ldap.extras.controls.ppolicy.PasswordPolicyErrorEnum;
+import org.apache.directory.api.ldap.model.entry.Attribute;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.entry.Value;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+
+/**
+ * The policy's checks on a new password (draft-behera section 7.2): whether users may change their
+ * own, its quality ({@code pwdCheckQuality}, {@code pwdMinLength}) and history ({@code pwdInHistory}),
+ * and the state the change writes. An administrator's reset is exempt from the quality and history
+ * checks (as OpenLDAP exempts its rootdn) and, under {@code pwdMustChange}, sets {@code pwdReset}.
+ *
+ * <p>History checks hash the new password once per remembered value (at most
+ * {@link PasswordPolicy#MAX_HISTORY}, each bounded by {@code security.max-password-iterations}).
+ * Thread-safe.
+ */
+public final class PasswordPolicyEnforcer implements PasswordChangeCheck {
+    private final PolicyResolver resolver;
+    private final Clock clock;
+    private final int maxIterations;
+
+    /** @param maxIterations {@code security.max-password-iterations}: history values asking for more never match */
+    public PasswordPolicyEnforcer(PolicyResolver resolver, Clock clock, int maxIterations) {
+        this.resolver = resolver;
+        this.clock = clock;
+        this.maxIterations = maxIterations;
+    }
+
+    @Override
+    public PasswordChangeEffects checkChange(
+            Session session, Entry target, byte[] newPassword, boolean adminReset, ReadTxn txn) {
+        Optional<PasswordPolicy> governing = resolver.governing(txn, PasswordState.of(target));
+        if (governing.isEmpty()) {
+            return PasswordChangeEffects.NONE;
+        }
+        return check(governing.get(), target, newPassword, adminReset);
+    }
+
+    /** The checks and effects of a change under {@code policy}; see {@link #checkChange}. */
+    PasswordChangeEffects check(PasswordPolicy policy, Entry target, byte[] newPassword, boolean adminReset) {
+        List<byte[]> current = currentPasswords(target);
+        List<byte[]> history = PasswordHistory.values(target);
+        if (!adminReset) {
+            if (!policy.allowUserChange()) {
+                throw new PolicyRefusal(
+                        ResultCodeEnum.INSUFFICIENT_ACCESS_RIGHTS,
+                        PasswordPolicyErrorEnum.PASSWORD_MOD_NOT_ALLOWED,
+                        "the password policy does not let users change their own password");
+            }
+            checkQuality(policy, newPassword);
+            checkHistory(policy, newPassword, current, history);
+        }
+        Instant now = clock.instant();
+        return new PasswordChangeEffects(
+                GeneralizedTimes.format(now),
+                PasswordHistory.after(history, current, now, policy.inHistory()),
+                adminReset && policy.mustChange());
+    }
+
+    private static void checkQuality(PasswordPolicy policy, byte[] newPassword) {
+        if (policy.checkQuality() == 0) {
+            return;
+        }
+        if (PasswordSchemes.isHashed(newPassword)) {
+            if (policy.checkQuality() == 2) {
+                throw new PolicyRefusal(
+                        ResultCodeEnum.CONSTRAINT_VIOLATION,
+                        PasswordPolicyErrorEnum.INSUFFICIENT_PASSWORD_QUALITY,
+                        "the password policy needs a cleartext password to check its quality");
+            }
+            return;
+        }
+        String text = new String(newPassword, StandardCharsets.UTF_8);
+        if (text.codePointCount(0, text.length()) < policy.minLength()) {
+            throw new PolicyRefusal(
+                    ResultCodeEnum.CONSTRAINT_VIOLATION,
+                    PasswordPolicyErrorEnum.PASSWORD_TOO_SHORT,
+                    "the password is shorter than the policy's minimum of " + policy.minLength() + " characters");
+        }
+    }
+
+    private void checkHistory(PasswordPolicy policy, byte[] newPassword, List<byte[]> current, List<byte[]> history) {
+        if (policy.inHistory() == 0) {
+            return;
+        }
+        List<byte[]> used = new ArrayList<>(current);
+        for (byte[] value : history) {
+            byte[] old = PasswordHistory.password(value);
+            if (old != null) {
+                used.add(old);
+            }
+        }
+        for (byte[] old : used) {
+            if (PasswordSchemes.check(old, newPassword, true, maxIterations) == PasswordCheck.MATCH) {
+                throw new PolicyRefusal(
+                        ResultCodeEnum.CONSTRAINT_VIOLATION,
+                        PasswordPolicyErrorEnum.PASSWORD_IN_HISTORY,
+                        "the password was used before; choose one not among the last " + policy.inHistory());
+            }
+        }
+    }
+
+    private static List<byte[]> currentPasswords(Entry target) {
+        Attribute attribute = target.get("userPassword");
+        List<byte[]> values = new ArrayList<>();
+        if (attribute != null) {
+            for (Value v : attribute) {
+                values.add(v.getBytes());
+            }
+        }
+        return values;
+    }
+}

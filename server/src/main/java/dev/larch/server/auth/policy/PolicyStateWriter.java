@@ -1,0 +1,187 @@
+package dev.larch.server.auth.policy;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import dev.larch.server.directory.Directory;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.store.ReadTxn;
+import dev.larch.server.store.WriteTxn;
+import dev.larch.server.write.WriteQueue;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.exception.LdapException;
+import org.apache.directory.api.ldap.model.name.Dn;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the lockout and grace state that binds change ({@code pwdFailureTime},
+ * {@code pwdAccountLockedTime}, {@code pwdGraceUseTime}) through the {@link WriteQueue}, off the event
+ * loops.
+ *
+ * <p>Writes are coalesced per entry: while one is queued, further bind outcomes for the same entry
+ * join it, so a flood of failed binds on one DN costs one write transaction per turn of the write
+ * queue, not one per bind; each pending record keeps at most
+ * {@link PasswordPolicy#MAX_RECORDED_FAILURES} failure times. At most {@value #MAX_PENDING} entries
+ * wait at once; past that, new outcomes are dropped (the failed-bind delays still slow the client)
+ * and a warning is logged once per overflow.
+ *
+ * <p>Each write re-reads the entry in its own transaction and applies the outcomes to what is stored
+ * then, so concurrent binds and administrators' changes are not lost. Thread-safe.
+ */
+public final class PolicyStateWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(PolicyStateWriter.class);
+    static final int MAX_PENDING = 10_000;
+
+    private final Directory directory;
+    private final WriteQueue writes;
+    private final Map<String, Pending> pending = new HashMap<>();
+    private boolean overflowWarned;
+
+    public PolicyStateWriter(Directory directory, WriteQueue writes) {
+        this.directory = directory;
+        this.writes = writes;
+    }
+
+    /** Records a failed bind of {@code dn} at {@code at}. */
+    public void failed(Dn dn, PasswordPolicy policy, Instant at) {
+        record(dn, policy, p -> {
+            if (p.failures.size() < PasswordPolicy.MAX_RECORDED_FAILURES) {
+                p.failures.add(at);
+            }
+        });
+    }
+
+    /**
+     * Records a successful bind at {@code at}: failures (and an expired lock) are cleared, and a grace
+     * login is counted when {@code graceLogin}.
+     */
+    public void succeeded(Dn dn, PasswordPolicy policy, Instant at, boolean graceLogin) {
+        record(dn, policy, p -> {
+            p.clearAt = at;
+            p.failures.clear();
+            if (graceLogin) {
+                p.graceUses.add(at);
+            }
+        });
+    }
+
+    /** Number of entries with a write waiting (for tests of the bound). */
+    synchronized int pendingCount() {
+        return pending.size();
+    }
+
+    private void record(Dn dn, PasswordPolicy policy, Consumer<Pending> change) {
+        String key = dn.getNormName();
+        boolean schedule;
+        synchronized (this) {
+            Pending p = pending.get(key);
+            schedule = p == null;
+            if (schedule) {
+                if (pending.size() >= MAX_PENDING) {
+                    if (!overflowWarned) {
+                        overflowWarned = true;
+                        LOG.warn(
+                                "{} entries wait for a password policy state write; dropping bind outcomes",
+                                MAX_PENDING);
+                    }
+                    return;
+                }
+                p = new Pending(dn, policy);
+                pending.put(key, p);
+            }
+            change.accept(p);
+        }
+        if (schedule) {
+            writes.submitInternal("password policy state of " + dn.getName(), txn -> flush(txn, key));
+        }
+    }
+
+    /** On the writer thread. */
+    private void flush(WriteTxn txn, String key) {
+        Pending p;
+        synchronized (this) {
+            p = pending.remove(key);
+            overflowWarned = false;
+        }
+        if (p == null) {
+            return;
+        }
+        long id = directory.resolve(txn, p.dn);
+        if (id == ReadTxn.NOT_FOUND) {
+            return;
+        }
+        StoredEntry before = directory.load(txn, id);
+        Entry entry = directory.schemaNormalizer().toEntry(before);
+        PasswordState state = PasswordState.of(entry);
+        boolean changed = false;
+        if (p.clearAt != null && (!state.failureTimes().isEmpty() || state.accountLockedTime() != null)) {
+            boolean expiredLock = state.accountLockedTime() != null && !Lockout.isLocked(p.policy, state, p.clearAt);
+            entry.removeAttributes(PolicyAttributes.FAILURE_TIME);
+            if (expiredLock) {
+                entry.removeAttributes(PolicyAttributes.ACCOUNT_LOCKED_TIME);
+            }
+            state = PasswordState.of(entry);
+            changed = true;
+        }
+        if (!p.failures.isEmpty() && !Lockout.isLocked(p.policy, state, p.failures.get(0))) {
+            Lockout.Update update = Lockout.afterFailures(p.policy, state, p.failures);
+            replaceTimes(entry, PolicyAttributes.FAILURE_TIME, update.failureTimes());
+            replaceTimes(
+                    entry,
+                    PolicyAttributes.ACCOUNT_LOCKED_TIME,
+                    update.accountLockedTime() == null ? List.of() : List.of(update.accountLockedTime()));
+            changed = true;
+        }
+        if (!p.graceUses.isEmpty()) {
+            List<Instant> uses = new ArrayList<>(state.graceUseTimes());
+            uses.addAll(p.graceUses);
+            replaceTimes(entry, PolicyAttributes.GRACE_USE_TIME, uses);
+            changed = true;
+        }
+        if (changed) {
+            directory.replace(txn, before, entry);
+        }
+    }
+
+    private static void replaceTimes(Entry entry, String attribute, List<Instant> times) {
+        entry.removeAttributes(attribute);
+        if (times.isEmpty()) {
+            return;
+        }
+        String[] values = new String[times.size()];
+        Instant previous = null;
+        for (int i = 0; i < values.length; i++) {
+            Instant t = times.get(i);
+            if (previous != null && !t.isAfter(previous)) {
+                t = previous.plusMillis(1);
+            }
+            values[i] = GeneralizedTimes.format(t);
+            previous = t;
+        }
+        try {
+            entry.add(attribute, values);
+        } catch (LdapException e) {
+            throw new IllegalStateException("cannot set " + attribute, e);
+        }
+    }
+
+    /** Outcomes waiting for one entry's write; guarded by the writer's lock until removed. */
+    private static final class Pending {
+        final Dn dn;
+        final PasswordPolicy policy;
+        final List<Instant> failures = new ArrayList<>();
+        final List<Instant> graceUses = new ArrayList<>();
+        /** When a successful bind asked for the failures to be cleared; null if none did. */
+        Instant clearAt;
+
+        Pending(Dn dn, PasswordPolicy policy) {
+            this.dn = dn;
+            this.policy = policy;
+        }
+    }
+}

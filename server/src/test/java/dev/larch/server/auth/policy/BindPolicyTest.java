@@ -1,0 +1,207 @@
+package dev.larch.server.auth.policy;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.larch.server.store.ReadTxn;
+import dev.larch.server.testing.TestTree;
+import dev.larch.server.write.WriteQueue;
+import org.apache.directory.api.ldap.extras.controls.ppolicy.PasswordPolicyErrorEnum;
+import org.apache.directory.api.ldap.model.name.Dn;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The bind hook over a real store and write queue, with a clock the test moves. */
+class BindPolicyTest {
+    private static final String USER = "uid=u,ou=people,dc=example,dc=com";
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    private TestTree tree;
+    private WriteQueue writes;
+    private PolicyStateWriter writer;
+    private BindPolicy bind;
+    private final MovableClock clock = new MovableClock(T0);
+
+    @BeforeEach
+    void open() {
+        tree = new TestTree(dir).add("""
+                dn: dc=example,dc=com
+                objectClass: dcObject
+                objectClass: organization
+                dc: example
+                o: Example
+
+                dn: cn=policy,dc=example,dc=com
+                objectClass: device
+                objectClass: pwdPolicy
+                cn: policy
+                pwdAttribute: userPassword
+                pwdLockout: TRUE
+                pwdMaxFailure: 3
+                pwdLockoutDuration: 60
+                pwdMustChange: TRUE
+
+                dn: ou=people,dc=example,dc=com
+                objectClass: organizationalUnit
+                ou: people
+
+                dn: uid=u,ou=people,dc=example,dc=com
+                objectClass: inetOrgPerson
+                uid: u
+                cn: U
+                sn: U
+                userPassword: secret
+                """);
+        writes = new WriteQueue(tree.store);
+        writer = new PolicyStateWriter(tree.directory, writes);
+        PolicyResolver resolver =
+                new PolicyResolver(tree.directory, new PolicyCache(tree.directory), "cn=policy,dc=example,dc=com");
+        bind = new BindPolicy(tree.directory, resolver, writer, clock);
+    }
+
+    @AfterEach
+    void close() {
+        writes.close();
+        tree.close();
+    }
+
+    @Test
+    void aFloodOfFailuresWhileAWriteWaitsBecomesOneWriteThatLocks() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        writes.submitInternal("a slow write", txn -> awaitQuietly(release));
+        BindPolicy.Governed governed = governed();
+        for (int i = 0; i < 1000; i++) {
+            clock.now = T0.plusMillis(i);
+            bind.failed(governed);
+        }
+        assertEquals(1, writer.pendingCount());
+        release.countDown();
+        drain();
+
+        PasswordState state = state();
+        assertEquals(3, state.failureTimes().size());
+        assertEquals(T0.plusMillis(2), state.accountLockedTime());
+    }
+
+    @Test
+    void aLockedAccountIsRefusedWithoutAPolicyErrorUntilTheLockRunsOut() throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            bind.failed(governed());
+            drain();
+        }
+        assertEquals(T0, state().accountLockedTime());
+
+        clock.now = T0.plusSeconds(59);
+        BindPolicy.Outcome locked = bind.succeeded(governed());
+        assertFalse(locked.allowed());
+        assertNull(locked.error());
+
+        clock.now = T0.plusSeconds(60);
+        assertTrue(bind.succeeded(governed()).allowed());
+        drain();
+        assertNull(state().accountLockedTime());
+        assertTrue(state().failureTimes().isEmpty());
+    }
+
+    @Test
+    void aLockedAccountRecordsNoMoreFailures() throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            bind.failed(governed());
+            drain();
+        }
+        clock.now = T0.plusSeconds(10);
+        bind.failed(governed());
+        assertEquals(0, writer.pendingCount());
+    }
+
+    @Test
+    void aResetPasswordBindsWithChangeAfterReset() throws InterruptedException {
+        writes.submitInternal("reset", txn -> {
+            var before = tree.directory.load(txn, tree.directory.require(txn, dn()));
+            var entry = tree.schemaNormalizer.toEntry(before);
+            try {
+                entry.add(PolicyAttributes.RESET, "TRUE");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            tree.directory.replace(txn, before, entry);
+        });
+        drain(); // the reset's commit happens after its task returns
+
+        BindPolicy.Outcome outcome = bind.succeeded(governed());
+        assertTrue(outcome.allowed());
+        assertTrue(outcome.mustChange());
+        assertEquals(PasswordPolicyErrorEnum.CHANGE_AFTER_RESET, outcome.error());
+    }
+
+    private BindPolicy.Governed governed() {
+        try (ReadTxn txn = tree.store.read()) {
+            return bind.read(txn, tree.directory.load(txn, tree.directory.require(txn, dn())));
+        }
+    }
+
+    private PasswordState state() {
+        try (ReadTxn txn = tree.store.read()) {
+            return PasswordState.of(
+                    tree.schemaNormalizer.toEntry(tree.directory.load(txn, tree.directory.require(txn, dn()))));
+        }
+    }
+
+    private Dn dn() {
+        return tree.schemaNormalizer.dn(USER);
+    }
+
+    /** Waits until every write queued so far has committed. */
+    private void drain() throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        writes.submitInternal("drain", txn -> done.countDown());
+        assertTrue(done.await(10, TimeUnit.SECONDS));
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A clock the test sets. */
+    private static final class MovableClock extends Clock {
+        volatile Instant now;
+
+        MovableClock(Instant start) {
+            this.now = start;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+}
