@@ -53,6 +53,13 @@ final class ConfigLoader {
             "security.max-password-iterations",
             "security.bind-failure-delay-ms",
             "security.bind-failure-max-delay-ms",
+            "security.allow-prehashed-passwords",
+            "security.pbkdf2-iterations",
+            "security.argon2-memory-kib",
+            "security.argon2-passes",
+            "security.argon2-parallelism",
+            "security.max-argon2-memory-kib",
+            "security.max-argon2-passes",
             "logging.access-log",
             "logging.level",
             "schema.files");
@@ -78,7 +85,8 @@ final class ConfigLoader {
                 logging(s, base.logging()),
                 indexes(s, base.indexes()),
                 s.paths("schema.files", base.schemaFiles()),
-                rateQuotas(s, base.rateQuotas()));
+                rateQuotas(s, base.rateQuotas()),
+                passwords(s, base.passwords()));
         s.requireAllRead();
         if (config.limits().maxPausedSearches() >= config.storage().maxReaders()) {
             throw s.error(
@@ -174,6 +182,32 @@ final class ConfigLoader {
                 maxIterations,
                 delay,
                 maxDelay);
+    }
+
+    private static Passwords passwords(Settings s, Passwords b) throws ConfigException {
+        int maxMemory = s.integer("security.max-argon2-memory-kib", b.maxArgon2MemoryKib(), 8, 4 * 1024 * 1024);
+        int maxPasses = s.integer("security.max-argon2-passes", b.maxArgon2Passes(), 1, 1_000);
+        int parallelism =
+                s.integer("security.argon2-parallelism", b.argon2Parallelism(), 1, Passwords.MAX_ARGON2_PARALLELISM);
+        int memory = s.integer("security.argon2-memory-kib", b.argon2MemoryKib(), 8 * parallelism, maxMemory);
+        int passes = s.integer("security.argon2-passes", b.argon2Passes(), 1, maxPasses);
+        // The defaults may exceed a lowered maximum even when the cost keys are not in the file.
+        if (memory > maxMemory) {
+            throw s.error(
+                    "security.argon2-memory-kib",
+                    memory + " exceeds security.max-argon2-memory-kib (" + maxMemory + ")");
+        }
+        if (passes > maxPasses) {
+            throw s.error("security.argon2-passes", passes + " exceeds security.max-argon2-passes (" + maxPasses + ")");
+        }
+        return new Passwords(
+                s.bool("security.allow-prehashed-passwords", b.allowPrehashedPasswords()),
+                s.integer("security.pbkdf2-iterations", b.pbkdf2Iterations(), 1_000, 10_000_000),
+                memory,
+                passes,
+                parallelism,
+                maxMemory,
+                maxPasses);
     }
 
     private static Logging logging(Settings s, Logging b) throws ConfigException {

@@ -47,12 +47,14 @@ final class Defaults {
                     Limits.DEFAULT_PAUSED_SEARCH_SECONDS,
                     Limits.DEFAULT_MAX_PAUSED_SEARCHES,
                     Limits.DEFAULT_MAX_LONG_SEARCHES),
-            new Security(null, false, "SSHA256", 1_000_000, 200, 5_000),
+            new Security(null, false, "PBKDF2-SHA256", 1_000_000, 200, 5_000),
             new Logging(true, "INFO"),
             defaultIndexes(),
             List.of(),
             // Rate quotas off; when set, a bucket holds one second's worth and the admin is exempt.
-            RateQuotas.OFF);
+            RateQuotas.OFF,
+            // Prehashed values from the admin; PBKDF2 and Argon2id costs, and what a stored hash may ask.
+            Passwords.DEFAULTS);
 
     private Defaults() {}
 

@@ -25,6 +25,7 @@ import java.util.Set;
  *     attribute that is absent is not indexed. Unmodifiable; iteration follows the config order.
  * @param schemaFiles extra OpenLDAP-format schema files loaded after the standard schemas; unmodifiable
  * @param rateQuotas per-identity and per-address operation rate quotas ({@code limits.rate-*})
+ * @param passwords how passwords are hashed and which stored hashes a bind will compute
  */
 public record LarchConfig(
         String suffix,
@@ -35,7 +36,8 @@ public record LarchConfig(
         Logging logging,
         Map<String, Set<IndexKind>> indexes,
         List<Path> schemaFiles,
-        RateQuotas rateQuotas) {
+        RateQuotas rateQuotas,
+        Passwords passwords) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -47,6 +49,21 @@ public record LarchConfig(
         indexes = copyIndexes(indexes);
         schemaFiles = List.copyOf(schemaFiles);
         Objects.requireNonNull(rateQuotas, "rateQuotas");
+        Objects.requireNonNull(passwords, "passwords");
+    }
+
+    /** A configuration with the default password storage ({@link Passwords#DEFAULTS}). */
+    public LarchConfig(
+            String suffix,
+            Listen listen,
+            Storage storage,
+            Limits limits,
+            Security security,
+            Logging logging,
+            Map<String, Set<IndexKind>> indexes,
+            List<Path> schemaFiles,
+            RateQuotas rateQuotas) {
+        this(suffix, listen, storage, limits, security, logging, indexes, schemaFiles, rateQuotas, Passwords.DEFAULTS);
     }
 
     /** A configuration without rate quotas ({@link RateQuotas#OFF}). */
@@ -91,7 +108,8 @@ public record LarchConfig(
                 logging,
                 indexes,
                 schemaFiles,
-                rateQuotas);
+                rateQuotas,
+                passwords);
     }
 
     /**
@@ -101,12 +119,28 @@ public record LarchConfig(
      */
     public LarchConfig withPort(int port) {
         return new LarchConfig(
-                suffix, listen.withPort(port), storage, limits, security, logging, indexes, schemaFiles, rateQuotas);
+                suffix,
+                listen.withPort(port),
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                passwords);
     }
 
     /** A copy with the rate quotas replaced. */
     public LarchConfig withRateQuotas(RateQuotas quotas) {
-        return new LarchConfig(suffix, listen, storage, limits, security, logging, indexes, schemaFiles, quotas);
+        return new LarchConfig(
+                suffix, listen, storage, limits, security, logging, indexes, schemaFiles, quotas, passwords);
+    }
+
+    /** A copy with the password storage settings replaced. */
+    public LarchConfig withPasswords(Passwords replacement) {
+        return new LarchConfig(
+                suffix, listen, storage, limits, security, logging, indexes, schemaFiles, rateQuotas, replacement);
     }
 
     // EnumSet keeps kinds in declaration order, so printing the config is stable.
