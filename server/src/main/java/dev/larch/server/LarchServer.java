@@ -12,6 +12,10 @@ import dev.larch.schema.SchemaLoadException;
 import dev.larch.server.accesslog.AccessLoggingHandler;
 import dev.larch.server.auth.AdminCredentials;
 import dev.larch.server.auth.ConfiguredCredentials;
+import dev.larch.server.auth.HashCostLimits;
+import dev.larch.server.auth.PasswordAttributes;
+import dev.larch.server.auth.PasswordChangeCheck;
+import dev.larch.server.auth.PasswordHasher;
 import dev.larch.server.net.LdapListener;
 import dev.larch.server.net.ListenerOptions;
 import dev.larch.server.protocol.RequestHandler;
@@ -83,19 +87,28 @@ public final class LarchServer implements AutoCloseable {
                     schemaNormalizer.dn("cn=admin," + config.suffix()),
                     admin.verifierHash(),
                     config.security().allowCleartextPasswords(),
-                    config.security().passwordScheme(),
-                    config.security().maxPasswordIterations());
+                    new PasswordHasher(config.security().passwordScheme(), config.passwords()),
+                    HashCostLimits.of(config.security().maxPasswordIterations(), config.passwords()));
             writes = new WriteQueue(open.store());
             workers = new WorkerPool(
                     "larch-worker",
                     config.limits().effectiveWorkerThreads(),
                     config.limits().workerQueue());
             RequestHandler handler = RequestHandlers.over(
-                    open, schema, config.limits(), config.security(), credentials, writes, workers, Version.get());
+                    open,
+                    schema,
+                    config.limits(),
+                    config.security(),
+                    credentials,
+                    writes,
+                    workers,
+                    Version.get(),
+                    config.passwords(),
+                    PasswordChangeCheck.NONE);
             // Inside the access log, so that requests refused for their rate are logged too.
             handler = RateLimitingHandler.around(handler, config.rateQuotas());
             if (config.logging().accessLog()) {
-                handler = new AccessLoggingHandler(handler);
+                handler = new AccessLoggingHandler(handler, PasswordAttributes.of(schema));
             }
             var l = config.listen();
             ListenerOptions options = new ListenerOptions(

@@ -1,12 +1,18 @@
 package dev.larch.server;
 
 import dev.larch.config.Limits;
+import dev.larch.config.Passwords;
 import dev.larch.config.Security;
 import dev.larch.schema.SubschemaEntry;
 import dev.larch.server.auth.AccessPolicy;
 import dev.larch.server.auth.BindHandler;
 import dev.larch.server.auth.Credentials;
 import dev.larch.server.auth.FailedBindDelays;
+import dev.larch.server.auth.HashCostLimits;
+import dev.larch.server.auth.IncomingPasswords;
+import dev.larch.server.auth.PasswordAttributes;
+import dev.larch.server.auth.PasswordChangeCheck;
+import dev.larch.server.auth.PasswordHasher;
 import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.PausedSearches;
 import dev.larch.server.read.SearchHandler;
@@ -21,6 +27,8 @@ import dev.larch.server.write.AddHandler;
 import dev.larch.server.write.DeleteHandler;
 import dev.larch.server.write.ModifyDnHandler;
 import dev.larch.server.write.ModifyHandler;
+import dev.larch.server.write.PasswordModifyHandler;
+import dev.larch.server.write.PasswordWork;
 import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 
@@ -50,13 +58,53 @@ public final class RequestHandlers {
             WriteQueue writes,
             WorkerPool workers,
             String version) {
+        return over(
+                open,
+                schema,
+                limits,
+                security,
+                credentials,
+                writes,
+                workers,
+                version,
+                Passwords.DEFAULTS,
+                PasswordChangeCheck.NONE);
+    }
+
+    /**
+     * {@link #over(StoredDirectory, SchemaManager, Limits, Security, Credentials, WriteQueue, WorkerPool,
+     * String)} with the password storage settings and the rule every new password must pass.
+     *
+     * @param passwords how written passwords are hashed ({@code security.pbkdf2-iterations} and the rest)
+     * @param changeCheck called before a new cleartext password is hashed (password policy plugs in here)
+     */
+    public static OperationRouter over(
+            StoredDirectory open,
+            SchemaManager schema,
+            Limits limits,
+            Security security,
+            Credentials credentials,
+            WriteQueue writes,
+            WorkerPool workers,
+            String version,
+            Passwords passwords,
+            PasswordChangeCheck changeCheck) {
         var directory = open.directory();
+        PasswordAttributes passwordAttributes = PasswordAttributes.of(schema);
+        PasswordWork passwordWork = new PasswordWork(
+                workers,
+                new IncomingPasswords(
+                        passwordAttributes,
+                        new PasswordHasher(security.passwordScheme(), passwords),
+                        passwords.allowPrehashedPasswords(),
+                        changeCheck,
+                        HashCostLimits.of(security.maxPasswordIterations(), passwords)));
         VirtualEntries virtual = new VirtualEntries(
                 directory.schemaNormalizer(),
                 directory.suffix(),
                 version,
                 SubschemaEntry.build(schema, VirtualEntries.SUBSCHEMA_DN));
-        AccessPolicy access = new AccessPolicy();
+        AccessPolicy access = new AccessPolicy(passwordAttributes);
         SearchLimits searchLimits = new SearchLimits(
                 limits.sizeLimit(), limits.timeLimitSeconds(), limits.lookThroughLimit(), limits.applyToAdmin());
         return new OperationRouter(
@@ -79,9 +127,10 @@ public final class RequestHandlers {
                         workers,
                         new SearchSlots(limits.maxLongSearches(), "limits.max-long-searches")),
                 new CompareHandler(directory, access),
-                new AddHandler(directory, open.checker(), writes, access),
+                new AddHandler(directory, open.checker(), writes, access, passwordWork),
                 new DeleteHandler(directory, writes, access),
-                new ModifyHandler(directory, open.checker(), writes, access),
-                new ModifyDnHandler(directory, open.checker(), writes, access));
+                new ModifyHandler(directory, open.checker(), writes, access, passwordWork),
+                new ModifyDnHandler(directory, open.checker(), writes, access),
+                new PasswordModifyHandler(directory, open.checker(), writes, passwordWork, credentials.adminDn()));
     }
 }

@@ -16,6 +16,8 @@ import org.apache.directory.api.ldap.model.name.Dn;
 public final class VirtualEntries {
     public static final String SUBSCHEMA_DN = "cn=Subschema";
     public static final String WHO_AM_I_OID = "1.3.6.1.4.1.4203.1.11.3";
+    /** Password Modify (RFC 3062), answered by the write package's PasswordModifyHandler. */
+    public static final String PASSWORD_MODIFY_OID = "1.3.6.1.4.1.4203.1.11.1";
     /** RFC 3673 all operational attributes, RFC 4525 modify-increment. */
     private static final String[] FEATURES = {"1.3.6.1.4.1.4203.1.5.1", "1.3.6.1.1.14"};
 
@@ -38,7 +40,7 @@ public final class VirtualEntries {
             e.add("objectClass", "top", "extensibleObject");
             e.add("namingContexts", suffix.getName());
             e.add("supportedLDAPVersion", "3");
-            e.add("supportedExtension", WHO_AM_I_OID);
+            e.add("supportedExtension", WHO_AM_I_OID, PASSWORD_MODIFY_OID);
             e.add("supportedFeatures", FEATURES);
             e.add("subschemaSubentry", SUBSCHEMA_DN);
             e.add("vendorName", "Larch");

@@ -11,6 +11,7 @@ import dev.larch.server.write.AddHandler;
 import dev.larch.server.write.DeleteHandler;
 import dev.larch.server.write.ModifyDnHandler;
 import dev.larch.server.write.ModifyHandler;
+import dev.larch.server.write.PasswordModifyHandler;
 import org.apache.directory.api.ldap.model.message.AddRequest;
 import org.apache.directory.api.ldap.model.message.BindRequest;
 import org.apache.directory.api.ldap.model.message.CompareRequest;
@@ -36,7 +37,7 @@ public final class OperationRouter implements RequestHandler {
     private final DeleteHandler delete;
     private final ModifyHandler modify;
     private final ModifyDnHandler modifyDn;
-    private final ExtendedHandler extended = new ExtendedHandler();
+    private final ExtendedHandler extended;
 
     public OperationRouter(
             BindHandler bind,
@@ -46,6 +47,20 @@ public final class OperationRouter implements RequestHandler {
             DeleteHandler delete,
             ModifyHandler modify,
             ModifyDnHandler modifyDn) {
+        this(bind, search, compare, add, delete, modify, modifyDn, null);
+    }
+
+    /** @param passwordModify the Password Modify extended operation; null to refuse it as unsupported */
+    public OperationRouter(
+            BindHandler bind,
+            SearchHandler search,
+            CompareHandler compare,
+            AddHandler add,
+            DeleteHandler delete,
+            ModifyHandler modify,
+            ModifyDnHandler modifyDn,
+            PasswordModifyHandler passwordModify) {
+        this.extended = new ExtendedHandler(passwordModify);
         this.bind = bind;
         this.search = search;
         this.compare = compare;

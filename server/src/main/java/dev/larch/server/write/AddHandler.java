@@ -1,27 +1,44 @@
 package dev.larch.server.write;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.auth.IncomingPasswords;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
+import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
+import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.AddRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.name.Dn;
 
-/** Add (RFC 4511 section 4.7): validated on the event loop, written on the write queue. */
+/**
+ * Add (RFC 4511 section 4.7): validated on the event loop, cleartext passwords hashed on a worker
+ * ({@link PasswordWork}), written on the write queue.
+ */
 public final class AddHandler {
     private final Directory directory;
     private final NewEntries newEntries;
     private final WriteQueue writes;
     private final AccessPolicy access;
+    private final PasswordWork passwordWork;
 
-    public AddHandler(Directory directory, SchemaChecker checker, WriteQueue writes, AccessPolicy access) {
+    public AddHandler(
+            Directory directory,
+            SchemaChecker checker,
+            WriteQueue writes,
+            AccessPolicy access,
+            PasswordWork passwordWork) {
         this.directory = directory;
         this.newEntries = new NewEntries(directory, checker);
         this.writes = writes;
         this.access = access;
+        this.passwordWork = passwordWork;
     }
 
     public void handle(Operation op, AddRequest request) {
@@ -29,11 +46,43 @@ public final class AddHandler {
         Dn dn = directory.schemaNormalizer().dn(request.getEntryDn());
         Entry entry =
                 newEntries.prepare(dn, request.getEntry(), false, op.session().boundDn());
+        IncomingPasswords passwords = passwordWork.passwords();
+        List<Attribute> toHash = new ArrayList<>();
+        for (Attribute a : entry) {
+            if (passwords.hashes(a) && passwords.screen(op.session(), a)) {
+                toHash.add(a);
+            }
+        }
+        if (toHash.isEmpty()) {
+            insert(op, request, entry);
+            return;
+        }
+        boolean adminReset = op.session().isAdmin() && !dn.equals(op.session().boundDn());
+        passwordWork.run(op, request, () -> {
+            for (Attribute a : toHash) {
+                Attribute hashed = passwords.hashed(op.session(), entry, a, adminReset);
+                entry.removeAttributes(a.getAttributeType());
+                put(entry, hashed);
+            }
+            insert(op, request, entry);
+        });
+    }
+
+    private void insert(Operation op, AddRequest request, Entry entry) {
         writes.submit(op, txn -> {
             newEntries.insert(txn, entry);
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
             return response;
         });
+    }
+
+    private static void put(Entry entry, Attribute attribute) {
+        try {
+            entry.put(attribute);
+        } catch (LdapException e) {
+            throw new ResultCodeException(
+                    ResultCodeEnum.OTHER, attribute.getUpId() + ": cannot store the hashed value");
+        }
     }
 }
