@@ -71,6 +71,13 @@ final class LarchProcess implements AutoCloseable {
         return run(Map.of(), args);
     }
 
+    /** {@code command} run by {@code sh} under {@code mask}; {@code exec} keeps the process ID the JVM's. */
+    static List<String> withUmask(String mask, List<String> command) {
+        List<String> wrapped = new ArrayList<>(List.of("sh", "-c", "umask " + mask + " && exec \"$@\"", "sh"));
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
     /** A port nobody listens on right now (the OS may hand it out again, so use it at once). */
     static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -86,6 +93,7 @@ final class LarchProcess implements AutoCloseable {
         private final List<String> args = new ArrayList<>();
         private final List<String> jvmOptions = new ArrayList<>();
         private int port;
+        private String umask;
 
         private Builder(Path dataDir) {
             this.dataDir = dataDir;
@@ -111,6 +119,12 @@ final class LarchProcess implements AutoCloseable {
             return this;
         }
 
+        /** Starts the server under this umask (through {@code sh}), whatever the test JVM's is. */
+        Builder umask(String mask) {
+            this.umask = mask;
+            return this;
+        }
+
         /** {@code --port}; without it the server gets {@code --port 0} and the OS picks. */
         Builder port(int port) {
             this.port = port;
@@ -126,7 +140,8 @@ final class LarchProcess implements AutoCloseable {
             List<String> serve =
                     new ArrayList<>(List.of("serve", "--data", dataDir.toString(), "--port", Integer.toString(port)));
             serve.addAll(args);
-            ProcessBuilder builder = new ProcessBuilder(LarchJvm.command(jvmOptions, serve));
+            List<String> command = LarchJvm.command(jvmOptions, serve);
+            ProcessBuilder builder = new ProcessBuilder(umask == null ? command : withUmask(umask, command));
             builder.environment().putAll(env);
             Process process;
             try {

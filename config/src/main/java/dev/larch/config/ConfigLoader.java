@@ -54,6 +54,13 @@ final class ConfigLoader {
             "security.bind-failure-delay-ms",
             "security.bind-failure-max-delay-ms",
             "security.default-password-policy",
+            "security.allow-prehashed-passwords",
+            "security.pbkdf2-iterations",
+            "security.argon2-memory-kib",
+            "security.argon2-passes",
+            "security.argon2-parallelism",
+            "security.max-argon2-memory-kib",
+            "security.max-argon2-passes",
             "logging.access-log",
             "logging.level",
             "schema.files",
@@ -91,7 +98,8 @@ final class ConfigLoader {
                 rateQuotas(s, base.rateQuotas()),
                 TlsSettings.read(s, base.tls()),
                 new PasswordPolicySettings(s.take("security.default-password-policy")
-                        .orElse(base.passwordPolicy().defaultPolicyDn())));
+                        .orElse(base.passwordPolicy().defaultPolicyDn())),
+                passwords(s, base.passwords()));
         s.requireAllRead();
         if (config.tls().ldapsPort() != 0
                 && config.tls().ldapsPort() == config.listen().port()) {
@@ -193,6 +201,32 @@ final class ConfigLoader {
                 maxIterations,
                 delay,
                 maxDelay);
+    }
+
+    private static Passwords passwords(Settings s, Passwords b) throws ConfigException {
+        int maxMemory = s.integer("security.max-argon2-memory-kib", b.maxArgon2MemoryKib(), 8, 4 * 1024 * 1024);
+        int maxPasses = s.integer("security.max-argon2-passes", b.maxArgon2Passes(), 1, 1_000);
+        int parallelism =
+                s.integer("security.argon2-parallelism", b.argon2Parallelism(), 1, Passwords.MAX_ARGON2_PARALLELISM);
+        int memory = s.integer("security.argon2-memory-kib", b.argon2MemoryKib(), 8 * parallelism, maxMemory);
+        int passes = s.integer("security.argon2-passes", b.argon2Passes(), 1, maxPasses);
+        // The defaults may exceed a lowered maximum even when the cost keys are not in the file.
+        if (memory > maxMemory) {
+            throw s.error(
+                    "security.argon2-memory-kib",
+                    memory + " exceeds security.max-argon2-memory-kib (" + maxMemory + ")");
+        }
+        if (passes > maxPasses) {
+            throw s.error("security.argon2-passes", passes + " exceeds security.max-argon2-passes (" + maxPasses + ")");
+        }
+        return new Passwords(
+                s.bool("security.allow-prehashed-passwords", b.allowPrehashedPasswords()),
+                s.integer("security.pbkdf2-iterations", b.pbkdf2Iterations(), 1_000, 10_000_000),
+                memory,
+                passes,
+                parallelism,
+                maxMemory,
+                maxPasses);
     }
 
     private static Logging logging(Settings s, Logging b) throws ConfigException {

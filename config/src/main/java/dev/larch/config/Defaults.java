@@ -47,7 +47,7 @@ final class Defaults {
                     Limits.DEFAULT_PAUSED_SEARCH_SECONDS,
                     Limits.DEFAULT_MAX_PAUSED_SEARCHES,
                     Limits.DEFAULT_MAX_LONG_SEARCHES),
-            new Security(null, false, "SSHA256", 1_000_000, 200, 5_000),
+            new Security(null, false, "PBKDF2-SHA256", 1_000_000, 200, 5_000),
             new Logging(true, "INFO"),
             defaultIndexes(),
             List.of(),
@@ -56,7 +56,9 @@ final class Defaults {
             // No certificate, so no StartTLS and no LDAPS; password binds need TLS except from loopback.
             Tls.OFF,
             // No default password policy: entries are governed only by a pwdPolicySubentry they name.
-            PasswordPolicySettings.NONE);
+            PasswordPolicySettings.NONE,
+            // Prehashed values from the admin; PBKDF2 and Argon2id costs, and what a stored hash may ask.
+            Passwords.DEFAULTS);
 
     private Defaults() {}
 

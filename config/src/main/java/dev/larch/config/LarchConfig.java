@@ -28,6 +28,7 @@ import java.util.Set;
  * @param tls TLS, LDAPS and the rules that depend on them ({@code tls.*}, {@code listen.ldaps-port},
  *     {@code security.require-tls-for-binds})
  * @param passwordPolicy the password policy settings ({@code security.default-password-policy})
+ * @param passwords how passwords are hashed and which stored hashes a bind will compute
  */
 public record LarchConfig(
         String suffix,
@@ -40,7 +41,8 @@ public record LarchConfig(
         List<Path> schemaFiles,
         RateQuotas rateQuotas,
         Tls tls,
-        PasswordPolicySettings passwordPolicy) {
+        PasswordPolicySettings passwordPolicy,
+        Passwords passwords) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -54,9 +56,13 @@ public record LarchConfig(
         Objects.requireNonNull(rateQuotas, "rateQuotas");
         Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(passwordPolicy, "passwordPolicy");
+        Objects.requireNonNull(passwords, "passwords");
     }
 
-    /** A configuration without TLS ({@link Tls#OFF}) and without a default password policy. */
+    /**
+     * A configuration without TLS ({@link Tls#OFF}), without a default password policy, and with the
+     * default password storage ({@link Passwords#DEFAULTS}).
+     */
     public LarchConfig(
             String suffix,
             Listen listen,
@@ -78,7 +84,8 @@ public record LarchConfig(
                 schemaFiles,
                 rateQuotas,
                 Tls.OFF,
-                PasswordPolicySettings.NONE);
+                PasswordPolicySettings.NONE,
+                Passwords.DEFAULTS);
     }
 
     /** A configuration without rate quotas ({@link RateQuotas#OFF}). */
@@ -125,7 +132,8 @@ public record LarchConfig(
                 schemaFiles,
                 rateQuotas,
                 tls,
-                passwordPolicy);
+                passwordPolicy,
+                passwords);
     }
 
     /**
@@ -145,13 +153,25 @@ public record LarchConfig(
                 schemaFiles,
                 rateQuotas,
                 tls,
-                passwordPolicy);
+                passwordPolicy,
+                passwords);
     }
 
     /** A copy with the rate quotas replaced. */
     public LarchConfig withRateQuotas(RateQuotas quotas) {
         return new LarchConfig(
-                suffix, listen, storage, limits, security, logging, indexes, schemaFiles, quotas, tls, passwordPolicy);
+                suffix,
+                listen,
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                quotas,
+                tls,
+                passwordPolicy,
+                passwords);
     }
 
     /** A copy with the TLS settings replaced. */
@@ -167,13 +187,42 @@ public record LarchConfig(
                 schemaFiles,
                 rateQuotas,
                 replacement,
-                passwordPolicy);
+                passwordPolicy,
+                passwords);
     }
 
     /** A copy with the password policy settings replaced. */
     public LarchConfig withPasswordPolicy(PasswordPolicySettings settings) {
         return new LarchConfig(
-                suffix, listen, storage, limits, security, logging, indexes, schemaFiles, rateQuotas, tls, settings);
+                suffix,
+                listen,
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                tls,
+                settings,
+                passwords);
+    }
+
+    /** A copy with the password storage settings replaced. */
+    public LarchConfig withPasswords(Passwords replacement) {
+        return new LarchConfig(
+                suffix,
+                listen,
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                tls,
+                passwordPolicy,
+                replacement);
     }
 
     // EnumSet keeps kinds in declaration order, so printing the config is stable.

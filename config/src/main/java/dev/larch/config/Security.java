@@ -28,7 +28,8 @@ public record Security(
         int bindFailureDelayMillis,
         int bindFailureMaxDelayMillis) {
     /** The hashing schemes the server can produce, as written in {@code {SCHEME}} prefixes. */
-    public static final List<String> SUPPORTED_SCHEMES = List.of("SSHA", "SSHA256", "SSHA512", "PBKDF2-SHA256");
+    public static final List<String> SUPPORTED_SCHEMES =
+            List.of("SSHA", "SSHA256", "SSHA512", "PBKDF2-SHA256", "ARGON2");
 
     /** Ten times the PBKDF2 count the server writes for new hashes (100,000). */
     public static final int DEFAULT_MAX_PASSWORD_ITERATIONS = 1_000_000;

@@ -81,7 +81,7 @@ class LarchConfigTest {
         assertTrue(d.storage().durableWrites());
         assertNull(d.security().adminPassword());
         assertFalse(d.security().allowCleartextPasswords());
-        assertEquals("SSHA256", d.security().passwordScheme());
+        assertEquals("PBKDF2-SHA256", d.security().passwordScheme());
         assertEquals(Set.of(IndexKind.EQUALITY), d.indexes().get("objectClass"));
         assertEquals(
                 Set.of(IndexKind.EQUALITY, IndexKind.SUBSTRING), d.indexes().get("givenName"));
@@ -123,6 +123,41 @@ class LarchConfigTest {
         assertEquals(
                 PasswordPolicySettings.NONE,
                 c.withPasswordPolicy(PasswordPolicySettings.NONE).passwordPolicy());
+    }
+
+    @Test
+    void passwordStorageIsReadFromItsKeysAndSurvivesOverrides() throws Exception {
+        assertEquals(
+                new Passwords(true, 100_000, 19_456, 2, 1, 65_536, 10),
+                LarchConfig.defaults().passwords());
+        LarchConfig c = LarchConfig.load(write("""
+                security.password-scheme = argon2
+                security.allow-prehashed-passwords = false
+                security.pbkdf2-iterations = 210000
+                security.argon2-memory-kib = 32768
+                security.argon2-passes = 3
+                security.argon2-parallelism = 2
+                security.max-argon2-memory-kib = 131072
+                security.max-argon2-passes = 4
+                """));
+        Passwords expected = new Passwords(false, 210_000, 32_768, 3, 2, 131_072, 4);
+        assertEquals("ARGON2", c.security().passwordScheme());
+        assertEquals(expected, c.passwords());
+        assertEquals(
+                expected,
+                c.withPort(0)
+                        .withDataDir(Path.of("/tmp/x"))
+                        .withRateQuotas(RateQuotas.OFF)
+                        .passwords());
+    }
+
+    @Test
+    void argon2CostsAboveTheirMaximumAreRefusedEvenWhenOnlyTheMaximumIsSet() {
+        ConfigException e = assertThrows(
+                ConfigException.class, () -> LarchConfig.load(write("security.max-argon2-memory-kib = 8192\n")));
+        assertTrue(e.getMessage().contains("security.argon2-memory-kib"), e.getMessage());
+        assertThrows(ConfigException.class, () -> LarchConfig.load(write("security.pbkdf2-iterations = 999\n")));
+        assertThrows(ConfigException.class, () -> LarchConfig.load(write("security.argon2-parallelism = 17\n")));
     }
 
     @Test
@@ -274,7 +309,7 @@ class LarchConfigTest {
             limits.max-paused-searches = 1024   | limits.max-paused-searches: must be less than storage.max-readers (1024)
             limits.max-long-searches = 600      | limits.max-long-searches: with limits.max-paused-searches (512) must stay below storage.max-readers (1024)
             security.allow-cleartext-passwords = 1 | security.allow-cleartext-passwords: expected true or false, got '1'
-            security.password-scheme = MD5      | security.password-scheme: expected one of SSHA, SSHA256, SSHA512, PBKDF2-SHA256, got 'MD5'
+            security.password-scheme = MD5      | security.password-scheme: expected one of SSHA, SSHA256, SSHA512, PBKDF2-SHA256, ARGON2, got 'MD5'
             logging.access-log = enabled        | logging.access-log: expected true or false, got 'enabled'
             logging.level = LOUD                | logging.level: expected one of TRACE, DEBUG, INFO, WARN, ERROR, OFF, got 'LOUD'
             index.cn = equality, fuzzy          | index.cn: expected index kinds from equality, presence, substring, ordering (or none), got 'fuzzy'

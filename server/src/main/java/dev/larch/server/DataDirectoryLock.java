@@ -8,6 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
+
+import dev.larch.server.store.OwnerOnlyFiles;
 
 /**
  * An exclusive OS lock on {@code <data>/larch.lock}, held by a running server or an import so
@@ -28,10 +31,12 @@ public final class DataDirectoryLock implements AutoCloseable {
      * @throws IllegalStateException naming the directory and holder when another process has it
      */
     public static DataDirectoryLock acquire(Path dataDir, String purpose) throws IOException {
-        Files.createDirectories(dataDir);
+        OwnerOnlyFiles.createDirectory(dataDir);
         Path file = dataDir.resolve("larch.lock");
-        FileChannel channel =
-                FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel channel = FileChannel.open(
+                file,
+                Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE),
+                OwnerOnlyFiles.fileAttributes(dataDir));
         FileLock lock = channel.tryLock();
         if (lock == null) {
             String holder = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).trim();

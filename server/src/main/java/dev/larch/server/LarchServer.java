@@ -12,6 +12,9 @@ import dev.larch.schema.SchemaLoadException;
 import dev.larch.server.accesslog.AccessLoggingHandler;
 import dev.larch.server.auth.AdminCredentials;
 import dev.larch.server.auth.ConfiguredCredentials;
+import dev.larch.server.auth.HashCostLimits;
+import dev.larch.server.auth.PasswordAttributes;
+import dev.larch.server.auth.PasswordHasher;
 import dev.larch.server.net.LdapListener;
 import dev.larch.server.net.ListenerOptions;
 import dev.larch.server.net.TlsOptions;
@@ -93,8 +96,8 @@ public final class LarchServer implements AutoCloseable {
                     schemaNormalizer.dn("cn=admin," + config.suffix()),
                     admin.verifierHash(),
                     config.security().allowCleartextPasswords(),
-                    config.security().passwordScheme(),
-                    config.security().maxPasswordIterations());
+                    new PasswordHasher(config.security().passwordScheme(), config.passwords()),
+                    HashCostLimits.of(config.security().maxPasswordIterations(), config.passwords()));
             writes = new WriteQueue(open.store());
             workers = new WorkerPool(
                     "larch-worker",
@@ -105,7 +108,7 @@ public final class LarchServer implements AutoCloseable {
             // Inside the access log, so that requests refused for their rate are logged too.
             handler = RateLimitingHandler.around(handler, config.rateQuotas());
             if (config.logging().accessLog()) {
-                handler = new AccessLoggingHandler(handler);
+                handler = new AccessLoggingHandler(handler, PasswordAttributes.of(schema));
             }
             var l = config.listen();
             ListenerOptions options = new ListenerOptions(

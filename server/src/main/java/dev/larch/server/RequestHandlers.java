@@ -5,6 +5,7 @@ import java.time.Clock;
 import dev.larch.config.LarchConfig;
 import dev.larch.config.Limits;
 import dev.larch.config.PasswordPolicySettings;
+import dev.larch.config.Passwords;
 import dev.larch.config.Security;
 import dev.larch.config.Tls;
 import dev.larch.schema.SubschemaEntry;
@@ -12,6 +13,10 @@ import dev.larch.server.auth.AccessPolicy;
 import dev.larch.server.auth.BindHandler;
 import dev.larch.server.auth.Credentials;
 import dev.larch.server.auth.FailedBindDelays;
+import dev.larch.server.auth.HashCostLimits;
+import dev.larch.server.auth.IncomingPasswords;
+import dev.larch.server.auth.PasswordAttributes;
+import dev.larch.server.auth.PasswordHasher;
 import dev.larch.server.auth.TransportRule;
 import dev.larch.server.auth.policy.PasswordPolicies;
 import dev.larch.server.auth.sasl.SaslBinds;
@@ -29,6 +34,8 @@ import dev.larch.server.write.AddHandler;
 import dev.larch.server.write.DeleteHandler;
 import dev.larch.server.write.ModifyDnHandler;
 import dev.larch.server.write.ModifyHandler;
+import dev.larch.server.write.PasswordModifyHandler;
+import dev.larch.server.write.PasswordWork;
 import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 
@@ -64,6 +71,7 @@ public final class RequestHandlers {
                 config.security(),
                 config.tls(),
                 config.passwordPolicy(),
+                config.passwords(),
                 credentials,
                 writes,
                 workers,
@@ -72,7 +80,7 @@ public final class RequestHandlers {
 
     /**
      * As above with the given limits and security settings and the defaults for the rest (no TLS, no
-     * default password policy): for benchmarks and tests that drive handlers without a socket.
+     * default password policy, the default password storage): for benchmarks and tests that drive handlers without a socket.
      *
      * @param security the failed-bind delays are read from it
      */
@@ -92,6 +100,7 @@ public final class RequestHandlers {
                 security,
                 Tls.OFF,
                 PasswordPolicySettings.NONE,
+                Passwords.DEFAULTS,
                 credentials,
                 writes,
                 workers,
@@ -105,6 +114,7 @@ public final class RequestHandlers {
             Security security,
             Tls tls,
             PasswordPolicySettings passwordPolicy,
+            Passwords passwords,
             Credentials credentials,
             WriteQueue writes,
             WorkerPool workers,
@@ -114,6 +124,14 @@ public final class RequestHandlers {
                 directory, new FilterCompiler(schema), new SearchPlanner(open.store(), limits.indexEntryLimit()), tls);
         PasswordPolicies policies = PasswordPolicies.create(
                 directory, writes, passwordPolicy, security.maxPasswordIterations(), Clock.systemUTC());
+        PasswordAttributes passwordAttributes = PasswordAttributes.of(schema);
+        PasswordWork passwordWork = new PasswordWork(
+                workers,
+                new IncomingPasswords(
+                        passwordAttributes,
+                        new PasswordHasher(security.passwordScheme(), passwords),
+                        passwords.allowPrehashedPasswords(),
+                        HashCostLimits.of(security.maxPasswordIterations(), passwords)));
         VirtualEntries virtual = new VirtualEntries(
                 directory.schemaNormalizer(),
                 directory.suffix(),
@@ -121,7 +139,7 @@ public final class RequestHandlers {
                 SubschemaEntry.build(schema, VirtualEntries.SUBSCHEMA_DN),
                 tls.configured(),
                 sasl.mechanisms());
-        AccessPolicy access = new AccessPolicy();
+        AccessPolicy access = new AccessPolicy(passwordAttributes);
         SearchLimits searchLimits = new SearchLimits(
                 limits.sizeLimit(), limits.timeLimitSeconds(), limits.lookThroughLimit(), limits.applyToAdmin());
         return new OperationRouter(
@@ -147,10 +165,12 @@ public final class RequestHandlers {
                         workers,
                         new SearchSlots(limits.maxLongSearches(), "limits.max-long-searches")),
                 new CompareHandler(directory, access),
-                new AddHandler(directory, open.checker(), writes, access, policies.passwords()),
+                new AddHandler(directory, open.checker(), writes, access, passwordWork, policies.passwords()),
                 new DeleteHandler(directory, writes, access),
-                new ModifyHandler(directory, open.checker(), writes, access, policies.passwords()),
+                new ModifyHandler(directory, open.checker(), writes, access, passwordWork, policies.passwords()),
                 new ModifyDnHandler(directory, open.checker(), writes, access),
-                policies.mustChange());
+                policies.mustChange(),
+                new PasswordModifyHandler(
+                        directory, open.checker(), writes, passwordWork, credentials.adminDn(), policies.passwords()));
     }
 }

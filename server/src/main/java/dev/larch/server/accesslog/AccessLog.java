@@ -3,6 +3,7 @@ package dev.larch.server.accesslog;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
+import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.protocol.Session;
 import dev.larch.server.protocol.TlsState;
 import org.apache.directory.api.ldap.model.message.AbandonRequest;
@@ -37,6 +38,8 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * Quoted values escape {@code "}, {@code \} and control characters, so a line cannot be forged.
+ * Assertion values on password attributes are never written: filters show them as {@code ***}
+ * ({@link MaskedFilter}), and a compare names only its attribute.
  * Thread-safe.
  */
 final class AccessLog {
@@ -79,12 +82,18 @@ final class AccessLog {
     }
 
     /** A final response sent (or, with {@code response} null, an operation abandoned). */
-    static void completed(Session session, Message request, ResultResponse response, int entries, long startNanos) {
+    static void completed(
+            Session session,
+            Message request,
+            ResultResponse response,
+            int entries,
+            long startNanos,
+            PasswordAttributes passwords) {
         if (!on()) {
             return;
         }
         StringBuilder line = prefix(session, request.getMessageId());
-        describe(line, request);
+        describe(line, request, passwords);
         if (response == null) {
             line.append(" result=abandoned");
         } else {
@@ -155,13 +164,13 @@ final class AccessLog {
                 .append(' ');
     }
 
-    private static void describe(StringBuilder line, Message request) {
+    private static void describe(StringBuilder line, Message request, PasswordAttributes passwords) {
         switch (request) {
             case SearchRequest r -> {
                 line.append("SEARCH base=");
                 quote(line, r.getBase() == null ? "" : r.getBase().getName());
                 line.append(" scope=").append(scope(r.getScope())).append(" filter=");
-                quote(line, r.getFilter() == null ? "" : r.getFilter().toString());
+                quote(line, r.getFilter() == null ? "" : MaskedFilter.render(r.getFilter(), passwords));
             }
             case BindRequest r -> {
                 line.append("BIND dn=");

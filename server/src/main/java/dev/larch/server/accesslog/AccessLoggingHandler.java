@@ -1,5 +1,6 @@
 package dev.larch.server.accesslog;
 
+import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.protocol.ConnectionEvent;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.RequestHandler;
@@ -18,9 +19,17 @@ public final class AccessLoggingHandler implements RequestHandler {
     public static final String LOGGER_NAME = "larch.access";
 
     private final RequestHandler next;
+    private final PasswordAttributes passwords;
 
+    /** A log that masks the standard password attributes. */
     public AccessLoggingHandler(RequestHandler next) {
+        this(next, PasswordAttributes.STANDARD);
+    }
+
+    /** @param passwords the attributes whose assertion values are masked */
+    public AccessLoggingHandler(RequestHandler next, PasswordAttributes passwords) {
         this.next = next;
+        this.passwords = passwords;
     }
 
     @Override
@@ -31,7 +40,12 @@ public final class AccessLoggingHandler implements RequestHandler {
     @Override
     public void ended(Operation operation, ResultResponse response) {
         AccessLog.completed(
-                operation.session(), operation.request(), response, operation.entriesSent(), operation.startNanos());
+                operation.session(),
+                operation.request(),
+                response,
+                operation.entriesSent(),
+                operation.startNanos(),
+                passwords);
         next.ended(operation, response);
     }
 

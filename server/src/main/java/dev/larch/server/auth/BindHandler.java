@@ -276,8 +276,8 @@ public final class BindHandler {
         }
         if (first) {
             LOG.warn(
-                    "bind as {} refused: its password hash asks for more iterations than"
-                            + " security.max-password-iterations allows; re-hash it (warned once per DN)",
+                    "bind as {} refused: its password hash costs more than security.max-password-iterations"
+                            + " or security.max-argon2-* allow; re-hash it (warned once per DN)",
                     dn.getName());
         }
     }

@@ -2,6 +2,7 @@ package dev.larch.server.auth;
 
 import java.security.SecureRandom;
 
+import dev.larch.config.Passwords;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
@@ -12,7 +13,7 @@ public final class ConfiguredCredentials implements Credentials {
     private final Dn adminDn;
     private final byte[] adminHash;
     private final boolean allowCleartext;
-    private final int maxIterations;
+    private final HashCostLimits limits;
     /** A hash of a random password in the configured scheme, never matched, for {@link #checkAgainstNothing}. */
     private final byte[] decoy;
 
@@ -22,13 +23,28 @@ public final class ConfiguredCredentials implements Credentials {
      */
     public ConfiguredCredentials(
             Dn adminDn, byte[] adminHash, boolean allowCleartext, String scheme, int maxIterations) {
+        this(
+                adminDn,
+                adminHash,
+                allowCleartext,
+                new PasswordHasher(scheme, Passwords.DEFAULTS),
+                HashCostLimits.iterations(maxIterations));
+    }
+
+    /**
+     * @param hasher the configured scheme and cost, which an unknown DN pays
+     * @param limits what a stored hash may cost a bind ({@code security.max-password-iterations},
+     *     {@code security.max-argon2-*})
+     */
+    public ConfiguredCredentials(
+            Dn adminDn, byte[] adminHash, boolean allowCleartext, PasswordHasher hasher, HashCostLimits limits) {
         this.adminDn = adminDn;
         this.adminHash = adminHash.clone();
         this.allowCleartext = allowCleartext;
-        this.maxIterations = maxIterations;
+        this.limits = limits;
         byte[] random = new byte[24];
         new SecureRandom().nextBytes(random);
-        this.decoy = PasswordSchemes.hash(scheme, random);
+        this.decoy = hasher.hash(random);
     }
 
     @Override
@@ -38,17 +54,17 @@ public final class ConfiguredCredentials implements Credentials {
 
     @Override
     public PasswordCheck checkAdmin(byte[] presented) {
-        return PasswordSchemes.check(adminHash, presented, false, maxIterations);
+        return PasswordSchemes.check(adminHash, presented, false, limits);
     }
 
     @Override
     public PasswordCheck check(byte[] storedUserPassword, byte[] presented) {
-        return PasswordSchemes.check(storedUserPassword, presented, allowCleartext, maxIterations);
+        return PasswordSchemes.check(storedUserPassword, presented, allowCleartext, limits);
     }
 
     @Override
     public void checkAgainstNothing(byte[] presented) {
         // The decoy's password is 24 random bytes nobody knows; the result is meaningless by design.
-        PasswordSchemes.check(decoy, presented, false, Integer.MAX_VALUE);
+        PasswordSchemes.check(decoy, presented, false, HashCostLimits.NONE);
     }
 }

@@ -30,9 +30,22 @@ interface PasswordScheme {
     int iterations(String encoded);
 
     /**
+     * Whether checking this stored value stays within {@code limits}. Cheap: parses, never hashes.
+     * A malformed value is affordable (it matches nothing without hashing).
+     */
+    default boolean affordable(String encoded, HashCostLimits limits) {
+        return iterations(encoded) <= limits.maxIterations();
+    }
+
+    /**
      * Hashes a password with a fresh salt.
      *
      * @return the value to store after the {@code {SCHEME}} prefix (ASCII)
      */
     String encode(byte[] password, SecureRandom random);
+
+    /** {@link #encode(byte[], SecureRandom)} at a configured cost; single-pass schemes ignore it. */
+    default String encode(byte[] password, SecureRandom random, NewHashCost cost) {
+        return encode(password, random);
+    }
 }

@@ -13,7 +13,8 @@ import java.util.Optional;
 /**
  * Checks and produces {@code userPassword} values in the formats OpenLDAP writes, so a directory
  * exported from slapd keeps working: {@code {SSHA}}, {@code {SSHA256}}, {@code {SSHA512}} and
- * {@code {PBKDF2}}, {@code {PBKDF2-SHA1}}, {@code {PBKDF2-SHA256}}, {@code {PBKDF2-SHA512}}, plus
+ * {@code {PBKDF2}}, {@code {PBKDF2-SHA1}}, {@code {PBKDF2-SHA256}}, {@code {PBKDF2-SHA512}},
+ * {@code {ARGON2}} (pw-argon2), plus
  * cleartext (a value with no {@code {SCHEME}} prefix) where the configuration allows it. Scheme names
  * are matched ignoring case, as slapd does.
  *
@@ -27,7 +28,8 @@ public final class PasswordSchemes {
             new Pbkdf2Scheme("PBKDF2", "HmacSHA1"),
             new Pbkdf2Scheme("PBKDF2-SHA1", "HmacSHA1"),
             new Pbkdf2Scheme("PBKDF2-SHA256", "HmacSHA256"),
-            new Pbkdf2Scheme("PBKDF2-SHA512", "HmacSHA512"));
+            new Pbkdf2Scheme("PBKDF2-SHA512", "HmacSHA512"),
+            new Argon2Scheme());
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -58,6 +60,18 @@ public final class PasswordSchemes {
      */
     public static PasswordCheck check(
             byte[] storedUserPassword, byte[] presented, boolean allowCleartext, int maxIterations) {
+        return check(storedUserPassword, presented, allowCleartext, HashCostLimits.iterations(maxIterations));
+    }
+
+    /**
+     * {@link #verify} that refuses to compute a hash costlier than {@code limits}.
+     *
+     * @return {@link PasswordCheck#MATCH} only on a match; {@link PasswordCheck#TOO_COSTLY} when the
+     *     stored value asks for more than {@code limits} (nothing is hashed);
+     *     {@link PasswordCheck#MISMATCH} otherwise
+     */
+    public static PasswordCheck check(
+            byte[] storedUserPassword, byte[] presented, boolean allowCleartext, HashCostLimits limits) {
         if (presented.length == 0) {
             return PasswordCheck.MISMATCH;
         }
@@ -72,7 +86,7 @@ public final class PasswordSchemes {
             return PasswordCheck.MISMATCH;
         }
         String rest = prefixed.get().rest();
-        if (scheme.iterations(rest) > maxIterations) {
+        if (!scheme.affordable(rest, limits)) {
             return PasswordCheck.TOO_COSTLY;
         }
         return scheme.matches(rest, presented) ? PasswordCheck.MATCH : PasswordCheck.MISMATCH;
@@ -87,6 +101,11 @@ public final class PasswordSchemes {
      * @throws IllegalArgumentException for an unknown scheme or an empty password
      */
     public static byte[] hash(String scheme, byte[] password) {
+        return hash(scheme, password, NewHashCost.DEFAULTS);
+    }
+
+    /** {@link #hash(String, byte[])} at a configured cost. */
+    static byte[] hash(String scheme, byte[] password, NewHashCost cost) {
         PasswordScheme s = SCHEMES.get(scheme.toUpperCase(Locale.ROOT));
         if (s == null) {
             throw new IllegalArgumentException(
@@ -95,7 +114,7 @@ public final class PasswordSchemes {
         if (password.length == 0) {
             throw new IllegalArgumentException("an empty password cannot be hashed");
         }
-        return ("{" + s.name() + "}" + s.encode(password, RANDOM)).getBytes(StandardCharsets.US_ASCII);
+        return ("{" + s.name() + "}" + s.encode(password, RANDOM, cost)).getBytes(StandardCharsets.US_ASCII);
     }
 
     /**

@@ -4,6 +4,8 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
 
+import dev.larch.config.Passwords;
+
 /**
  * The PBKDF2 schemes of OpenLDAP's pw-pbkdf2 module (contrib/slapd-modules/passwords/pbkdf2): the
  * stored value is {@code <iterations>$<salt>$<derived key>}, salt and key in "adapted base64"
@@ -17,7 +19,7 @@ final class Pbkdf2Scheme implements PasswordScheme {
      * Iterations for new hashes: ten times pw-pbkdf2's default of 10,000, about 30 ms of one core per
      * bind with HMAC-SHA256 on a warm JVM; raise it as hardware allows, existing hashes keep their own count.
      */
-    static final int NEW_HASH_ITERATIONS = 100_000;
+    static final int NEW_HASH_ITERATIONS = Passwords.DEFAULT_PBKDF2_ITERATIONS;
     /**
      * Stored counts beyond this are malformed whatever the configuration says, so a planted value
      * cannot pin a core for minutes; {@code security.max-password-iterations} bounds it further.
@@ -76,6 +78,11 @@ final class Pbkdf2Scheme implements PasswordScheme {
     @Override
     public String encode(byte[] password, SecureRandom random) {
         return encode(password, random, NEW_HASH_ITERATIONS);
+    }
+
+    @Override
+    public String encode(byte[] password, SecureRandom random, NewHashCost cost) {
+        return encode(password, random, cost.pbkdf2Iterations());
     }
 
     /** {@link #encode(byte[], SecureRandom)} with a chosen iteration count (tests plant costly hashes). */

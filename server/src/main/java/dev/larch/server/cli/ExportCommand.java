@@ -12,6 +12,7 @@ import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.ldif.LdifExporter;
+import dev.larch.server.store.OwnerOnlyFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -43,7 +44,9 @@ final class ExportCommand implements Callable<Integer> {
                 n = new LdifExporter(open).export(out);
                 out.flush();
             } else {
-                try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                // Exports hold password hashes: owner-only, whatever the umask.
+                try (Writer out = new BufferedWriter(
+                        new OutputStreamWriter(OwnerOnlyFiles.newOutputStream(file), StandardCharsets.UTF_8))) {
                     n = new LdifExporter(open).export(out);
                 }
             }

@@ -11,12 +11,18 @@ import java.util.concurrent.BlockingQueue;
 import java.util.function.Consumer;
 
 import dev.larch.server.StoredDirectory;
+import dev.larch.server.auth.PasswordAttributes;
+import dev.larch.server.auth.PasswordSchemes;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.store.WriteTxn;
 import dev.larch.server.write.NewEntries;
+import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.ldif.LdifEntry;
 import org.apache.directory.api.ldap.model.name.Dn;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Bulk-loads LDIF offline: entries are validated exactly as an add would validate them, written
@@ -29,6 +35,7 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * and LMDB puts), so the pipeline keeps both cores busy.
  */
 public final class LdifImporter {
+    private static final Logger LOG = LoggerFactory.getLogger(LdifImporter.class);
     private static final int QUEUE = 2048;
 
     private final StoredDirectory open;
@@ -71,6 +78,7 @@ public final class LdifImporter {
         BufferedReader in = Files.newBufferedReader(ldif, StandardCharsets.UTF_8);
         Thread reader = Thread.ofPlatform().name("larch-import-reader").daemon().start(() -> read(in, queue));
         long count = 0;
+        long cleartext = 0;
         try {
             WriteTxn txn = open.store().write();
             try {
@@ -81,6 +89,9 @@ public final class LdifImporter {
                     }
                     insert(txn, item);
                     count++;
+                    if (hasCleartextPassword(item.entry())) {
+                        cleartext++;
+                    }
                     if (++inBatch == batchEntries) {
                         txn.commit();
                         txn.close();
@@ -98,7 +109,32 @@ public final class LdifImporter {
             in.close();
         }
         open.store().sync();
+        if (cleartext > 0) {
+            LOG.warn(
+                    "{} imported entries carry a userPassword without a {SCHEME} prefix, stored as given;"
+                            + " binds refuse them unless security.allow-cleartext-passwords is on: set them"
+                            + " again with Password Modify (ldappasswd), or hash them before importing",
+                    cleartext);
+        }
         return new Result(count, Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /**
+     * Import keeps every value as the LDIF has it, as slapadd does: an export imports back byte for
+     * byte, and hashing a million passwords at tens of milliseconds each would take hours. Cleartext
+     * is counted so the operator hears of it.
+     */
+    private static boolean hasCleartextPassword(Entry entry) {
+        Attribute passwords = entry.get(PasswordAttributes.USER_PASSWORD_OID);
+        if (passwords == null) {
+            return false;
+        }
+        for (Value v : passwords) {
+            if (!PasswordSchemes.isHashed(v.getBytes())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The reader stage: parse, convert and check each entry, in file order. */

@@ -22,6 +22,8 @@ public final class VirtualEntries {
     public static final String START_TLS_OID = "1.3.6.1.4.1.1466.20037";
     /** The password policy control (draft-behera section 6). */
     public static final String PASSWORD_POLICY_CONTROL_OID = "1.3.6.1.4.1.42.2.27.8.5.1";
+    /** Password Modify (RFC 3062), answered by the write package's PasswordModifyHandler. */
+    public static final String PASSWORD_MODIFY_OID = "1.3.6.1.4.1.4203.1.11.1";
     /** RFC 3673 all operational attributes, RFC 4525 modify-increment. */
     private static final String[] FEATURES = {"1.3.6.1.4.1.4203.1.5.1", "1.3.6.1.1.14"};
 
@@ -64,7 +66,7 @@ public final class VirtualEntries {
             e.add("objectClass", "top", "extensibleObject");
             e.add("namingContexts", suffix.getName());
             e.add("supportedLDAPVersion", "3");
-            e.add("supportedExtension", WHO_AM_I_OID);
+            e.add("supportedExtension", WHO_AM_I_OID, PASSWORD_MODIFY_OID);
             if (startTls) {
                 e.add("supportedExtension", START_TLS_OID);
             }

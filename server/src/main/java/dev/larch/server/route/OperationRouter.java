@@ -13,6 +13,7 @@ import dev.larch.server.write.AddHandler;
 import dev.larch.server.write.DeleteHandler;
 import dev.larch.server.write.ModifyDnHandler;
 import dev.larch.server.write.ModifyHandler;
+import dev.larch.server.write.PasswordModifyHandler;
 import org.apache.directory.api.ldap.model.message.AddRequest;
 import org.apache.directory.api.ldap.model.message.BindRequest;
 import org.apache.directory.api.ldap.model.message.CompareRequest;
@@ -39,7 +40,7 @@ public final class OperationRouter implements RequestHandler {
     private final DeleteHandler delete;
     private final ModifyHandler modify;
     private final ModifyDnHandler modifyDn;
-    private final ExtendedHandler extended = new ExtendedHandler();
+    private final ExtendedHandler extended;
     /** Null when no password policy is enforced. */
     private final MustChangeGate mustChange;
 
@@ -51,10 +52,13 @@ public final class OperationRouter implements RequestHandler {
             DeleteHandler delete,
             ModifyHandler modify,
             ModifyDnHandler modifyDn) {
-        this(bind, search, compare, add, delete, modify, modifyDn, null);
+        this(bind, search, compare, add, delete, modify, modifyDn, null, null);
     }
 
-    /** @param mustChange holds back sessions that must change a reset password; null for none */
+    /**
+     * @param mustChange holds back sessions that must change a reset password; null for none
+     * @param passwordModify the Password Modify extended operation; null to refuse it as unsupported
+     */
     public OperationRouter(
             BindHandler bind,
             SearchHandler search,
@@ -63,8 +67,10 @@ public final class OperationRouter implements RequestHandler {
             DeleteHandler delete,
             ModifyHandler modify,
             ModifyDnHandler modifyDn,
-            MustChangeGate mustChange) {
+            MustChangeGate mustChange,
+            PasswordModifyHandler passwordModify) {
         this.mustChange = mustChange;
+        this.extended = new ExtendedHandler(passwordModify);
         this.bind = bind;
         this.search = search;
         this.compare = compare;

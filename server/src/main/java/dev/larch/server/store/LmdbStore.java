@@ -110,7 +110,7 @@ public final class LmdbStore implements AutoCloseable {
      */
     public static LmdbStore open(Path directory, StoreOptions options, Map<String, Set<IndexKind>> configuredIndexes) {
         try {
-            Files.createDirectories(directory);
+            OwnerOnlyFiles.createDirectory(directory);
         } catch (IOException e) {
             throw new StoreException("cannot create data directory " + directory + ": " + e.getMessage(), e);
         }
@@ -124,10 +124,20 @@ public final class LmdbStore implements AutoCloseable {
                     .setMapSize(options.mapSizeBytes())
                     .setMaxReaders(options.maxReaders())
                     .setMaxDbs(maxDbs)
-                    .open(directory.toFile(), flags.toArray(EnvFlags[]::new));
+                    .open(directory.toFile(), OwnerOnlyFiles.FILE_MODE, flags.toArray(EnvFlags[]::new));
+            tighten(directory);
             return new LmdbStore(directory, env, configuredIndexes);
         } catch (LmdbException e) {
             throw new StoreException("cannot open store in " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A store made before modes were kept owner-only, or loosened by hand, is tightened at each open. */
+    private static void tighten(Path directory) {
+        try {
+            OwnerOnlyFiles.tighten(directory);
+        } catch (IOException e) {
+            LOG.warn("cannot make {} owner-only: {}", directory, e.toString());
         }
     }
 

@@ -1,41 +1,59 @@
 package dev.larch.server.write;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.auth.IncomingPasswords;
 import dev.larch.server.auth.policy.PasswordModifications;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
+import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
+import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.AddRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.name.Dn;
 
-/** Add (RFC 4511 section 4.7): validated on the event loop, written on the write queue. */
+/**
+ * Add (RFC 4511 section 4.7): validated on the event loop, cleartext passwords hashed on a worker
+ * ({@link PasswordWork}), written on the write queue.
+ */
 public final class AddHandler {
     private final Directory directory;
     private final NewEntries newEntries;
     private final WriteQueue writes;
     private final AccessPolicy access;
+    private final PasswordWork passwordWork;
     /** Null when no password policy is enforced. */
-    private final PasswordModifications passwords;
+    private final PasswordModifications policy;
 
-    public AddHandler(Directory directory, SchemaChecker checker, WriteQueue writes, AccessPolicy access) {
-        this(directory, checker, writes, access, null);
-    }
-
-    /** @param passwords stamps {@code pwdChangedTime} on entries added with a governed password; null for none */
     public AddHandler(
             Directory directory,
             SchemaChecker checker,
             WriteQueue writes,
             AccessPolicy access,
-            PasswordModifications passwords) {
-        this.passwords = passwords;
+            PasswordWork passwordWork) {
+        this(directory, checker, writes, access, passwordWork, null);
+    }
+
+    /** @param policy stamps {@code pwdChangedTime} on entries added with a governed password; null for none */
+    public AddHandler(
+            Directory directory,
+            SchemaChecker checker,
+            WriteQueue writes,
+            AccessPolicy access,
+            PasswordWork passwordWork,
+            PasswordModifications policy) {
+        this.policy = policy;
         this.directory = directory;
         this.newEntries = new NewEntries(directory, checker);
         this.writes = writes;
         this.access = access;
+        this.passwordWork = passwordWork;
     }
 
     public void handle(Operation op, AddRequest request) {
@@ -47,14 +65,45 @@ public final class AddHandler {
                 false,
                 op.session().boundDn(),
                 op.session().isAdmin());
+        IncomingPasswords passwords = passwordWork.passwords();
+        List<Attribute> toHash = new ArrayList<>();
+        for (Attribute a : entry) {
+            if (passwords.hashes(a) && passwords.screen(op.session(), a)) {
+                toHash.add(a);
+            }
+        }
+        if (toHash.isEmpty()) {
+            insert(op, request, entry);
+            return;
+        }
+        passwordWork.run(op, request, () -> {
+            for (Attribute a : toHash) {
+                Attribute hashed = passwords.hashed(a);
+                entry.removeAttributes(a.getAttributeType());
+                put(entry, hashed);
+            }
+            insert(op, request, entry);
+        });
+    }
+
+    private void insert(Operation op, AddRequest request, Entry entry) {
         writes.submit(op, txn -> {
-            if (passwords != null) {
-                passwords.onAdd(op.session(), entry, txn).applyTo(entry);
+            if (policy != null) {
+                policy.onAdd(op.session(), entry, txn).applyTo(entry);
             }
             newEntries.insert(txn, entry);
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
             return response;
         });
+    }
+
+    private static void put(Entry entry, Attribute attribute) {
+        try {
+            entry.put(attribute);
+        } catch (LdapException e) {
+            throw new ResultCodeException(
+                    ResultCodeEnum.OTHER, attribute.getUpId() + ": cannot store the hashed value");
+        }
     }
 }

@@ -1,8 +1,10 @@
 package dev.larch.server.write;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.auth.IncomingPasswords;
 import dev.larch.server.auth.policy.PasswordModifications;
 import dev.larch.server.auth.policy.PolicyRefusal;
 import dev.larch.server.auth.policy.PpolicyControls;
@@ -11,17 +13,23 @@ import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
+import dev.larch.server.store.ReadTxn;
+import org.apache.directory.api.ldap.model.entry.Attribute;
+import org.apache.directory.api.ldap.model.entry.DefaultModification;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.entry.Modification;
+import org.apache.directory.api.ldap.model.entry.ModificationOperation;
 import org.apache.directory.api.ldap.model.message.ModifyRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
- * Modify (RFC 4511 section 4.6): all changes apply, and are schema-checked, or none do. Changes to
- * {@code userPassword} pass the password policy first ({@link PasswordModifications}); a bound user
- * may change their own password.
+ * Modify (RFC 4511 section 4.6): all changes apply, and are schema-checked, or none do. A change to a
+ * password attribute first goes through a worker ({@link PasswordWork}): the password policy checks
+ * the cleartext ({@link PasswordModifications}; a bound user may change their own password), then
+ * values added or replaced are hashed, and values deleted in cleartext are matched to the stored
+ * hashes they verify against.
  */
 public final class ModifyHandler {
     private final Directory directory;
@@ -29,50 +37,129 @@ public final class ModifyHandler {
     private final AccessPolicy access;
     private final SchemaChecker checker;
     private final ModificationApplier applier;
+    private final PasswordWork passwordWork;
     /** Null when no password policy is enforced. */
-    private final PasswordModifications passwords;
+    private final PasswordModifications policy;
 
-    public ModifyHandler(Directory directory, SchemaChecker checker, WriteQueue writes, AccessPolicy access) {
-        this(directory, checker, writes, access, null);
-    }
-
-    /** @param passwords the password policy's view of password changes; null for none */
     public ModifyHandler(
             Directory directory,
             SchemaChecker checker,
             WriteQueue writes,
             AccessPolicy access,
-            PasswordModifications passwords) {
+            PasswordWork passwordWork) {
+        this(directory, checker, writes, access, passwordWork, null);
+    }
+
+    /** @param policy the password policy's view of password changes; null for none */
+    public ModifyHandler(
+            Directory directory,
+            SchemaChecker checker,
+            WriteQueue writes,
+            AccessPolicy access,
+            PasswordWork passwordWork,
+            PasswordModifications policy) {
         this.directory = directory;
         this.checker = checker;
         this.writes = writes;
         this.access = access;
         this.applier = new ModificationApplier(directory.schemaNormalizer());
-        this.passwords = passwords;
+        this.passwordWork = passwordWork;
+        this.policy = policy;
     }
 
     public void handle(Operation op, ModifyRequest request) {
         Session session = op.session();
         Dn dn = directory.schemaNormalizer().dn(request.getName());
-        List<Modification> modifications = List.copyOf(request.getModifications());
-        if (passwords == null || !passwords.isSelfChange(session, dn, modifications)) {
+        List<Modification> modifications = new ArrayList<>(request.getModifications());
+        if (policy == null || !policy.isSelfChange(session, dn, modifications)) {
             access.requireWrite(session, "modify entries");
         }
+        if (!touchesPasswords(op, modifications)) {
+            submit(op, request, dn, modifications, null);
+            return;
+        }
+        passwordWork.run(op, request, () -> prepare(op, request, dn, modifications));
+    }
+
+    /** On the event loop: whether a password attribute changes; refuses prehashed values the writer may not store. */
+    private boolean touchesPasswords(Operation op, List<Modification> modifications) {
+        IncomingPasswords passwords = passwordWork.passwords();
+        boolean touches = false;
+        for (Modification mod : modifications) {
+            Attribute change = normalized(mod);
+            if (change == null || !passwords.hashes(change)) {
+                continue;
+            }
+            touches = true;
+            if (mod.getOperation() != ModificationOperation.REMOVE_ATTRIBUTE) {
+                passwords.screen(op.session(), change);
+            }
+        }
+        return touches;
+    }
+
+    /** On a worker: the policy checks the cleartext, then the values are hashed and the write queued. */
+    private void prepare(Operation op, ModifyRequest request, Dn dn, List<Modification> modifications) {
+        Entry current;
+        PasswordModifications.Checked checked = null;
+        try (ReadTxn txn = directory.store().read()) {
+            current = directory.schemaNormalizer().toEntry(directory.load(txn, directory.require(txn, dn)));
+            if (policy != null) {
+                try {
+                    checked = policy.check(op.session(), current.clone(), modifications, txn);
+                } catch (PolicyRefusal refusal) {
+                    op.complete(refused(request, refusal));
+                    return;
+                }
+            }
+        }
+        List<Modification> toApply = checked == null ? modifications : checked.modifications();
+        submit(op, request, dn, withStoredPasswords(current, toApply), checked);
+    }
+
+    /** On a worker: the modifications with password values hashed (add, replace) or resolved (delete). */
+    private List<Modification> withStoredPasswords(Entry current, List<Modification> modifications) {
+        IncomingPasswords passwords = passwordWork.passwords();
+        List<Modification> out = new ArrayList<>(modifications.size());
+        for (Modification mod : modifications) {
+            Attribute change = normalized(mod);
+            if (change == null || !passwords.hashes(change)) {
+                out.add(mod);
+            } else if (mod.getOperation() == ModificationOperation.REMOVE_ATTRIBUTE) {
+                Attribute stored = passwords.storedValueFor(current.get(change.getAttributeType()), change);
+                out.add(new DefaultModification(mod.getOperation(), stored));
+            } else {
+                out.add(new DefaultModification(mod.getOperation(), passwords.hashed(change)));
+            }
+        }
+        return out;
+    }
+
+    /** The schema-aware attribute of a modification, or null when its type is unknown (the applier says so). */
+    private Attribute normalized(Modification mod) {
+        if (directory.schemaNormalizer().typeOrNull(mod.getAttribute().getUpId()) == null) {
+            return null;
+        }
+        return directory.schemaNormalizer().attribute(mod.getAttribute().getUpId(), mod.getAttribute());
+    }
+
+    /**
+     * Queues the write.
+     *
+     * @param checked the password policy's verdict on a password change; null when none applies
+     */
+    private void submit(
+            Operation op,
+            ModifyRequest request,
+            Dn dn,
+            List<Modification> modifications,
+            PasswordModifications.Checked checked) {
+        Session session = op.session();
         Dn modifier = session.boundDn();
         writes.submit(op, txn -> {
             StoredEntry before = directory.load(txn, directory.require(txn, dn));
             Entry entry = directory.schemaNormalizer().toEntry(before);
-            PasswordModifications.Checked checked;
-            try {
-                checked = passwords == null ? null : passwords.check(session, entry.clone(), modifications, txn);
-            } catch (PolicyRefusal refusal) {
-                ResultResponse response = request.getResultResponse();
-                response.getLdapResult().setResultCode(refusal.code());
-                response.getLdapResult().setDiagnosticMessage(refusal.getMessage());
-                PpolicyControls.error(request, response, refusal.error());
-                return response;
-            }
-            applier.apply(entry, checked == null ? modifications : checked.modifications(), session.isAdmin());
+            applier.apply(entry, modifications, session.isAdmin());
             if (checked != null) {
                 checked.effects().applyTo(entry);
             }
@@ -87,5 +174,13 @@ public final class ModifyHandler {
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
             return response;
         });
+    }
+
+    private static ResultResponse refused(ModifyRequest request, PolicyRefusal refusal) {
+        ResultResponse response = request.getResultResponse();
+        response.getLdapResult().setResultCode(refusal.code());
+        response.getLdapResult().setDiagnosticMessage(refusal.getMessage());
+        PpolicyControls.error(request, response, refusal.error());
+        return response;
     }
 }

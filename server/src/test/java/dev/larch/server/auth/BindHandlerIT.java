@@ -19,6 +19,7 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SimpleBindRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
+import dev.larch.config.LarchConfig;
 import dev.larch.config.Security;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
@@ -41,8 +42,10 @@ class BindHandlerIT {
     private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
 
     @RegisterExtension
-    static final LarchServerExtension larch =
-            LarchServerExtension.withBaseTree().adding(peopleWithEachPasswordScheme());
+    static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
+            .adding(peopleWithEachPasswordScheme())
+            // An add now hashes cleartext; an import keeps it, as a store from before hashing would hold it.
+            .importing(person("cleartext", "plain-pw"));
 
     private static String peopleWithEachPasswordScheme() {
         StringBuilder ldif = new StringBuilder();
@@ -51,7 +54,6 @@ class BindHandlerIT {
                     scheme.toLowerCase(Locale.ROOT),
                     new String(PasswordSchemes.hash(scheme, ("pw-" + scheme).getBytes(UTF_8)), UTF_8)));
         }
-        ldif.append(person("cleartext", "plain-pw"));
         ldif.append(person("costly", costlyHash("costly-pw")));
         return ldif.toString();
     }
@@ -131,9 +133,11 @@ class BindHandlerIT {
 
     @Test
     void cleartextUserPasswordBindsWhenTheConfigAllowsIt(@TempDir Path other) throws Exception {
-        try (TestServer permissive = TestServer.start(
-                other.resolve("data"), c -> TestServer.withSecurity(c, new Security(null, true, "SSHA256")))) {
-            permissive.add(TestServer.BASE_LDIF + "\n" + person("cleartext", "plain-pw"));
+        LarchConfig config =
+                TestServer.withSecurity(TestServer.config(other.resolve("data")), new Security(null, true, "SSHA256"));
+        // Imported: an add would hash the value, and then this would not test cleartext at all.
+        TestServer.importOffline(config, TestServer.BASE_LDIF + "\n" + person("cleartext", "plain-pw"));
+        try (TestServer permissive = TestServer.start(config)) {
             try (LDAPConnection c = permissive.anonymous()) {
                 assertEquals(
                         ResultCode.SUCCESS,

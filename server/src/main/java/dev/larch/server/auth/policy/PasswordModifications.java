@@ -145,7 +145,19 @@ public final class PasswordModifications {
                         PasswordState.of(added).reset());
     }
 
-    private boolean requiresOldPassword(Entry before, ReadTxn txn) {
+    /**
+     * Checks one new cleartext password for {@code before} (Password Modify): quality, history and
+     * {@code pwdAllowUserChange}, and says which policy state the change brings.
+     *
+     * @throws PolicyRefusal when the policy refuses the change
+     */
+    public PasswordChangeEffects checkNewPassword(
+            Session session, Entry before, byte[] newPassword, boolean adminReset, ReadTxn txn) {
+        return enforcer.checkChange(session, before, newPassword, adminReset, txn);
+    }
+
+    /** Whether the policy governing {@code before} says a change must name the old password ({@code pwdSafeModify}). */
+    public boolean requiresOldPassword(Entry before, ReadTxn txn) {
         return resolver.governing(txn, PasswordState.of(before))
                 .map(PasswordPolicy::safeModify)
                 .orElse(false);

@@ -1,0 +1,77 @@
+package dev.larch.server.accesslog;
+
+import dev.larch.server.auth.PasswordAttributes;
+import org.apache.directory.api.ldap.model.filter.AndNode;
+import org.apache.directory.api.ldap.model.filter.ApproximateNode;
+import org.apache.directory.api.ldap.model.filter.BranchNode;
+import org.apache.directory.api.ldap.model.filter.EqualityNode;
+import org.apache.directory.api.ldap.model.filter.ExprNode;
+import org.apache.directory.api.ldap.model.filter.ExtensibleNode;
+import org.apache.directory.api.ldap.model.filter.GreaterEqNode;
+import org.apache.directory.api.ldap.model.filter.LessEqNode;
+import org.apache.directory.api.ldap.model.filter.NotNode;
+import org.apache.directory.api.ldap.model.filter.OrNode;
+import org.apache.directory.api.ldap.model.filter.SubstringNode;
+
+/**
+ * A search filter as RFC 4515 text with the assertion values on password attributes replaced by
+ * {@code ***}, for example {@code (&(uid=jdoe)(userPassword=***))}: the access log must not hold
+ * what a client guessed or knew. Other parts render as the LDAP API writes them. Stateless.
+ */
+final class MaskedFilter {
+    static final String MASK = "***";
+
+    private MaskedFilter() {}
+
+    /** The filter's text; recursion follows the filter, whose depth the decoder already bounds. */
+    static String render(ExprNode node, PasswordAttributes passwords) {
+        StringBuilder out = new StringBuilder();
+        render(node, passwords, out);
+        return out.toString();
+    }
+
+    private static void render(ExprNode node, PasswordAttributes passwords, StringBuilder out) {
+        switch (node) {
+            case AndNode and -> branch('&', and, passwords, out);
+            case OrNode or -> branch('|', or, passwords, out);
+            case NotNode not -> branch('!', not, passwords, out);
+            case EqualityNode<?> n -> leaf(n.getAttribute(), "=", node, passwords, out);
+            case GreaterEqNode<?> n -> leaf(n.getAttribute(), ">=", node, passwords, out);
+            case LessEqNode<?> n -> leaf(n.getAttribute(), "<=", node, passwords, out);
+            case ApproximateNode<?> n -> leaf(n.getAttribute(), "~=", node, passwords, out);
+            case SubstringNode n -> leaf(n.getAttribute(), "=", node, passwords, out);
+            case ExtensibleNode n -> {
+                if (passwords.isProtectedDescription(n.getAttribute())) {
+                    out.append('(').append(n.getAttribute());
+                    if (n.hasDnAttributes()) {
+                        out.append(":dn");
+                    }
+                    if (n.getMatchingRuleId() != null) {
+                        out.append(':').append(n.getMatchingRuleId());
+                    }
+                    out.append(":=").append(MASK).append(')');
+                } else {
+                    out.append(node);
+                }
+            }
+            default -> out.append(node);
+        }
+    }
+
+    private static void branch(char operator, BranchNode node, PasswordAttributes passwords, StringBuilder out) {
+        out.append('(').append(operator);
+        for (ExprNode child : node.getChildren()) {
+            render(child, passwords, out);
+        }
+        out.append(')');
+    }
+
+    private static void leaf(
+            String attribute, String operator, ExprNode node, PasswordAttributes passwords, StringBuilder out) {
+        if (passwords.isProtectedDescription(attribute)) {
+            out.append('(').append(attribute).append(operator).append(MASK).append(')');
+        } else {
+            out.append(node);
+        }
+    }
+}
