@@ -14,8 +14,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link AbuseReport}. Not thread-safe: one test at a time.
  */
 final class AbuseChecks {
-    /** The slowest answer the well-behaved client may get. */
-    static final Duration LATENCY_BOUND = Duration.ofSeconds(1);
+    /**
+     * The slowest answer the well-behaved client may get: a stall check, not a speed target. Answers
+     * take milliseconds; 1.1 to 1.9 s were seen while several builds shared the 2 cores, and a stalled
+     * server would not answer for the length of the abuse.
+     */
+    static final Duration LATENCY_BOUND = Duration.ofSeconds(3);
     /** The least time the well-behaved client measures during each abuse. */
     static final Duration MIN_MEASURED = Duration.ofSeconds(2);
     /**

@@ -10,6 +10,7 @@ import dev.larch.server.tls.Certificates;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.handler.ssl.SslProvider;
 import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
 import org.apache.directory.api.ldap.model.message.ExtendedResponse;
@@ -108,7 +109,9 @@ class StartTlsTest {
         channel(tls()).writeInbound(startTls(1));
         assertEquals(ResultCodeEnum.SUCCESS, onlyResponse().getLdapResult().getResultCode());
         assertSame(channel.pipeline().first(), channel.pipeline().get(SslHandler.class));
-        assertNotNull(channel.readOutbound(), "the response went out in clear, before any TLS record");
+        Object clear = channel.readOutbound();
+        assertNotNull(clear, "the response went out in clear, before any TLS record");
+        ReferenceCountUtil.release(clear);
     }
 
     @Test
