@@ -55,7 +55,8 @@ final class ConfigLoader {
             "security.bind-failure-max-delay-ms",
             "logging.access-log",
             "logging.level",
-            "schema.files");
+            "schema.files",
+            "access.file");
 
     static final String INDEX_PREFIX = "index.";
 
@@ -78,7 +79,8 @@ final class ConfigLoader {
                 logging(s, base.logging()),
                 indexes(s, base.indexes()),
                 s.paths("schema.files", base.schemaFiles()),
-                rateQuotas(s, base.rateQuotas()));
+                rateQuotas(s, base.rateQuotas()),
+                access(s, base.access()));
         s.requireAllRead();
         if (config.limits().maxPausedSearches() >= config.storage().maxReaders()) {
             throw s.error(
@@ -143,6 +145,17 @@ final class ConfigLoader {
                 s.integer("limits.paused-search-seconds", b.pausedSearchSeconds(), 1, 86_400),
                 s.integer("limits.max-paused-searches", b.maxPausedSearches(), 1, MAX),
                 s.integer("limits.max-long-searches", b.maxLongSearches(), 1, MAX));
+    }
+
+    /** An empty {@code access.file} means the built-in rules. */
+    private static Access access(Settings s, Access b) throws ConfigException {
+        var value = s.take("access.file");
+        if (value.isEmpty()) {
+            return b;
+        }
+        return value.get().isBlank()
+                ? Access.BUILT_IN
+                : new Access(s.resolve("access.file", value.get().strip()));
     }
 
     private static RateQuotas rateQuotas(Settings s, RateQuotas b) throws ConfigException {

@@ -52,7 +52,9 @@ final class Defaults {
             defaultIndexes(),
             List.of(),
             // Rate quotas off; when set, a bucket holds one second's worth and the admin is exempt.
-            RateQuotas.OFF);
+            RateQuotas.OFF,
+            // The built-in access rules, the same as config/access.aci.
+            Access.BUILT_IN);
 
     private Defaults() {}
 

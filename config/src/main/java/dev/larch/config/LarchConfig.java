@@ -25,6 +25,7 @@ import java.util.Set;
  *     attribute that is absent is not indexed. Unmodifiable; iteration follows the config order.
  * @param schemaFiles extra OpenLDAP-format schema files loaded after the standard schemas; unmodifiable
  * @param rateQuotas per-identity and per-address operation rate quotas ({@code limits.rate-*})
+ * @param access access control ({@code access.*})
  */
 public record LarchConfig(
         String suffix,
@@ -35,7 +36,8 @@ public record LarchConfig(
         Logging logging,
         Map<String, Set<IndexKind>> indexes,
         List<Path> schemaFiles,
-        RateQuotas rateQuotas) {
+        RateQuotas rateQuotas,
+        Access access) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -47,6 +49,21 @@ public record LarchConfig(
         indexes = copyIndexes(indexes);
         schemaFiles = List.copyOf(schemaFiles);
         Objects.requireNonNull(rateQuotas, "rateQuotas");
+        Objects.requireNonNull(access, "access");
+    }
+
+    /** A configuration with the built-in access rules ({@link Access#BUILT_IN}). */
+    public LarchConfig(
+            String suffix,
+            Listen listen,
+            Storage storage,
+            Limits limits,
+            Security security,
+            Logging logging,
+            Map<String, Set<IndexKind>> indexes,
+            List<Path> schemaFiles,
+            RateQuotas rateQuotas) {
+        this(suffix, listen, storage, limits, security, logging, indexes, schemaFiles, rateQuotas, Access.BUILT_IN);
     }
 
     /** A configuration without rate quotas ({@link RateQuotas#OFF}). */
@@ -91,7 +108,8 @@ public record LarchConfig(
                 logging,
                 indexes,
                 schemaFiles,
-                rateQuotas);
+                rateQuotas,
+                access);
     }
 
     /**
@@ -101,12 +119,28 @@ public record LarchConfig(
      */
     public LarchConfig withPort(int port) {
         return new LarchConfig(
-                suffix, listen.withPort(port), storage, limits, security, logging, indexes, schemaFiles, rateQuotas);
+                suffix,
+                listen.withPort(port),
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                access);
     }
 
     /** A copy with the rate quotas replaced. */
     public LarchConfig withRateQuotas(RateQuotas quotas) {
-        return new LarchConfig(suffix, listen, storage, limits, security, logging, indexes, schemaFiles, quotas);
+        return new LarchConfig(
+                suffix, listen, storage, limits, security, logging, indexes, schemaFiles, quotas, access);
+    }
+
+    /** A copy with the access control settings replaced. */
+    public LarchConfig withAccess(Access newAccess) {
+        return new LarchConfig(
+                suffix, listen, storage, limits, security, logging, indexes, schemaFiles, rateQuotas, newAccess);
     }
 
     // EnumSet keeps kinds in declaration order, so printing the config is stable.

@@ -1,8 +1,9 @@
 package dev.larch.server.write;
 
-import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.access.AccessControl;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
+import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.protocol.Operation;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.message.AddRequest;
@@ -15,9 +16,9 @@ public final class AddHandler {
     private final Directory directory;
     private final NewEntries newEntries;
     private final WriteQueue writes;
-    private final AccessPolicy access;
+    private final AccessControl access;
 
-    public AddHandler(Directory directory, SchemaChecker checker, WriteQueue writes, AccessPolicy access) {
+    public AddHandler(Directory directory, SchemaChecker checker, WriteQueue writes, AccessControl access) {
         this.directory = directory;
         this.newEntries = new NewEntries(directory, checker);
         this.writes = writes;
@@ -25,12 +26,14 @@ public final class AddHandler {
     }
 
     public void handle(Operation op, AddRequest request) {
-        access.requireWrite(op.session(), "add entries");
         Dn dn = directory.schemaNormalizer().dn(request.getEntryDn());
         Entry entry =
                 newEntries.prepare(dn, request.getEntry(), false, op.session().boundDn());
+        access.validate(entry);
         writes.submit(op, txn -> {
-            newEntries.insert(txn, entry);
+            StoredEntry added = newEntries.insert(txn, entry);
+            access.requireAdd(op.session(), txn, added);
+            access.written(txn, null, added);
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
             return response;

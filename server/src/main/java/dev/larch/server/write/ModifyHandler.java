@@ -1,6 +1,6 @@
 package dev.larch.server.write;
 
-import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.access.AccessControl;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.entry.StoredEntry;
@@ -15,11 +15,11 @@ import org.apache.directory.api.ldap.model.name.Dn;
 public final class ModifyHandler {
     private final Directory directory;
     private final WriteQueue writes;
-    private final AccessPolicy access;
+    private final AccessControl access;
     private final SchemaChecker checker;
     private final ModificationApplier applier;
 
-    public ModifyHandler(Directory directory, SchemaChecker checker, WriteQueue writes, AccessPolicy access) {
+    public ModifyHandler(Directory directory, SchemaChecker checker, WriteQueue writes, AccessControl access) {
         this.directory = directory;
         this.checker = checker;
         this.writes = writes;
@@ -28,17 +28,18 @@ public final class ModifyHandler {
     }
 
     public void handle(Operation op, ModifyRequest request) {
-        access.requireWrite(op.session(), "modify entries");
+        access.validate(request.getModifications());
         Dn dn = directory.schemaNormalizer().dn(request.getName());
         Dn modifier = op.session().boundDn();
         writes.submit(op, txn -> {
             StoredEntry before = directory.load(txn, directory.require(txn, dn));
+            access.requireModify(op.session(), txn, before, request.getModifications());
             Entry entry = directory.schemaNormalizer().toEntry(before);
             applier.apply(entry, request.getModifications());
             Timestamps.modified(entry, modifier);
             checker.addSuperclasses(entry);
             checker.check(entry);
-            directory.replace(txn, before, entry);
+            access.written(txn, before, directory.replace(txn, before, entry));
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
             return response;
