@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.larch.server.directory.AttributeDescriptions;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.FilterCompiler;
 import org.apache.directory.api.ldap.model.exception.LdapException;
@@ -42,6 +43,10 @@ public final class AciSchema {
 
     /** The OID of the attribute type a name or OID denotes, or null when the schema has none. */
     String oid(String name) {
+        // The schema manager throws on names outside the RFC 4512 alphabet (found by the fuzzer).
+        if (name.indexOf(';') >= 0 || !AttributeDescriptions.canName(name)) {
+            return null;
+        }
         AttributeType type = schema.getAttributeType(name);
         return type == null ? null : type.getOid();
     }
