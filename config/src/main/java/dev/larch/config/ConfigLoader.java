@@ -72,7 +72,8 @@ final class ConfigLoader {
             "tls.keystore",
             "tls.keystore-password",
             "tls.handshake-timeout-seconds",
-            "tls.certificate-mapping");
+            "tls.certificate-mapping",
+            "access.file");
 
     static final String INDEX_PREFIX = "index.";
 
@@ -99,7 +100,8 @@ final class ConfigLoader {
                 TlsSettings.read(s, base.tls()),
                 new PasswordPolicySettings(s.take("security.default-password-policy")
                         .orElse(base.passwordPolicy().defaultPolicyDn())),
-                passwords(s, base.passwords()));
+                passwords(s, base.passwords()),
+                access(s, base.access()));
         s.requireAllRead();
         if (config.tls().ldapsPort() != 0
                 && config.tls().ldapsPort() == config.listen().port()) {
@@ -170,6 +172,17 @@ final class ConfigLoader {
                 s.integer("limits.paused-search-seconds", b.pausedSearchSeconds(), 1, 86_400),
                 s.integer("limits.max-paused-searches", b.maxPausedSearches(), 1, MAX),
                 s.integer("limits.max-long-searches", b.maxLongSearches(), 1, MAX));
+    }
+
+    /** An empty {@code access.file} means the built-in rules. */
+    private static Access access(Settings s, Access b) throws ConfigException {
+        var value = s.take("access.file");
+        if (value.isEmpty()) {
+            return b;
+        }
+        return value.get().isBlank()
+                ? Access.BUILT_IN
+                : new Access(s.resolve("access.file", value.get().strip()));
     }
 
     private static RateQuotas rateQuotas(Settings s, RateQuotas b) throws ConfigException {

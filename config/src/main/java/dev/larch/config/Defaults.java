@@ -58,7 +58,9 @@ final class Defaults {
             // No default password policy: entries are governed only by a pwdPolicySubentry they name.
             PasswordPolicySettings.NONE,
             // Prehashed values from the admin; PBKDF2 and Argon2id costs, and what a stored hash may ask.
-            Passwords.DEFAULTS);
+            Passwords.DEFAULTS,
+            // The built-in access rules, the same as config/access.aci.
+            Access.BUILT_IN);
 
     private Defaults() {}
 

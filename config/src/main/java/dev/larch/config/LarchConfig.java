@@ -29,6 +29,7 @@ import java.util.Set;
  *     {@code security.require-tls-for-binds})
  * @param passwordPolicy the password policy settings ({@code security.default-password-policy})
  * @param passwords how passwords are hashed and which stored hashes a bind will compute
+ * @param access access control ({@code access.*})
  */
 public record LarchConfig(
         String suffix,
@@ -42,7 +43,8 @@ public record LarchConfig(
         RateQuotas rateQuotas,
         Tls tls,
         PasswordPolicySettings passwordPolicy,
-        Passwords passwords) {
+        Passwords passwords,
+        Access access) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -57,11 +59,13 @@ public record LarchConfig(
         Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(passwordPolicy, "passwordPolicy");
         Objects.requireNonNull(passwords, "passwords");
+        Objects.requireNonNull(access, "access");
     }
 
     /**
      * A configuration without TLS ({@link Tls#OFF}), without a default password policy, and with the
-     * default password storage ({@link Passwords#DEFAULTS}).
+     * default password storage ({@link Passwords#DEFAULTS}) and the built-in access rules
+     * ({@link Access#BUILT_IN}).
      */
     public LarchConfig(
             String suffix,
@@ -85,7 +89,8 @@ public record LarchConfig(
                 rateQuotas,
                 Tls.OFF,
                 PasswordPolicySettings.NONE,
-                Passwords.DEFAULTS);
+                Passwords.DEFAULTS,
+                Access.BUILT_IN);
     }
 
     /** A configuration without rate quotas ({@link RateQuotas#OFF}). */
@@ -133,7 +138,8 @@ public record LarchConfig(
                 rateQuotas,
                 tls,
                 passwordPolicy,
-                passwords);
+                passwords,
+                access);
     }
 
     /**
@@ -154,7 +160,8 @@ public record LarchConfig(
                 rateQuotas,
                 tls,
                 passwordPolicy,
-                passwords);
+                passwords,
+                access);
     }
 
     /** A copy with the rate quotas replaced. */
@@ -171,7 +178,8 @@ public record LarchConfig(
                 quotas,
                 tls,
                 passwordPolicy,
-                passwords);
+                passwords,
+                access);
     }
 
     /** A copy with the TLS settings replaced. */
@@ -188,7 +196,8 @@ public record LarchConfig(
                 rateQuotas,
                 replacement,
                 passwordPolicy,
-                passwords);
+                passwords,
+                access);
     }
 
     /** A copy with the password policy settings replaced. */
@@ -205,7 +214,8 @@ public record LarchConfig(
                 rateQuotas,
                 tls,
                 settings,
-                passwords);
+                passwords,
+                access);
     }
 
     /** A copy with the password storage settings replaced. */
@@ -222,6 +232,25 @@ public record LarchConfig(
                 rateQuotas,
                 tls,
                 passwordPolicy,
+                replacement,
+                access);
+    }
+
+    /** A copy with the access control settings replaced. */
+    public LarchConfig withAccess(Access replacement) {
+        return new LarchConfig(
+                suffix,
+                listen,
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                tls,
+                passwordPolicy,
+                passwords,
                 replacement);
     }
 

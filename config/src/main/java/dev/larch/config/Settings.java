@@ -165,7 +165,7 @@ final class Settings {
         return items;
     }
 
-    private Path resolve(String key, String value) throws ConfigException {
+    Path resolve(String key, String value) throws ConfigException {
         if (value.isEmpty()) {
             throw error(key, "expected a path, got nothing");
         }

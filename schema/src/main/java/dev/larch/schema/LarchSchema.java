@@ -27,6 +27,12 @@ public final class LarchSchema {
     public static final List<String> STANDARD_SCHEMAS =
             List.of("system", "core", "cosine", "inetorgperson", "nis", "collective", "java", "pwdpolicy", "apache");
 
+    /**
+     * Larch's own definitions, loaded after the standard schemas: the {@code aci} operational
+     * attribute (2.16.840.1.113730.3.1.55) of 389-DS and OpenDJ, as schema {@code larch-access}.
+     */
+    static final String LARCH_SCHEMA = "/dev/larch/schema/larch-access.schema";
+
     private LarchSchema() {}
 
     /**
@@ -70,6 +76,7 @@ public final class LarchSchema {
             if (!manager.loadWithDeps(schemas) || !manager.getErrors().isEmpty() || !manager.isStrict()) {
                 throw new SchemaLoadException("bundled schemas failed to load: " + manager.getErrors());
             }
+            SchemaFile.addResource(manager, LARCH_SCHEMA);
             return manager;
         } catch (LdapException | IOException e) {
             throw new SchemaLoadException("bundled schemas failed to load: " + e.getMessage(), e);

@@ -29,8 +29,26 @@ final class SchemaFile {
     private SchemaFile() {}
 
     static void addTo(SchemaManager manager, Path file) throws SchemaLoadException {
-        OpenLdapSchemaParser parser = parse(file);
-        String schemaName = schemaName(manager, file);
+        addParsed(manager, parse(file), file, schemaName(manager, file));
+    }
+
+    /** Adds a schema shipped on the class path (its name is the resource's file name without extension). */
+    static void addResource(SchemaManager manager, String resource) throws SchemaLoadException {
+        Path name = Path.of(resource.substring(resource.lastIndexOf('/') + 1));
+        OpenLdapSchemaParser parser = new OpenLdapSchemaParser();
+        try (InputStream in = SchemaFile.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new SchemaLoadException(resource + ": missing from the class path");
+            }
+            parser.parse(in);
+        } catch (IOException | ParseException | LdapException e) {
+            throw new SchemaLoadException(resource + ": " + message(e), e);
+        }
+        addParsed(manager, parser, name, schemaName(manager, name));
+    }
+
+    private static void addParsed(SchemaManager manager, OpenLdapSchemaParser parser, Path file, String schemaName)
+            throws SchemaLoadException {
         try {
             manager.load(new DefaultSchema(null, schemaName, null, dependencies(manager)));
         } catch (LdapException e) {

@@ -9,6 +9,10 @@ import java.util.Optional;
 import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
 import dev.larch.schema.SchemaLoadException;
+import dev.larch.server.access.AccessControl;
+import dev.larch.server.access.AccessFile;
+import dev.larch.server.access.AciParser;
+import dev.larch.server.access.AciSchema;
 import dev.larch.server.accesslog.AccessLoggingHandler;
 import dev.larch.server.auth.AdminCredentials;
 import dev.larch.server.auth.ConfiguredCredentials;
@@ -103,8 +107,11 @@ public final class LarchServer implements AutoCloseable {
                     "larch-worker",
                     config.limits().effectiveWorkerThreads(),
                     config.limits().workerQueue());
+            AciSchema aciSchema = new AciSchema(schema);
+            AccessControl access = AccessControl.open(
+                    open.directory(), aciSchema, AccessFile.load(config.access().file(), new AciParser(aciSchema)));
             RequestHandler handler =
-                    RequestHandlers.over(open, schema, config, credentials, writes, workers, Version.get());
+                    RequestHandlers.over(open, schema, config, credentials, writes, workers, Version.get(), access);
             // Inside the access log, so that requests refused for their rate are logged too.
             handler = RateLimitingHandler.around(handler, config.rateQuotas());
             if (config.logging().accessLog()) {

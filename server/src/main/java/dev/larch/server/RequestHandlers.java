@@ -1,5 +1,6 @@
 package dev.larch.server;
 
+import java.io.IOException;
 import java.time.Clock;
 
 import dev.larch.config.LarchConfig;
@@ -9,7 +10,10 @@ import dev.larch.config.Passwords;
 import dev.larch.config.Security;
 import dev.larch.config.Tls;
 import dev.larch.schema.SubschemaEntry;
-import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.access.AccessControl;
+import dev.larch.server.access.AccessFile;
+import dev.larch.server.access.AciParser;
+import dev.larch.server.access.AciSchema;
 import dev.larch.server.auth.BindHandler;
 import dev.larch.server.auth.Credentials;
 import dev.larch.server.auth.FailedBindDelays;
@@ -55,6 +59,7 @@ public final class RequestHandlers {
      * @param workers the pool for CPU-heavy work (password hashing, searches that may run long); the
      *     caller owns and closes it
      * @param version shown as the root DSE's {@code vendorVersion}
+     * @param access the access decisions every handler consults, loaded from {@code access.file}
      */
     public static OperationRouter over(
             StoredDirectory open,
@@ -63,7 +68,8 @@ public final class RequestHandlers {
             Credentials credentials,
             WriteQueue writes,
             WorkerPool workers,
-            String version) {
+            String version,
+            AccessControl access) {
         return wire(
                 open,
                 schema,
@@ -72,6 +78,7 @@ public final class RequestHandlers {
                 config.tls(),
                 config.passwordPolicy(),
                 config.passwords(),
+                access,
                 credentials,
                 writes,
                 workers,
@@ -80,7 +87,7 @@ public final class RequestHandlers {
 
     /**
      * As above with the given limits and security settings and the defaults for the rest (no TLS, no
-     * default password policy, the default password storage): for benchmarks and tests that drive handlers without a socket.
+     * default password policy, the default password storage, the built-in access rules): for benchmarks and tests that drive handlers without a socket.
      *
      * @param security the failed-bind delays are read from it
      */
@@ -101,10 +108,21 @@ public final class RequestHandlers {
                 Tls.OFF,
                 PasswordPolicySettings.NONE,
                 Passwords.DEFAULTS,
+                builtInAccess(open, schema),
                 credentials,
                 writes,
                 workers,
                 version);
+    }
+
+    /** Access control over the built-in global rules and the directory's {@code aci} values. */
+    public static AccessControl builtInAccess(StoredDirectory open, SchemaManager schema) {
+        AciSchema aciSchema = new AciSchema(schema);
+        try {
+            return AccessControl.open(open.directory(), aciSchema, AccessFile.load(null, new AciParser(aciSchema)));
+        } catch (IOException e) {
+            throw new IllegalStateException("the built-in access rules do not parse: " + e.getMessage(), e);
+        }
     }
 
     private static OperationRouter wire(
@@ -115,6 +133,7 @@ public final class RequestHandlers {
             Tls tls,
             PasswordPolicySettings passwordPolicy,
             Passwords passwords,
+            AccessControl access,
             Credentials credentials,
             WriteQueue writes,
             WorkerPool workers,
@@ -139,7 +158,6 @@ public final class RequestHandlers {
                 SubschemaEntry.build(schema, VirtualEntries.SUBSCHEMA_DN),
                 tls.configured(),
                 sasl.mechanisms());
-        AccessPolicy access = new AccessPolicy(passwordAttributes);
         SearchLimits searchLimits = new SearchLimits(
                 limits.sizeLimit(), limits.timeLimitSeconds(), limits.lookThroughLimit(), limits.applyToAdmin());
         return new OperationRouter(
@@ -171,6 +189,12 @@ public final class RequestHandlers {
                 new ModifyDnHandler(directory, open.checker(), writes, access),
                 policies.mustChange(),
                 new PasswordModifyHandler(
-                        directory, open.checker(), writes, passwordWork, credentials.adminDn(), policies.passwords()));
+                        directory,
+                        open.checker(),
+                        writes,
+                        passwordWork,
+                        credentials.adminDn(),
+                        access,
+                        policies.passwords()));
     }
 }

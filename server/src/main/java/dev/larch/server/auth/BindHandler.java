@@ -15,6 +15,7 @@ import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
+import dev.larch.server.protocol.Session;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.work.WorkerPool;
 import org.apache.directory.api.ldap.extras.controls.ppolicy.PasswordPolicyErrorEnum;
@@ -138,6 +139,7 @@ public final class BindHandler {
         InetAddress address = addressOf(op);
         if (dn != null) {
             op.session().bound(dn, dn.equals(credentials.adminDn()));
+            op.session().authMethod(Session.AUTH_SSL);
             delays.succeeded(dn);
             complete(op, request, ResultCodeEnum.SUCCESS, "");
             return;
@@ -158,7 +160,7 @@ public final class BindHandler {
         try (ReadTxn txn = directory.store().read()) {
             long id = directory.resolve(txn, attempt.dn);
             StoredEntry entry = id == ReadTxn.NOT_FOUND ? null : directory.load(txn, id);
-            StoredAttribute stored = entry == null ? null : entry.attribute(AccessPolicy.USER_PASSWORD_OID);
+            StoredAttribute stored = entry == null ? null : entry.attribute(PasswordAttributes.USER_PASSWORD_OID);
             if (stored == null) {
                 attempt.stored = new byte[0][];
                 return;
@@ -255,6 +257,9 @@ public final class BindHandler {
             return;
         }
         attempt.op.session().bound(attempt.dn, attempt.admin);
+        if (!attempt.request.isSimple()) {
+            attempt.op.session().authMethod(Session.AUTH_SASL);
+        }
         delays.succeeded(attempt.dn);
         ResultResponse response = response(attempt.request, ResultCodeEnum.SUCCESS, "");
         if (verdict != null) {

@@ -13,12 +13,22 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * bind handler; a connection's operations otherwise run on its event loop.
  */
 public final class Session {
+    /** {@link #authMethod()} of an anonymous session. */
+    public static final String AUTH_NONE = "none";
+    /** {@link #authMethod()} after a successful simple bind. */
+    public static final String AUTH_SIMPLE = "simple";
+    /** {@link #authMethod()} after SASL EXTERNAL with a client certificate (389-DS calls it "ssl"). */
+    public static final String AUTH_SSL = "ssl";
+    /** {@link #authMethod()} after a SASL bind with a password (PLAIN). */
+    public static final String AUTH_SASL = "sasl";
+
     private final long id;
     private final SocketAddress remoteAddress;
     private volatile Dn boundDn = Dn.EMPTY_DN;
     private volatile boolean admin;
     private volatile TlsState tls;
     private volatile boolean mustChangePassword;
+    private volatile String authMethod = AUTH_NONE;
 
     public Session(long id, SocketAddress remoteAddress) {
         this.id = id;
@@ -67,11 +77,17 @@ public final class Session {
         return admin;
     }
 
-    /** Records a successful bind; {@code dn} empty means anonymous. Clears {@link #mustChangePassword}. */
+    /**
+     * Records a successful bind; {@code dn} empty means anonymous. Clears {@link #mustChangePassword}.
+     * The authentication method becomes {@value #AUTH_SIMPLE} for a named identity and
+     * {@value #AUTH_NONE} for anonymous; a SASL bind sets its own with {@link #authMethod(String)}
+     * afterwards.
+     */
     public void bound(Dn dn, boolean isAdmin) {
         this.boundDn = dn == null ? Dn.EMPTY_DN : dn;
         this.admin = isAdmin;
         this.mustChangePassword = false;
+        this.authMethod = boundDn.isEmpty() ? AUTH_NONE : AUTH_SIMPLE;
     }
 
     /**
@@ -86,5 +102,27 @@ public final class Session {
     /** Sets or clears the must-change state; set by the bind handler, cleared by a password change. */
     public void mustChangePassword(boolean value) {
         this.mustChangePassword = value;
+    }
+
+    /**
+     * How the bound identity authenticated, as ACI {@code authmethod} names it: {@code none},
+     * {@code simple}, {@code ssl} (a client certificate) or {@code sasl}.
+     */
+    public String authMethod() {
+        return authMethod;
+    }
+
+    /** Sets the authentication method, for binds other than simple ones (SASL, client certificates). */
+    public void authMethod(String method) {
+        this.authMethod = method;
+    }
+
+    /**
+     * The connection's security strength factor, as ACI {@code ssf} compares it: 0 in clear text, else
+     * the key size in bits of its TLS cipher.
+     */
+    public int ssf() {
+        TlsState state = tls;
+        return state == null ? 0 : state.keyBits();
     }
 }

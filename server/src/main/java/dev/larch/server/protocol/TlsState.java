@@ -19,6 +19,20 @@ public record TlsState(String protocol, String cipherSuite, List<X509Certificate
         clientCertificates = List.copyOf(clientCertificates);
     }
 
+    /**
+     * The key size in bits of the bulk cipher (the security strength factor of RFC 4422 that ACI
+     * {@code ssf} compares); 0 for a suite not recognised. Only AES-GCM and ChaCha20 are offered.
+     */
+    public int keyBits() {
+        if (cipherSuite.contains("AES_256") || cipherSuite.contains("CHACHA20")) {
+            return 256;
+        }
+        if (cipherSuite.contains("AES_128")) {
+            return 128;
+        }
+        return 0;
+    }
+
     /** The client's own certificate, or null when it presented none. */
     public X509Certificate clientCertificate() {
         return clientCertificates.isEmpty() ? null : clientCertificates.get(0);

@@ -1,6 +1,6 @@
 package dev.larch.server.read;
 
-import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.access.AccessControl;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
@@ -19,9 +19,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 /** Compare (RFC 4511 section 4.10) with the attribute's equality rule. */
 public final class CompareHandler {
     private final Directory directory;
-    private final AccessPolicy access;
+    private final AccessControl access;
 
-    public CompareHandler(Directory directory, AccessPolicy access) {
+    public CompareHandler(Directory directory, AccessControl access) {
         this.directory = directory;
         this.access = access;
     }
@@ -29,10 +29,6 @@ public final class CompareHandler {
     public void handle(Operation op, CompareRequest request) {
         Dn dn = directory.schemaNormalizer().dn(request.getName());
         AttributeType type = directory.schemaNormalizer().type(request.getAttributeId());
-        if (!access.canRead(op.session(), type.getOid())) {
-            throw new ResultCodeException(
-                    ResultCodeEnum.INSUFFICIENT_ACCESS_RIGHTS, "no access to compare " + type.getName());
-        }
         if (type.getEquality() == null) {
             throw new ResultCodeException(
                     ResultCodeEnum.INAPPROPRIATE_MATCHING, type.getName() + " has no equality rule");
@@ -43,6 +39,7 @@ public final class CompareHandler {
         boolean matched;
         try (ReadTxn txn = directory.store().read()) {
             StoredEntry entry = directory.load(txn, directory.require(txn, dn));
+            access.requireCompare(op.session(), txn, entry, type.getOid(), type.getName());
             StoredAttribute attribute = entry.attribute(type.getOid());
             if (attribute == null) {
                 throw new ResultCodeException(ResultCodeEnum.NO_SUCH_ATTRIBUTE, "entry has no " + type.getName());

@@ -1,9 +1,8 @@
 package dev.larch.server.read;
 
-import dev.larch.server.auth.AccessPolicy;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.protocol.Session;
+import dev.larch.server.search.EntryScreen;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
@@ -17,23 +16,22 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * Builds the SearchResultEntry a client sees from a stored entry: the selected attributes under
- * the names the client's data used, passwords only for the administrator, and the computed
- * operational attributes when asked for.
+ * the names the client's data used, only those the client may read, and the computed operational
+ * attributes when asked for.
  */
 final class ResultEntries {
     static final String HAS_SUBORDINATES = "2.5.18.9";
     static final String ENTRY_DN = "1.3.6.1.1.20";
     static final String SUBSCHEMA_SUBENTRY = "2.5.18.10";
 
-    private final AccessPolicy access;
     private final String subschemaDn;
 
-    ResultEntries(AccessPolicy access, String subschemaDn) {
-        this.access = access;
+    ResultEntries(String subschemaDn) {
         this.subschemaDn = subschemaDn;
     }
 
     /**
+     * @param screen what the client may read of the entry
      * @param txn the search's transaction, for hasSubordinates; null for virtual entries
      */
     SearchResultEntry build(
@@ -41,11 +39,11 @@ final class ResultEntries {
             StoredEntry stored,
             AttributeSelection selection,
             boolean typesOnly,
-            Session session,
+            EntryScreen screen,
             ReadTxn txn) {
         Entry entry = new DefaultEntry(new StoredDn(stored.dn()));
         for (StoredAttribute a : stored.attributes()) {
-            if (selection.includes(a.oid(), a.type()) && access.canRead(session, a.oid())) {
+            if (selection.includes(a.oid(), a.type()) && screen.mayRead(stored, a.oid())) {
                 add(entry, typesOnly ? new DefaultAttribute(a.userId()) : new DefaultAttribute(a.userId(), a.values()));
             }
         }

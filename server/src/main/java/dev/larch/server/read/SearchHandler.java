@@ -1,11 +1,12 @@
 package dev.larch.server.read;
 
-import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.access.AccessControl;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
+import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.search.SearchBudget;
@@ -31,7 +32,7 @@ public final class SearchHandler {
     private final Directory directory;
     private final FilterCompiler filters;
     private final SearchPlanner planner;
-    private final AccessPolicy access;
+    private final AccessControl access;
     private final VirtualEntries virtualEntries;
     private final SearchLimits limits;
     private final ResultEntries results;
@@ -50,7 +51,7 @@ public final class SearchHandler {
             Directory directory,
             FilterCompiler filters,
             SearchPlanner planner,
-            AccessPolicy access,
+            AccessControl access,
             VirtualEntries virtualEntries,
             SearchLimits limits,
             PausedSearches pauses,
@@ -62,14 +63,14 @@ public final class SearchHandler {
         this.access = access;
         this.virtualEntries = virtualEntries;
         this.limits = limits;
-        this.results = new ResultEntries(access, VirtualEntries.SUBSCHEMA_DN);
+        this.results = new ResultEntries(VirtualEntries.SUBSCHEMA_DN);
         this.pauses = pauses;
         this.workers = workers;
         this.longSearches = longSearches;
     }
 
     public void handle(Operation op, SearchRequest request) {
-        Filter filter = filters.compile(request.getFilter(), access.unreadable(op.session()));
+        Filter filter = filters.compile(request.getFilter());
         AttributeSelection selection = AttributeSelection.of(
                 request.getAttributes(), directory.schemaNormalizer().schema());
         Dn base = directory.schemaNormalizer().dn(request.getBase());
@@ -89,7 +90,8 @@ public final class SearchHandler {
             IdSet candidates = request.getScope() == SearchScope.OBJECT
                     ? null
                     : plannerFor().plan(txn, filter, budget).ids();
-            cursor = new SearchCursor(directory, txn, baseId, request.getScope(), filter, candidates, budget);
+            EntryScreen screen = access.forSearch(op.session(), txn, request.getFilter(), filters);
+            cursor = new SearchCursor(directory, txn, baseId, request.getScope(), filter, candidates, budget, screen);
             new StreamingSearch(
                             op,
                             request,
@@ -137,9 +139,14 @@ public final class SearchHandler {
         }
         // The subschema subentry is a leaf: a one-level search below it finds nothing, not itself.
         boolean inScope = request.getScope() != SearchScope.ONELEVEL;
-        if (inScope && filter.evaluate(entry) == Tri.TRUE) {
-            op.send(results.build(
-                    request.getMessageId(), entry, selection, request.getTypesOnly(), op.session(), null));
+        if (inScope) {
+            try (ReadTxn txn = directory.store().read()) {
+                EntryScreen screen = access.forSearch(op.session(), txn, request.getFilter(), filters);
+                if (screen.evaluate(entry, filter) == Tri.TRUE) {
+                    op.send(results.build(
+                            request.getMessageId(), entry, selection, request.getTypesOnly(), screen, null));
+                }
+            }
         }
         done.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
         op.complete(done);

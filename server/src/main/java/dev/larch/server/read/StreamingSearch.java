@@ -178,7 +178,7 @@ final class StreamingSearch {
                 }
                 sent++;
                 boolean writable = op.send(results.build(
-                        request.getMessageId(), entry, selection, request.getTypesOnly(), op.session(), txn));
+                        request.getMessageId(), entry, selection, request.getTypesOnly(), cursor.screen(), txn));
                 if (!writable) {
                     pause();
                     return;
@@ -237,7 +237,7 @@ final class StreamingSearch {
                 }
                 sent++;
                 responses.add(results.build(
-                        request.getMessageId(), entry, selection, request.getTypesOnly(), op.session(), txn));
+                        request.getMessageId(), entry, selection, request.getTypesOnly(), cursor.screen(), txn));
                 if (System.nanoTime() - sliceStart > WORKER_SLICE_NANOS) {
                     break;
                 }

@@ -31,6 +31,7 @@ public final class SearchCursor implements AutoCloseable {
     private final Filter filter;
     private final IdSet candidates;
     private final SearchBudget budget;
+    private final EntryScreen screen;
     private final boolean baseIsRoot;
 
     private final Deque<IdCursor> walk = new ArrayDeque<>();
@@ -62,6 +63,8 @@ public final class SearchCursor implements AutoCloseable {
     }
 
     /**
+     * A cursor that returns every matching entry ({@link EntryScreen#ALL}).
+     *
      * @param candidates IDs from {@link SearchPlanner}, or null to walk the scope
      * @param budget the search's budget, the one its planner used
      */
@@ -73,6 +76,25 @@ public final class SearchCursor implements AutoCloseable {
             Filter filter,
             IdSet candidates,
             SearchBudget budget) {
+        this(directory, txn, baseId, scope, filter, candidates, budget, EntryScreen.ALL);
+    }
+
+    /**
+     * @param candidates IDs from {@link SearchPlanner}, or null to walk the scope
+     * @param budget the search's budget, the one its planner used
+     * @param screen which entries the client may see and how it may test them: an entry it may not
+     *     see is skipped like one that does not match, so it never counts toward the size limit
+     */
+    public SearchCursor(
+            Directory directory,
+            ReadTxn txn,
+            long baseId,
+            SearchScope scope,
+            Filter filter,
+            IdSet candidates,
+            SearchBudget budget,
+            EntryScreen screen) {
+        this.screen = screen;
         this.directory = directory;
         this.txn = txn;
         this.baseId = baseId;
@@ -97,10 +119,15 @@ public final class SearchCursor implements AutoCloseable {
             }
             budget.examine();
             StoredEntry entry = directory.load(txn, id);
-            if (entry != null && filter.evaluate(entry) == Tri.TRUE) {
+            if (entry != null && screen.evaluate(entry, filter) == Tri.TRUE) {
                 return entry;
             }
         }
+    }
+
+    /** What the client may see; whoever builds the results asks it which attributes to show. */
+    public EntryScreen screen() {
+        return screen;
     }
 
     /** Entries examined so far (candidates or walked), for the look-through limit and tests. */

@@ -86,7 +86,8 @@ public final class WriteTxn extends ReadTxn {
         }
     }
 
-    void onCommit(Runnable action) {
+    /** Runs {@code action} on the committing thread once this transaction has committed; never when it aborts. */
+    public void onCommit(Runnable action) {
         afterCommit.add(action);
     }
 

@@ -3,11 +3,12 @@ package dev.larch.server.write;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.access.AccessControl;
 import dev.larch.server.auth.IncomingPasswords;
 import dev.larch.server.auth.policy.PasswordModifications;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
+import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import org.apache.directory.api.ldap.model.entry.Attribute;
@@ -26,7 +27,7 @@ public final class AddHandler {
     private final Directory directory;
     private final NewEntries newEntries;
     private final WriteQueue writes;
-    private final AccessPolicy access;
+    private final AccessControl access;
     private final PasswordWork passwordWork;
     /** Null when no password policy is enforced. */
     private final PasswordModifications policy;
@@ -35,7 +36,7 @@ public final class AddHandler {
             Directory directory,
             SchemaChecker checker,
             WriteQueue writes,
-            AccessPolicy access,
+            AccessControl access,
             PasswordWork passwordWork) {
         this(directory, checker, writes, access, passwordWork, null);
     }
@@ -45,7 +46,7 @@ public final class AddHandler {
             Directory directory,
             SchemaChecker checker,
             WriteQueue writes,
-            AccessPolicy access,
+            AccessControl access,
             PasswordWork passwordWork,
             PasswordModifications policy) {
         this.policy = policy;
@@ -57,7 +58,6 @@ public final class AddHandler {
     }
 
     public void handle(Operation op, AddRequest request) {
-        access.requireWrite(op.session(), "add entries");
         Dn dn = directory.schemaNormalizer().dn(request.getEntryDn());
         Entry entry = newEntries.prepare(
                 dn,
@@ -65,6 +65,7 @@ public final class AddHandler {
                 false,
                 op.session().boundDn(),
                 op.session().isAdmin());
+        access.validate(entry);
         IncomingPasswords passwords = passwordWork.passwords();
         List<Attribute> toHash = new ArrayList<>();
         for (Attribute a : entry) {
@@ -91,7 +92,9 @@ public final class AddHandler {
             if (policy != null) {
                 policy.onAdd(op.session(), entry, txn).applyTo(entry);
             }
-            newEntries.insert(txn, entry);
+            StoredEntry added = newEntries.insert(txn, entry);
+            access.requireAdd(op.session(), txn, added);
+            access.written(txn, null, added);
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
             return response;

@@ -1,7 +1,8 @@
 package dev.larch.server.write;
 
-import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.access.AccessControl;
 import dev.larch.server.directory.Directory;
+import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import org.apache.directory.api.ldap.model.message.DeleteRequest;
@@ -13,25 +14,27 @@ import org.apache.directory.api.ldap.model.name.Dn;
 public final class DeleteHandler {
     private final Directory directory;
     private final WriteQueue writes;
-    private final AccessPolicy access;
+    private final AccessControl access;
 
-    public DeleteHandler(Directory directory, WriteQueue writes, AccessPolicy access) {
+    public DeleteHandler(Directory directory, WriteQueue writes, AccessControl access) {
         this.directory = directory;
         this.writes = writes;
         this.access = access;
     }
 
     public void handle(Operation op, DeleteRequest request) {
-        access.requireWrite(op.session(), "delete entries");
         Dn dn = directory.schemaNormalizer().dn(request.getName());
         writes.submit(op, txn -> {
             long id = directory.require(txn, dn);
+            StoredEntry entry = directory.load(txn, id);
+            access.requireDelete(op.session(), txn, entry);
             if (txn.hasChildren(id)) {
                 throw new ResultCodeException(
                         ResultCodeEnum.NOT_ALLOWED_ON_NON_LEAF,
                         "entry has subordinates; delete them first: " + dn.getName());
             }
-            directory.delete(txn, directory.load(txn, id));
+            directory.delete(txn, entry);
+            access.written(txn, entry, null);
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
             return response;

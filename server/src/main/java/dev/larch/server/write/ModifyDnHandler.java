@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 
-import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.access.AccessControl;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.entry.StoredEntry;
@@ -32,10 +32,10 @@ import org.apache.directory.api.ldap.model.name.Rdn;
 public final class ModifyDnHandler {
     private final Directory directory;
     private final WriteQueue writes;
-    private final AccessPolicy access;
+    private final AccessControl access;
     private final SchemaChecker checker;
 
-    public ModifyDnHandler(Directory directory, SchemaChecker checker, WriteQueue writes, AccessPolicy access) {
+    public ModifyDnHandler(Directory directory, SchemaChecker checker, WriteQueue writes, AccessControl access) {
         this.directory = directory;
         this.checker = checker;
         this.writes = writes;
@@ -43,7 +43,6 @@ public final class ModifyDnHandler {
     }
 
     public void handle(Operation op, ModifyDnRequest request) {
-        access.requireWrite(op.session(), "rename entries");
         Dn dn = directory.schemaNormalizer().dn(request.getName());
         // No newSuperior keeps the parent; an explicit empty one means "under the root", which the
         // naming-context check below refuses.
@@ -58,6 +57,8 @@ public final class ModifyDnHandler {
         Dn modifier = op.session().boundDn();
         writes.submit(op, txn -> {
             long id = directory.require(txn, dn);
+            StoredEntry before = directory.load(txn, id);
+            access.requireDelete(op.session(), txn, before);
             if (dn.equals(directory.suffix())) {
                 throw new ResultCodeException(
                         ResultCodeEnum.UNWILLING_TO_PERFORM, "cannot rename the naming context's root entry");
@@ -75,13 +76,14 @@ public final class ModifyDnHandler {
                 throw new ResultCodeException(
                         ResultCodeEnum.ENTRY_ALREADY_EXISTS, "entry already exists: " + newDn.getName());
             }
-            StoredEntry before = directory.load(txn, id);
             Entry entry = directory.schemaNormalizer().toEntry(before);
             entry.setDn(newDn);
             renameValues(entry, dn.getRdn(), newDn.getRdn(), request.getDeleteOldRdn());
             Timestamps.modified(entry, modifier);
             checker.check(entry);
-            directory.move(txn, before, newParentId, entry);
+            StoredEntry after = directory.move(txn, before, newParentId, entry);
+            access.requireRenameTo(op.session(), txn, before, after);
+            access.written(txn, before, after);
             rewriteDescendants(txn, directory, id, newDn);
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);

@@ -3,7 +3,7 @@ package dev.larch.server.write;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.access.AccessControl;
 import dev.larch.server.auth.IncomingPasswords;
 import dev.larch.server.auth.policy.PasswordModifications;
 import dev.larch.server.auth.policy.PolicyRefusal;
@@ -27,14 +27,14 @@ import org.apache.directory.api.ldap.model.name.Dn;
 /**
  * Modify (RFC 4511 section 4.6): all changes apply, and are schema-checked, or none do. A change to a
  * password attribute first goes through a worker ({@link PasswordWork}): the password policy checks
- * the cleartext ({@link PasswordModifications}; a bound user may change their own password), then
+ * the cleartext ({@link PasswordModifications}), then
  * values added or replaced are hashed, and values deleted in cleartext are matched to the stored
  * hashes they verify against.
  */
 public final class ModifyHandler {
     private final Directory directory;
     private final WriteQueue writes;
-    private final AccessPolicy access;
+    private final AccessControl access;
     private final SchemaChecker checker;
     private final ModificationApplier applier;
     private final PasswordWork passwordWork;
@@ -45,7 +45,7 @@ public final class ModifyHandler {
             Directory directory,
             SchemaChecker checker,
             WriteQueue writes,
-            AccessPolicy access,
+            AccessControl access,
             PasswordWork passwordWork) {
         this(directory, checker, writes, access, passwordWork, null);
     }
@@ -55,7 +55,7 @@ public final class ModifyHandler {
             Directory directory,
             SchemaChecker checker,
             WriteQueue writes,
-            AccessPolicy access,
+            AccessControl access,
             PasswordWork passwordWork,
             PasswordModifications policy) {
         this.directory = directory;
@@ -68,14 +68,11 @@ public final class ModifyHandler {
     }
 
     public void handle(Operation op, ModifyRequest request) {
-        Session session = op.session();
         Dn dn = directory.schemaNormalizer().dn(request.getName());
         List<Modification> modifications = new ArrayList<>(request.getModifications());
-        if (policy == null || !policy.isSelfChange(session, dn, modifications)) {
-            access.requireWrite(session, "modify entries");
-        }
+        access.validate(modifications);
         if (!touchesPasswords(op, modifications)) {
-            submit(op, request, dn, modifications, null);
+            submit(op, request, dn, modifications, modifications, null);
             return;
         }
         passwordWork.run(op, request, () -> prepare(op, request, dn, modifications));
@@ -103,7 +100,10 @@ public final class ModifyHandler {
         Entry current;
         PasswordModifications.Checked checked = null;
         try (ReadTxn txn = directory.store().read()) {
-            current = directory.schemaNormalizer().toEntry(directory.load(txn, directory.require(txn, dn)));
+            StoredEntry stored = directory.load(txn, directory.require(txn, dn));
+            // Before any hashing, so that a client without the right cannot make the server hash.
+            access.requireModify(op.session(), txn, stored, modifications);
+            current = directory.schemaNormalizer().toEntry(stored);
             if (policy != null) {
                 try {
                     checked = policy.check(op.session(), current.clone(), modifications, txn);
@@ -114,7 +114,7 @@ public final class ModifyHandler {
             }
         }
         List<Modification> toApply = checked == null ? modifications : checked.modifications();
-        submit(op, request, dn, withStoredPasswords(current, toApply), checked);
+        submit(op, request, dn, modifications, withStoredPasswords(current, toApply), checked);
     }
 
     /** On a worker: the modifications with password values hashed (add, replace) or resolved (delete). */
@@ -146,18 +146,22 @@ public final class ModifyHandler {
     /**
      * Queues the write.
      *
+     * @param requested the modifications as the client sent them, which access control judges
+     * @param modifications what to apply: the request's, with password values hashed
      * @param checked the password policy's verdict on a password change; null when none applies
      */
     private void submit(
             Operation op,
             ModifyRequest request,
             Dn dn,
+            List<Modification> requested,
             List<Modification> modifications,
             PasswordModifications.Checked checked) {
         Session session = op.session();
         Dn modifier = session.boundDn();
         writes.submit(op, txn -> {
             StoredEntry before = directory.load(txn, directory.require(txn, dn));
+            access.requireModify(session, txn, before, requested);
             Entry entry = directory.schemaNormalizer().toEntry(before);
             applier.apply(entry, modifications, session.isAdmin());
             if (checked != null) {
@@ -166,7 +170,7 @@ public final class ModifyHandler {
             Timestamps.modified(entry, modifier);
             checker.addSuperclasses(entry);
             checker.check(entry);
-            directory.replace(txn, before, entry);
+            access.written(txn, before, directory.replace(txn, before, entry));
             if (checked != null && checked.selfChange()) {
                 session.mustChangePassword(false);
             }

@@ -3,7 +3,9 @@ package dev.larch.server.write;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.List;
 
+import dev.larch.server.access.AccessControl;
 import dev.larch.server.auth.IncomingPasswords;
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.policy.PasswordChangeEffects;
@@ -21,7 +23,10 @@ import org.apache.directory.api.asn1.ber.tlv.BerValue;
 import org.apache.directory.api.asn1.util.Asn1Buffer;
 import org.apache.directory.api.ldap.extras.controls.ppolicy.PasswordPolicyErrorEnum;
 import org.apache.directory.api.ldap.extras.extended.pwdModify.PasswordModifyRequest;
+import org.apache.directory.api.ldap.model.entry.DefaultModification;
 import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.entry.Modification;
+import org.apache.directory.api.ldap.model.entry.ModificationOperation;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -58,22 +63,28 @@ public final class PasswordModifyHandler {
     /** Null when no password policy is enforced. */
     private final PasswordModifications policy;
 
+    private final AccessControl access;
+
+    /** What Password Modify does to the entry, as access control judges it. */
+    private static final Modification PASSWORD_CHANGE =
+            new DefaultModification(ModificationOperation.REPLACE_ATTRIBUTE, "userPassword");
+
     private final SecureRandom random = new SecureRandom();
 
-    /** @param adminDn the administrator, whose password this operation cannot change */
-    public PasswordModifyHandler(
-            Directory directory, SchemaChecker checker, WriteQueue writes, PasswordWork passwordWork, Dn adminDn) {
-        this(directory, checker, writes, passwordWork, adminDn, null);
-    }
-
-    /** @param policy the password policy that checks every new password before it is hashed; null for none */
+    /**
+     * @param adminDn the administrator, whose password this operation cannot change
+     * @param access decides whether a user may change their own {@code userPassword} (the built-in rules allow it)
+     * @param policy the password policy that checks every new password before it is hashed; null for none
+     */
     public PasswordModifyHandler(
             Directory directory,
             SchemaChecker checker,
             WriteQueue writes,
             PasswordWork passwordWork,
             Dn adminDn,
+            AccessControl access,
             PasswordModifications policy) {
+        this.access = access;
         this.policy = policy;
         this.directory = directory;
         this.checker = checker;
@@ -125,7 +136,10 @@ public final class PasswordModifyHandler {
         byte[] cleartext = newPassword == null ? generated : newPassword;
         PasswordChangeEffects effects = PasswordChangeEffects.NONE;
         try (ReadTxn txn = directory.store().read()) {
-            Entry current = directory.schemaNormalizer().toEntry(directory.load(txn, directory.require(txn, target)));
+            StoredEntry stored = directory.load(txn, directory.require(txn, target));
+            // Before any hashing, so that a client without the right cannot make the server hash.
+            access.requireModify(op.session(), txn, stored, List.of(PASSWORD_CHANGE));
+            Entry current = directory.schemaNormalizer().toEntry(stored);
             if (oldPassword != null
                     && !passwords.matchesAny(current.get(PasswordAttributes.USER_PASSWORD_OID), oldPassword)) {
                 throw new ResultCodeException(ResultCodeEnum.INVALID_CREDENTIALS, "the old password does not match");

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import dev.larch.server.auth.AccessPolicy;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
 import dev.larch.server.search.Filter;
@@ -143,7 +142,7 @@ class StreamingSearchTest {
                 txn,
                 cursor,
                 AttributeSelection.of(List.of(), tree.schema),
-                new ResultEntries(new AccessPolicy(), VirtualEntries.SUBSCHEMA_DN),
+                new ResultEntries(VirtualEntries.SUBSCHEMA_DN),
                 pauses,
                 workers,
                 longSearches,

@@ -3,7 +3,7 @@ package dev.larch.server.auth.policy;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.larch.server.auth.AccessPolicy;
+import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordCheck;
 import dev.larch.server.auth.PasswordSchemes;
 import dev.larch.server.directory.SchemaNormalizer;
@@ -178,7 +178,7 @@ public final class PasswordModifications {
 
     private boolean isUserPassword(Modification mod) {
         AttributeType type = schemaNormalizer.typeOrNull(mod.getAttribute().getUpId());
-        return type != null && AccessPolicy.USER_PASSWORD_OID.equals(type.getOid());
+        return type != null && PasswordAttributes.USER_PASSWORD_OID.equals(type.getOid());
     }
 
     /**

@@ -1,0 +1,318 @@
+package dev.larch.server.access;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.larch.server.directory.Directory;
+import dev.larch.server.entry.StoredAttribute;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.protocol.Session;
+import dev.larch.server.search.EntryScreen;
+import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.store.IdCursor;
+import dev.larch.server.store.ReadTxn;
+import dev.larch.server.store.WriteTxn;
+import org.apache.directory.api.ldap.model.entry.Attribute;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.entry.Modification;
+import org.apache.directory.api.ldap.model.entry.ModificationOperation;
+import org.apache.directory.api.ldap.model.entry.Value;
+import org.apache.directory.api.ldap.model.filter.ExprNode;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.schema.AttributeType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+/**
+ * The access decisions the operation handlers ask for, over the ACIs in force: the global rules of
+ * {@code access.file} and the {@code aci} values in the directory (see {@link AciParser} for the
+ * language and {@link Decider} for how an ACI reaches an entry).
+ *
+ * <p>The administrator bypasses every ACI. Anyone else needs an allow that no deny overrides. A
+ * refused write, compare or rename of an entry the client may not even read is answered noSuchObject,
+ * so that refusals do not reveal what exists; otherwise insufficientAccessRights.
+ *
+ * <p>Thread-safe. The rules live in an immutable {@link AciSnapshot}; a committed write that changes an
+ * entry's {@code aci} values replaces the snapshot (copying the map of holders, so an ACI change costs
+ * time in the number of holders, never in the size of the directory).
+ */
+public final class AccessControl {
+    /** The {@code aci} attribute (389-DS, OpenDJ). */
+    public static final String ACI_OID = "2.16.840.1.113730.3.1.55";
+
+    private static final Logger LOG = LoggerFactory.getLogger(AccessControl.class);
+
+    private final AciSchema schema;
+    private final AciParser parser;
+    private final Directory directory;
+    private final Object refreshing = new Object();
+    private volatile AciSnapshot snapshot;
+
+    private AccessControl(AciSchema schema, Directory directory, AciSnapshot snapshot) {
+        this.schema = schema;
+        this.parser = new AciParser(schema);
+        this.directory = directory;
+        this.snapshot = snapshot;
+    }
+
+    /**
+     * Compiles the global rules and reads every {@code aci} value of the directory (one pass over the
+     * entries). A stored value that no longer parses (written by an older version, or imported) is left
+     * out with a warning naming the entry: it grants nothing.
+     *
+     * @param global the global rules, already parsed (see {@link AccessFile})
+     */
+    public static AccessControl open(Directory directory, AciSchema schema, List<Aci> global) {
+        AciParser parser = new AciParser(schema);
+        Map<Long, List<Aci>> held = new HashMap<>();
+        try (ReadTxn txn = directory.store().read();
+                IdCursor ids = txn.allEntries()) {
+            for (long id = ids.next(); id != ReadTxn.NOT_FOUND; id = ids.next()) {
+                StoredEntry entry = directory.load(txn, id);
+                List<Aci> acis = entry == null ? List.of() : compile(parser, entry);
+                if (!acis.isEmpty()) {
+                    held.put(id, acis);
+                }
+            }
+        }
+        AciSnapshot snapshot = new AciSnapshot(global, held);
+        LOG.info(
+                "access control: {} global rules, {} ACIs on {} entries",
+                global.size(),
+                snapshot.size() - global.size(),
+                held.size());
+        return new AccessControl(schema, directory, snapshot);
+    }
+
+    /** The parser for {@code aci} values, to validate them in add and modify. */
+    public AciParser parser() {
+        return parser;
+    }
+
+    // ---- reads ----------------------------------------------------------------------------------
+
+    /**
+     * How one search sees entries: which it may return and which filter components it may test.
+     *
+     * @param txn the search's transaction; the screen is valid as long as it is
+     * @param filter the request's filter, to compile variants where some attributes may not be searched
+     * @return {@link EntryScreen#ALL} for the administrator
+     */
+    public EntryScreen forSearch(Session session, ReadTxn txn, ExprNode filter, FilterCompiler compiler) {
+        if (session.isAdmin()) {
+            return EntryScreen.ALL;
+        }
+        return new SearchAccess(decider(session, txn), filter, compiler, schema);
+    }
+
+    /** Compare needs {@code compare} on the attribute. */
+    public void requireCompare(Session session, ReadTxn txn, StoredEntry entry, String oid, String attributeName) {
+        if (session.isAdmin()) {
+            return;
+        }
+        EntryRights rights = decider(session, txn).decide(entry);
+        if ((rights.on(oid) & Rights.COMPARE) == 0) {
+            throw refused(rights, txn, entry, "no compare right on " + attributeName);
+        }
+    }
+
+    // ---- writes ---------------------------------------------------------------------------------
+
+    /**
+     * Add needs {@code add} on the new entry (ACIs of its ancestors and the global rules, judged on the
+     * entry as it will be stored), and {@code write} on {@code aci} when it carries ACIs. Called inside
+     * the write transaction after the insert, so a refusal aborts it.
+     */
+    public void requireAdd(Session session, WriteTxn txn, StoredEntry added) {
+        if (!session.isAdmin()) {
+            Decider decider = decider(session, txn);
+            EntryRights rights = decider.decide(added);
+            if ((rights.onEntry() & Rights.ADD) == 0) {
+                StoredEntry parent = directory.load(txn, added.parentId());
+                EntryRights onParent =
+                        parent == null ? rights : decider(session, txn).decide(parent);
+                throw refused(onParent, txn, parent == null ? added : parent, "no add right for " + added.dn());
+            }
+            if (added.attribute(ACI_OID) != null && (rights.on(ACI_OID) & Rights.WRITE) == 0) {
+                throw refused(rights, txn, added, "no write right on aci of " + added.dn());
+            }
+        }
+    }
+
+    /** Delete needs {@code delete} on the entry. */
+    public void requireDelete(Session session, WriteTxn txn, StoredEntry entry) {
+        if (!session.isAdmin()) {
+            EntryRights rights = decider(session, txn).decide(entry);
+            if ((rights.onEntry() & Rights.DELETE) == 0) {
+                throw refused(rights, txn, entry, "no delete right on " + entry.dn());
+            }
+        }
+    }
+
+    /**
+     * Modify needs, per changed attribute, {@code write}, or {@code selfwrite} when the change only adds
+     * or removes the requester's own DN (joining or leaving a group). Judged on the entry before the change.
+     */
+    public void requireModify(Session session, ReadTxn txn, StoredEntry before, Iterable<Modification> mods) {
+        if (session.isAdmin()) {
+            return;
+        }
+        Decider decider = decider(session, txn);
+        EntryRights rights = decider.decide(before);
+        for (Modification mod : mods) {
+            AttributeType type =
+                    directory.schemaNormalizer().type(mod.getAttribute().getUpId());
+            int held = rights.on(type.getOid());
+            boolean may = (held & Rights.WRITE) != 0
+                    || ((held & Rights.SELFWRITE) != 0 && onlyOwnDn(decider.requester(), mod, type));
+            if (!may) {
+                throw refused(rights, txn, before, "no write right on " + type.getName() + " of " + before.dn());
+            }
+        }
+    }
+
+    /**
+     * Modify DN needs {@code delete} where the entry was (checked first with {@link #requireDelete}) and
+     * {@code add} where it goes, judged on the renamed entry, as in 389-DS.
+     */
+    public void requireRenameTo(Session session, WriteTxn txn, StoredEntry before, StoredEntry after) {
+        if (!session.isAdmin()) {
+            EntryRights old = decider(session, txn).decide(before);
+            EntryRights moved = decider(session, txn).decide(after);
+            if ((moved.onEntry() & Rights.ADD) == 0) {
+                throw refused(old, txn, before, "no add right for " + after.dn());
+            }
+        }
+    }
+
+    /**
+     * Tells access control that a write replaced {@code before} with {@code after} (either null for an
+     * add or a delete); when either holds ACIs, the snapshot is updated once the transaction commits,
+     * before the client is answered.
+     */
+    public void written(WriteTxn txn, StoredEntry before, StoredEntry after) {
+        if ((before != null && before.attribute(ACI_OID) != null)
+                || (after != null && after.attribute(ACI_OID) != null)) {
+            long id = after != null ? after.id() : before.id();
+            txn.onCommit(() -> refresh(id, after));
+        }
+    }
+
+    /**
+     * Checks every {@code aci} value of an entry a client sends.
+     *
+     * @throws ResultCodeException invalidAttributeSyntax naming the value's problem and position
+     */
+    public void validate(Entry entry) {
+        Attribute acis = entry.get(ACI_OID);
+        if (acis != null) {
+            validate(acis);
+        }
+    }
+
+    /** Checks the {@code aci} values added or replaced by a modify. */
+    public void validate(Iterable<Modification> mods) {
+        for (Modification mod : mods) {
+            if (mod.getOperation() != ModificationOperation.REMOVE_ATTRIBUTE) {
+                AttributeType type = directory
+                        .schemaNormalizer()
+                        .typeOrNull(mod.getAttribute().getUpId());
+                if (type != null && type.getOid().equals(ACI_OID)) {
+                    validate(mod.getAttribute());
+                }
+            }
+        }
+    }
+
+    private void validate(Attribute acis) {
+        for (Value value : acis) {
+            String text = value.getString();
+            try {
+                parser.parse(text);
+            } catch (AciSyntaxException e) {
+                throw new ResultCodeException(
+                        ResultCodeEnum.INVALID_ATTRIBUTE_SYNTAX, "invalid aci: " + e.getMessage());
+            }
+        }
+    }
+
+    // ---- internals ------------------------------------------------------------------------------
+
+    private Decider decider(Session session, ReadTxn txn) {
+        return new Decider(snapshot, new Requester(session, schema, directory, txn), schema, directory, txn);
+    }
+
+    /** noSuchObject when the client may not read the entry at all, so a refusal does not reveal it. */
+    private ResultCodeException refused(EntryRights rights, ReadTxn txn, StoredEntry entry, String message) {
+        if ((rights.onEntry() & Rights.READ) == 0) {
+            return directory.noSuchObject(txn, directory.schemaNormalizer().dn(entry.dn()));
+        }
+        return new ResultCodeException(ResultCodeEnum.INSUFFICIENT_ACCESS_RIGHTS, message);
+    }
+
+    private static boolean onlyOwnDn(Requester who, Modification mod, AttributeType type) {
+        if (who.isAnonymous()
+                || (mod.getOperation() != ModificationOperation.ADD_ATTRIBUTE
+                        && mod.getOperation() != ModificationOperation.REMOVE_ATTRIBUTE)
+                || mod.getAttribute().size() == 0) {
+            return false;
+        }
+        byte[][] values = new byte[mod.getAttribute().size()][];
+        int i = 0;
+        for (Value v : mod.getAttribute()) {
+            values[i++] = v.getString().getBytes(UTF_8);
+        }
+        StoredAttribute proposed = new StoredAttribute(type.getOid(), type.getName(), values, type, null);
+        byte[][] normalized = proposed.normalized();
+        StoredAttribute own =
+                new StoredAttribute(type.getOid(), type.getName(), new byte[][] {who.boundDnBytes()}, type, null);
+        for (byte[] n : normalized) {
+            if (!own.containsNormalized(n)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Replaces the snapshot with one where entry {@code id} holds the ACIs of {@code after}. */
+    private void refresh(long id, StoredEntry after) {
+        List<Aci> acis = after == null ? List.of() : compile(parser, after);
+        synchronized (refreshing) {
+            AciSnapshot current = snapshot;
+            Map<Long, List<Aci>> held = new HashMap<>(current.byHolder());
+            if (acis.isEmpty()) {
+                held.remove(id);
+            } else {
+                held.put(id, acis);
+            }
+            snapshot = new AciSnapshot(current.global(), held);
+        }
+    }
+
+    private static List<Aci> compile(AciParser parser, StoredEntry entry) {
+        StoredAttribute values = entry.attribute(ACI_OID);
+        if (values == null) {
+            return List.of();
+        }
+        List<Aci> acis = new ArrayList<>();
+        for (byte[] value : values.values()) {
+            String text = new String(value, UTF_8);
+            try {
+                acis.add(parser.parseLenient(text));
+            } catch (AciSyntaxException e) {
+                LOG.warn("ignoring an aci of {} that does not parse: {}", entry.dn(), e.getMessage());
+            }
+        }
+        return List.copyOf(acis);
+    }
+
+    /** For tests: a control over fixed rules, with no ACIs in the directory. */
+    static AccessControl of(AciSchema schema, Directory directory, List<Aci> global, Map<Long, List<Aci>> held) {
+        return new AccessControl(schema, directory, new AciSnapshot(global, held));
+    }
+}

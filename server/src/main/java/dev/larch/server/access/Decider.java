@@ -1,0 +1,177 @@
+package dev.larch.server.access;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.larch.server.directory.Directory;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.search.Tri;
+import dev.larch.server.store.Keys;
+import dev.larch.server.store.ReadTxn;
+
+/**
+ * Works out {@link EntryRights} for one operation's requester, entry by entry, against one snapshot.
+ *
+ * <p>Cheap per entry: the holders above an entry are found by walking parent IDs once per parent
+ * (remembered), and when no rule in reach looks at the entry itself ({@code target},
+ * {@code targetfilter}, {@code self}, {@code userattr}) entries under the same parent share one
+ * {@link EntryRights}. Both memories hold at most {@value #MAX_REMEMBERED} parents and start over
+ * when full, so a search over millions of entries stays in bounded memory.
+ *
+ * <p>Not thread-safe: one operation uses it at a time, within the transaction it was made with.
+ */
+final class Decider {
+    static final int MAX_REMEMBERED = 4096;
+
+    /** ACIs held {@code depth} levels above the entry in question. */
+    private record HolderHit(List<Aci> acis, int depth) {}
+
+    /** The holders above a parent's children; whether any of their ACIs looks at the entry. */
+    private record Chain(List<HolderHit> hits, boolean dependsOnEntry) {}
+
+    private static final Chain NONE = new Chain(List.of(), false);
+
+    private final AciSnapshot snapshot;
+    private final Requester who;
+    private final AciSchema schema;
+    private final Directory directory;
+    private final ReadTxn txn;
+    private final Map<Long, Chain> chains = new HashMap<>();
+    private final Map<Long, EntryRights> shared = new HashMap<>();
+    private long lastId = Long.MIN_VALUE;
+    private EntryRights last;
+
+    Decider(AciSnapshot snapshot, Requester who, AciSchema schema, Directory directory, ReadTxn txn) {
+        this.snapshot = snapshot;
+        this.who = who;
+        this.schema = schema;
+        this.directory = directory;
+        this.txn = txn;
+    }
+
+    Requester requester() {
+        return who;
+    }
+
+    /** The rights on a stored entry. */
+    EntryRights decide(StoredEntry entry) {
+        if (entry.id() == lastId && last != null) {
+            return last;
+        }
+        List<Aci> own = snapshot.heldBy(entry.id());
+        Chain chain = chainAbove(entry.parentId());
+        boolean shareable = own.isEmpty() && !chain.dependsOnEntry() && !snapshot.globalDependsOnEntry();
+        EntryRights rights = shareable ? shared.get(entry.parentId()) : null;
+        if (rights == null) {
+            EntryView view = new EntryView(entry, schema);
+            List<EntryRights.Applied> applied = new ArrayList<>();
+            collectGlobal(view, applied);
+            for (Aci aci : own) {
+                if (applies(aci, view, 0)) {
+                    EntryRights.collect(aci, who, view, applied);
+                }
+            }
+            for (HolderHit hit : chain.hits()) {
+                for (Aci aci : hit.acis()) {
+                    if (applies(aci, view, hit.depth())) {
+                        EntryRights.collect(aci, who, view, applied);
+                    }
+                }
+            }
+            rights = new EntryRights(applied, schema);
+            if (shareable) {
+                if (shared.size() >= MAX_REMEMBERED) {
+                    shared.clear();
+                }
+                shared.put(entry.parentId(), rights);
+            }
+        }
+        lastId = entry.id();
+        last = rights;
+        return rights;
+    }
+
+    /** The rights on an entry with no place in the tree (the root DSE, the subschema subentry): global rules only. */
+    EntryRights decideVirtual(StoredEntry entry) {
+        EntryView view = new EntryView(entry, schema);
+        List<EntryRights.Applied> applied = new ArrayList<>();
+        collectGlobal(view, applied);
+        lastId = Long.MIN_VALUE;
+        return new EntryRights(applied, schema);
+    }
+
+    private void collectGlobal(EntryView view, List<EntryRights.Applied> applied) {
+        for (Aci aci : snapshot.global()) {
+            if (appliesGlobally(aci, view)) {
+                EntryRights.collect(aci, who, view, applied);
+            }
+        }
+    }
+
+    /** A global ACI: its target alone says where it reaches; without one it reaches everything. */
+    private static boolean appliesGlobally(Aci aci, EntryView view) {
+        Aci.Target t = aci.target();
+        if (t.dn() != null) {
+            if (t.dn().isWildcard()) {
+                if (!t.dn().matches(view.canonicalDn())) {
+                    return false;
+                }
+            } else {
+                int depth = t.dn().depthOf(view.canonicalDn(), view.rdns());
+                if (depth < 0 || !t.scope().reaches(depth)) {
+                    return false;
+                }
+            }
+        }
+        return t.filter() == null || t.filter().evaluate(view.entry()) == Tri.TRUE;
+    }
+
+    /** An ACI held {@code depth} levels above the entry (0: on the entry itself). */
+    private static boolean applies(Aci aci, EntryView view, int depth) {
+        Aci.Target t = aci.target();
+        if (t.dn() == null || t.dn().isWildcard()) {
+            if (!t.scope().reaches(depth)) {
+                return false;
+            }
+            if (t.dn() != null && !t.dn().matches(view.canonicalDn())) {
+                return false;
+            }
+        } else {
+            int below = t.dn().depthOf(view.canonicalDn(), view.rdns());
+            if (below < 0 || !t.scope().reaches(below)) {
+                return false;
+            }
+        }
+        return t.filter() == null || t.filter().evaluate(view.entry()) == Tri.TRUE;
+    }
+
+    private Chain chainAbove(long parentId) {
+        if (!snapshot.hasHolders() || parentId == Keys.NO_PARENT) {
+            return NONE;
+        }
+        Chain chain = chains.get(parentId);
+        if (chain == null) {
+            List<HolderHit> hits = new ArrayList<>();
+            boolean dependsOnEntry = false;
+            long id = parentId;
+            for (int depth = 1; id != Keys.NO_PARENT && depth < 10_000; depth++) {
+                List<Aci> held = snapshot.heldBy(id);
+                if (!held.isEmpty()) {
+                    hits.add(new HolderHit(held, depth));
+                    for (Aci aci : held) {
+                        dependsOnEntry |= aci.dependsOnEntry();
+                    }
+                }
+                id = directory.parentOf(txn, id);
+            }
+            chain = hits.isEmpty() ? NONE : new Chain(List.copyOf(hits), dependsOnEntry);
+            if (chains.size() >= MAX_REMEMBERED) {
+                chains.clear();
+            }
+            chains.put(parentId, chain);
+        }
+        return chain;
+    }
+}

@@ -1,0 +1,32 @@
+package dev.larch.server.search;
+
+import dev.larch.server.entry.StoredEntry;
+
+/**
+ * What one search's client may see: whether an entry that matches may be returned, how the filter is
+ * judged on it when the client may not search some of its attributes, and which attributes it may
+ * read. Implemented by access control; {@link #ALL} sees everything.
+ *
+ * <p>Used by one search at a time, in entry order: {@link #mayRead} is asked about the entry that
+ * {@link #evaluate} last accepted.
+ */
+public interface EntryScreen {
+    /** The filter's verdict as this client may learn it; TRUE only when the entry may also be returned. */
+    Tri evaluate(StoredEntry entry, Filter filter);
+
+    /** Whether the client may see the values of the attribute {@code oid} of {@code entry}. */
+    boolean mayRead(StoredEntry entry, String oid);
+
+    /** No restriction: the administrator's view. */
+    EntryScreen ALL = new EntryScreen() {
+        @Override
+        public Tri evaluate(StoredEntry entry, Filter filter) {
+            return filter.evaluate(entry);
+        }
+
+        @Override
+        public boolean mayRead(StoredEntry entry, String oid) {
+            return true;
+        }
+    };
+}
