@@ -81,7 +81,8 @@ public final class AccessControl {
             }
         }
         AciSnapshot snapshot = new AciSnapshot(global, held);
-        LOG.info(
+        // Debug, not info: a failed start must print nothing but its one-line error.
+        LOG.debug(
                 "access control: {} global rules, {} ACIs on {} entries",
                 global.size(),
                 snapshot.size() - global.size(),
