@@ -172,7 +172,10 @@ class PasswordPolicyIT {
         assertEquals(19, reuse.exitCode(), reuse.describe());
         assertTrue(reuse.out().contains("in list of old passwords"), reuse.describe());
         String state = awaitOperational(dn, out -> out.contains("pwdHistory:"));
-        assertTrue(state.contains("#1.3.6.1.4.1.1466.115.121.1.40#12#historypass1"), state);
+        // The former password is kept as it was stored: hashed, never in cleartext.
+        assertTrue(state.contains("#1.3.6.1.4.1.1466.115.121.1.40#"), state);
+        assertTrue(state.contains("{PBKDF2-SHA256}"), state);
+        assertFalse(state.contains("historypass1"), state);
     }
 
     @Test
