@@ -31,7 +31,7 @@ import org.apache.directory.api.ldap.model.schema.AttributeType;
  * the same request ({@code delete: userPassword / userPassword: old / add: userPassword /
  * userPassword: new}). The old value is checked against the stored one, hashed or not, and the
  * change becomes one replace. An administrator's change is applied as sent and counts as a reset.
- * Either way the {@link PasswordChangeCheck} is asked first. Thread-safe.
+ * Either way the {@link PasswordPolicyEnforcer} is asked first. Thread-safe.
  */
 public final class PasswordModifications {
     private final SchemaNormalizer schemaNormalizer;

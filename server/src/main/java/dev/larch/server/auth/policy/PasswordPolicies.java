@@ -12,12 +12,10 @@ import dev.larch.server.write.WriteQueue;
  * bind handler, the modify handler and the router each call.
  *
  * @param bind the bind handler's hook
- * @param passwords the modify handler's view of password changes
+ * @param passwords the view of password changes that Modify, Add and Password Modify consult
  * @param mustChange the router's gate for sessions that must change a reset password
- * @param changeCheck the seam for Password Modify (RFC 3062): call before hashing a new password
  */
-public record PasswordPolicies(
-        BindPolicy bind, PasswordModifications passwords, MustChangeGate mustChange, PasswordChangeCheck changeCheck) {
+public record PasswordPolicies(BindPolicy bind, PasswordModifications passwords, MustChangeGate mustChange) {
 
     /**
      * Wires the policy and registers the cache's invalidation with {@code writes}.
@@ -42,7 +40,6 @@ public record PasswordPolicies(
         return new PasswordPolicies(
                 new BindPolicy(directory, resolver, new PolicyStateWriter(directory, writes), clock),
                 passwords,
-                new MustChangeGate(directory.schemaNormalizer(), passwords),
-                enforcer);
+                new MustChangeGate(directory.schemaNormalizer(), passwords));
     }
 }

@@ -27,7 +27,7 @@ import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
  * {@link PasswordPolicy#MAX_HISTORY}, each bounded by {@code security.max-password-iterations}).
  * Thread-safe.
  */
-public final class PasswordPolicyEnforcer implements PasswordChangeCheck {
+public final class PasswordPolicyEnforcer {
     private final PolicyResolver resolver;
     private final Clock clock;
     private final int maxIterations;
@@ -39,7 +39,18 @@ public final class PasswordPolicyEnforcer implements PasswordChangeCheck {
         this.maxIterations = maxIterations;
     }
 
-    @Override
+    /**
+     * Checks a new password against the policy governing {@code target} and says which policy state
+     * the change brings.
+     *
+     * @param session who asks
+     * @param target the entry as stored before the change (schema-aware)
+     * @param newPassword the new password as the client sent it (cleartext, or a {@code {SCHEME}} value)
+     * @param adminReset true when someone other than the entry's owner sets it (an administrator)
+     * @param txn a transaction to read the policy in
+     * @return the state changes to apply to the entry with the new password; never null
+     * @throws PolicyRefusal when the policy refuses the change
+     */
     public PasswordChangeEffects checkChange(
             Session session, Entry target, byte[] newPassword, boolean adminReset, ReadTxn txn) {
         Optional<PasswordPolicy> governing = resolver.governing(txn, PasswordState.of(target));
