@@ -126,20 +126,9 @@ public record LarchConfig(
     /** A copy with the data directory replaced, for {@code --data}. */
     public LarchConfig withDataDir(Path dir) {
         Storage s = storage;
-        return new LarchConfig(
-                suffix,
-                listen,
-                new Storage(dir, s.mapSizeBytes(), s.maxReaders(), s.durableWrites(), s.importBatchEntries()),
-                limits,
-                security,
-                logging,
-                indexes,
-                schemaFiles,
-                rateQuotas,
-                tls,
-                passwordPolicy,
-                passwords,
-                access);
+        Copy c = new Copy(this);
+        c.storage = new Storage(dir, s.mapSizeBytes(), s.maxReaders(), s.durableWrites(), s.importBatchEntries());
+        return c.build();
     }
 
     /**
@@ -148,110 +137,97 @@ public record LarchConfig(
      * @throws IllegalArgumentException when the port is outside 0..65535
      */
     public LarchConfig withPort(int port) {
-        return new LarchConfig(
-                suffix,
-                listen.withPort(port),
-                storage,
-                limits,
-                security,
-                logging,
-                indexes,
-                schemaFiles,
-                rateQuotas,
-                tls,
-                passwordPolicy,
-                passwords,
-                access);
+        Copy c = new Copy(this);
+        c.listen = listen.withPort(port);
+        return c.build();
     }
 
     /** A copy with the rate quotas replaced. */
     public LarchConfig withRateQuotas(RateQuotas quotas) {
-        return new LarchConfig(
-                suffix,
-                listen,
-                storage,
-                limits,
-                security,
-                logging,
-                indexes,
-                schemaFiles,
-                quotas,
-                tls,
-                passwordPolicy,
-                passwords,
-                access);
+        Copy c = new Copy(this);
+        c.rateQuotas = quotas;
+        return c.build();
     }
 
     /** A copy with the TLS settings replaced. */
     public LarchConfig withTls(Tls replacement) {
-        return new LarchConfig(
-                suffix,
-                listen,
-                storage,
-                limits,
-                security,
-                logging,
-                indexes,
-                schemaFiles,
-                rateQuotas,
-                replacement,
-                passwordPolicy,
-                passwords,
-                access);
+        Copy c = new Copy(this);
+        c.tls = replacement;
+        return c.build();
     }
 
     /** A copy with the password policy settings replaced. */
     public LarchConfig withPasswordPolicy(PasswordPolicySettings settings) {
-        return new LarchConfig(
-                suffix,
-                listen,
-                storage,
-                limits,
-                security,
-                logging,
-                indexes,
-                schemaFiles,
-                rateQuotas,
-                tls,
-                settings,
-                passwords,
-                access);
+        Copy c = new Copy(this);
+        c.passwordPolicy = settings;
+        return c.build();
     }
 
     /** A copy with the password storage settings replaced. */
     public LarchConfig withPasswords(Passwords replacement) {
-        return new LarchConfig(
-                suffix,
-                listen,
-                storage,
-                limits,
-                security,
-                logging,
-                indexes,
-                schemaFiles,
-                rateQuotas,
-                tls,
-                passwordPolicy,
-                replacement,
-                access);
+        Copy c = new Copy(this);
+        c.passwords = replacement;
+        return c.build();
     }
 
     /** A copy with the access control settings replaced. */
     public LarchConfig withAccess(Access replacement) {
-        return new LarchConfig(
-                suffix,
-                listen,
-                storage,
-                limits,
-                security,
-                logging,
-                indexes,
-                schemaFiles,
-                rateQuotas,
-                tls,
-                passwordPolicy,
-                passwords,
-                replacement);
+        Copy c = new Copy(this);
+        c.access = replacement;
+        return c.build();
+    }
+
+    /**
+     * The components of a config, to change one and build a new config: the one place besides the
+     * record header that lists them all, so a new component is added here, not to every copy method.
+     */
+    private static final class Copy {
+        private final String suffix;
+        private Listen listen;
+        private Storage storage;
+        private final Limits limits;
+        private final Security security;
+        private final Logging logging;
+        private final Map<String, Set<IndexKind>> indexes;
+        private final List<Path> schemaFiles;
+        private RateQuotas rateQuotas;
+        private Tls tls;
+        private PasswordPolicySettings passwordPolicy;
+        private Passwords passwords;
+        private Access access;
+
+        Copy(LarchConfig c) {
+            suffix = c.suffix;
+            listen = c.listen;
+            storage = c.storage;
+            limits = c.limits;
+            security = c.security;
+            logging = c.logging;
+            indexes = c.indexes;
+            schemaFiles = c.schemaFiles;
+            rateQuotas = c.rateQuotas;
+            tls = c.tls;
+            passwordPolicy = c.passwordPolicy;
+            passwords = c.passwords;
+            access = c.access;
+        }
+
+        LarchConfig build() {
+            return new LarchConfig(
+                    suffix,
+                    listen,
+                    storage,
+                    limits,
+                    security,
+                    logging,
+                    indexes,
+                    schemaFiles,
+                    rateQuotas,
+                    tls,
+                    passwordPolicy,
+                    passwords,
+                    access);
+        }
     }
 
     // EnumSet keeps kinds in declaration order, so printing the config is stable.
