@@ -2,6 +2,8 @@ package dev.larch.server;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 
 import dev.larch.config.LarchConfig;
 import dev.larch.config.Limits;
@@ -23,6 +25,7 @@ import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordHasher;
 import dev.larch.server.auth.TransportRule;
 import dev.larch.server.auth.policy.PasswordPolicies;
+import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.auth.sasl.SaslBinds;
 import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.PausedSearches;
@@ -31,6 +34,7 @@ import dev.larch.server.read.SearchLimits;
 import dev.larch.server.read.SearchSlots;
 import dev.larch.server.read.VirtualEntries;
 import dev.larch.server.route.OperationRouter;
+import dev.larch.server.route.SupportedControls;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.work.WorkerPool;
@@ -151,13 +155,22 @@ public final class RequestHandlers {
                         new PasswordHasher(security.passwordScheme(), passwords),
                         passwords.allowPrehashedPasswords(),
                         HashCostLimits.of(security.maxPasswordIterations(), passwords)));
+        SupportedControls controls = SupportedControls.builder()
+                .offer(PpolicyControls.OID, SupportedControls.ALL_OPERATIONS)
+                .build();
+        List<String> extensions =
+                new ArrayList<>(List.of(VirtualEntries.WHO_AM_I_OID, VirtualEntries.PASSWORD_MODIFY_OID));
+        if (tls.configured()) {
+            extensions.add(VirtualEntries.START_TLS_OID);
+        }
         VirtualEntries virtual = new VirtualEntries(
                 directory.schemaNormalizer(),
                 directory.suffix(),
                 version,
                 SubschemaEntry.build(schema, VirtualEntries.SUBSCHEMA_DN),
-                tls.configured(),
-                sasl.mechanisms());
+                extensions,
+                sasl.mechanisms(),
+                controls.oids());
         SearchLimits searchLimits = new SearchLimits(
                 limits.sizeLimit(), limits.timeLimitSeconds(), limits.lookThroughLimit(), limits.applyToAdmin());
         return new OperationRouter(
@@ -195,6 +208,7 @@ public final class RequestHandlers {
                         passwordWork,
                         credentials.adminDn(),
                         access,
-                        policies.passwords()));
+                        policies.passwords()),
+                controls);
     }
 }

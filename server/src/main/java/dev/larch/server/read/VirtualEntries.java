@@ -35,23 +35,33 @@ public final class VirtualEntries {
      * @param subschema the subschema subentry as the schema module renders it
      */
     public VirtualEntries(SchemaNormalizer schemaNormalizer, Dn suffix, String version, Entry subschema) {
-        this(schemaNormalizer, suffix, version, subschema, false, List.of());
+        this(
+                schemaNormalizer,
+                suffix,
+                version,
+                subschema,
+                List.of(WHO_AM_I_OID, PASSWORD_MODIFY_OID),
+                List.of(),
+                List.of(PASSWORD_POLICY_CONTROL_OID));
     }
 
     /**
-     * @param startTls whether StartTLS is offered (listed in {@code supportedExtension})
+     * @param extensions the extended operations offered, listed in {@code supportedExtension}
      * @param saslMechanisms the SASL mechanisms a bind may use, listed in {@code supportedSASLMechanisms}
      *     (the attribute is absent when there are none)
+     * @param controls the controls offered, listed in {@code supportedControl} (the codec knows many
+     *     more; only those the server implements belong here)
      */
     public VirtualEntries(
             SchemaNormalizer schemaNormalizer,
             Dn suffix,
             String version,
             Entry subschema,
-            boolean startTls,
-            List<String> saslMechanisms) {
+            List<String> extensions,
+            List<String> saslMechanisms,
+            List<String> controls) {
         this.subschemaDn = schemaNormalizer.dn(SUBSCHEMA_DN);
-        this.rootDse = stored(rootDse(schemaNormalizer, suffix, version, startTls, saslMechanisms));
+        this.rootDse = stored(rootDse(schemaNormalizer, suffix, version, extensions, saslMechanisms, controls));
         this.subschema = stored(schemaNormalizer.fromClient(subschemaDn, subschema));
     }
 
@@ -59,22 +69,23 @@ public final class VirtualEntries {
             SchemaNormalizer schemaNormalizer,
             Dn suffix,
             String version,
-            boolean startTls,
-            List<String> saslMechanisms) {
+            List<String> extensions,
+            List<String> saslMechanisms,
+            List<String> controls) {
         try {
             Entry e = new DefaultEntry(schemaNormalizer.schema(), Dn.EMPTY_DN);
             e.add("objectClass", "top", "extensibleObject");
             e.add("namingContexts", suffix.getName());
             e.add("supportedLDAPVersion", "3");
-            e.add("supportedExtension", WHO_AM_I_OID, PASSWORD_MODIFY_OID);
-            if (startTls) {
-                e.add("supportedExtension", START_TLS_OID);
+            if (!extensions.isEmpty()) {
+                e.add("supportedExtension", extensions.toArray(String[]::new));
             }
             if (!saslMechanisms.isEmpty()) {
                 e.add("supportedSASLMechanisms", saslMechanisms.toArray(String[]::new));
             }
-            // Only controls the server implements (the codec knows many more).
-            e.add("supportedControl", PASSWORD_POLICY_CONTROL_OID);
+            if (!controls.isEmpty()) {
+                e.add("supportedControl", controls.toArray(String[]::new));
+            }
             e.add("supportedFeatures", FEATURES);
             e.add("subschemaSubentry", SUBSCHEMA_DN);
             e.add("vendorName", "Larch");

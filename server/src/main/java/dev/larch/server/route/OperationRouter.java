@@ -17,7 +17,6 @@ import dev.larch.server.write.PasswordModifyHandler;
 import org.apache.directory.api.ldap.model.message.AddRequest;
 import org.apache.directory.api.ldap.model.message.BindRequest;
 import org.apache.directory.api.ldap.model.message.CompareRequest;
-import org.apache.directory.api.ldap.model.message.Control;
 import org.apache.directory.api.ldap.model.message.DeleteRequest;
 import org.apache.directory.api.ldap.model.message.ExtendedRequest;
 import org.apache.directory.api.ldap.model.message.ModifyDnRequest;
@@ -44,6 +43,8 @@ public final class OperationRouter implements RequestHandler {
     /** Null when no password policy is enforced. */
     private final MustChangeGate mustChange;
 
+    private final SupportedControls controls;
+
     public OperationRouter(
             BindHandler bind,
             SearchHandler search,
@@ -52,12 +53,20 @@ public final class OperationRouter implements RequestHandler {
             DeleteHandler delete,
             ModifyHandler modify,
             ModifyDnHandler modifyDn) {
-        this(bind, search, compare, add, delete, modify, modifyDn, null, null);
+        this(bind, search, compare, add, delete, modify, modifyDn, null, null, passwordPolicyOnly());
+    }
+
+    /** The controls offered before any other was implemented: the password policy control alone. */
+    private static SupportedControls passwordPolicyOnly() {
+        return SupportedControls.builder()
+                .offer(PpolicyControls.OID, SupportedControls.ALL_OPERATIONS)
+                .build();
     }
 
     /**
      * @param mustChange holds back sessions that must change a reset password; null for none
      * @param passwordModify the Password Modify extended operation; null to refuse it as unsupported
+     * @param controls the controls offered; a request with any other critical control is refused
      */
     public OperationRouter(
             BindHandler bind,
@@ -68,7 +77,9 @@ public final class OperationRouter implements RequestHandler {
             ModifyHandler modify,
             ModifyDnHandler modifyDn,
             MustChangeGate mustChange,
-            PasswordModifyHandler passwordModify) {
+            PasswordModifyHandler passwordModify,
+            SupportedControls controls) {
+        this.controls = controls;
         this.mustChange = mustChange;
         this.extended = new ExtendedHandler(passwordModify);
         this.bind = bind;
@@ -84,7 +95,7 @@ public final class OperationRouter implements RequestHandler {
     public void handle(Operation op) {
         Request request = op.request();
         try {
-            rejectUnsupportedCriticalControls(request);
+            controls.screen(request);
             ResultResponse refusal = mustChange == null ? null : mustChange.refusal(op.session(), request);
             if (refusal != null) {
                 op.complete(refusal);
@@ -104,20 +115,6 @@ public final class OperationRouter implements RequestHandler {
         } catch (Throwable failure) {
             if (request instanceof ResultResponseRequest r) {
                 op.complete(FailureResults.fill(r.getResultResponse(), failure));
-            }
-        }
-    }
-
-    /**
-     * RFC 4511 section 4.1.11: a critical control the server does not implement is refused. The
-     * password policy control is the only one implemented (it changes nothing but the answer).
-     */
-    private static void rejectUnsupportedCriticalControls(Request request) {
-        for (Control control : request.getControls().values()) {
-            if (control.isCritical() && !PpolicyControls.OID.equals(control.getOid())) {
-                throw new ResultCodeException(
-                        ResultCodeEnum.UNAVAILABLE_CRITICAL_EXTENSION,
-                        "unsupported critical control " + control.getOid());
             }
         }
     }
