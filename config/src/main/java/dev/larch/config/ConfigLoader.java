@@ -73,7 +73,9 @@ final class ConfigLoader {
             "tls.keystore-password",
             "tls.handshake-timeout-seconds",
             "tls.certificate-mapping",
-            "access.file");
+            "access.file",
+            "limits.max-paged-searches-per-connection",
+            "limits.paged-size-limit");
 
     static final String INDEX_PREFIX = "index.";
 
@@ -101,7 +103,15 @@ final class ConfigLoader {
                 new PasswordPolicySettings(s.take("security.default-password-policy")
                         .orElse(base.passwordPolicy().defaultPolicyDn())),
                 passwords(s, base.passwords()),
-                access(s, base.access()));
+                access(s, base.access()),
+                new ResultControls(
+                        s.integer(
+                                "limits.max-paged-searches-per-connection",
+                                base.resultControls().maxPagedSearchesPerConnection(),
+                                1,
+                                1024),
+                        s.integer(
+                                "limits.paged-size-limit", base.resultControls().pagedSizeLimit(), 0, MAX)));
         s.requireAllRead();
         if (config.tls().ldapsPort() != 0
                 && config.tls().ldapsPort() == config.listen().port()) {

@@ -60,7 +60,9 @@ final class Defaults {
             // Prehashed values from the admin; PBKDF2 and Argon2id costs, and what a stored hash may ask.
             Passwords.DEFAULTS,
             // The built-in access rules, the same as config/access.aci.
-            Access.BUILT_IN);
+            Access.BUILT_IN,
+            // 16 paged searches open per connection; no cap on the entries one paged search returns.
+            ResultControls.DEFAULTS);
 
     private Defaults() {}
 

@@ -30,6 +30,8 @@ import java.util.Set;
  * @param passwordPolicy the password policy settings ({@code security.default-password-policy})
  * @param passwords how passwords are hashed and which stored hashes a bind will compute
  * @param access access control ({@code access.*})
+ * @param resultControls bounds of paged results ({@code limits.max-paged-searches-per-connection},
+ *     {@code limits.paged-size-limit})
  */
 public record LarchConfig(
         String suffix,
@@ -44,7 +46,8 @@ public record LarchConfig(
         Tls tls,
         PasswordPolicySettings passwordPolicy,
         Passwords passwords,
-        Access access) {
+        Access access,
+        ResultControls resultControls) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -60,6 +63,39 @@ public record LarchConfig(
         Objects.requireNonNull(passwordPolicy, "passwordPolicy");
         Objects.requireNonNull(passwords, "passwords");
         Objects.requireNonNull(access, "access");
+        Objects.requireNonNull(resultControls, "resultControls");
+    }
+
+    /** A configuration with the default bounds of the result-shaping controls ({@link ResultControls#DEFAULTS}). */
+    public LarchConfig(
+            String suffix,
+            Listen listen,
+            Storage storage,
+            Limits limits,
+            Security security,
+            Logging logging,
+            Map<String, Set<IndexKind>> indexes,
+            List<Path> schemaFiles,
+            RateQuotas rateQuotas,
+            Tls tls,
+            PasswordPolicySettings passwordPolicy,
+            Passwords passwords,
+            Access access) {
+        this(
+                suffix,
+                listen,
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                tls,
+                passwordPolicy,
+                passwords,
+                access,
+                ResultControls.DEFAULTS);
     }
 
     /**
@@ -177,6 +213,13 @@ public record LarchConfig(
         return c.build();
     }
 
+    /** A copy with the bounds of the result-shaping controls replaced. */
+    public LarchConfig withResultControls(ResultControls replacement) {
+        Copy c = new Copy(this);
+        c.resultControls = replacement;
+        return c.build();
+    }
+
     /**
      * The components of a config, to change one and build a new config: the one place besides the
      * record header that lists them all, so a new component is added here, not to every copy method.
@@ -195,6 +238,7 @@ public record LarchConfig(
         private PasswordPolicySettings passwordPolicy;
         private Passwords passwords;
         private Access access;
+        private ResultControls resultControls;
 
         Copy(LarchConfig c) {
             suffix = c.suffix;
@@ -210,6 +254,7 @@ public record LarchConfig(
             passwordPolicy = c.passwordPolicy;
             passwords = c.passwords;
             access = c.access;
+            resultControls = c.resultControls;
         }
 
         LarchConfig build() {
@@ -226,7 +271,8 @@ public record LarchConfig(
                     tls,
                     passwordPolicy,
                     passwords,
-                    access);
+                    access,
+                    resultControls);
         }
     }
 

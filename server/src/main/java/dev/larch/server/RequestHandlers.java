@@ -9,6 +9,7 @@ import dev.larch.config.LarchConfig;
 import dev.larch.config.Limits;
 import dev.larch.config.PasswordPolicySettings;
 import dev.larch.config.Passwords;
+import dev.larch.config.ResultControls;
 import dev.larch.config.Security;
 import dev.larch.config.Tls;
 import dev.larch.schema.SubschemaEntry;
@@ -28,6 +29,7 @@ import dev.larch.server.auth.policy.PasswordPolicies;
 import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.auth.sasl.SaslBinds;
 import dev.larch.server.read.CompareHandler;
+import dev.larch.server.read.Paging;
 import dev.larch.server.read.PausedSearches;
 import dev.larch.server.read.SearchHandler;
 import dev.larch.server.read.SearchLimits;
@@ -45,6 +47,7 @@ import dev.larch.server.write.ModifyHandler;
 import dev.larch.server.write.PasswordModifyHandler;
 import dev.larch.server.write.PasswordWork;
 import dev.larch.server.write.WriteQueue;
+import org.apache.directory.api.ldap.model.message.MessageTypeEnum;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 
 /**
@@ -82,6 +85,7 @@ public final class RequestHandlers {
                 config.tls(),
                 config.passwordPolicy(),
                 config.passwords(),
+                config.resultControls(),
                 access,
                 credentials,
                 writes,
@@ -112,6 +116,7 @@ public final class RequestHandlers {
                 Tls.OFF,
                 PasswordPolicySettings.NONE,
                 Passwords.DEFAULTS,
+                ResultControls.DEFAULTS,
                 builtInAccess(open, schema),
                 credentials,
                 writes,
@@ -137,6 +142,7 @@ public final class RequestHandlers {
             Tls tls,
             PasswordPolicySettings passwordPolicy,
             Passwords passwords,
+            ResultControls resultControls,
             AccessControl access,
             Credentials credentials,
             WriteQueue writes,
@@ -157,6 +163,7 @@ public final class RequestHandlers {
                         HashCostLimits.of(security.maxPasswordIterations(), passwords)));
         SupportedControls controls = SupportedControls.builder()
                 .offer(PpolicyControls.OID, SupportedControls.ALL_OPERATIONS)
+                .offer(Paging.OID, MessageTypeEnum.SEARCH_REQUEST)
                 .build();
         List<String> extensions =
                 new ArrayList<>(List.of(VirtualEntries.WHO_AM_I_OID, VirtualEntries.PASSWORD_MODIFY_OID));
@@ -194,7 +201,8 @@ public final class RequestHandlers {
                         searchLimits,
                         new PausedSearches(limits.pausedSearchSeconds(), limits.maxPausedSearches()),
                         workers,
-                        new SearchSlots(limits.maxLongSearches(), "limits.max-long-searches")),
+                        new SearchSlots(limits.maxLongSearches(), "limits.max-long-searches"),
+                        new Paging(resultControls)),
                 new CompareHandler(directory, access),
                 new AddHandler(directory, open.checker(), writes, access, passwordWork, policies.passwords()),
                 new DeleteHandler(directory, writes, access),

@@ -192,7 +192,8 @@ public final class Directory {
         return parentId == Keys.NO_PARENT ? suffixKey : rdnKey(dn.getRdn());
     }
 
-    private static byte[] rdnKey(Rdn rdn) {
+    /** The key of a normalized RDN under its parent in the DN index, the order children are walked in. */
+    public static byte[] rdnKey(Rdn rdn) {
         return rdn.getNormName().getBytes(UTF_8);
     }
 }

@@ -2,6 +2,9 @@ package dev.larch.server.protocol;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 
 import org.apache.directory.api.ldap.model.name.Dn;
 
@@ -29,10 +32,24 @@ public final class Session {
     private volatile TlsState tls;
     private volatile boolean mustChangePassword;
     private volatile String authMethod = AUTH_NONE;
+    /** Per-connection state of handlers, by its class; created on first use. */
+    private Map<Class<?>, Object> attachments;
 
     public Session(long id, SocketAddress remoteAddress) {
         this.id = id;
         this.remoteAddress = remoteAddress;
+    }
+
+    /**
+     * The connection's instance of {@code type}, created by {@code create} on first use: state a
+     * handler keeps for the life of the connection (open paged searches), dropped with the session.
+     * Thread-safe.
+     */
+    public synchronized <T> T attachment(Class<T> type, Supplier<? extends T> create) {
+        if (attachments == null) {
+            attachments = new HashMap<>(4);
+        }
+        return type.cast(attachments.computeIfAbsent(type, k -> create.get()));
     }
 
     /** The connection number shown in the access log; unique for the life of the process. */

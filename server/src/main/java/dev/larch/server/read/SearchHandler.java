@@ -1,5 +1,6 @@
 package dev.larch.server.read;
 
+import dev.larch.config.ResultControls;
 import dev.larch.server.access.AccessControl;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
@@ -9,6 +10,7 @@ import dev.larch.server.protocol.Operation;
 import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.search.ResumePoint;
 import dev.larch.server.search.SearchBudget;
 import dev.larch.server.search.SearchCursor;
 import dev.larch.server.search.SearchPlanner;
@@ -39,14 +41,9 @@ public final class SearchHandler {
     private final PausedSearches pauses;
     private final WorkerPool workers;
     private final SearchSlots longSearches;
+    private final Paging paging;
 
-    /**
-     * @param limits the bounds of every search (the administrator's only if they say so)
-     * @param pauses the bounds on searches waiting for their clients to read, for everyone
-     * @param workers where searches that may run long examine entries, or null to keep every search
-     *     on its event loop
-     * @param longSearches the bound on searches running on {@code workers} at once
-     */
+    /** As below, with the default bounds on paged searches. */
     public SearchHandler(
             Directory directory,
             FilterCompiler filters,
@@ -57,6 +54,39 @@ public final class SearchHandler {
             PausedSearches pauses,
             WorkerPool workers,
             SearchSlots longSearches) {
+        this(
+                directory,
+                filters,
+                planner,
+                access,
+                virtualEntries,
+                limits,
+                pauses,
+                workers,
+                longSearches,
+                new Paging(ResultControls.DEFAULTS));
+    }
+
+    /**
+     * @param limits the bounds of every search (the administrator's only if they say so)
+     * @param pauses the bounds on searches waiting for their clients to read, for everyone
+     * @param workers where searches that may run long examine entries, or null to keep every search
+     *     on its event loop
+     * @param longSearches the bound on searches running on {@code workers} at once
+     * @param paging simple paged results (RFC 2696)
+     */
+    public SearchHandler(
+            Directory directory,
+            FilterCompiler filters,
+            SearchPlanner planner,
+            AccessControl access,
+            VirtualEntries virtualEntries,
+            SearchLimits limits,
+            PausedSearches pauses,
+            WorkerPool workers,
+            SearchSlots longSearches,
+            Paging paging) {
+        this.paging = paging;
         this.directory = directory;
         this.filters = filters;
         this.planner = planner;
@@ -74,8 +104,18 @@ public final class SearchHandler {
         AttributeSelection selection = AttributeSelection.of(
                 request.getAttributes(), directory.schemaNormalizer().schema());
         Dn base = directory.schemaNormalizer().dn(request.getBase());
+        SearchLimits bounds = limits.forSession(op.session().isAdmin());
+        PagedSearch page = paging.start(op.session(), request, base, bounds.sizeLimit());
+        if (page != null && page.abandons()) {
+            // RFC 2696: a page size of 0 ends the paged search (its cookie was taken, so it is released).
+            SearchResultDone done = (SearchResultDone) request.getResultResponse();
+            done.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
+            done.addControl(page.responseControl(null, 0));
+            op.complete(done);
+            return;
+        }
         if (base.isEmpty() || base.equals(virtualEntries.subschemaDn())) {
-            answerVirtual(op, request, base, filter, selection);
+            answerVirtual(op, request, base, filter, selection, page);
             return;
         }
         if (!directory.holds(base)) {
@@ -85,13 +125,21 @@ public final class SearchHandler {
         SearchCursor cursor = null;
         try {
             long baseId = directory.require(txn, base);
-            SearchLimits bounds = limits.forSession(op.session().isAdmin());
             SearchBudget budget = bounds.budget(request.getTimeLimit(), op.startNanos(), op::isAbandoned);
             IdSet candidates = request.getScope() == SearchScope.OBJECT
                     ? null
                     : plannerFor().plan(txn, filter, budget).ids();
             EntryScreen screen = access.forSearch(op.session(), txn, request.getFilter(), filters);
-            cursor = new SearchCursor(directory, txn, baseId, request.getScope(), filter, candidates, budget, screen);
+            cursor = new SearchCursor(
+                    directory,
+                    txn,
+                    baseId,
+                    request.getScope(),
+                    filter,
+                    candidates,
+                    budget,
+                    screen,
+                    page == null ? null : page.resume());
             new StreamingSearch(
                             op,
                             request,
@@ -102,8 +150,17 @@ public final class SearchHandler {
                             pauses,
                             workers,
                             longSearches,
-                            limit(request.getSizeLimit(), bounds.sizeLimit()),
-                            limit(request.getTimeLimit(), bounds.timeLimitSeconds()))
+                            page == null ? limit(request.getSizeLimit(), bounds.sizeLimit()) : page.sizeLimit(),
+                            limit(request.getTimeLimit(), bounds.timeLimitSeconds()),
+                            page,
+                            page == null
+                                    ? null
+                                    : last -> ResumePoint.after(
+                                            directory,
+                                            txn,
+                                            baseId,
+                                            last,
+                                            directory.schemaNormalizer().dn(last.dn())))
                     .start(StreamingSearch.mayRunLong(request.getScope(), candidates));
         } catch (RuntimeException e) {
             if (cursor != null) {
@@ -126,7 +183,12 @@ public final class SearchHandler {
 
     /** The root DSE and the subschema subentry answer base searches only. */
     private void answerVirtual(
-            Operation op, SearchRequest request, Dn base, Filter filter, AttributeSelection selection) {
+            Operation op,
+            SearchRequest request,
+            Dn base,
+            Filter filter,
+            AttributeSelection selection,
+            PagedSearch page) {
         StoredEntry entry = base.isEmpty() ? virtualEntries.rootDse() : virtualEntries.subschema();
         SearchResultDone done = (SearchResultDone) request.getResultResponse();
         if (request.getScope() != SearchScope.OBJECT) {
@@ -149,6 +211,9 @@ public final class SearchHandler {
             }
         }
         done.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
+        if (page != null) {
+            done.addControl(page.responseControl(null, 0)); // one entry at most: a single page
+        }
         op.complete(done);
     }
 

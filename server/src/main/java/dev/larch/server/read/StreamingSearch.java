@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.protocol.Operation;
+import dev.larch.server.search.ResumePoint;
 import dev.larch.server.search.SearchCursor;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.ReadTxn;
@@ -71,6 +73,15 @@ final class StreamingSearch {
     /** Set once the search moved to the worker pool; it then never examines entries on the event loop. */
     private boolean onWorkers;
 
+    /** This search's page of a paged search; null when it is not paged. */
+    private final PagedSearch paging;
+    /** Where the next page resumes after an entry; null when not paged. */
+    private final Function<StoredEntry, ResumePoint> resumeAfter;
+    /** The last entry sent, where a full page stops. */
+    private StoredEntry lastSent;
+    /** Where the next page starts, once this page stopped full with more to come. */
+    private ResumePoint nextPage;
+
     private final int sizeLimit;
     private final int timeLimitSeconds;
     private final long deadlineNanos;
@@ -93,6 +104,44 @@ final class StreamingSearch {
             SearchSlots longSearches,
             int sizeLimit,
             int timeLimitSeconds) {
+        this(
+                op,
+                request,
+                txn,
+                cursor,
+                selection,
+                results,
+                pauses,
+                workers,
+                longSearches,
+                sizeLimit,
+                timeLimitSeconds,
+                null,
+                null);
+    }
+
+    /**
+     * @param paging the page this search is, or null; with it {@code sizeLimit} is what is left of
+     *     the paged search's size limit
+     * @param resumeAfter where the next page resumes after an entry, read in this search's
+     *     transaction; null when {@code paging} is
+     */
+    StreamingSearch(
+            Operation op,
+            SearchRequest request,
+            ReadTxn txn,
+            SearchCursor cursor,
+            AttributeSelection selection,
+            ResultEntries results,
+            PausedSearches pauses,
+            WorkerPool workers,
+            SearchSlots longSearches,
+            int sizeLimit,
+            int timeLimitSeconds,
+            PagedSearch paging,
+            Function<StoredEntry, ResumePoint> resumeAfter) {
+        this.paging = paging;
+        this.resumeAfter = resumeAfter;
         this.op = op;
         this.request = request;
         this.txn = txn;
@@ -176,7 +225,13 @@ final class StreamingSearch {
                     finish(ResultCodeEnum.SIZE_LIMIT_EXCEEDED, sizeLimitExceeded());
                     return;
                 }
+                if (pageFull()) {
+                    nextPage = resumeAfter.apply(lastSent);
+                    finish(ResultCodeEnum.SUCCESS, null);
+                    return;
+                }
                 sent++;
+                lastSent = entry;
                 boolean writable = op.send(results.build(
                         request.getMessageId(), entry, selection, request.getTypesOnly(), cursor.screen(), txn));
                 if (!writable) {
@@ -235,7 +290,13 @@ final class StreamingSearch {
                     message = sizeLimitExceeded();
                     break;
                 }
+                if (pageFull()) {
+                    nextPage = resumeAfter.apply(lastSent);
+                    end = ResultCodeEnum.SUCCESS;
+                    break;
+                }
                 sent++;
+                lastSent = entry;
                 responses.add(results.build(
                         request.getMessageId(), entry, selection, request.getTypesOnly(), cursor.screen(), txn));
                 if (System.nanoTime() - sliceStart > WORKER_SLICE_NANOS) {
@@ -314,7 +375,18 @@ final class StreamingSearch {
         }
     }
 
+    /**
+     * Whether this page sent all it may while another entry matches: it then stops with a cookie
+     * (checked only once a further entry was found, so the last page ends with an empty cookie).
+     */
+    private boolean pageFull() {
+        return paging != null && sent >= paging.pageSize();
+    }
+
     private String sizeLimitExceeded() {
+        if (paging != null) {
+            return paging.sizeLimitExceeded();
+        }
         return "size limit of " + sizeLimit + " entries exceeded ("
                 + source(request.getSizeLimit(), sizeLimit, "limits.size-limit") + ")";
     }
@@ -339,6 +411,9 @@ final class StreamingSearch {
         done.getLdapResult().setResultCode(code);
         if (message != null) {
             done.getLdapResult().setDiagnosticMessage(message);
+        }
+        if (paging != null) {
+            done.addControl(paging.responseControl(code == ResultCodeEnum.SUCCESS ? nextPage : null, sent));
         }
         op.complete(done);
     }

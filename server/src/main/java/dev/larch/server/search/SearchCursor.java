@@ -94,6 +94,25 @@ public final class SearchCursor implements AutoCloseable {
             IdSet candidates,
             SearchBudget budget,
             EntryScreen screen) {
+        this(directory, txn, baseId, scope, filter, candidates, budget, screen, null);
+    }
+
+    /**
+     * A cursor that goes on where an earlier one stopped, in this transaction: after {@code
+     * resume}'s ID in a candidate list, after its DN-index positions in a scope walk.
+     *
+     * @param resume where the earlier cursor stopped; null to start at the beginning
+     */
+    public SearchCursor(
+            Directory directory,
+            ReadTxn txn,
+            long baseId,
+            SearchScope scope,
+            Filter filter,
+            IdSet candidates,
+            SearchBudget budget,
+            EntryScreen screen,
+            ResumePoint resume) {
         this.screen = screen;
         this.directory = directory;
         this.txn = txn;
@@ -103,6 +122,54 @@ public final class SearchCursor implements AutoCloseable {
         this.candidates = scope == SearchScope.OBJECT ? null : candidates;
         this.budget = budget;
         this.baseIsRoot = directory.parentOf(txn, baseId) == Keys.NO_PARENT;
+        if (resume != null) {
+            resumeAfter(resume);
+        }
+    }
+
+    private void resumeAfter(ResumePoint resume) {
+        baseVisited = true;
+        if (candidates != null) {
+            nextCandidate = firstAbove(candidates, resume.lastId());
+            return;
+        }
+        long[] ids = resume.pathIds();
+        byte[][] keys = resume.pathRdnKeys();
+        if (scope == SearchScope.OBJECT) {
+            return; // the base was returned: nothing follows
+        }
+        if (ids.length == 0) {
+            // The base itself was the last entry returned (subtree): its children come next.
+            walk.push(txn.children(baseId));
+            return;
+        }
+        if (scope == SearchScope.ONELEVEL) {
+            walk.push(txn.childrenAfter(baseId, keys[0]));
+            return;
+        }
+        // Depth-first, as nextInScope walks: each ancestor's children after the one on the path,
+        // then the children of the last entry itself, on top.
+        long parent = baseId;
+        for (int i = 0; i < ids.length; i++) {
+            walk.push(txn.childrenAfter(parent, keys[i]));
+            parent = ids[i];
+        }
+        walk.push(txn.children(parent));
+    }
+
+    /** The index of the first ID in the ascending {@code ids} greater than {@code id}. */
+    private static int firstAbove(IdSet ids, long id) {
+        int low = 0;
+        int high = ids.size();
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (ids.get(mid) <= id) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
     }
 
     /**

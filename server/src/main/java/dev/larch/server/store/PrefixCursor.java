@@ -16,13 +16,22 @@ final class PrefixCursor implements IdCursor {
     private final Cursor<ByteBuffer> cursor;
     private final ByteBuffer prefix;
     private final Yield yield;
+    /** Where the walk starts (a key that starts with the prefix), exclusive; null for the prefix's first key. */
+    private final ByteBuffer after;
+
     private boolean started;
     private boolean done;
 
     PrefixCursor(Cursor<ByteBuffer> cursor, ByteBuffer prefix, Yield yield) {
+        this(cursor, prefix, yield, null);
+    }
+
+    /** A cursor over the keys with {@code prefix} that sort after {@code after}. */
+    PrefixCursor(Cursor<ByteBuffer> cursor, ByteBuffer prefix, Yield yield, ByteBuffer after) {
         this.cursor = cursor;
         this.prefix = prefix;
         this.yield = yield;
+        this.after = after;
     }
 
     @Override
@@ -33,7 +42,14 @@ final class PrefixCursor implements IdCursor {
         boolean found;
         if (!started) {
             started = true;
-            found = prefix.capacity() == 0 ? cursor.first() : cursor.get(prefix, GetOp.MDB_SET_RANGE);
+            if (after != null) {
+                found = cursor.get(after, GetOp.MDB_SET_RANGE);
+                if (found && cursor.key().equals(after)) {
+                    found = cursor.seek(SeekOp.MDB_NEXT);
+                }
+            } else {
+                found = prefix.capacity() == 0 ? cursor.first() : cursor.get(prefix, GetOp.MDB_SET_RANGE);
+            }
         } else {
             found = cursor.seek(SeekOp.MDB_NEXT);
         }

@@ -72,6 +72,19 @@ public class ReadTxn implements AutoCloseable {
         return new PrefixCursor(store.dnDbi().openCursor(txn), prefix, PrefixCursor.Yield.VALUE);
     }
 
+    /**
+     * Streams the IDs of the children of {@code parentId} whose normalized RDN sorts after {@code
+     * normalizedRdn}, in normalized-RDN order: where a walk of the children stopped, resumed in a
+     * later transaction whether or not that child still exists.
+     */
+    public IdCursor childrenAfter(long parentId, byte[] normalizedRdn) {
+        ByteBuffer prefix = ByteBuffer.allocateDirect(8);
+        prefix.putLong(0, parentId);
+        ByteBuffer after = ByteBuffer.allocateDirect(8 + normalizedRdn.length);
+        after.putLong(parentId).put(normalizedRdn).flip();
+        return new PrefixCursor(store.dnDbi().openCursor(txn), prefix, PrefixCursor.Yield.VALUE, after);
+    }
+
     /** Streams every entry ID in ascending order. */
     public IdCursor allEntries() {
         return new PrefixCursor(

@@ -11,6 +11,7 @@ import com.unboundid.ldap.sdk.AddRequest;
 import com.unboundid.ldap.sdk.AsyncRequestID;
 import com.unboundid.ldap.sdk.AsyncSearchResultListener;
 import com.unboundid.ldap.sdk.Attribute;
+import com.unboundid.ldap.sdk.CompareRequest;
 import com.unboundid.ldap.sdk.Control;
 import com.unboundid.ldap.sdk.Filter;
 import com.unboundid.ldap.sdk.LDAPConnection;
@@ -48,12 +49,12 @@ class OperationRouterIT {
                     ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
                     assertThrows(LDAPException.class, () -> c.search(search)).getResultCode());
 
-            // a control the codec knows but the server does not implement is refused too
-            SearchRequest paged = new SearchRequest(TestServer.SUFFIX, SearchScope.SUB, "(objectClass=*)");
+            // a control the server offers only on searches is refused on another operation
+            CompareRequest paged = new CompareRequest(PEOPLE, "ou", "people");
             paged.addControl(new SimplePagedResultsControl(1, true));
             assertEquals(
                     ResultCode.UNAVAILABLE_CRITICAL_EXTENSION,
-                    assertThrows(LDAPException.class, () -> c.search(paged)).getResultCode());
+                    assertThrows(LDAPException.class, () -> c.compare(paged)).getResultCode());
 
             AddRequest add = new AddRequest("ou=controlled," + TestServer.SUFFIX, new Attribute[] {
                 new Attribute("objectClass", "organizationalUnit"), new Attribute("ou", "controlled")
