@@ -88,8 +88,7 @@ class ResultControlsIT {
         List<String> dns = dns(r);
         assertEquals(PEOPLE, dns.size(), r.describe());
         assertEquals(PEOPLE, new HashSet<>(dns).size(), "an entry came twice");
-        long pages =
-                r.out().lines().filter(l -> l.startsWith("pagedresults:")).count();
+        long pages = r.out().lines().filter(l -> l.startsWith("pagedresults:")).count();
         assertEquals((PEOPLE + 6) / 7, pages, r.out());
     }
 

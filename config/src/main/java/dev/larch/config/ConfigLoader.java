@@ -75,7 +75,8 @@ final class ConfigLoader {
             "tls.certificate-mapping",
             "access.file",
             "limits.max-paged-searches-per-connection",
-            "limits.paged-size-limit");
+            "limits.paged-size-limit",
+            "limits.max-sort-entries");
 
     static final String INDEX_PREFIX = "index.";
 
@@ -104,14 +105,7 @@ final class ConfigLoader {
                         .orElse(base.passwordPolicy().defaultPolicyDn())),
                 passwords(s, base.passwords()),
                 access(s, base.access()),
-                new ResultControls(
-                        s.integer(
-                                "limits.max-paged-searches-per-connection",
-                                base.resultControls().maxPagedSearchesPerConnection(),
-                                1,
-                                1024),
-                        s.integer(
-                                "limits.paged-size-limit", base.resultControls().pagedSizeLimit(), 0, MAX)));
+                resultControls(s, base.resultControls()));
         s.requireAllRead();
         if (config.tls().ldapsPort() != 0
                 && config.tls().ldapsPort() == config.listen().port()) {
@@ -182,6 +176,13 @@ final class ConfigLoader {
                 s.integer("limits.paused-search-seconds", b.pausedSearchSeconds(), 1, 86_400),
                 s.integer("limits.max-paused-searches", b.maxPausedSearches(), 1, MAX),
                 s.integer("limits.max-long-searches", b.maxLongSearches(), 1, MAX));
+    }
+
+    private static ResultControls resultControls(Settings s, ResultControls b) throws ConfigException {
+        return new ResultControls(
+                s.integer("limits.max-paged-searches-per-connection", b.maxPagedSearchesPerConnection(), 1, 1024),
+                s.integer("limits.paged-size-limit", b.pagedSizeLimit(), 0, MAX),
+                s.integer("limits.max-sort-entries", b.maxSortEntries(), 1, 10_000_000));
     }
 
     /** An empty {@code access.file} means the built-in rules. */

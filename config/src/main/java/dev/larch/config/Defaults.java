@@ -61,7 +61,7 @@ final class Defaults {
             Passwords.DEFAULTS,
             // The built-in access rules, the same as config/access.aci.
             Access.BUILT_IN,
-            // 16 paged searches open per connection; no cap on the entries one paged search returns.
+            // 16 paged searches open per connection, no cap on one paged search's entries, sorts of 20,000.
             ResultControls.DEFAULTS);
 
     private Defaults() {}

@@ -1,21 +1,26 @@
 package dev.larch.config;
 
 /**
- * Bounds of the search controls that shape a result set (simple paged results).
+ * Bounds of the search controls that shape a result set (simple paged results, server-side sort).
  *
  * @param maxPagedSearchesPerConnection {@code limits.max-paged-searches-per-connection}: the most
  *     paged searches one connection may leave open between pages; opening one more forgets the
  *     oldest, whose cookie is then refused
  * @param pagedSizeLimit {@code limits.paged-size-limit}: the most entries one paged search returns
  *     over all its pages before sizeLimitExceeded; 0 for no limit
+ * @param maxSortEntries {@code limits.max-sort-entries}: the most matching entries one server-side
+ *     sort orders; one more ends the search with adminLimitExceeded
  */
-public record ResultControls(int maxPagedSearchesPerConnection, int pagedSizeLimit) {
-    public static final ResultControls DEFAULTS = new ResultControls(16, 0);
+public record ResultControls(int maxPagedSearchesPerConnection, int pagedSizeLimit, int maxSortEntries) {
+    public static final ResultControls DEFAULTS = new ResultControls(16, 0, 20_000);
 
     public ResultControls {
         if (maxPagedSearchesPerConnection < 1) {
             throw new IllegalArgumentException(
                     "maxPagedSearchesPerConnection must be at least 1, got " + maxPagedSearchesPerConnection);
+        }
+        if (maxSortEntries < 1) {
+            throw new IllegalArgumentException("maxSortEntries must be at least 1, got " + maxSortEntries);
         }
         if (pagedSizeLimit < 0) {
             throw new IllegalArgumentException("pagedSizeLimit must not be negative, got " + pagedSizeLimit);

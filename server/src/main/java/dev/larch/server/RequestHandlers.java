@@ -48,6 +48,7 @@ import dev.larch.server.write.PasswordModifyHandler;
 import dev.larch.server.write.PasswordWork;
 import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.model.message.MessageTypeEnum;
+import org.apache.directory.api.ldap.model.message.controls.SortRequest;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 
 /**
@@ -164,6 +165,7 @@ public final class RequestHandlers {
         SupportedControls controls = SupportedControls.builder()
                 .offer(PpolicyControls.OID, SupportedControls.ALL_OPERATIONS)
                 .offer(Paging.OID, MessageTypeEnum.SEARCH_REQUEST)
+                .offer(SortRequest.OID, MessageTypeEnum.SEARCH_REQUEST)
                 .build();
         List<String> extensions =
                 new ArrayList<>(List.of(VirtualEntries.WHO_AM_I_OID, VirtualEntries.PASSWORD_MODIFY_OID));
@@ -202,7 +204,7 @@ public final class RequestHandlers {
                         new PausedSearches(limits.pausedSearchSeconds(), limits.maxPausedSearches()),
                         workers,
                         new SearchSlots(limits.maxLongSearches(), "limits.max-long-searches"),
-                        new Paging(resultControls)),
+                        resultControls),
                 new CompareHandler(directory, access),
                 new AddHandler(directory, open.checker(), writes, access, passwordWork, policies.passwords()),
                 new DeleteHandler(directory, writes, access),

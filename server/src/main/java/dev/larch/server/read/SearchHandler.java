@@ -1,5 +1,7 @@
 package dev.larch.server.read;
 
+import java.util.function.Function;
+
 import dev.larch.config.ResultControls;
 import dev.larch.server.access.AccessControl;
 import dev.larch.server.directory.Directory;
@@ -7,6 +9,7 @@ import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
+import dev.larch.server.search.EntryCursor;
 import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.FilterCompiler;
@@ -15,6 +18,10 @@ import dev.larch.server.search.SearchBudget;
 import dev.larch.server.search.SearchCursor;
 import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.search.Tri;
+import dev.larch.server.search.sort.SortOrder;
+import dev.larch.server.search.sort.SortRefusedCursor;
+import dev.larch.server.search.sort.SortResolution;
+import dev.larch.server.search.sort.SortedCursor;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.work.WorkerPool;
@@ -22,6 +29,7 @@ import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.SearchResultDone;
 import org.apache.directory.api.ldap.model.message.SearchScope;
+import org.apache.directory.api.ldap.model.message.controls.SortRequest;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
@@ -42,6 +50,7 @@ public final class SearchHandler {
     private final WorkerPool workers;
     private final SearchSlots longSearches;
     private final Paging paging;
+    private final int maxSortEntries;
 
     /** As below, with the default bounds on paged searches. */
     public SearchHandler(
@@ -64,7 +73,7 @@ public final class SearchHandler {
                 pauses,
                 workers,
                 longSearches,
-                new Paging(ResultControls.DEFAULTS));
+                ResultControls.DEFAULTS);
     }
 
     /**
@@ -73,7 +82,7 @@ public final class SearchHandler {
      * @param workers where searches that may run long examine entries, or null to keep every search
      *     on its event loop
      * @param longSearches the bound on searches running on {@code workers} at once
-     * @param paging simple paged results (RFC 2696)
+     * @param resultControls the bounds of simple paged results (RFC 2696) and server-side sort (RFC 2891)
      */
     public SearchHandler(
             Directory directory,
@@ -85,8 +94,9 @@ public final class SearchHandler {
             PausedSearches pauses,
             WorkerPool workers,
             SearchSlots longSearches,
-            Paging paging) {
-        this.paging = paging;
+            ResultControls resultControls) {
+        this.paging = new Paging(resultControls);
+        this.maxSortEntries = resultControls.maxSortEntries();
         this.directory = directory;
         this.filters = filters;
         this.planner = planner;
@@ -118,11 +128,25 @@ public final class SearchHandler {
             answerVirtual(op, request, base, filter, selection, page);
             return;
         }
+        SortRequest sortControl = request.getControl(SortRequest.OID) instanceof SortRequest r ? r : null;
+        SortResolution sort = sortControl == null
+                ? null
+                : SortOrder.resolve(
+                        sortControl.getSortKeys(), directory.schemaNormalizer().schema());
+        if (sort instanceof SortOrder.Refusal refusal && sortControl.isCritical()) {
+            // RFC 2891 section 2.2: a critical sort that cannot be done fails the search, saying why.
+            SearchResultDone done = (SearchResultDone) request.getResultResponse();
+            done.getLdapResult().setResultCode(ResultCodeEnum.UNAVAILABLE_CRITICAL_EXTENSION);
+            done.getLdapResult().setDiagnosticMessage("cannot sort: " + refusal.message());
+            SortRefusedCursor.report(done, refusal);
+            op.complete(done);
+            return;
+        }
         if (!directory.holds(base)) {
             throw new ResultCodeException(ResultCodeEnum.NO_SUCH_OBJECT, "no naming context holds " + base.getName());
         }
         ReadTxn txn = directory.store().read();
-        SearchCursor cursor = null;
+        EntryCursor cursor = null;
         try {
             long baseId = directory.require(txn, base);
             SearchBudget budget = bounds.budget(request.getTimeLimit(), op.startNanos(), op::isAbandoned);
@@ -130,7 +154,8 @@ public final class SearchHandler {
                     ? null
                     : plannerFor().plan(txn, filter, budget).ids();
             EntryScreen screen = access.forSearch(op.session(), txn, request.getFilter(), filters);
-            cursor = new SearchCursor(
+            ResumePoint resume = page == null ? null : page.resume();
+            SearchCursor inStoreOrder = new SearchCursor(
                     directory,
                     txn,
                     baseId,
@@ -139,7 +164,24 @@ public final class SearchHandler {
                     candidates,
                     budget,
                     screen,
-                    page == null ? null : page.resume());
+                    sort instanceof SortOrder ? null : resume);
+            cursor = switch (sort) {
+                case null -> inStoreOrder;
+                case SortOrder order ->
+                    new SortedCursor(inStoreOrder, order, maxSortEntries, directory, txn, filter, resume);
+                case SortOrder.Refusal refusal -> new SortRefusedCursor(inStoreOrder, refusal);
+            };
+            Function<StoredEntry, ResumePoint> resumeAfter = null;
+            if (page != null) {
+                resumeAfter = cursor instanceof SortedCursor sorted
+                        ? sorted::resumePointAfter
+                        : last -> ResumePoint.after(
+                                directory,
+                                txn,
+                                baseId,
+                                last,
+                                directory.schemaNormalizer().dn(last.dn()));
+            }
             new StreamingSearch(
                             op,
                             request,
@@ -153,15 +195,9 @@ public final class SearchHandler {
                             page == null ? limit(request.getSizeLimit(), bounds.sizeLimit()) : page.sizeLimit(),
                             limit(request.getTimeLimit(), bounds.timeLimitSeconds()),
                             page,
-                            page == null
-                                    ? null
-                                    : last -> ResumePoint.after(
-                                            directory,
-                                            txn,
-                                            baseId,
-                                            last,
-                                            directory.schemaNormalizer().dn(last.dn())))
-                    .start(StreamingSearch.mayRunLong(request.getScope(), candidates));
+                            resumeAfter)
+                    // A sort reads every match before its first entry: it may run long whatever the plan.
+                    .start(sort instanceof SortOrder || StreamingSearch.mayRunLong(request.getScope(), candidates));
         } catch (RuntimeException e) {
             if (cursor != null) {
                 cursor.close();

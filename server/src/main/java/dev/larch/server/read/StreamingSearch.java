@@ -10,8 +10,8 @@ import java.util.function.Function;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.protocol.Operation;
+import dev.larch.server.search.EntryCursor;
 import dev.larch.server.search.ResumePoint;
-import dev.larch.server.search.SearchCursor;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.work.WorkerPool;
@@ -60,7 +60,7 @@ final class StreamingSearch {
     private final Operation op;
     private final SearchRequest request;
     private final ReadTxn txn;
-    private final SearchCursor cursor;
+    private final EntryCursor cursor;
     private final AttributeSelection selection;
     private final ResultEntries results;
     private final PausedSearches pauses;
@@ -96,7 +96,7 @@ final class StreamingSearch {
             Operation op,
             SearchRequest request,
             ReadTxn txn,
-            SearchCursor cursor,
+            EntryCursor cursor,
             AttributeSelection selection,
             ResultEntries results,
             PausedSearches pauses,
@@ -130,7 +130,7 @@ final class StreamingSearch {
             Operation op,
             SearchRequest request,
             ReadTxn txn,
-            SearchCursor cursor,
+            EntryCursor cursor,
             AttributeSelection selection,
             ResultEntries results,
             PausedSearches pauses,
@@ -246,7 +246,7 @@ final class StreamingSearch {
             op.executor().schedule(this::run, 0, TimeUnit.NANOSECONDS);
         } catch (Throwable failure) {
             release();
-            op.complete(FailureResults.fill(request.getResultResponse(), failure));
+            fail(failure);
         }
     }
 
@@ -324,7 +324,7 @@ final class StreamingSearch {
             writable = op.send(response);
         }
         if (slice.failure() != null) {
-            op.complete(FailureResults.fill(request.getResultResponse(), slice.failure()));
+            fail(slice.failure());
         } else if (slice.end() != null) {
             complete(slice.end(), slice.message());
         } else if (finished) {
@@ -415,6 +415,14 @@ final class StreamingSearch {
         if (paging != null) {
             done.addControl(paging.responseControl(code == ResultCodeEnum.SUCCESS ? nextPage : null, sent));
         }
+        cursor.describeEnd(done);
+        op.complete(done);
+    }
+
+    /** Ends the search with the failure's result code, and what the cursor reports. */
+    private void fail(Throwable failure) {
+        SearchResultDone done = (SearchResultDone) FailureResults.fill(request.getResultResponse(), failure);
+        cursor.describeEnd(done);
         op.complete(done);
     }
 

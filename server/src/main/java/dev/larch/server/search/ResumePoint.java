@@ -20,8 +20,15 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * @param pathIds the IDs from the base's child down to that entry (the entry last); empty when the
  *     entry was the base itself
  * @param pathRdnKeys the DN-index key of each of {@code pathIds} under its parent
+ * @param sortKeys the last entry's sort keys when the search is sorted (server-side sort orders by
+ *     them, then by ID); null otherwise
  */
-public record ResumePoint(long lastId, long[] pathIds, byte[][] pathRdnKeys) {
+public record ResumePoint(long lastId, long[] pathIds, byte[][] pathRdnKeys, String[] sortKeys) {
+
+    /** Where a sorted search goes on: after the entry with these sort keys and this ID. */
+    public static ResumePoint sorted(long lastId, String[] sortKeys) {
+        return new ResumePoint(lastId, new long[0], new byte[0][], sortKeys.clone());
+    }
 
     /**
      * Where to go on after {@code last}, a result of a search based at {@code baseId}.
@@ -42,7 +49,7 @@ public record ResumePoint(long lastId, long[] pathIds, byte[][] pathRdnKeys) {
             pathIds[i] = ids[depth - 1 - i];
             keys[i] = Directory.rdnKey(normalizedDn.getRdn(depth - 1 - i));
         }
-        return new ResumePoint(last.id(), pathIds, keys);
+        return new ResumePoint(last.id(), pathIds, keys, null);
     }
 
     @Override
@@ -50,7 +57,8 @@ public record ResumePoint(long lastId, long[] pathIds, byte[][] pathRdnKeys) {
         return o instanceof ResumePoint r
                 && lastId == r.lastId
                 && Arrays.equals(pathIds, r.pathIds)
-                && Arrays.deepEquals(pathRdnKeys, r.pathRdnKeys);
+                && Arrays.deepEquals(pathRdnKeys, r.pathRdnKeys)
+                && Arrays.equals(sortKeys, r.sortKeys);
     }
 
     @Override

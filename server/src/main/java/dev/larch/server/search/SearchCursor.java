@@ -23,7 +23,7 @@ import org.apache.directory.api.ldap.model.message.SearchScope;
  *
  * <p>Not thread-safe; lives inside one read transaction and must be closed before it.
  */
-public final class SearchCursor implements AutoCloseable {
+public final class SearchCursor implements EntryCursor {
     private final Directory directory;
     private final ReadTxn txn;
     private final long baseId;
@@ -178,6 +178,7 @@ public final class SearchCursor implements AutoCloseable {
      * @throws dev.larch.server.error.ResultCodeException adminLimitExceeded past the look-through
      *     limit, timeLimitExceeded past the deadline, canceled once the search is abandoned
      */
+    @Override
     public StoredEntry next() {
         while (true) {
             long id = candidates != null ? nextCandidate() : nextInScope();
@@ -192,7 +193,7 @@ public final class SearchCursor implements AutoCloseable {
         }
     }
 
-    /** What the client may see; whoever builds the results asks it which attributes to show. */
+    @Override
     public EntryScreen screen() {
         return screen;
     }

@@ -43,7 +43,7 @@ class PagedResultsIT {
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
             .configured(c -> TestServer.withLimits(c, new Limits(SERVER_SIZE_LIMIT, 0, LOOK_THROUGH_LIMIT, 50_000))
-                    .withResultControls(new ResultControls(MAX_OPEN, 0)))
+                    .withResultControls(new ResultControls(MAX_OPEN, 0, 20_000)))
             .importing(Ldif.bulkUnit(BULK, ENTRIES, i -> "paged " + i));
 
     /** Pages through {@code request} with pages of {@code pageSize}; returns the DNs in order. */

@@ -406,9 +406,10 @@ class SearchHandlerIT {
         assertEquals("cn=Subschema", root.getSubschemaSubentryDN());
         assertEquals("Larch", root.getVendorName());
         assertNotNull(root.getVendorVersion());
-        // nothing beyond what is implemented: the password policy control and paged results
+        // nothing beyond what is implemented: the password policy control, paged results, sort
         assertArrayEquals(
-                new String[] {"1.3.6.1.4.1.42.2.27.8.5.1", "1.2.840.113556.1.4.319"}, root.getSupportedControlOIDs());
+                new String[] {"1.3.6.1.4.1.42.2.27.8.5.1", "1.2.840.113556.1.4.319", "1.2.840.113556.1.4.473"},
+                root.getSupportedControlOIDs());
     }
 
     @Test
