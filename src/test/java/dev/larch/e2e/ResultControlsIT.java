@@ -15,6 +15,8 @@ import javax.naming.ldap.InitialLdapContext;
 import javax.naming.ldap.LdapContext;
 import javax.naming.ldap.PagedResultsControl;
 import javax.naming.ldap.PagedResultsResponseControl;
+import javax.naming.ldap.SortControl;
+import javax.naming.ldap.SortResponseControl;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,8 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The controls that shape a result set, sent by real clients against the shared server: OpenLDAP's
- * {@code ldapsearch -E} and the JDK's JNDI provider. The class owns {@code ou=rc}.
+ * The controls that shape a result set (paged results, server-side sort), sent by real clients
+ * against the shared server: OpenLDAP's {@code ldapsearch -E} and the JDK's JNDI provider. The class
+ * owns {@code ou=rc}.
  */
 @ExtendWith(SharedServer.class)
 class ResultControlsIT {
@@ -90,6 +93,61 @@ class ResultControlsIT {
         assertEquals(PEOPLE, new HashSet<>(dns).size(), "an entry came twice");
         long pages = r.out().lines().filter(l -> l.startsWith("pagedresults:")).count();
         assertEquals((PEOPLE + 6) / 7, pages, r.out());
+    }
+
+    private static List<String> values(ProcessResult r, String attribute) {
+        return r.out()
+                .lines()
+                .filter(l -> l.startsWith(attribute + ": "))
+                .map(l -> l.substring(attribute.length() + 2))
+                .toList();
+    }
+
+    @Test
+    void ldapsearchSortsForwardAndBackward() {
+        ProcessResult up = admin.ldapsearch("-LLL", "-E", "!sss=sn/uid", "-b", RC, "-s", "one", "(uid=*)", "sn");
+        assertEquals(0, up.exitCode(), up.describe());
+        List<String> sns = values(up, "sn");
+        assertEquals(PEOPLE, sns.size(), up.describe());
+        assertEquals(sns.stream().sorted().toList(), sns, "sorted by sn");
+
+        ProcessResult down = admin.ldapsearch("-LLL", "-E", "!sss=-sn", "-b", RC, "-s", "one", "(uid=*)", "sn");
+        assertEquals(0, down.exitCode(), down.describe());
+        assertEquals(sns.reversed(), values(down, "sn"));
+
+        ProcessResult unordered =
+                admin.ldapsearch("-LLL", "-E", "!sss=objectClass", "-b", RC, "-s", "one", "(uid=*)", "sn");
+        assertEquals(12, unordered.exitCode(), "unavailableCriticalExtension: " + unordered.describe());
+    }
+
+    @Test
+    void jndiSortControlSortsAndPagesTogether() throws Exception {
+        SearchControls controls = new SearchControls();
+        controls.setSearchScope(SearchControls.ONELEVEL_SCOPE);
+        controls.setReturningAttributes(new String[] {"sn"});
+        List<String> sns = new ArrayList<>();
+        byte[] cookie = null;
+        do {
+            jndi.setRequestControls(new Control[] {
+                new SortControl("sn", Control.CRITICAL), new PagedResultsControl(30, cookie, Control.CRITICAL)
+            });
+            NamingEnumeration<SearchResult> results = jndi.search(RC, "(uid=*)", controls);
+            while (results.hasMore()) {
+                sns.add((String) results.next().getAttributes().get("sn").get());
+            }
+            results.close();
+            cookie = null;
+            for (Control c : jndi.getResponseControls()) {
+                if (c instanceof PagedResultsResponseControl paged) {
+                    cookie = paged.getCookie();
+                } else if (c instanceof SortResponseControl sorted) {
+                    assertTrue(sorted.isSorted(), "sortResult " + sorted.getResultCode());
+                }
+            }
+        } while (cookie != null && cookie.length > 0);
+        assertEquals(PEOPLE, sns.size());
+        assertEquals(sns.stream().sorted().toList(), sns);
+        jndi.setRequestControls(null);
     }
 
     @Test
