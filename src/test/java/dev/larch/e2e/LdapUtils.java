@@ -76,6 +76,10 @@ final class LdapUtils {
         return run("ldapcompare", args);
     }
 
+    ProcessResult ldapexop(String... args) {
+        return run("ldapexop", args);
+    }
+
     ProcessResult ldapwhoami(String... args) {
         return run("ldapwhoami", args);
     }

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 import dev.larch.server.error.FailureResults;
+import dev.larch.server.protocol.SubordinateScope;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.MessageToMessageDecoder;
@@ -13,12 +14,15 @@ import org.apache.directory.api.asn1.ber.tlv.TLVStateEnum;
 import org.apache.directory.api.ldap.codec.api.LdapApiService;
 import org.apache.directory.api.ldap.codec.api.LdapMessageContainer;
 import org.apache.directory.api.ldap.codec.api.ResponseCarryingException;
+import org.apache.directory.api.ldap.model.message.ExtendedRequest;
 import org.apache.directory.api.ldap.model.message.Message;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.SearchResultDoneImpl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
 
 /**
  * Turns one framed PDU (from {@link LdapFrameDecoder}) into one Apache LDAP API {@link Message}.
@@ -38,6 +42,14 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
 
     private final LdapMessageContainer<Message> container;
     private final LdapMessageEnvelope envelope = new LdapMessageEnvelope();
+    private final BerHeader nameHeader = new BerHeader();
+
+    /** ExtendedRequest's requestName: [0], primitive. */
+    private static final int EXTENDED_REQUEST_NAME = 0x80;
+
+    /** The longest request name quoted back in an error. */
+    private static final int MAX_OID_CHARS = 128;
+
     private final SearchFilterDepth filterDepth;
     private final int maxFilterDepth;
     private final int maxFilterElements;
@@ -69,7 +81,8 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
      */
     public Object decode(ByteBuf pdu) {
         // A broken envelope is left to the Apache decoder, which refuses it as it always has.
-        if (envelope.read(pdu) && envelope.protocolOpTag() == LdapMessageEnvelope.SEARCH_REQUEST) {
+        boolean enveloped = envelope.read(pdu);
+        if (enveloped && envelope.protocolOpTag() == LdapMessageEnvelope.SEARCH_REQUEST) {
             switch (filterDepth.measure(pdu, envelope.protocolOpValueIndex(), envelope.protocolOpEnd())) {
                 case TOO_DEEP -> {
                     return filterTooDeep(envelope.messageId());
@@ -82,11 +95,36 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
                     return InboundError.Disconnect.protocolError("malformed PDU");
                 }
                 case WITHIN_LIMIT -> {
-                    // decoded below
+                    if (filterDepth.beyondTheCodec()) {
+                        return decodePatched(pdu);
+                    }
                 }
             }
         }
-        return decode(pdu.nioBuffer());
+        Object decoded = decode(pdu.nioBuffer());
+        if (enveloped
+                && envelope.protocolOpTag() == LdapMessageEnvelope.EXTENDED_REQUEST
+                && decoded instanceof ExtendedRequest request
+                && request.getRequestName() == null) {
+            // The codec leaves the name unset on requests it has no factory for; the error names it.
+            request.setRequestName(requestName(pdu, envelope.protocolOpValueIndex(), envelope.protocolOpEnd()));
+        }
+        return decoded;
+    }
+
+    /** A search with the subordinates scope or an absolute true/false filter, which the codec refuses as it is. */
+    private Object decodePatched(ByteBuf pdu) {
+        SearchRequestPatch.Patched patched;
+        try {
+            patched = SearchRequestPatch.patch(pdu);
+        } catch (IllegalArgumentException e) {
+            return malformed(e);
+        }
+        Object decoded = decode(ByteBuffer.wrap(patched.pdu()));
+        if (patched.subordinates() && decoded instanceof Message message) {
+            SubordinateScope.mark(message);
+        }
+        return decoded;
     }
 
     private Object decode(ByteBuffer buffer) {
@@ -112,6 +150,18 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
         } finally {
             container.clean();
         }
+    }
+
+    /** The requestName ([0] LDAPOID) of the ExtendedRequest whose value is {@code [valueIndex, end)}; null if absent. */
+    private String requestName(ByteBuf pdu, int valueIndex, int end) {
+        if (nameHeader.readElement(pdu, valueIndex, end) != BerHeader.Status.COMPLETE
+                || nameHeader.tag() != EXTENDED_REQUEST_NAME
+                || nameHeader.valueLength() > MAX_OID_CHARS) {
+            return null;
+        }
+        String name = pdu.toString(nameHeader.valueIndex(), nameHeader.valueLength(), US_ASCII);
+        // Shown in a diagnostic message: only what an OID may hold.
+        return name.matches("[0-9.]+") ? name : null;
     }
 
     private static InboundError malformed(Throwable e) {

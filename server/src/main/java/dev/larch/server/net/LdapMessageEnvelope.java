@@ -19,6 +19,8 @@ final class LdapMessageEnvelope {
 
     /** The protocolOp identifier of a SearchRequest: [APPLICATION 3], constructed. */
     static final int SEARCH_REQUEST = 0x63;
+    /** [APPLICATION 23], constructed. */
+    static final int EXTENDED_REQUEST = 0x77;
 
     private final BerHeader header = new BerHeader();
     private int messageId;

@@ -36,11 +36,15 @@ final class SearchFilterDepth {
     /** SearchRequest fields before the filter: baseObject, scope, derefAliases, sizeLimit, timeLimit, typesOnly. */
     private static final int FIELDS_BEFORE_FILTER = 6;
 
+    private static final int SCOPE_FIELD = 1;
+
     private final int maxDepth;
     private final int maxElements;
     private final BerHeader header = new BerHeader();
     /** End offsets of the and, or and not elements enclosing the current position, innermost last. */
     private int[] openEnds;
+    /** Whether the last request measured has scope 3 (subordinates) or an empty and/or (RFC 4526). */
+    private boolean beyondTheCodec;
 
     /** A measure of depth only: any number of elements is within the limit. */
     SearchFilterDepth(int maxDepth) {
@@ -68,10 +72,16 @@ final class SearchFilterDepth {
      * {@code [valueIndex, end)} of {@code pdu}. Bytes after the filter are not looked at.
      */
     Verdict measure(ByteBuf pdu, int valueIndex, int end) {
+        beyondTheCodec = false;
         int index = valueIndex;
         for (int i = 0; i < FIELDS_BEFORE_FILTER; i++) {
             if (header.readElement(pdu, index, end) != BerHeader.Status.COMPLETE) {
                 return Verdict.MALFORMED;
+            }
+            if (i == SCOPE_FIELD
+                    && header.valueLength() == 1
+                    && pdu.getUnsignedByte(header.valueIndex()) == SearchRequestPatch.SUBORDINATES) {
+                beyondTheCodec = true;
             }
             index = header.endIndex();
         }
@@ -79,6 +89,15 @@ final class SearchFilterDepth {
             return Verdict.MALFORMED;
         }
         return measureFilter(pdu, index, header.endIndex());
+    }
+
+    /**
+     * Whether the request last {@linkplain #measure measured} (within the limits) uses what the Apache
+     * decoder refuses: the subordinates scope or an absolute true or false filter; {@link
+     * SearchRequestPatch} rewrites it first.
+     */
+    boolean beyondTheCodec() {
+        return beyondTheCodec;
     }
 
     /** Walks the filter element in [start, end) with an explicit stack of open connectives' end offsets. */
@@ -101,6 +120,9 @@ final class SearchFilterDepth {
                 return Verdict.TOO_MANY_ELEMENTS;
             }
             int tag = header.tag();
+            if ((tag == FILTER_AND || tag == FILTER_OR) && header.valueLength() == 0) {
+                beyondTheCodec = true;
+            }
             if (tag == FILTER_AND || tag == FILTER_OR || tag == FILTER_NOT) {
                 if (open == openEnds.length) {
                     openEnds = Arrays.copyOf(openEnds, Math.min(maxDepth, openEnds.length * 2));

@@ -9,6 +9,7 @@ import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
+import dev.larch.server.protocol.SubordinateScope;
 import dev.larch.server.search.EntryCursor;
 import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.Filter;
@@ -165,6 +166,9 @@ public final class SearchHandler {
                     budget,
                     screen,
                     sort instanceof SortOrder ? null : resume);
+            if (SubordinateScope.requested(request)) {
+                inStoreOrder.excludingBase();
+            }
             cursor = switch (sort) {
                 case null -> inStoreOrder;
                 case SortOrder order ->

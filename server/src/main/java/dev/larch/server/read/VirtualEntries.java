@@ -5,6 +5,7 @@ import java.util.List;
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.protocol.AbsoluteFilters;
 import dev.larch.server.store.Keys;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
 import org.apache.directory.api.ldap.model.entry.Entry;
@@ -24,8 +25,8 @@ public final class VirtualEntries {
     public static final String PASSWORD_POLICY_CONTROL_OID = "1.3.6.1.4.1.42.2.27.8.5.1";
     /** Password Modify (RFC 3062), answered by the write package's PasswordModifyHandler. */
     public static final String PASSWORD_MODIFY_OID = "1.3.6.1.4.1.4203.1.11.1";
-    /** RFC 3673 all operational attributes, RFC 4525 modify-increment. */
-    private static final String[] FEATURES = {"1.3.6.1.4.1.4203.1.5.1", "1.3.6.1.1.14"};
+    /** RFC 3673 all operational attributes, RFC 4525 modify-increment, RFC 4526 absolute true and false filters. */
+    private static final String[] FEATURES = {"1.3.6.1.4.1.4203.1.5.1", "1.3.6.1.1.14", AbsoluteFilters.FEATURE_OID};
 
     private final StoredEntry rootDse;
     private final StoredEntry subschema;

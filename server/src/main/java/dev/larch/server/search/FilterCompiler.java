@@ -14,6 +14,7 @@ import dev.larch.server.directory.AttributeDescriptions;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.index.IndexKeys;
+import dev.larch.server.protocol.AbsoluteFilters;
 import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.filter.AndNode;
 import org.apache.directory.api.ldap.model.filter.ApproximateNode;
@@ -81,6 +82,13 @@ public final class FilterCompiler {
             }
         }
         if (node instanceof PresenceNode presence) {
+            // RFC 4526's (&) and (|), which the decoder hands over as these presence filters.
+            if (AbsoluteFilters.TRUE_ATTRIBUTE.equals(presence.getAttribute())) {
+                return new Filter.And(List.of());
+            }
+            if (AbsoluteFilters.FALSE_ATTRIBUTE.equals(presence.getAttribute())) {
+                return new Filter.Or(List.of());
+            }
             AttributeType type = type(presence.getAttribute());
             return type == null
                     ? new Filter.Undefined("unknown attribute " + presence.getAttribute())

@@ -35,6 +35,9 @@ public final class SearchCursor implements EntryCursor {
     private final boolean baseIsRoot;
 
     private final Deque<IdCursor> walk = new ArrayDeque<>();
+    /** Whether the base itself is left out: the subordinates scope, a subtree without its base. */
+    private boolean excludeBase;
+
     private int nextCandidate;
     private boolean baseVisited;
 
@@ -185,12 +188,24 @@ public final class SearchCursor implements EntryCursor {
             if (id == ReadTxn.NOT_FOUND) {
                 return null;
             }
+            if (excludeBase && id == baseId) {
+                continue;
+            }
             budget.examine();
             StoredEntry entry = directory.load(txn, id);
             if (entry != null && screen.evaluate(entry, filter) == Tri.TRUE) {
                 return entry;
             }
         }
+    }
+
+    /**
+     * Leaves the base out of a subtree search: the subordinates scope
+     * (draft-sermersheim-ldap-subordinate-scope). Call before the first {@link #next}.
+     */
+    public SearchCursor excludingBase() {
+        excludeBase = true;
+        return this;
     }
 
     @Override

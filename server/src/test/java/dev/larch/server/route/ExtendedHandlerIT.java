@@ -80,7 +80,8 @@ class ExtendedHandlerIT {
             LDAPException e = assertThrows(
                     LDAPException.class, () -> c.processExtendedOperation(new ExtendedRequest("1.2.3.4.5.6.7.8.9")));
             assertEquals(ResultCode.PROTOCOL_ERROR, e.getResultCode());
-            assertEquals("unsupported extended operation", e.getDiagnosticMessage());
+            // the OID the client sent is named (the codec loses it; the decoder reads it back)
+            assertEquals("unsupported extended operation 1.2.3.4.5.6.7.8.9", e.getDiagnosticMessage());
             // the connection stays usable
             assertEquals("", whoAmI(c));
         }
