@@ -57,6 +57,9 @@ import org.apache.directory.api.ldap.model.schema.SchemaManager;
  * request path without a socket.
  */
 public final class RequestHandlers {
+    /** RFC 6171's don't-use-copy control. */
+    static final String DONT_USE_COPY_OID = "1.3.6.1.1.22";
+
     private RequestHandlers() {}
 
     /**
@@ -166,6 +169,9 @@ public final class RequestHandlers {
                 .offer(PpolicyControls.OID, SupportedControls.ALL_OPERATIONS)
                 .offer(Paging.OID, MessageTypeEnum.SEARCH_REQUEST)
                 .offer(SortRequest.OID, MessageTypeEnum.SEARCH_REQUEST)
+                .offer(ModifyHandler.PERMISSIVE_MODIFY_OID, MessageTypeEnum.MODIFY_REQUEST)
+                // Don't use copy (RFC 6171): Larch serves no copies, so every answer honours it.
+                .offer(DONT_USE_COPY_OID, MessageTypeEnum.SEARCH_REQUEST, MessageTypeEnum.COMPARE_REQUEST)
                 .build();
         List<String> extensions =
                 new ArrayList<>(List.of(VirtualEntries.WHO_AM_I_OID, VirtualEntries.PASSWORD_MODIFY_OID));

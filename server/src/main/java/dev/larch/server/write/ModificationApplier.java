@@ -40,6 +40,14 @@ final class ModificationApplier {
      *     needs ({@link PolicyAttributes#adminWritable}) may be written although NO-USER-MODIFICATION
      */
     void apply(Entry entry, Iterable<Modification> modifications, boolean admin) {
+        apply(entry, modifications, admin, false);
+    }
+
+    /**
+     * @param permissive the permissive modify control (1.2.840.113556.1.4.1413): adding a value the
+     *     attribute has, or deleting one (or an attribute) it does not have, is not an error
+     */
+    void apply(Entry entry, Iterable<Modification> modifications, boolean admin, boolean permissive) {
         for (Modification mod : modifications) {
             Attribute change = schemaNormalizer.attribute(mod.getAttribute().getUpId(), mod.getAttribute());
             AttributeType type = change.getAttributeType();
@@ -48,8 +56,8 @@ final class ModificationApplier {
                         ResultCodeEnum.CONSTRAINT_VIOLATION, change.getUpId() + ": no user modification allowed");
             }
             switch (mod.getOperation()) {
-                case ADD_ATTRIBUTE -> add(entry, change);
-                case REMOVE_ATTRIBUTE -> remove(entry, change);
+                case ADD_ATTRIBUTE -> add(entry, change, permissive);
+                case REMOVE_ATTRIBUTE -> remove(entry, change, permissive);
                 case REPLACE_ATTRIBUTE -> replace(entry, change);
                 case INCREMENT_ATTRIBUTE -> increment(entry, change);
                 default ->
@@ -66,7 +74,7 @@ final class ModificationApplier {
         }
     }
 
-    private static void add(Entry entry, Attribute change) {
+    private static void add(Entry entry, Attribute change, boolean permissive) {
         if (change.size() == 0) {
             throw new ResultCodeException(
                     ResultCodeEnum.PROTOCOL_ERROR, change.getUpId() + ": add needs at least one value");
@@ -78,6 +86,9 @@ final class ModificationApplier {
         }
         for (Value v : change) {
             if (existing.contains(v)) {
+                if (permissive) {
+                    continue;
+                }
                 throw new ResultCodeException(
                         ResultCodeEnum.ATTRIBUTE_OR_VALUE_EXISTS, change.getUpId() + ": value #0 already exists");
             }
@@ -94,9 +105,12 @@ final class ModificationApplier {
         }
     }
 
-    private static void remove(Entry entry, Attribute change) {
+    private static void remove(Entry entry, Attribute change, boolean permissive) {
         Attribute existing = entry.get(change.getAttributeType());
         if (existing == null) {
+            if (permissive) {
+                return;
+            }
             throw new ResultCodeException(ResultCodeEnum.NO_SUCH_ATTRIBUTE, change.getUpId() + ": no such attribute");
         }
         if (change.size() == 0) {
@@ -104,7 +118,7 @@ final class ModificationApplier {
             return;
         }
         for (Value v : change) {
-            if (!existing.remove(v)) {
+            if (!existing.remove(v) && !permissive) {
                 throw new ResultCodeException(ResultCodeEnum.NO_SUCH_ATTRIBUTE, change.getUpId() + ": no such value");
             }
         }

@@ -36,6 +36,9 @@ public final class ModifyHandler {
     private final WriteQueue writes;
     private final AccessControl access;
     private final SchemaChecker checker;
+    /** The permissive modify control (AD's LDAP_SERVER_PERMISSIVE_MODIFY_OID), no value. */
+    public static final String PERMISSIVE_MODIFY_OID = "1.2.840.113556.1.4.1413";
+
     private final ModificationApplier applier;
     private final PasswordWork passwordWork;
     /** Null when no password policy is enforced. */
@@ -163,7 +166,7 @@ public final class ModifyHandler {
             StoredEntry before = directory.load(txn, directory.require(txn, dn));
             access.requireModify(session, txn, before, requested);
             Entry entry = directory.schemaNormalizer().toEntry(before);
-            applier.apply(entry, modifications, session.isAdmin());
+            applier.apply(entry, modifications, session.isAdmin(), request.hasControl(PERMISSIVE_MODIFY_OID));
             if (checked != null) {
                 checked.effects().applyTo(entry);
             }

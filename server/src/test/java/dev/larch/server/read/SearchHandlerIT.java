@@ -406,9 +406,16 @@ class SearchHandlerIT {
         assertEquals("cn=Subschema", root.getSubschemaSubentryDN());
         assertEquals("Larch", root.getVendorName());
         assertNotNull(root.getVendorVersion());
-        // nothing beyond what is implemented: the password policy control, paged results, sort
+        // nothing beyond what is implemented: password policy, paged results, sort, permissive
+        // modify, don't use copy
         assertArrayEquals(
-                new String[] {"1.3.6.1.4.1.42.2.27.8.5.1", "1.2.840.113556.1.4.319", "1.2.840.113556.1.4.473"},
+                new String[] {
+                    "1.3.6.1.4.1.42.2.27.8.5.1",
+                    "1.2.840.113556.1.4.319",
+                    "1.2.840.113556.1.4.473",
+                    "1.2.840.113556.1.4.1413",
+                    "1.3.6.1.1.22"
+                },
                 root.getSupportedControlOIDs());
     }
 
