@@ -170,6 +170,7 @@ public final class RequestHandlers {
                 .offer(Paging.OID, MessageTypeEnum.SEARCH_REQUEST)
                 .offer(SortRequest.OID, MessageTypeEnum.SEARCH_REQUEST)
                 .offer(ModifyHandler.PERMISSIVE_MODIFY_OID, MessageTypeEnum.MODIFY_REQUEST)
+                .offer(DeleteHandler.SUBTREE_DELETE_OID, MessageTypeEnum.DEL_REQUEST)
                 // Don't use copy (RFC 6171): Larch serves no copies, so every answer honours it.
                 .offer(DONT_USE_COPY_OID, MessageTypeEnum.SEARCH_REQUEST, MessageTypeEnum.COMPARE_REQUEST)
                 .build();
@@ -213,7 +214,7 @@ public final class RequestHandlers {
                         resultControls),
                 new CompareHandler(directory, access),
                 new AddHandler(directory, open.checker(), writes, access, passwordWork, policies.passwords()),
-                new DeleteHandler(directory, writes, access),
+                new DeleteHandler(directory, writes, access, searchLimits),
                 new ModifyHandler(directory, open.checker(), writes, access, passwordWork, policies.passwords()),
                 new ModifyDnHandler(directory, open.checker(), writes, access),
                 policies.mustChange(),

@@ -1,43 +1,133 @@
 package dev.larch.server.write;
 
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
+
 import dev.larch.server.access.AccessControl;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
+import dev.larch.server.protocol.Session;
+import dev.larch.server.read.SearchLimits;
+import dev.larch.server.store.IdCursor;
+import dev.larch.server.store.ReadTxn;
+import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.message.DeleteRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.name.Dn;
 
-/** Delete (RFC 4511 section 4.8): leaves only. */
+/**
+ * Delete (RFC 4511 section 4.8): leaves only, or with the subtree delete control
+ * (1.2.840.113556.1.4.805) the entry and everything below it, in one write transaction.
+ *
+ * <p>A subtree delete needs the delete right on every entry it removes (nothing is removed when one
+ * is refused) and examines at most the look-through limit of entries ({@code limits.look-through-limit},
+ * the administrator's too unless {@code limits.apply-to-admin = false}); a larger subtree is refused
+ * with adminLimitExceeded before anything changes, so one request cannot hold the single writer for
+ * long.
+ */
 public final class DeleteHandler {
+    /** The subtree delete control (AD's LDAP_SERVER_TREE_DELETE_OID), no value. */
+    public static final String SUBTREE_DELETE_OID = "1.2.840.113556.1.4.805";
+
     private final Directory directory;
     private final WriteQueue writes;
     private final AccessControl access;
+    private final SearchLimits limits;
 
     public DeleteHandler(Directory directory, WriteQueue writes, AccessControl access) {
+        this(directory, writes, access, SearchLimits.NONE);
+    }
+
+    /** @param limits whose look-through limit bounds a subtree delete */
+    public DeleteHandler(Directory directory, WriteQueue writes, AccessControl access, SearchLimits limits) {
         this.directory = directory;
         this.writes = writes;
         this.access = access;
+        this.limits = limits;
     }
 
     public void handle(Operation op, DeleteRequest request) {
         Dn dn = directory.schemaNormalizer().dn(request.getName());
+        boolean subtree = request.hasControl(SUBTREE_DELETE_OID);
+        Session session = op.session();
+        int bound = limits.forSession(session.isAdmin()).lookThroughLimit();
         writes.submit(op, txn -> {
             long id = directory.require(txn, dn);
             StoredEntry entry = directory.load(txn, id);
-            access.requireDelete(op.session(), txn, entry);
-            if (txn.hasChildren(id)) {
-                throw new ResultCodeException(
-                        ResultCodeEnum.NOT_ALLOWED_ON_NON_LEAF,
-                        "entry has subordinates; delete them first: " + dn.getName());
+            if (subtree) {
+                deleteSubtree(session, txn, id, bound);
+            } else {
+                access.requireDelete(session, txn, entry);
+                if (txn.hasChildren(id)) {
+                    throw new ResultCodeException(
+                            ResultCodeEnum.NOT_ALLOWED_ON_NON_LEAF,
+                            "entry has subordinates; delete them first, or send the subtree delete control: "
+                                    + dn.getName());
+                }
+                directory.delete(txn, entry);
+                access.written(txn, entry, null);
             }
-            directory.delete(txn, entry);
-            access.written(txn, entry, null);
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
             return response;
         });
+    }
+
+    /** Deletes {@code rootId} and everything below it, children before parents. */
+    private void deleteSubtree(Session session, WriteTxn txn, long rootId, int bound) {
+        long[] order = childrenFirst(txn, rootId, bound);
+        // Every right is checked before the first record changes, so a refusal leaves all in place.
+        StoredEntry[] entries = new StoredEntry[order.length];
+        for (int i = 0; i < order.length; i++) {
+            entries[i] = directory.load(txn, order[i]);
+            access.requireDelete(session, txn, entries[i]);
+        }
+        for (StoredEntry entry : entries) {
+            directory.delete(txn, entry);
+            access.written(txn, entry, null);
+        }
+    }
+
+    /** The IDs of {@code rootId}'s subtree in post-order; adminLimitExceeded past {@code bound} (0 = none). */
+    private static long[] childrenFirst(ReadTxn txn, long rootId, int bound) {
+        long[] order = new long[16];
+        int count = 0;
+        Deque<long[]> pending = new ArrayDeque<>(); // {id, children visited (0/1)}
+        pending.push(new long[] {rootId, 0});
+        while (!pending.isEmpty()) {
+            long[] top = pending.peek();
+            if (top[1] == 0) {
+                top[1] = 1;
+                try (IdCursor children = txn.children(top[0])) {
+                    for (long child = children.next(); child != ReadTxn.NOT_FOUND; child = children.next()) {
+                        pending.push(new long[] {child, 0});
+                        if (bound > 0 && pending.size() + count > bound) {
+                            throw tooLarge(bound);
+                        }
+                    }
+                }
+                continue;
+            }
+            pending.pop();
+            if (bound > 0 && count >= bound) {
+                throw tooLarge(bound);
+            }
+            if (count == order.length) {
+                order = Arrays.copyOf(order, count * 2);
+            }
+            order[count++] = top[0];
+        }
+        return Arrays.copyOf(order, count);
+    }
+
+    private static ResultCodeException tooLarge(int bound) {
+        return new ResultCodeException(
+                ResultCodeEnum.ADMIN_LIMIT_EXCEEDED,
+                "the subtree holds more than " + bound
+                        + " entries (limits.look-through-limit); nothing was deleted: delete it in parts");
     }
 }
