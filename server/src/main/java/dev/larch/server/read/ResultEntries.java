@@ -1,8 +1,14 @@
 package dev.larch.server.read;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.search.EntryScreen;
+import dev.larch.server.search.Filter;
+import dev.larch.server.search.GroupGraph;
+import dev.larch.server.search.Tri;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
@@ -24,10 +30,19 @@ final class ResultEntries {
     static final String ENTRY_DN = "1.3.6.1.1.20";
     static final String SUBSCHEMA_SUBENTRY = "2.5.18.10";
 
+    private static final Filter ANY = new Filter.And(List.of());
+
     private final String subschemaDn;
+    /** Computes memberOf; null where no store is behind the entries. */
+    private final GroupGraph groups;
 
     ResultEntries(String subschemaDn) {
+        this(subschemaDn, null);
+    }
+
+    ResultEntries(String subschemaDn, GroupGraph groups) {
         this.subschemaDn = subschemaDn;
+        this.groups = groups;
     }
 
     /**
@@ -57,10 +72,35 @@ final class ResultEntries {
             if (selection.includesComputed(SUBSCHEMA_SUBENTRY)) {
                 add(entry, computed("subschemaSubentry", typesOnly, subschemaDn));
             }
+            // Last: judging each group asks the screen about other entries than this one.
+            if (groups != null
+                    && selection.includesComputed(GroupGraph.MEMBER_OF_OID)
+                    && screen.mayRead(stored, GroupGraph.MEMBER_OF_OID)) {
+                Attribute memberOf = memberOf(stored, typesOnly, screen, txn);
+                if (memberOf != null) {
+                    add(entry, memberOf);
+                }
+            }
         }
         SearchResultEntry response = new SearchResultEntryImpl(messageId);
         response.setEntry(entry);
         return response;
+    }
+
+    /** The groups holding {@code stored} that the client may see; null when there are none. */
+    private Attribute memberOf(StoredEntry stored, boolean typesOnly, EntryScreen screen, ReadTxn txn) {
+        List<byte[]> values = new ArrayList<>();
+        for (StoredEntry group : groups.groupsOf(txn, stored)) {
+            if (screen.evaluate(group, ANY) == Tri.TRUE) {
+                values.add(group.dn().getBytes(UTF_8));
+            }
+        }
+        if (values.isEmpty()) {
+            return null;
+        }
+        return typesOnly
+                ? new DefaultAttribute("memberOf")
+                : new DefaultAttribute("memberOf", values.toArray(byte[][]::new));
     }
 
     private static Attribute computed(String name, boolean typesOnly, String value) {

@@ -14,6 +14,7 @@ import dev.larch.server.search.EntryCursor;
 import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.search.GroupGraph;
 import dev.larch.server.search.ResumePoint;
 import dev.larch.server.search.SearchBudget;
 import dev.larch.server.search.SearchCursor;
@@ -51,6 +52,7 @@ public final class SearchHandler {
     private final WorkerPool workers;
     private final SearchSlots longSearches;
     private final Paging paging;
+    private final GroupGraph groups;
     private final int maxSortEntries;
 
     /** As below, with the default bounds on paged searches. */
@@ -104,7 +106,8 @@ public final class SearchHandler {
         this.access = access;
         this.virtualEntries = virtualEntries;
         this.limits = limits;
-        this.results = new ResultEntries(VirtualEntries.SUBSCHEMA_DN);
+        this.groups = new GroupGraph(directory, filters, planner);
+        this.results = new ResultEntries(VirtualEntries.SUBSCHEMA_DN, groups);
         this.pauses = pauses;
         this.workers = workers;
         this.longSearches = longSearches;
@@ -150,10 +153,12 @@ public final class SearchHandler {
         EntryCursor cursor = null;
         try {
             long baseId = directory.require(txn, base);
+            // Group membership through nested groups is read here, in the search's transaction.
+            Filter bound = groups.bind(txn, filter);
             SearchBudget budget = bounds.budget(request.getTimeLimit(), op.startNanos(), op::isAbandoned);
             IdSet candidates = request.getScope() == SearchScope.OBJECT
                     ? null
-                    : plannerFor().plan(txn, filter, budget).ids();
+                    : plannerFor().plan(txn, bound, budget).ids();
             EntryScreen screen = access.forSearch(op.session(), txn, request.getFilter(), filters);
             ResumePoint resume = page == null ? null : page.resume();
             SearchCursor inStoreOrder = new SearchCursor(
@@ -161,7 +166,7 @@ public final class SearchHandler {
                     txn,
                     baseId,
                     request.getScope(),
-                    filter,
+                    bound,
                     candidates,
                     budget,
                     screen,
@@ -172,7 +177,7 @@ public final class SearchHandler {
             cursor = switch (sort) {
                 case null -> inStoreOrder;
                 case SortOrder order ->
-                    new SortedCursor(inStoreOrder, order, maxSortEntries, directory, txn, filter, resume);
+                    new SortedCursor(inStoreOrder, order, maxSortEntries, directory, txn, bound, resume);
                 case SortOrder.Refusal refusal -> new SortRefusedCursor(inStoreOrder, refusal);
             };
             Function<StoredEntry, ResumePoint> resumeAfter = null;

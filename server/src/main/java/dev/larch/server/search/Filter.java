@@ -7,6 +7,7 @@ import java.util.function.Predicate;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.index.IndexKeys;
+import dev.larch.server.store.IdSet;
 
 /**
  * A search filter compiled against the schema: attribute descriptions resolved to OIDs (with
@@ -175,6 +176,30 @@ public sealed interface Filter {
         @Override
         public Tri evaluate(StoredEntry entry) {
             return test.evaluate(entry);
+        }
+    }
+
+    /**
+     * Group membership through nested groups, not yet read: {@code (memberOf:1.2.840.113556.1.4.1941:=G)}
+     * or {@code (memberOf=G)} ({@link #membersOf}: every entry in G directly or through its nested
+     * groups) and {@code (member:1.2.840.113556.1.4.1941:=X)} (every group holding X, directly or
+     * through groups in it). It needs the store, so {@link GroupGraph#bind} turns it into an {@link
+     * InSet} in the search's transaction; unbound it is Undefined.
+     *
+     * @param normalizedDn the assertion value, the DN of G or X as the schema normalizes it
+     */
+    record InChain(String description, boolean membersOf, String normalizedDn) implements Filter {
+        @Override
+        public Tri evaluate(StoredEntry entry) {
+            return Tri.UNDEFINED;
+        }
+    }
+
+    /** Membership in a set of entries read from the store for this search ({@link GroupGraph#bind}). */
+    record InSet(String description, IdSet ids) implements Filter {
+        @Override
+        public Tri evaluate(StoredEntry entry) {
+            return ids.contains(entry.id()) ? Tri.TRUE : Tri.FALSE;
         }
     }
 

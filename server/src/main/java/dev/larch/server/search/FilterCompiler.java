@@ -120,8 +120,39 @@ public final class FilterCompiler {
         return List.copyOf(out);
     }
 
+    /**
+     * The AD in-chain rule on memberOf (the members of a group, nested groups followed) or on a
+     * member attribute (the groups that hold an entry, nested groups followed).
+     */
+    private Filter inChain(String attribute, Value value, Set<String> unreadable) {
+        AttributeType type = attribute == null ? null : type(attribute);
+        if (type == null) {
+            return new Filter.Undefined("the in-chain rule needs memberOf, member or uniqueMember");
+        }
+        if (unreadable.contains(type.getOid())) {
+            return new Filter.Undefined("no access to " + attribute);
+        }
+        boolean membersOf = GroupGraph.MEMBER_OF_OID.equals(type.getOid());
+        if (!membersOf && !GroupGraph.MEMBER_ATTRIBUTE_OIDS.contains(type.getOid())) {
+            return new Filter.Undefined(
+                    "the in-chain rule applies to memberOf, member and uniqueMember, not " + attribute);
+        }
+        String dn;
+        try {
+            dn = new Dn(schema, text(value)).getNormName();
+        } catch (Exception e) {
+            return new Filter.Undefined("invalid DN for the in-chain rule");
+        }
+        return new Filter.InChain(
+                "(" + attribute + ":" + GroupGraph.IN_CHAIN_RULE + ":=" + text(value) + ")", membersOf, dn);
+    }
+
     private Filter equality(String attribute, Value value) {
         AttributeType type = type(attribute);
+        if (type != null && GroupGraph.MEMBER_OF_OID.equals(type.getOid())) {
+            // memberOf is computed, not stored: its equality is membership through nested groups.
+            return inChain(attribute, value, Set.of());
+        }
         if (type == null) {
             return new Filter.Undefined("unknown attribute " + attribute);
         }
@@ -194,6 +225,9 @@ public final class FilterCompiler {
 
     private Filter extensible(ExtensibleNode node, Set<String> unreadable) {
         String ruleId = node.getMatchingRuleId();
+        if (GroupGraph.IN_CHAIN_RULE.equals(ruleId)) {
+            return inChain(node.getAttribute(), node.getValue(), unreadable);
+        }
         AttributeType type =
                 node.getAttribute() == null || node.getAttribute().isEmpty() ? null : type(node.getAttribute());
         if (node.getAttribute() != null && !node.getAttribute().isEmpty() && type == null) {

@@ -29,6 +29,8 @@ public final class Plan {
         RANGE("range"),
         AND("and"),
         OR("or"),
+        /** Group members or groups through nested groups, read from the member indexes. */
+        IN_CHAIN("in-chain"),
         /** Nothing indexed answers this filter: the scope is walked. */
         NOT_INDEXED("scan"),
         /** The filter can never be true: no candidates, nothing read. */

@@ -100,6 +100,8 @@ public final class SearchPlanner {
             case Filter.Or or -> or(txn, budget, or);
             case Filter.Not n -> Plan.notIndexed();
             case Filter.Extensible e -> Plan.notIndexed();
+            case Filter.InChain c -> Plan.empty("in-chain filter not read"); // Undefined for every entry
+            case Filter.InSet in -> Plan.indexRead(Step.IN_CHAIN, in.description(), in.ids());
         };
     }
 

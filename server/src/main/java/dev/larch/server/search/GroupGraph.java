@@ -1,0 +1,216 @@
+package dev.larch.server.search;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import dev.larch.server.directory.Directory;
+import dev.larch.server.entry.StoredAttribute;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.store.IdSet;
+import dev.larch.server.store.ReadTxn;
+import org.apache.directory.api.ldap.model.filter.EqualityNode;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.name.Dn;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+/**
+ * Group membership read from the store when asked, never stored: the groups that hold an entry
+ * (groupOfNames through {@code member}, groupOfUniqueNames through {@code uniqueMember}), found
+ * through those attributes' equality indexes, and a group's members, read from the group; both
+ * follow nested groups. So {@code memberOf} costs nothing on writes and nothing on reads that do
+ * not ask for it, and can never disagree with the groups.
+ *
+ * <p>Walks are breadth-first with a visited set (a cycle of groups ends), at most {@link #MAX_DEPTH}
+ * levels of nesting and {@link #MAX_ENTRIES} entries: an in-chain filter past that bound is refused
+ * with adminLimitExceeded; a {@code memberOf} value list stops at it. A member attribute without an
+ * equality index is not followed upward (add {@code index.uniqueMember = equality} for
+ * groupOfUniqueNames).
+ *
+ * <p>Thread-safe; each call works inside the caller's read transaction.
+ */
+public final class GroupGraph {
+    /** LDAP_MATCHING_RULE_IN_CHAIN (Active Directory). */
+    public static final String IN_CHAIN_RULE = "1.2.840.113556.1.4.1941";
+    /** memberOf, as Active Directory and OpenLDAP's memberof overlay number it. */
+    public static final String MEMBER_OF_OID = "1.2.840.113556.1.2.102";
+    /** member (groupOfNames) and uniqueMember (groupOfUniqueNames). */
+    public static final Set<String> MEMBER_ATTRIBUTE_OIDS = Set.of("2.5.4.31", "2.5.4.50");
+    /** Levels of nested groups followed. */
+    public static final int MAX_DEPTH = 16;
+    /** Entries one walk collects at most. */
+    public static final int MAX_ENTRIES = 10_000;
+
+    private static final List<String> MEMBER_ATTRIBUTES = List.of("member", "uniqueMember");
+
+    private final Directory directory;
+    private final FilterCompiler filters;
+    private final SearchPlanner planner;
+
+    public GroupGraph(Directory directory, FilterCompiler filters, SearchPlanner planner) {
+        this.directory = directory;
+        this.filters = filters;
+        this.planner = planner;
+    }
+
+    /**
+     * {@code filter} with each {@link Filter.InChain} read in {@code txn} into the set it stands for;
+     * the same instance when it has none.
+     *
+     * @throws ResultCodeException adminLimitExceeded when a walk passes {@link #MAX_ENTRIES}
+     */
+    public Filter bind(ReadTxn txn, Filter filter) {
+        return hasInChain(filter) ? bound(txn, filter) : filter;
+    }
+
+    private static boolean hasInChain(Filter filter) {
+        return switch (filter) {
+            case Filter.InChain chain -> true;
+            case Filter.And and -> and.children().stream().anyMatch(GroupGraph::hasInChain);
+            case Filter.Or or -> or.children().stream().anyMatch(GroupGraph::hasInChain);
+            case Filter.Not not -> hasInChain(not.child());
+            default -> false;
+        };
+    }
+
+    private Filter bound(ReadTxn txn, Filter filter) {
+        return switch (filter) {
+            case Filter.InChain chain ->
+                new Filter.InSet(
+                        chain.description(),
+                        chain.membersOf()
+                                ? membersOf(txn, chain.normalizedDn(), true)
+                                : groupsHolding(txn, chain.normalizedDn(), true));
+            case Filter.And and ->
+                new Filter.And(and.children().stream().map(f -> bound(txn, f)).toList());
+            case Filter.Or or ->
+                new Filter.Or(or.children().stream().map(f -> bound(txn, f)).toList());
+            case Filter.Not not -> new Filter.Not(bound(txn, not.child()));
+            default -> filter;
+        };
+    }
+
+    /** The groups that hold {@code entry}, directly or through nested groups: its memberOf values. */
+    public List<StoredEntry> groupsOf(ReadTxn txn, StoredEntry entry) {
+        IdSet ids =
+                groupsHolding(txn, directory.schemaNormalizer().dn(entry.dn()).getNormName(), false);
+        List<StoredEntry> groups = new ArrayList<>(ids.size());
+        for (int i = 0; i < ids.size(); i++) {
+            StoredEntry group = directory.load(txn, ids.get(i));
+            if (group != null) {
+                groups.add(group);
+            }
+        }
+        return groups;
+    }
+
+    /** Upward: the IDs of the groups whose member attributes name {@code normalizedDn}, nested groups followed. */
+    IdSet groupsHolding(ReadTxn txn, String normalizedDn, boolean refuseOverBound) {
+        IdSet.Builder found = new IdSet.Builder();
+        Set<Long> seen = new HashSet<>();
+        List<String> frontier = List.of(normalizedDn);
+        for (int depth = 0; depth < MAX_DEPTH && !frontier.isEmpty(); depth++) {
+            List<String> next = new ArrayList<>();
+            for (String dn : frontier) {
+                for (String attribute : MEMBER_ATTRIBUTES) {
+                    Filter holds = filters.compile(new EqualityNode<>(attribute, dn));
+                    IdSet candidates = planner.plan(txn, holds).ids();
+                    if (candidates == null) {
+                        continue; // not indexed: not followed upward (see the class comment)
+                    }
+                    for (int i = 0; i < candidates.size(); i++) {
+                        long id = candidates.get(i);
+                        if (seen.contains(id)) {
+                            continue;
+                        }
+                        StoredEntry group = directory.load(txn, id);
+                        if (group == null || holds.evaluate(group) != Tri.TRUE) {
+                            continue; // an index key cut short can name entries that do not match
+                        }
+                        seen.add(id);
+                        found.add(id);
+                        if (seen.size() > MAX_ENTRIES) {
+                            if (refuseOverBound) {
+                                throw tooMany();
+                            }
+                            return found.build();
+                        }
+                        next.add(directory.schemaNormalizer().dn(group.dn()).getNormName());
+                    }
+                }
+            }
+            frontier = next;
+        }
+        return found.build();
+    }
+
+    /** Downward: the IDs of the entries {@code groupDn} names in its member attributes, nested groups followed. */
+    IdSet membersOf(ReadTxn txn, String groupDn, boolean refuseOverBound) {
+        IdSet.Builder found = new IdSet.Builder();
+        Set<Long> seen = new HashSet<>();
+        long root = directory.resolve(txn, directory.schemaNormalizer().dn(groupDn));
+        if (root == ReadTxn.NOT_FOUND) {
+            return IdSet.EMPTY;
+        }
+        seen.add(root);
+        List<Long> frontier = List.of(root);
+        for (int depth = 0; depth < MAX_DEPTH && !frontier.isEmpty(); depth++) {
+            List<Long> next = new ArrayList<>();
+            for (long groupId : frontier) {
+                StoredEntry group = directory.load(txn, groupId);
+                for (Dn member : memberDns(group)) {
+                    long id = directory.resolve(txn, member);
+                    if (id == ReadTxn.NOT_FOUND || !seen.add(id)) {
+                        continue;
+                    }
+                    found.add(id);
+                    if (seen.size() > MAX_ENTRIES) {
+                        if (refuseOverBound) {
+                            throw tooMany();
+                        }
+                        return found.build();
+                    }
+                    next.add(id);
+                }
+            }
+            frontier = next;
+        }
+        return found.build();
+    }
+
+    /** The DNs a group's member and uniqueMember values name; values that are not DNs are skipped. */
+    private List<Dn> memberDns(StoredEntry group) {
+        List<Dn> out = new ArrayList<>();
+        if (group == null) {
+            return out;
+        }
+        for (String oid : MEMBER_ATTRIBUTE_OIDS) {
+            StoredAttribute values = group.attribute(oid);
+            if (values == null) {
+                continue;
+            }
+            for (byte[] value : values.values()) {
+                String text = new String(value, UTF_8);
+                int uid = text.lastIndexOf('#'); // nameAndOptionalUID: the DN before an optional #'...'B
+                if (uid > 0 && text.endsWith("'B")) {
+                    text = text.substring(0, uid);
+                }
+                try {
+                    out.add(directory.schemaNormalizer().dn(text));
+                } catch (RuntimeException e) {
+                    // not a DN: names nobody
+                }
+            }
+        }
+        return out;
+    }
+
+    private static ResultCodeException tooMany() {
+        return new ResultCodeException(
+                ResultCodeEnum.ADMIN_LIMIT_EXCEEDED,
+                "the group membership walk passed " + MAX_ENTRIES + " entries; use a smaller group");
+    }
+}
