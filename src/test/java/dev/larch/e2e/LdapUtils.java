@@ -56,6 +56,17 @@ final class LdapUtils {
         return run("ldapsearch", args);
     }
 
+    /**
+     * ldapsearch answering its prompt with {@code answer}: with {@code -E vlv=} it asks for the next
+     * window after each one and repeats the last window at end of input, so the answer ends it.
+     */
+    ProcessResult ldapsearchAnswering(String answer, String... args) {
+        List<String> command = new ArrayList<>(List.of("ldapsearch", "-x", "-H", "ldap://127.0.0.1:" + port));
+        command.addAll(bind);
+        command.addAll(List.of(args));
+        return ProcessResult.run(command, ENV, null, TIMEOUT, answer);
+    }
+
     ProcessResult ldapadd(String... args) {
         return run("ldapadd", args);
     }

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 /** How a finished command went: its exit code and everything it printed. */
 record ProcessResult(List<String> command, int exitCode, String out, String err) {
 
@@ -17,6 +19,12 @@ record ProcessResult(List<String> command, int exitCode, String out, String err)
      * @throws AssertionError when it runs longer than {@code timeout} (it is killed first)
      */
     static ProcessResult run(List<String> command, Map<String, String> env, Path workDir, Duration timeout) {
+        return run(command, env, workDir, timeout, "");
+    }
+
+    /** As above, with {@code input} written to the command's standard input before it is closed. */
+    static ProcessResult run(
+            List<String> command, Map<String, String> env, Path workDir, Duration timeout, String input) {
         ProcessBuilder builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.PIPE);
         builder.environment().putAll(env);
         if (workDir != null) {
@@ -24,7 +32,9 @@ record ProcessResult(List<String> command, int exitCode, String out, String err)
         }
         try {
             Process process = builder.start();
-            process.getOutputStream().close();
+            try (var stdin = process.getOutputStream()) {
+                stdin.write(input.getBytes(UTF_8));
+            }
             CapturedStream out = new CapturedStream(process.getInputStream(), "out-" + process.pid());
             CapturedStream err = new CapturedStream(process.getErrorStream(), "err-" + process.pid());
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -121,6 +121,23 @@ class ResultControlsIT {
     }
 
     @Test
+    void ldapsearchVirtualListViewByOffsetAndByValue() {
+        List<String> sorted =
+                values(admin.ldapsearch("-LLL", "-E", "!sss=sn", "-b", RC, "-s", "one", "(uid=*)", "sn"), "sn");
+        // ldapsearch asks for the next window after each; "q" is no window, which ends it (exit 1).
+        ProcessResult byOffset = admin.ldapsearchAnswering(
+                "q\n", "-LLL", "-E", "!sss=sn", "-E", "!vlv=2/3/10/0", "-b", RC, "-s", "one", "(uid=*)", "sn");
+        assertTrue(byOffset.out().contains("vlvResultpos=10 count=" + PEOPLE), byOffset.describe());
+        assertEquals(sorted.subList(7, 13), values(byOffset, "sn"));
+
+        ProcessResult byValue = admin.ldapsearchAnswering(
+                "q\n", "-LLL", "-E", "!sss=sn", "-E", "!vlv=1/1:S050", "-b", RC, "-s", "one", "(uid=*)", "sn");
+        assertTrue(byValue.out().contains("(0) Success"), byValue.describe());
+        int at = sorted.indexOf("S050");
+        assertEquals(sorted.subList(at - 1, at + 2), values(byValue, "sn"));
+    }
+
+    @Test
     void jndiSortControlSortsAndPagesTogether() throws Exception {
         SearchControls controls = new SearchControls();
         controls.setSearchScope(SearchControls.ONELEVEL_SCOPE);

@@ -47,6 +47,7 @@ import dev.larch.server.write.ModifyHandler;
 import dev.larch.server.write.PasswordModifyHandler;
 import dev.larch.server.write.PasswordWork;
 import dev.larch.server.write.WriteQueue;
+import org.apache.directory.api.ldap.extras.controls.vlv.VirtualListViewRequest;
 import org.apache.directory.api.ldap.model.message.MessageTypeEnum;
 import org.apache.directory.api.ldap.model.message.controls.SortRequest;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
@@ -169,6 +170,7 @@ public final class RequestHandlers {
                 .offer(PpolicyControls.OID, SupportedControls.ALL_OPERATIONS)
                 .offer(Paging.OID, MessageTypeEnum.SEARCH_REQUEST)
                 .offer(SortRequest.OID, MessageTypeEnum.SEARCH_REQUEST)
+                .offer(VirtualListViewRequest.OID, MessageTypeEnum.SEARCH_REQUEST)
                 .offer(ModifyHandler.PERMISSIVE_MODIFY_OID, MessageTypeEnum.MODIFY_REQUEST)
                 .offer(DeleteHandler.SUBTREE_DELETE_OID, MessageTypeEnum.DEL_REQUEST)
                 // Don't use copy (RFC 6171): Larch serves no copies, so every answer honours it.

@@ -20,6 +20,7 @@ import dev.larch.server.search.SearchBudget;
 import dev.larch.server.search.SearchCursor;
 import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.search.Tri;
+import dev.larch.server.search.sort.ListView;
 import dev.larch.server.search.sort.SortOrder;
 import dev.larch.server.search.sort.SortRefusedCursor;
 import dev.larch.server.search.sort.SortResolution;
@@ -27,6 +28,8 @@ import dev.larch.server.search.sort.SortedCursor;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.work.WorkerPool;
+import org.apache.directory.api.ldap.extras.controls.vlv.VirtualListViewRequest;
+import org.apache.directory.api.ldap.extras.controls.vlv.VirtualListViewResultCode;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.SearchResultDone;
@@ -146,6 +149,28 @@ public final class SearchHandler {
             op.complete(done);
             return;
         }
+        ListView view = request.getControl(VirtualListViewRequest.OID) instanceof VirtualListViewRequest v
+                ? new ListView(v)
+                : null;
+        if (view != null && (!(sort instanceof SortOrder) || page != null)) {
+            // The VLV draft: a view is a window on a sorted list; without a usable sort there is none.
+            SearchResultDone done = (SearchResultDone) request.getResultResponse();
+            done.getLdapResult().setResultCode(ResultCodeEnum.UNWILLING_TO_PERFORM);
+            done.getLdapResult()
+                    .setDiagnosticMessage(
+                            page != null
+                                    ? "a virtual list view cannot be combined with paged results"
+                                    : "a virtual list view needs a usable server-side sort control");
+            done.addControl(view.response(
+                    page != null
+                            ? VirtualListViewResultCode.UNWILLINGTOPERFORM
+                            : VirtualListViewResultCode.SORTCONTROLMISSING));
+            if (sort instanceof SortOrder.Refusal refusal) {
+                SortRefusedCursor.report(done, refusal);
+            }
+            op.complete(done);
+            return;
+        }
         if (!directory.holds(base)) {
             throw new ResultCodeException(ResultCodeEnum.NO_SUCH_OBJECT, "no naming context holds " + base.getName());
         }
@@ -177,7 +202,7 @@ public final class SearchHandler {
             cursor = switch (sort) {
                 case null -> inStoreOrder;
                 case SortOrder order ->
-                    new SortedCursor(inStoreOrder, order, maxSortEntries, directory, txn, bound, resume);
+                    new SortedCursor(inStoreOrder, order, maxSortEntries, directory, txn, bound, resume, view);
                 case SortOrder.Refusal refusal -> new SortRefusedCursor(inStoreOrder, refusal);
             };
             Function<StoredEntry, ResumePoint> resumeAfter = null;

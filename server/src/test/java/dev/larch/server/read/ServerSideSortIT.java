@@ -17,6 +17,8 @@ import com.unboundid.ldap.sdk.controls.ServerSideSortRequestControl;
 import com.unboundid.ldap.sdk.controls.ServerSideSortResponseControl;
 import com.unboundid.ldap.sdk.controls.SimplePagedResultsControl;
 import com.unboundid.ldap.sdk.controls.SortKey;
+import com.unboundid.ldap.sdk.controls.VirtualListViewRequestControl;
+import com.unboundid.ldap.sdk.controls.VirtualListViewResponseControl;
 import dev.larch.config.ResultControls;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
@@ -202,6 +204,40 @@ class ServerSideSortIT {
             } while (cookie.getValueLength() > 0);
             assertEquals(unpaged, paged);
             assertNotEquals(unpaged.get(0), unpaged.get(PEOPLE - 1));
+        }
+    }
+
+    @Test
+    void virtualListViewByOffsetAndByValue() throws Exception {
+        try (LDAPConnection c = larch.server().anonymous()) {
+            SearchRequest all = people(new ServerSideSortRequestControl(new SortKey("uidNumber")));
+            List<String> sorted = keys(c.search(all), "uidNumber");
+
+            SearchRequest byOffset = people(new ServerSideSortRequestControl(new SortKey("uidNumber")));
+            byOffset.addControl(new VirtualListViewRequestControl(10, 2, 3, 0, null));
+            SearchResult window = c.search(byOffset);
+            assertEquals(sorted.subList(7, 13), keys(window, "uidNumber"));
+            VirtualListViewResponseControl response = VirtualListViewResponseControl.get(window);
+            assertEquals(10, response.getTargetPosition());
+            assertEquals(PEOPLE, response.getContentCount());
+            assertEquals(ResultCode.SUCCESS, response.getResultCode());
+
+            // The first entry at or after 500, and one before it.
+            SearchRequest byValue = people(new ServerSideSortRequestControl(new SortKey("uidNumber")));
+            byValue.addControl(new VirtualListViewRequestControl("500", 1, 1, null));
+            List<String> around = keys(c.search(byValue), "uidNumber");
+            int first = 0;
+            while (Integer.parseInt(sorted.get(first).trim()) < 500) {
+                first++;
+            }
+            assertEquals(sorted.subList(first - 1, first + 2), around);
+
+            SearchRequest unsorted = people(new ServerSideSortRequestControl(new SortKey("uidNumber")));
+            unsorted.setControls(new VirtualListViewRequestControl(1, 0, 5, 0, null));
+            LDAPSearchException e = assertThrows(LDAPSearchException.class, () -> c.search(unsorted));
+            assertEquals(
+                    ResultCode.SORT_CONTROL_MISSING,
+                    VirtualListViewResponseControl.get(e.getSearchResult()).getResultCode());
         }
     }
 

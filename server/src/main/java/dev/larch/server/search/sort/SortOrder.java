@@ -135,6 +135,23 @@ public final class SortOrder implements Comparator<String[]>, SortResolution {
         return out;
     }
 
+    /** A virtual list view's assertion value as the first sort key's rule normalizes it. */
+    public String firstKeyOf(byte[] assertionValue) {
+        return normalize(keys.get(0).rule(), new String(assertionValue, UTF_8));
+    }
+
+    /**
+     * Orders an entry's first sort key against a normalized value in the first key's direction; a
+     * missing key comes after every value.
+     */
+    public int compareFirstKey(String entryKey, String value) {
+        if (entryKey == null) {
+            return 1;
+        }
+        int c = compare(keys.get(0).rule(), entryKey, value);
+        return keys.get(0).reverse() ? -c : c;
+    }
+
     /** Orders two entries' {@link #keysOf keys}: key by key, a missing value last in either direction. */
     @Override
     public int compare(String[] a, String[] b) {

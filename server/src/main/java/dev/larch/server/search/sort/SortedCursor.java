@@ -13,6 +13,7 @@ import dev.larch.server.search.Filter;
 import dev.larch.server.search.ResumePoint;
 import dev.larch.server.search.Tri;
 import dev.larch.server.store.ReadTxn;
+import org.apache.directory.api.ldap.extras.controls.vlv.VirtualListViewResultCode;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchResultDone;
 import org.apache.directory.api.ldap.model.message.controls.SortResponseImpl;
@@ -38,6 +39,10 @@ public final class SortedCursor implements EntryCursor {
     private final ReadTxn txn;
     private final Filter filter;
     private final ResumePoint resume;
+    /** The virtual list view over the sorted entries; null for all of them. */
+    private final ListView view;
+
+    private int end;
 
     private long[] ids;
     private String[][] keys;
@@ -45,6 +50,7 @@ public final class SortedCursor implements EntryCursor {
     private int position;
     private boolean sorted;
     private SortResultCode outcome = SortResultCode.SUCCESS;
+    private VirtualListViewResultCode viewOutcome = VirtualListViewResultCode.SUCCESS;
 
     /**
      * @param inner the search's entries in store order, each already judged by its filter and screen
@@ -60,6 +66,20 @@ public final class SortedCursor implements EntryCursor {
             ReadTxn txn,
             Filter filter,
             ResumePoint resume) {
+        this(inner, order, maxEntries, directory, txn, filter, resume, null);
+    }
+
+    /** @param view the virtual list view to return of the sorted entries; null for all */
+    public SortedCursor(
+            EntryCursor inner,
+            SortOrder order,
+            int maxEntries,
+            Directory directory,
+            ReadTxn txn,
+            Filter filter,
+            ResumePoint resume,
+            ListView view) {
+        this.view = view;
         this.inner = inner;
         this.order = order;
         this.maxEntries = maxEntries;
@@ -74,7 +94,7 @@ public final class SortedCursor implements EntryCursor {
         if (!sorted) {
             sort();
         }
-        while (position < byOrder.length) {
+        while (position < end) {
             int i = byOrder[position++];
             StoredEntry entry = directory.load(txn, ids[i]);
             // Judged again so the screen's read rights are this entry's (it remembers the last one judged).
@@ -114,9 +134,35 @@ public final class SortedCursor implements EntryCursor {
         }
         Arrays.sort(byOrder, (a, b) -> compare(keys[a], ids[a], keys[b], ids[b]));
         sorted = true;
+        end = byOrder.length;
         if (resume != null && resume.sortKeys() != null) {
             position = firstAfter(resume.sortKeys(), resume.lastId());
         }
+        if (view != null) {
+            int atOrAfter = view.byValue() ? firstAtOrAfter(order.firstKeyOf(view.assertionValue())) : 0;
+            if (!view.place(byOrder.length, atOrAfter)) {
+                viewOutcome = VirtualListViewResultCode.OFFSETRANGEERROR;
+                throw new ResultCodeException(
+                        ResultCodeEnum.UNWILLING_TO_PERFORM, "virtual list view offset out of range (1 or more)");
+            }
+            position = view.firstIndex();
+            end = view.endIndex();
+        }
+    }
+
+    /** The first position in sort order whose first key is at or after {@code key}. */
+    private int firstAtOrAfter(String key) {
+        int low = 0;
+        int high = byOrder.length;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (order.compareFirstKey(keys[byOrder[mid]][0], key) < 0) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
     }
 
     private int compare(String[] keysA, long idA, String[] keysB, long idB) {
@@ -171,6 +217,14 @@ public final class SortedCursor implements EntryCursor {
     public void describeEnd(SearchResultDone done) {
         inner.describeEnd(done);
         done.addControl(response(outcome, null));
+        if (view != null) {
+            if (viewOutcome == VirtualListViewResultCode.SUCCESS && outcome != SortResultCode.SUCCESS) {
+                viewOutcome = outcome == SortResultCode.ADMINLIMITEXCEEDED
+                        ? VirtualListViewResultCode.ADMINLIMITEXCEEDED
+                        : VirtualListViewResultCode.OTHER;
+            }
+            done.addControl(view.response(viewOutcome));
+        }
     }
 
     /** The sortResult control (RFC 2891 section 1.2). */
