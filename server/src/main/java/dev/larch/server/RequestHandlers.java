@@ -176,8 +176,8 @@ public final class RequestHandlers {
                 // Don't use copy (RFC 6171): Larch serves no copies, so every answer honours it.
                 .offer(DONT_USE_COPY_OID, MessageTypeEnum.SEARCH_REQUEST, MessageTypeEnum.COMPARE_REQUEST)
                 .build();
-        List<String> extensions =
-                new ArrayList<>(List.of(VirtualEntries.WHO_AM_I_OID, VirtualEntries.PASSWORD_MODIFY_OID));
+        List<String> extensions = new ArrayList<>(
+                List.of(VirtualEntries.WHO_AM_I_OID, VirtualEntries.PASSWORD_MODIFY_OID, VirtualEntries.CANCEL_OID));
         if (tls.configured()) {
             extensions.add(VirtualEntries.START_TLS_OID);
         }

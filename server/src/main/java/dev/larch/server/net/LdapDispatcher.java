@@ -33,13 +33,17 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.EventExecutor;
+import org.apache.directory.api.ldap.extras.extended.cancel.CancelRequest;
 import org.apache.directory.api.ldap.model.message.AbandonRequest;
 import org.apache.directory.api.ldap.model.message.BindRequest;
+import org.apache.directory.api.ldap.model.message.CompareRequest;
 import org.apache.directory.api.ldap.model.message.ExtendedResponse;
+import org.apache.directory.api.ldap.model.message.Request;
 import org.apache.directory.api.ldap.model.message.Response;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.ResultResponseRequest;
+import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.UnbindRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -269,6 +273,13 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
             operation.complete(startTls.answer(id, ctx.pipeline(), outstanding.size() - 1 + held.size()));
             return;
         }
+        if (request instanceof CancelRequest cancel) {
+            outstanding.put(id, operation);
+            inFlight.started();
+            // Answered here: it ends another operation of this connection, which only this layer sees.
+            operation.complete(cancel(cancel));
+            return;
+        }
         if (request instanceof BindRequest) {
             // RFC 4511 §4.2.1: before processing a bind, outstanding operations complete or are abandoned.
             abandonOutstanding();
@@ -329,6 +340,39 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         } else {
             waiters.add(new Waiter(operation, resume));
         }
+    }
+
+    /**
+     * Cancel (RFC 3909): the target ends at once with {@code canceled}, before this answer. Binds,
+     * StartTLS and Cancel cannot be canceled, nor writes: once handed to the writer a write is applied
+     * or fails, and its client learns which.
+     */
+    private ResultResponse cancel(CancelRequest request) {
+        ChannelOperation target = outstanding.get(request.getCancelId());
+        if (target == null || target == outstanding.get(request.getMessageId())) {
+            return ProtocolResponses.responseFor(
+                    request, ResultCodeEnum.NO_SUCH_OPERATION, "no operation " + request.getCancelId() + " to cancel");
+        }
+        Request cancelled = target.request();
+        boolean cancellable = cancelled instanceof SearchRequest || cancelled instanceof CompareRequest;
+        if (!cancellable) {
+            return ProtocolResponses.responseFor(
+                    request,
+                    ResultCodeEnum.CANNOT_CANCEL,
+                    "operation " + request.getCancelId() + " cannot be canceled: only searches and compares can");
+        }
+        outstanding.remove(target.messageId(), target);
+        inFlight.ended();
+        ResultResponse canceled = ProtocolResponses.responseFor(
+                (ResultResponseRequest) cancelled,
+                ResultCodeEnum.CANCELED,
+                "canceled by Cancel request " + request.getMessageId());
+        ctx.writeAndFlush(canceled).addListener(onWriteFailure);
+        handler.ended(target, canceled);
+        // Marked abandoned only now: its handler stops, and whatever it still sends is dropped.
+        target.markAbandoned();
+        releaseWaiters(target);
+        return ProtocolResponses.responseFor(request, ResultCodeEnum.SUCCESS, null);
     }
 
     private void abandon(AbandonRequest request) {

@@ -23,6 +23,8 @@ public final class VirtualEntries {
     public static final String START_TLS_OID = "1.3.6.1.4.1.1466.20037";
     /** The password policy control (draft-behera section 6). */
     public static final String PASSWORD_POLICY_CONTROL_OID = "1.3.6.1.4.1.42.2.27.8.5.1";
+    /** Cancel (RFC 3909), answered by the connection's dispatcher. */
+    public static final String CANCEL_OID = "1.3.6.1.1.8";
     /** Password Modify (RFC 3062), answered by the write package's PasswordModifyHandler. */
     public static final String PASSWORD_MODIFY_OID = "1.3.6.1.4.1.4203.1.11.1";
     /** RFC 3673 all operational attributes, RFC 4525 modify-increment, RFC 4526 absolute true and false filters. */
