@@ -76,7 +76,9 @@ final class ConfigLoader {
             "access.file",
             "limits.max-paged-searches-per-connection",
             "limits.paged-size-limit",
-            "limits.max-sort-entries");
+            "limits.max-sort-entries",
+            "integrity.reference-attributes",
+            "integrity.unique-attributes");
 
     static final String INDEX_PREFIX = "index.";
 
@@ -105,8 +107,17 @@ final class ConfigLoader {
                         .orElse(base.passwordPolicy().defaultPolicyDn())),
                 passwords(s, base.passwords()),
                 access(s, base.access()),
-                resultControls(s, base.resultControls()));
+                resultControls(s, base.resultControls()),
+                new IntegrityRules(
+                        s.list(
+                                "integrity.reference-attributes",
+                                base.integrity().referenceAttributes()),
+                        s.list("integrity.unique-attributes", base.integrity().uniqueAttributes())));
         s.requireAllRead();
+        requireEqualityIndexes(
+                s, config, "integrity.reference-attributes", config.integrity().referenceAttributes());
+        requireEqualityIndexes(
+                s, config, "integrity.unique-attributes", config.integrity().uniqueAttributes());
         if (config.tls().ldapsPort() != 0
                 && config.tls().ldapsPort() == config.listen().port()) {
             throw s.error(
@@ -176,6 +187,19 @@ final class ConfigLoader {
                 s.integer("limits.paused-search-seconds", b.pausedSearchSeconds(), 1, 86_400),
                 s.integer("limits.max-paused-searches", b.maxPausedSearches(), 1, MAX),
                 s.integer("limits.max-long-searches", b.maxLongSearches(), 1, MAX));
+    }
+
+    /** The integrity rules find other entries through equality indexes only, never a scan. */
+    private static void requireEqualityIndexes(Settings s, LarchConfig config, String key, List<String> attributes)
+            throws ConfigException {
+        for (String attribute : attributes) {
+            boolean indexed = config.indexes().entrySet().stream()
+                    .anyMatch(e -> e.getKey().equalsIgnoreCase(attribute)
+                            && e.getValue().contains(IndexKind.EQUALITY));
+            if (!indexed) {
+                throw s.error(key, attribute + " needs an equality index: add index." + attribute + " = equality");
+            }
+        }
     }
 
     private static ResultControls resultControls(Settings s, ResultControls b) throws ConfigException {

@@ -62,7 +62,9 @@ final class Defaults {
             // The built-in access rules, the same as config/access.aci.
             Access.BUILT_IN,
             // 16 paged searches open per connection, no cap on one paged search's entries, sorts of 20,000.
-            ResultControls.DEFAULTS);
+            ResultControls.DEFAULTS,
+            // Group members, manager and secretary follow deletes and renames; uid and mail are unique.
+            IntegrityRules.DEFAULTS);
 
     private Defaults() {}
 
@@ -77,6 +79,10 @@ final class Defaults {
         indexes.put("sn", eqSub);
         indexes.put("givenName", eqSub);
         indexes.put("member", eq);
+        // What referential integrity reads (integrity.reference-attributes).
+        indexes.put("uniqueMember", eq);
+        indexes.put("manager", eq);
+        indexes.put("secretary", eq);
         return indexes;
     }
 }

@@ -32,6 +32,7 @@ import java.util.Set;
  * @param access access control ({@code access.*})
  * @param resultControls bounds of paged results ({@code limits.max-paged-searches-per-connection},
  *     {@code limits.paged-size-limit})
+ * @param integrity referential integrity and attribute uniqueness ({@code integrity.*})
  */
 public record LarchConfig(
         String suffix,
@@ -47,7 +48,8 @@ public record LarchConfig(
         PasswordPolicySettings passwordPolicy,
         Passwords passwords,
         Access access,
-        ResultControls resultControls) {
+        ResultControls resultControls,
+        IntegrityRules integrity) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -64,6 +66,41 @@ public record LarchConfig(
         Objects.requireNonNull(passwords, "passwords");
         Objects.requireNonNull(access, "access");
         Objects.requireNonNull(resultControls, "resultControls");
+        Objects.requireNonNull(integrity, "integrity");
+    }
+
+    /** A configuration without integrity rules ({@link IntegrityRules#NONE}). */
+    public LarchConfig(
+            String suffix,
+            Listen listen,
+            Storage storage,
+            Limits limits,
+            Security security,
+            Logging logging,
+            Map<String, Set<IndexKind>> indexes,
+            List<Path> schemaFiles,
+            RateQuotas rateQuotas,
+            Tls tls,
+            PasswordPolicySettings passwordPolicy,
+            Passwords passwords,
+            Access access,
+            ResultControls resultControls) {
+        this(
+                suffix,
+                listen,
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                tls,
+                passwordPolicy,
+                passwords,
+                access,
+                resultControls,
+                IntegrityRules.NONE);
     }
 
     /** A configuration with the default bounds of the result-shaping controls ({@link ResultControls#DEFAULTS}). */
@@ -220,6 +257,13 @@ public record LarchConfig(
         return c.build();
     }
 
+    /** A copy with the integrity rules replaced. */
+    public LarchConfig withIntegrity(IntegrityRules replacement) {
+        Copy c = new Copy(this);
+        c.integrity = replacement;
+        return c.build();
+    }
+
     /**
      * The components of a config, to change one and build a new config: the one place besides the
      * record header that lists them all, so a new component is added here, not to every copy method.
@@ -239,6 +283,7 @@ public record LarchConfig(
         private Passwords passwords;
         private Access access;
         private ResultControls resultControls;
+        private IntegrityRules integrity;
 
         Copy(LarchConfig c) {
             suffix = c.suffix;
@@ -255,6 +300,7 @@ public record LarchConfig(
             passwords = c.passwords;
             access = c.access;
             resultControls = c.resultControls;
+            integrity = c.integrity;
         }
 
         LarchConfig build() {
@@ -272,7 +318,8 @@ public record LarchConfig(
                     passwordPolicy,
                     passwords,
                     access,
-                    resultControls);
+                    resultControls,
+                    integrity);
         }
     }
 

@@ -144,6 +144,12 @@ final class Settings {
         return paths;
     }
 
+    /** A comma-separated list of words; an empty value is an empty list; unset keeps {@code fallback}. */
+    List<String> list(String key, List<String> fallback) {
+        Optional<String> value = take(key);
+        return value.isEmpty() ? fallback : splitList(value.get());
+    }
+
     /** Fails on the first key no read has consumed. */
     void requireAllRead() throws ConfigException {
         if (!remaining.isEmpty()) {

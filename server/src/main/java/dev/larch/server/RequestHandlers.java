@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.larch.config.IntegrityRules;
 import dev.larch.config.LarchConfig;
 import dev.larch.config.Limits;
 import dev.larch.config.PasswordPolicySettings;
@@ -42,6 +43,7 @@ import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.work.WorkerPool;
 import dev.larch.server.write.AddHandler;
 import dev.larch.server.write.DeleteHandler;
+import dev.larch.server.write.Integrity;
 import dev.larch.server.write.ModifyDnHandler;
 import dev.larch.server.write.ModifyHandler;
 import dev.larch.server.write.PasswordModifyHandler;
@@ -91,6 +93,7 @@ public final class RequestHandlers {
                 config.passwordPolicy(),
                 config.passwords(),
                 config.resultControls(),
+                config.integrity(),
                 access,
                 credentials,
                 writes,
@@ -122,6 +125,7 @@ public final class RequestHandlers {
                 PasswordPolicySettings.NONE,
                 Passwords.DEFAULTS,
                 ResultControls.DEFAULTS,
+                IntegrityRules.NONE,
                 builtInAccess(open, schema),
                 credentials,
                 writes,
@@ -148,6 +152,7 @@ public final class RequestHandlers {
             PasswordPolicySettings passwordPolicy,
             Passwords passwords,
             ResultControls resultControls,
+            IntegrityRules integrityRules,
             AccessControl access,
             Credentials credentials,
             WriteQueue writes,
@@ -189,6 +194,13 @@ public final class RequestHandlers {
                 extensions,
                 sasl.mechanisms(),
                 controls.oids());
+        Integrity integrity = new Integrity(
+                directory,
+                new FilterCompiler(schema),
+                new SearchPlanner(open.store(), limits.indexEntryLimit()),
+                open.checker(),
+                integrityRules.referenceAttributes(),
+                integrityRules.uniqueAttributes());
         SearchLimits searchLimits = new SearchLimits(
                 limits.sizeLimit(), limits.timeLimitSeconds(), limits.lookThroughLimit(), limits.applyToAdmin());
         return new OperationRouter(
@@ -215,10 +227,12 @@ public final class RequestHandlers {
                         new SearchSlots(limits.maxLongSearches(), "limits.max-long-searches"),
                         resultControls),
                 new CompareHandler(directory, access),
-                new AddHandler(directory, open.checker(), writes, access, passwordWork, policies.passwords()),
-                new DeleteHandler(directory, writes, access, searchLimits),
-                new ModifyHandler(directory, open.checker(), writes, access, passwordWork, policies.passwords()),
-                new ModifyDnHandler(directory, open.checker(), writes, access),
+                new AddHandler(
+                        directory, open.checker(), writes, access, passwordWork, policies.passwords(), integrity),
+                new DeleteHandler(directory, writes, access, searchLimits, integrity),
+                new ModifyHandler(
+                        directory, open.checker(), writes, access, passwordWork, policies.passwords(), integrity),
+                new ModifyDnHandler(directory, open.checker(), writes, access, integrity),
                 policies.mustChange(),
                 new PasswordModifyHandler(
                         directory,

@@ -24,6 +24,7 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * ({@link PasswordWork}), written on the write queue.
  */
 public final class AddHandler {
+    private final Integrity integrity;
     private final Directory directory;
     private final NewEntries newEntries;
     private final WriteQueue writes;
@@ -49,6 +50,19 @@ public final class AddHandler {
             AccessControl access,
             PasswordWork passwordWork,
             PasswordModifications policy) {
+        this(directory, checker, writes, access, passwordWork, policy, Integrity.NONE);
+    }
+
+    /** @param integrity the uniqueness of attribute values an add must keep */
+    public AddHandler(
+            Directory directory,
+            SchemaChecker checker,
+            WriteQueue writes,
+            AccessControl access,
+            PasswordWork passwordWork,
+            PasswordModifications policy,
+            Integrity integrity) {
+        this.integrity = integrity;
         this.policy = policy;
         this.directory = directory;
         this.newEntries = new NewEntries(directory, checker);
@@ -92,6 +106,7 @@ public final class AddHandler {
             if (policy != null) {
                 policy.onAdd(op.session(), entry, txn).applyTo(entry);
             }
+            integrity.requireUnique(txn, entry, -1, null);
             StoredEntry added = newEntries.insert(txn, entry);
             access.requireAdd(op.session(), txn, added);
             access.written(txn, null, added);

@@ -37,13 +37,19 @@ public final class DeleteHandler {
     private final WriteQueue writes;
     private final AccessControl access;
     private final SearchLimits limits;
+    private final Integrity integrity;
 
     public DeleteHandler(Directory directory, WriteQueue writes, AccessControl access) {
-        this(directory, writes, access, SearchLimits.NONE);
+        this(directory, writes, access, SearchLimits.NONE, Integrity.NONE);
     }
 
-    /** @param limits whose look-through limit bounds a subtree delete */
-    public DeleteHandler(Directory directory, WriteQueue writes, AccessControl access, SearchLimits limits) {
+    /**
+     * @param limits whose look-through limit bounds a subtree delete
+     * @param integrity the references a delete removes
+     */
+    public DeleteHandler(
+            Directory directory, WriteQueue writes, AccessControl access, SearchLimits limits, Integrity integrity) {
+        this.integrity = integrity;
         this.directory = directory;
         this.writes = writes;
         this.access = access;
@@ -54,12 +60,13 @@ public final class DeleteHandler {
         Dn dn = directory.schemaNormalizer().dn(request.getName());
         boolean subtree = request.hasControl(SUBTREE_DELETE_OID);
         Session session = op.session();
+        Dn modifier = session.boundDn();
         int bound = limits.forSession(session.isAdmin()).lookThroughLimit();
         writes.submit(op, txn -> {
             long id = directory.require(txn, dn);
             StoredEntry entry = directory.load(txn, id);
             if (subtree) {
-                deleteSubtree(session, txn, id, bound);
+                deleteSubtree(session, txn, id, bound, modifier);
             } else {
                 access.requireDelete(session, txn, entry);
                 if (txn.hasChildren(id)) {
@@ -70,6 +77,7 @@ public final class DeleteHandler {
                 }
                 directory.delete(txn, entry);
                 access.written(txn, entry, null);
+                integrity.referencesMoved(txn, dn, null, modifier);
             }
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
@@ -78,7 +86,7 @@ public final class DeleteHandler {
     }
 
     /** Deletes {@code rootId} and everything below it, children before parents. */
-    private void deleteSubtree(Session session, WriteTxn txn, long rootId, int bound) {
+    private void deleteSubtree(Session session, WriteTxn txn, long rootId, int bound, Dn modifier) {
         long[] order = childrenFirst(txn, rootId, bound);
         // Every right is checked before the first record changes, so a refusal leaves all in place.
         StoredEntry[] entries = new StoredEntry[order.length];
@@ -89,6 +97,10 @@ public final class DeleteHandler {
         for (StoredEntry entry : entries) {
             directory.delete(txn, entry);
             access.written(txn, entry, null);
+        }
+        // After every delete, so entries of the subtree are not rewritten only to be deleted.
+        for (StoredEntry entry : entries) {
+            integrity.referencesMoved(txn, directory.schemaNormalizer().dn(entry.dn()), null, modifier);
         }
     }
 

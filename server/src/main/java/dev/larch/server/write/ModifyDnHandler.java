@@ -3,7 +3,9 @@ package dev.larch.server.write;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import dev.larch.server.access.AccessControl;
 import dev.larch.server.directory.Directory;
@@ -30,12 +32,20 @@ import org.apache.directory.api.ldap.model.name.Rdn;
  * only have their stored DN rewritten.
  */
 public final class ModifyDnHandler {
+    private final Integrity integrity;
     private final Directory directory;
     private final WriteQueue writes;
     private final AccessControl access;
     private final SchemaChecker checker;
 
     public ModifyDnHandler(Directory directory, SchemaChecker checker, WriteQueue writes, AccessControl access) {
+        this(directory, checker, writes, access, Integrity.NONE);
+    }
+
+    /** @param integrity the references a rename updates and the uniqueness it must keep */
+    public ModifyDnHandler(
+            Directory directory, SchemaChecker checker, WriteQueue writes, AccessControl access, Integrity integrity) {
+        this.integrity = integrity;
         this.directory = directory;
         this.checker = checker;
         this.writes = writes;
@@ -79,12 +89,21 @@ public final class ModifyDnHandler {
             Entry entry = directory.schemaNormalizer().toEntry(before);
             entry.setDn(newDn);
             renameValues(entry, dn.getRdn(), newDn.getRdn(), request.getDeleteOldRdn());
+            Set<String> naming = new HashSet<>();
+            newDn.getRdn().forEach(ava -> naming.add(ava.getAttributeType().getOid()));
+            integrity.requireUnique(txn, entry, id, naming);
             Timestamps.modified(entry, modifier);
             checker.check(entry);
             StoredEntry after = directory.move(txn, before, newParentId, entry);
             access.requireRenameTo(op.session(), txn, before, after);
             access.written(txn, before, after);
-            rewriteDescendants(txn, directory, id, newDn);
+            List<Dn[]> renamed = new ArrayList<>();
+            renamed.add(new Dn[] {dn, newDn});
+            rewriteDescendants(txn, directory, id, newDn, renamed);
+            // After every DN changed, so references held inside the moved subtree are found too.
+            for (Dn[] names : renamed) {
+                integrity.referencesMoved(txn, names[0], names[1], modifier);
+            }
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
             return response;
@@ -132,7 +151,7 @@ public final class ModifyDnHandler {
     }
 
     /** Gives every entry below {@code rootId} its DN under the renamed ancestor {@code newRootDn}. */
-    private void rewriteDescendants(WriteTxn txn, Directory directory, long rootId, Dn newRootDn) {
+    private void rewriteDescendants(WriteTxn txn, Directory directory, long rootId, Dn newRootDn, List<Dn[]> renamed) {
         Deque<Long> pendingParents = new ArrayDeque<>();
         Deque<Dn> pendingDns = new ArrayDeque<>();
         pendingParents.push(rootId);
@@ -150,6 +169,7 @@ public final class ModifyDnHandler {
                 StoredEntry entry = directory.load(txn, child);
                 Rdn rdn = directory.schemaNormalizer().dn(entry.dn()).getRdn();
                 Dn childDn = directory.schemaNormalizer().dn(rdn.getName() + "," + parentDn.getName());
+                renamed.add(new Dn[] {directory.schemaNormalizer().dn(entry.dn()), childDn});
                 directory.rewriteDn(txn, entry, childDn);
                 pendingParents.push(child);
                 pendingDns.push(childDn);

@@ -1,7 +1,9 @@
 package dev.larch.server.write;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import dev.larch.server.access.AccessControl;
 import dev.larch.server.auth.IncomingPasswords;
@@ -23,6 +25,7 @@ import org.apache.directory.api.ldap.model.message.ModifyRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.name.Dn;
+import org.apache.directory.api.ldap.model.schema.AttributeType;
 
 /**
  * Modify (RFC 4511 section 4.6): all changes apply, and are schema-checked, or none do. A change to a
@@ -32,6 +35,7 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * hashes they verify against.
  */
 public final class ModifyHandler {
+    private final Integrity integrity;
     private final Directory directory;
     private final WriteQueue writes;
     private final AccessControl access;
@@ -61,6 +65,19 @@ public final class ModifyHandler {
             AccessControl access,
             PasswordWork passwordWork,
             PasswordModifications policy) {
+        this(directory, checker, writes, access, passwordWork, policy, Integrity.NONE);
+    }
+
+    /** @param integrity the uniqueness of attribute values a modify must keep */
+    public ModifyHandler(
+            Directory directory,
+            SchemaChecker checker,
+            WriteQueue writes,
+            AccessControl access,
+            PasswordWork passwordWork,
+            PasswordModifications policy,
+            Integrity integrity) {
+        this.integrity = integrity;
         this.directory = directory;
         this.checker = checker;
         this.writes = writes;
@@ -138,6 +155,21 @@ public final class ModifyHandler {
         return out;
     }
 
+    /** The OIDs of the attribute types {@code modifications} change; unknown types are left out. */
+    private Set<String> touched(List<Modification> modifications) {
+        Set<String> oids = new HashSet<>();
+        for (Modification mod : modifications) {
+            AttributeType type = directory
+                    .schemaNormalizer()
+                    .schema()
+                    .getAttributeType(mod.getAttribute().getUpId());
+            if (type != null) {
+                oids.add(type.getOid());
+            }
+        }
+        return oids;
+    }
+
     /** The schema-aware attribute of a modification, or null when its type is unknown (the applier says so). */
     private Attribute normalized(Modification mod) {
         if (directory.schemaNormalizer().typeOrNull(mod.getAttribute().getUpId()) == null) {
@@ -170,6 +202,7 @@ public final class ModifyHandler {
             if (checked != null) {
                 checked.effects().applyTo(entry);
             }
+            integrity.requireUnique(txn, entry, before.id(), touched(modifications));
             Timestamps.modified(entry, modifier);
             checker.addSuperclasses(entry);
             checker.check(entry);

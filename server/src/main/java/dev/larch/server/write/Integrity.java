@@ -1,0 +1,169 @@
+package dev.larch.server.write;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import dev.larch.server.directory.Directory;
+import dev.larch.server.directory.SchemaChecker;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.search.Filter;
+import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.search.SearchPlanner;
+import dev.larch.server.search.Tri;
+import dev.larch.server.store.IdSet;
+import dev.larch.server.store.ReadTxn;
+import dev.larch.server.store.WriteTxn;
+import org.apache.directory.api.ldap.model.entry.Attribute;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.entry.Value;
+import org.apache.directory.api.ldap.model.exception.LdapException;
+import org.apache.directory.api.ldap.model.filter.EqualityNode;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.name.Dn;
+import org.apache.directory.api.ldap.model.schema.AttributeType;
+
+/**
+ * The rules that keep entries consistent with each other, checked and applied inside the write
+ * transaction of the change that would break them:
+ *
+ * <ul>
+ *   <li>referential integrity: deleting or renaming an entry removes or renames its DN in every
+ *       reference attribute ({@code integrity.reference-attributes}) of every entry that holds it;
+ *   <li>attribute uniqueness: a value of a unique attribute ({@code integrity.unique-attributes})
+ *       already held by another entry of the suffix is refused with constraintViolation, which does
+ *       not name the other entry.
+ * </ul>
+ *
+ * <p>Both find the other entries through the attribute's equality index only, never a scan; the
+ * configuration refuses an attribute listed without one. A group that would lose its last member
+ * (a required attribute) keeps the empty DN as its member, as OpenLDAP's refint overlay can be told
+ * to, so it stays valid. Each referring entry rewritten costs one entry write in the same transaction.
+ *
+ * <p>Thread-safe; used on the writer thread.
+ */
+public final class Integrity {
+    /** No references kept, nothing unique: for tests and tools that write without the rules. */
+    public static final Integrity NONE = new Integrity(null, null, null, null, List.of(), List.of());
+
+    private final Directory directory;
+    private final FilterCompiler filters;
+    private final SearchPlanner planner;
+    private final SchemaChecker checker;
+    private final List<String> referenceAttributes;
+    private final List<String> uniqueAttributes;
+
+    public Integrity(
+            Directory directory,
+            FilterCompiler filters,
+            SearchPlanner planner,
+            SchemaChecker checker,
+            List<String> referenceAttributes,
+            List<String> uniqueAttributes) {
+        this.directory = directory;
+        this.filters = filters;
+        this.planner = planner;
+        this.checker = checker;
+        this.referenceAttributes = List.copyOf(referenceAttributes);
+        this.uniqueAttributes = List.copyOf(uniqueAttributes);
+    }
+
+    /**
+     * Refuses {@code entry} (being written as entry {@code selfId}, or -1 when new) when one of its
+     * values of a unique attribute among {@code touched} (attribute type OIDs; null for all) belongs
+     * to another entry already.
+     */
+    public void requireUnique(ReadTxn txn, Entry entry, long selfId, Set<String> touched) {
+        for (String name : uniqueAttributes) {
+            Attribute attribute = entry.get(name);
+            if (attribute == null
+                    || (touched != null
+                            && !touched.contains(attribute.getAttributeType().getOid()))) {
+                continue;
+            }
+            for (Value value : attribute) {
+                Filter taken = filters.compile(new EqualityNode<>(name, value.getString()));
+                for (long id : holders(txn, taken)) {
+                    if (id != selfId) {
+                        throw new ResultCodeException(
+                                ResultCodeEnum.CONSTRAINT_VIOLATION,
+                                name + " value " + value.getString()
+                                        + " is already in use (integrity.unique-attributes)");
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Rewrites every reference to {@code oldDn} in the reference attributes: to {@code newDn}, or
+     * away when it is null (the entry was deleted).
+     *
+     * @param modifier recorded as modifiersName of each entry rewritten
+     */
+    public void referencesMoved(WriteTxn txn, Dn oldDn, Dn newDn, Dn modifier) {
+        for (String name : referenceAttributes) {
+            Filter refers = filters.compile(new EqualityNode<>(name, oldDn.getName()));
+            for (long id : holders(txn, refers)) {
+                StoredEntry before = directory.load(txn, id);
+                Entry entry = directory.schemaNormalizer().toEntry(before);
+                rewrite(entry, entry.get(name), oldDn, newDn);
+                Timestamps.modified(entry, modifier);
+                directory.replace(txn, before, entry);
+            }
+        }
+    }
+
+    private void rewrite(Entry entry, Attribute attribute, Dn oldDn, Dn newDn) {
+        try {
+            List<Value> stale = new ArrayList<>();
+            for (Value value : attribute) {
+                if (sameDn(value.getString(), oldDn)) {
+                    stale.add(value);
+                }
+            }
+            for (Value value : stale) {
+                attribute.remove(value);
+            }
+            if (newDn != null && !attribute.contains(newDn.getName())) {
+                attribute.add(newDn.getName());
+            }
+            if (attribute.size() == 0) {
+                AttributeType type = attribute.getAttributeType();
+                entry.removeAttributes(type);
+                try {
+                    checker.check(entry);
+                } catch (ResultCodeException required) {
+                    entry.add(type, ""); // a required member: the empty DN keeps the group valid
+                }
+            }
+        } catch (LdapException e) {
+            throw new ResultCodeException(ResultCodeEnum.OTHER, "cannot rewrite a reference: " + e.getMessage());
+        }
+    }
+
+    private boolean sameDn(String value, Dn dn) {
+        try {
+            return directory.schemaNormalizer().dn(value).equals(dn);
+        } catch (RuntimeException notADn) {
+            return false;
+        }
+    }
+
+    /** The IDs of the entries {@code filter} (an equality on an indexed attribute) holds for. */
+    private List<Long> holders(ReadTxn txn, Filter filter) {
+        IdSet candidates = planner.plan(txn, filter).ids();
+        List<Long> out = new ArrayList<>();
+        if (candidates == null) {
+            return out; // not indexed: refused by the configuration, so only in tools without it
+        }
+        for (int i = 0; i < candidates.size(); i++) {
+            StoredEntry entry = directory.load(txn, candidates.get(i));
+            if (entry != null && filter.evaluate(entry) == Tri.TRUE) {
+                out.add(entry.id());
+            }
+        }
+        return out;
+    }
+}
