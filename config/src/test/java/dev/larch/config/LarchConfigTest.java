@@ -85,7 +85,9 @@ class LarchConfigTest {
         assertEquals(Set.of(IndexKind.EQUALITY), d.indexes().get("objectClass"));
         assertEquals(
                 Set.of(IndexKind.EQUALITY, IndexKind.SUBSTRING), d.indexes().get("givenName"));
-        assertEquals(7, d.indexes().size());
+        // member, uniqueMember, manager and secretary are indexed for referential integrity
+        assertEquals(10, d.indexes().size());
+        assertEquals(IntegrityRules.DEFAULTS, d.integrity());
         assertEquals(List.of(), d.schemaFiles());
         assertEquals(new RateQuotas(0, 0, 1, false), d.rateQuotas());
         assertFalse(d.rateQuotas().enabled());
@@ -213,10 +215,25 @@ class LarchConfigTest {
     }
 
     @Test
+    void integrityAttributesNeedAnEqualityIndex() throws Exception {
+        ConfigException e = assertThrows(ConfigException.class, () -> LarchConfig.load(write("""
+                index.mail = substring
+                """)));
+        assertTrue(
+                e.getMessage().contains("integrity.unique-attributes: mail needs an equality index"), e.getMessage());
+        LarchConfig none = LarchConfig.load(write("""
+                index.mail = substring
+                integrity.unique-attributes =
+                """));
+        assertEquals(List.of(), none.integrity().uniqueAttributes());
+    }
+
+    @Test
     void indexEntriesReplaceOrDropDefaultsPerAttribute() throws Exception {
         LarchConfig c = LarchConfig.load(write("""
                 index.CN = equality, ordering, PRESENCE
                 index.member = none
+                integrity.reference-attributes = uniqueMember, manager, secretary
                 index.sn =
                 index.telephoneNumber = substring
                 index.2.5.4.20 = equality
