@@ -29,6 +29,7 @@ import dev.larch.server.auth.TransportRule;
 import dev.larch.server.auth.policy.PasswordPolicies;
 import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.auth.sasl.SaslBinds;
+import dev.larch.server.read.AssertionControl;
 import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.Paging;
 import dev.larch.server.read.PausedSearches;
@@ -175,6 +176,13 @@ public final class RequestHandlers {
                 .offer(PpolicyControls.OID, SupportedControls.ALL_OPERATIONS)
                 .offer(Paging.OID, MessageTypeEnum.SEARCH_REQUEST)
                 .offer(SortRequest.OID, MessageTypeEnum.SEARCH_REQUEST)
+                .offer(
+                        AssertionControl.OID,
+                        MessageTypeEnum.SEARCH_REQUEST,
+                        MessageTypeEnum.COMPARE_REQUEST,
+                        MessageTypeEnum.DEL_REQUEST,
+                        MessageTypeEnum.MODIFY_REQUEST,
+                        MessageTypeEnum.MODIFYDN_REQUEST)
                 .offer(VirtualListViewRequest.OID, MessageTypeEnum.SEARCH_REQUEST)
                 .offer(ModifyHandler.PERMISSIVE_MODIFY_OID, MessageTypeEnum.MODIFY_REQUEST)
                 .offer(DeleteHandler.SUBTREE_DELETE_OID, MessageTypeEnum.DEL_REQUEST)

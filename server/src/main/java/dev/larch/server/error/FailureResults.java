@@ -1,5 +1,6 @@
 package dev.larch.server.error;
 
+import dev.larch.server.protocol.WireResultCode;
 import dev.larch.server.store.ChangeTooLargeException;
 import dev.larch.server.store.StoreClosedException;
 import dev.larch.server.store.StoreFullException;
@@ -73,6 +74,9 @@ public final class FailureResults {
         result.setDiagnosticMessage(error.getMessage());
         if (!error.matchedDn().isEmpty()) {
             result.setMatchedDn(error.matchedDn());
+        }
+        if (error.wireCode() != 0) {
+            WireResultCode.set(response, error.wireCode());
         }
         return response;
     }

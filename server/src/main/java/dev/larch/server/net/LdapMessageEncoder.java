@@ -3,6 +3,7 @@ package dev.larch.server.net;
 import java.nio.ByteBuffer;
 import java.util.List;
 
+import dev.larch.server.protocol.WireResultCode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
@@ -49,10 +50,50 @@ public final class LdapMessageEncoder extends MessageToMessageEncoder<Message> {
             }
             ByteBuf pdu = alloc.ioBuffer(encoded.remaining());
             pdu.writeBytes(encoded);
+            int wireCode = WireResultCode.of(message);
+            if (wireCode != 0) {
+                writeResultCode(pdu, wireCode);
+            }
             return pdu;
         } finally {
             buffer.clear();
         }
+    }
+
+    /**
+     * Writes {@code code} over the one-octet resultCode of the encoded response in {@code pdu}:
+     * LDAPMessage { messageID, protocolOp { resultCode ENUMERATED, ... } }. A PDU of another shape
+     * keeps the code the enumeration gave it.
+     */
+    static void writeResultCode(ByteBuf pdu, int code) {
+        int index = pdu.readerIndex();
+        index = skipHeader(pdu, index); // LDAPMessage SEQUENCE
+        if (index < 0 || pdu.getUnsignedByte(index) != 0x02) {
+            return;
+        }
+        index = skipHeader(pdu, index);
+        if (index < 0) {
+            return;
+        }
+        index += pdu.getUnsignedByte(index - 1); // past the messageID's value (a short-form length)
+        index = skipHeader(pdu, index); // protocolOp
+        if (index < 0
+                || index + 2 >= pdu.writerIndex()
+                || pdu.getUnsignedByte(index) != 0x0A
+                || pdu.getUnsignedByte(index + 1) != 0x01) {
+            return;
+        }
+        pdu.setByte(index + 2, code);
+    }
+
+    /** The index after the tag and length at {@code index}, or -1 past the end. */
+    private static int skipHeader(ByteBuf pdu, int index) {
+        if (index + 2 > pdu.writerIndex()) {
+            return -1;
+        }
+        int length = pdu.getUnsignedByte(index + 1);
+        int header = length < 0x80 ? 2 : 2 + (length & 0x7F);
+        return index + header <= pdu.writerIndex() ? index + header : -1;
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
+import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.message.CompareRequest;
@@ -21,9 +22,13 @@ public final class CompareHandler {
     private final Directory directory;
     private final AccessControl access;
 
+    private final AssertionControl assertionControl;
+
     public CompareHandler(Directory directory, AccessControl access) {
         this.directory = directory;
         this.access = access;
+        this.assertionControl = new AssertionControl(
+                new FilterCompiler(directory.schemaNormalizer().schema()), access);
     }
 
     public void handle(Operation op, CompareRequest request) {
@@ -39,6 +44,7 @@ public final class CompareHandler {
         boolean matched;
         try (ReadTxn txn = directory.store().read()) {
             StoredEntry entry = directory.load(txn, directory.require(txn, dn));
+            assertionControl.require(request, op.session(), txn, entry);
             access.requireCompare(op.session(), txn, entry, type.getOid(), type.getName());
             StoredAttribute attribute = entry.attribute(type.getOid());
             if (attribute == null) {

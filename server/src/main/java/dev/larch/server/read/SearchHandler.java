@@ -56,6 +56,7 @@ public final class SearchHandler {
     private final SearchSlots longSearches;
     private final Paging paging;
     private final GroupGraph groups;
+    private final AssertionControl assertion;
     private final int maxSortEntries;
 
     /** As below, with the default bounds on paged searches. */
@@ -110,6 +111,7 @@ public final class SearchHandler {
         this.virtualEntries = virtualEntries;
         this.limits = limits;
         this.groups = new GroupGraph(directory, filters, planner);
+        this.assertion = new AssertionControl(filters, access);
         this.results = new ResultEntries(VirtualEntries.SUBSCHEMA_DN, groups);
         this.pauses = pauses;
         this.workers = workers;
@@ -178,6 +180,7 @@ public final class SearchHandler {
         EntryCursor cursor = null;
         try {
             long baseId = directory.require(txn, base);
+            assertion.require(request, op.session(), txn, directory.load(txn, baseId));
             // Group membership through nested groups is read here, in the search's transaction.
             Filter bound = groups.bind(txn, filter);
             SearchBudget budget = bounds.budget(request.getTimeLimit(), op.startNanos(), op::isAbandoned);

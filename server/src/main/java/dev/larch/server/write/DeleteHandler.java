@@ -10,7 +10,9 @@ import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
+import dev.larch.server.read.AssertionControl;
 import dev.larch.server.read.SearchLimits;
+import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
@@ -38,6 +40,7 @@ public final class DeleteHandler {
     private final AccessControl access;
     private final SearchLimits limits;
     private final Integrity integrity;
+    private final AssertionControl assertion;
 
     public DeleteHandler(Directory directory, WriteQueue writes, AccessControl access) {
         this(directory, writes, access, SearchLimits.NONE, Integrity.NONE);
@@ -50,6 +53,8 @@ public final class DeleteHandler {
     public DeleteHandler(
             Directory directory, WriteQueue writes, AccessControl access, SearchLimits limits, Integrity integrity) {
         this.integrity = integrity;
+        this.assertion = new AssertionControl(
+                new FilterCompiler(directory.schemaNormalizer().schema()), access);
         this.directory = directory;
         this.writes = writes;
         this.access = access;
@@ -65,6 +70,7 @@ public final class DeleteHandler {
         writes.submit(op, txn -> {
             long id = directory.require(txn, dn);
             StoredEntry entry = directory.load(txn, id);
+            assertion.require(request, session, txn, entry);
             if (subtree) {
                 deleteSubtree(session, txn, id, bound, modifier);
             } else {

@@ -13,6 +13,8 @@ import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
+import dev.larch.server.read.AssertionControl;
+import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
@@ -33,6 +35,7 @@ import org.apache.directory.api.ldap.model.name.Rdn;
  */
 public final class ModifyDnHandler {
     private final Integrity integrity;
+    private final AssertionControl assertion;
     private final Directory directory;
     private final WriteQueue writes;
     private final AccessControl access;
@@ -46,6 +49,8 @@ public final class ModifyDnHandler {
     public ModifyDnHandler(
             Directory directory, SchemaChecker checker, WriteQueue writes, AccessControl access, Integrity integrity) {
         this.integrity = integrity;
+        this.assertion = new AssertionControl(
+                new FilterCompiler(directory.schemaNormalizer().schema()), access);
         this.directory = directory;
         this.checker = checker;
         this.writes = writes;
@@ -69,6 +74,7 @@ public final class ModifyDnHandler {
             long id = directory.require(txn, dn);
             StoredEntry before = directory.load(txn, id);
             access.requireDelete(op.session(), txn, before);
+            assertion.require(request, op.session(), txn, before);
             if (dn.equals(directory.suffix())) {
                 throw new ResultCodeException(
                         ResultCodeEnum.UNWILLING_TO_PERFORM, "cannot rename the naming context's root entry");

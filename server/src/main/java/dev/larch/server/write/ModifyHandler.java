@@ -15,6 +15,8 @@ import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
+import dev.larch.server.read.AssertionControl;
+import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.DefaultModification;
@@ -36,6 +38,7 @@ import org.apache.directory.api.ldap.model.schema.AttributeType;
  */
 public final class ModifyHandler {
     private final Integrity integrity;
+    private final AssertionControl assertion;
     private final Directory directory;
     private final WriteQueue writes;
     private final AccessControl access;
@@ -78,6 +81,8 @@ public final class ModifyHandler {
             PasswordModifications policy,
             Integrity integrity) {
         this.integrity = integrity;
+        this.assertion = new AssertionControl(
+                new FilterCompiler(directory.schemaNormalizer().schema()), access);
         this.directory = directory;
         this.checker = checker;
         this.writes = writes;
@@ -197,6 +202,7 @@ public final class ModifyHandler {
         writes.submit(op, txn -> {
             StoredEntry before = directory.load(txn, directory.require(txn, dn));
             access.requireModify(session, txn, before, requested);
+            assertion.require(request, session, txn, before);
             Entry entry = directory.schemaNormalizer().toEntry(before);
             applier.apply(entry, modifications, session.isAdmin(), request.hasControl(PERMISSIVE_MODIFY_OID));
             if (checked != null) {
