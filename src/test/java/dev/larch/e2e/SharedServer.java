@@ -60,7 +60,12 @@ final class SharedServer implements ParameterResolver {
         static Running start() {
             try {
                 Path dataDir = Files.createTempDirectory("larch-e2e-shared-");
-                LarchProcess process = LarchProcess.serve(dataDir)
+                // The classes share this server and reuse uids and mail addresses in their own
+                // subtrees, so uid and mail are not unique here (IntegrityIT covers the default).
+                Path config = dataDir.resolve("shared.conf");
+                Files.writeString(config, "integrity.unique-attributes =\n");
+                LarchProcess process = LarchProcess.serve(dataDir.resolve("data"))
+                        .config(config)
                         .adminPassword(ADMIN_PASSWORD)
                         .start();
                 try (LDAPConnection c =

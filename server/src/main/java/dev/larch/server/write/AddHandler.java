@@ -106,7 +106,8 @@ public final class AddHandler {
             if (policy != null) {
                 policy.onAdd(op.session(), entry, txn).applyTo(entry);
             }
-            integrity.requireUnique(txn, entry, -1, null);
+            // An entry already at this DN holds its own values: the add then fails entryAlreadyExists.
+            integrity.requireUnique(txn, entry, directory.resolve(txn, entry.getDn()), null);
             StoredEntry added = newEntries.insert(txn, entry);
             access.requireAdd(op.session(), txn, added);
             access.written(txn, null, added);
