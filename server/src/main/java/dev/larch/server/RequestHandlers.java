@@ -25,6 +25,7 @@ import dev.larch.server.auth.HashCostLimits;
 import dev.larch.server.auth.IncomingPasswords;
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordHasher;
+import dev.larch.server.auth.ProxiedAuthorization;
 import dev.larch.server.auth.TransportRule;
 import dev.larch.server.auth.policy.PasswordPolicies;
 import dev.larch.server.auth.policy.PpolicyControls;
@@ -188,6 +189,15 @@ public final class RequestHandlers {
                 .offer(DeleteHandler.SUBTREE_DELETE_OID, MessageTypeEnum.DEL_REQUEST)
                 // Don't use copy (RFC 6171): Larch serves no copies, so every answer honours it.
                 .offer(DONT_USE_COPY_OID, MessageTypeEnum.SEARCH_REQUEST, MessageTypeEnum.COMPARE_REQUEST)
+                .offer(
+                        ProxiedAuthorization.OID,
+                        MessageTypeEnum.SEARCH_REQUEST,
+                        MessageTypeEnum.COMPARE_REQUEST,
+                        MessageTypeEnum.ADD_REQUEST,
+                        MessageTypeEnum.DEL_REQUEST,
+                        MessageTypeEnum.MODIFY_REQUEST,
+                        MessageTypeEnum.MODIFYDN_REQUEST,
+                        MessageTypeEnum.EXTENDED_REQUEST)
                 .build();
         List<String> extensions = new ArrayList<>(
                 List.of(VirtualEntries.WHO_AM_I_OID, VirtualEntries.PASSWORD_MODIFY_OID, VirtualEntries.CANCEL_OID));
@@ -250,6 +260,12 @@ public final class RequestHandlers {
                         credentials.adminDn(),
                         access,
                         policies.passwords()),
-                controls);
+                controls,
+                new ProxiedAuthorization(
+                        directory,
+                        access,
+                        new FilterCompiler(schema),
+                        new SearchPlanner(open.store(), limits.indexEntryLimit()),
+                        credentials.adminDn()));
     }
 }

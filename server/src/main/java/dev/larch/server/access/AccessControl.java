@@ -145,6 +145,21 @@ public final class AccessControl {
         }
     }
 
+    /**
+     * Whether {@code session} may act as the identity whose entry is {@code target} (proxied
+     * authorization, RFC 4370): the administrator always; anyone else with {@code proxy} on it.
+     * Anonymous sessions never.
+     */
+    public boolean mayProxy(Session session, ReadTxn txn, StoredEntry target) {
+        if (session.isAdmin()) {
+            return true;
+        }
+        if (session.isAnonymous()) {
+            return false;
+        }
+        return (decider(session, txn).decide(target).onEntry() & Rights.PROXY) != 0;
+    }
+
     /** Delete needs {@code delete} on the entry. */
     public void requireDelete(Session session, WriteTxn txn, StoredEntry entry) {
         if (!session.isAdmin()) {

@@ -52,6 +52,22 @@ public final class Session {
         return type.cast(attachments.computeIfAbsent(type, k -> create.get()));
     }
 
+    /**
+     * The session an operation with proxied authorization (RFC 4370) runs as: this connection's
+     * transport (address, TLS) with another identity, for that one operation. Changing it never
+     * changes this session.
+     *
+     * @param dn the identity acted as; the empty DN for anonymous
+     */
+    public Session actingAs(Dn dn, boolean isAdmin) {
+        Session acting = new Session(id, remoteAddress);
+        acting.tls = tls;
+        acting.authMethod = authMethod;
+        acting.boundDn = dn;
+        acting.admin = isAdmin;
+        return acting;
+    }
+
     /** The connection number shown in the access log; unique for the life of the process. */
     public long id() {
         return id;

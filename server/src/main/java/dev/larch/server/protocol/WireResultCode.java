@@ -10,6 +10,8 @@ import org.apache.directory.api.ldap.model.message.Message;
 public final class WireResultCode {
     /** RFC 4528: the assertion control's filter was not true for the target entry. */
     public static final int ASSERTION_FAILED = 122;
+    /** RFC 4370: the requester may not act as the proxied identity. */
+    public static final int AUTHORIZATION_DENIED = 123;
 
     private static final String KEY = "dev.larch.wireResultCode";
 

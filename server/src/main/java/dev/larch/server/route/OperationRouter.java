@@ -1,6 +1,7 @@
 package dev.larch.server.route;
 
 import dev.larch.server.auth.BindHandler;
+import dev.larch.server.auth.ProxiedAuthorization;
 import dev.larch.server.auth.policy.MustChangeGate;
 import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.error.FailureResults;
@@ -44,6 +45,8 @@ public final class OperationRouter implements RequestHandler {
     private final MustChangeGate mustChange;
 
     private final SupportedControls controls;
+    /** Null when proxied authorization is not offered. */
+    private final ProxiedAuthorization proxied;
 
     public OperationRouter(
             BindHandler bind,
@@ -79,6 +82,23 @@ public final class OperationRouter implements RequestHandler {
             MustChangeGate mustChange,
             PasswordModifyHandler passwordModify,
             SupportedControls controls) {
+        this(bind, search, compare, add, delete, modify, modifyDn, mustChange, passwordModify, controls, null);
+    }
+
+    /** @param proxied proxied authorization (RFC 4370); null when not offered */
+    public OperationRouter(
+            BindHandler bind,
+            SearchHandler search,
+            CompareHandler compare,
+            AddHandler add,
+            DeleteHandler delete,
+            ModifyHandler modify,
+            ModifyDnHandler modifyDn,
+            MustChangeGate mustChange,
+            PasswordModifyHandler passwordModify,
+            SupportedControls controls,
+            ProxiedAuthorization proxied) {
+        this.proxied = proxied;
         this.controls = controls;
         this.mustChange = mustChange;
         this.extended = new ExtendedHandler(passwordModify);
@@ -92,14 +112,19 @@ public final class OperationRouter implements RequestHandler {
     }
 
     @Override
-    public void handle(Operation op) {
-        Request request = op.request();
+    public void handle(Operation received) {
+        Request request = received.request();
+        Operation op = received;
         try {
             controls.screen(request);
-            ResultResponse refusal = mustChange == null ? null : mustChange.refusal(op.session(), request);
+            // The requester's own state first: one who must change a reset password may not proxy.
+            ResultResponse refusal = mustChange == null ? null : mustChange.refusal(received.session(), request);
             if (refusal != null) {
-                op.complete(refusal);
+                received.complete(refusal);
                 return;
+            }
+            if (proxied != null && !(request instanceof BindRequest)) {
+                op = proxied.apply(received);
             }
             switch (request) {
                 case BindRequest r -> bind.handle(op, r);

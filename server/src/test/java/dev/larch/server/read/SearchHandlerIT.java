@@ -407,7 +407,7 @@ class SearchHandlerIT {
         assertEquals("Larch", root.getVendorName());
         assertNotNull(root.getVendorVersion());
         // nothing beyond what is implemented: password policy, paged results, sort, assertion, VLV, permissive
-        // modify, subtree delete, don't use copy
+        // modify, subtree delete, don't use copy, proxied authorization
         assertArrayEquals(
                 new String[] {
                     "1.3.6.1.4.1.42.2.27.8.5.1",
@@ -417,7 +417,8 @@ class SearchHandlerIT {
                     "2.16.840.1.113730.3.4.9",
                     "1.2.840.113556.1.4.1413",
                     "1.2.840.113556.1.4.805",
-                    "1.3.6.1.1.22"
+                    "1.3.6.1.1.22",
+                    "2.16.840.1.113730.3.4.18"
                 },
                 root.getSupportedControlOIDs());
     }

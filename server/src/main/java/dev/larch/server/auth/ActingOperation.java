@@ -1,0 +1,69 @@
+package dev.larch.server.auth;
+
+import dev.larch.server.protocol.Operation;
+import dev.larch.server.protocol.Session;
+import io.netty.util.concurrent.EventExecutor;
+import org.apache.directory.api.ldap.model.message.Request;
+import org.apache.directory.api.ldap.model.message.Response;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
+
+/** An operation run as another identity (proxied authorization): everything but the session is the original's. */
+final class ActingOperation implements Operation {
+    private final Operation original;
+    private final Session acting;
+
+    ActingOperation(Operation original, Session acting) {
+        this.original = original;
+        this.acting = acting;
+    }
+
+    @Override
+    public Request request() {
+        return original.request();
+    }
+
+    @Override
+    public Session session() {
+        return acting;
+    }
+
+    @Override
+    public EventExecutor executor() {
+        return original.executor();
+    }
+
+    @Override
+    public boolean send(Response response) {
+        return original.send(response);
+    }
+
+    @Override
+    public boolean isWritable() {
+        return original.isWritable();
+    }
+
+    @Override
+    public void onWritable(Runnable resume) {
+        original.onWritable(resume);
+    }
+
+    @Override
+    public boolean isAbandoned() {
+        return original.isAbandoned();
+    }
+
+    @Override
+    public void complete(ResultResponse response) {
+        original.complete(response);
+    }
+
+    @Override
+    public int entriesSent() {
+        return original.entriesSent();
+    }
+
+    @Override
+    public long startNanos() {
+        return original.startNanos();
+    }
+}
