@@ -8,6 +8,7 @@ import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.index.IndexKeys;
 import dev.larch.server.store.IdSet;
+import dev.larch.server.store.Keys;
 
 /**
  * A search filter compiled against the schema: attribute descriptions resolved to OIDs (with
@@ -90,6 +91,14 @@ public sealed interface Filter {
      * @param oids the attribute type and its subtypes
      */
     record Equality(String attribute, String[] oids, byte[] value) implements Filter {
+        /**
+         * Whether the equality index answers this filter exactly: its key is the whole normalized
+         * value unless that value is cut at LMDB's key size, so below it no candidate needs checking.
+         */
+        public boolean indexIsExact() {
+            return value.length > 0 && value.length < Keys.MAX_KEY_BYTES;
+        }
+
         @Override
         public Tri evaluate(StoredEntry entry) {
             return Tri.of(anyValue(entry, oids, v -> Arrays.equals(v, value)));

@@ -160,7 +160,8 @@ public final class Integrity {
         }
         for (int i = 0; i < candidates.size(); i++) {
             StoredEntry entry = directory.load(txn, candidates.get(i));
-            if (entry != null && filter.evaluate(entry) == Tri.TRUE) {
+            boolean exact = filter instanceof Filter.Equality equality && equality.indexIsExact();
+            if (entry != null && (exact || filter.evaluate(entry) == Tri.TRUE)) {
                 out.add(entry.id());
             }
         }
