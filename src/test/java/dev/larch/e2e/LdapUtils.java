@@ -105,6 +105,15 @@ final class LdapUtils {
         return withFile(ldif, file -> ldapmodify("-f", file.toString()));
     }
 
+    /** ldapmodify of {@code ldif} with extra options first (controls: {@code -e ...}). */
+    ProcessResult ldapmodifyLdifWith(String ldif, String... options) {
+        return withFile(ldif, file -> {
+            List<String> args = new ArrayList<>(List.of(options));
+            args.addAll(List.of("-f", file.toString()));
+            return ldapmodify(args.toArray(String[]::new));
+        });
+    }
+
     /**
      * The DNs {@code ldapsearch -LLL -b base -s scope filter 1.1} prints, in the order printed.
      *
