@@ -38,6 +38,8 @@ import dev.larch.server.read.SearchHandler;
 import dev.larch.server.read.SearchLimits;
 import dev.larch.server.read.SearchSlots;
 import dev.larch.server.read.VirtualEntries;
+import dev.larch.server.referral.ManageDsaIt;
+import dev.larch.server.referral.ReferralGate;
 import dev.larch.server.route.OperationRouter;
 import dev.larch.server.route.SupportedControls;
 import dev.larch.server.search.FilterCompiler;
@@ -185,6 +187,14 @@ public final class RequestHandlers {
                         MessageTypeEnum.MODIFY_REQUEST,
                         MessageTypeEnum.MODIFYDN_REQUEST)
                 .offer(VirtualListViewRequest.OID, MessageTypeEnum.SEARCH_REQUEST)
+                .offer(
+                        ManageDsaIt.OID,
+                        MessageTypeEnum.SEARCH_REQUEST,
+                        MessageTypeEnum.COMPARE_REQUEST,
+                        MessageTypeEnum.ADD_REQUEST,
+                        MessageTypeEnum.DEL_REQUEST,
+                        MessageTypeEnum.MODIFY_REQUEST,
+                        MessageTypeEnum.MODIFYDN_REQUEST)
                 .offer(ModifyHandler.PERMISSIVE_MODIFY_OID, MessageTypeEnum.MODIFY_REQUEST)
                 .offer(DeleteHandler.SUBTREE_DELETE_OID, MessageTypeEnum.DEL_REQUEST)
                 // Don't use copy (RFC 6171): Larch serves no copies, so every answer honours it.
@@ -266,6 +276,7 @@ public final class RequestHandlers {
                         access,
                         new FilterCompiler(schema),
                         new SearchPlanner(open.store(), limits.indexEntryLimit()),
-                        credentials.adminDn()));
+                        credentials.adminDn()),
+                new ReferralGate(directory, access, new FilterCompiler(schema)));
     }
 }

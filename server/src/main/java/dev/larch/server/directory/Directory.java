@@ -3,6 +3,7 @@ package dev.larch.server.directory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongPredicate;
 
 import dev.larch.server.entry.AttributeCatalog;
 import dev.larch.server.entry.EntryCodec;
@@ -36,6 +37,7 @@ public final class Directory {
     private final EntryCodec codec;
     private final Dn suffix;
     private final byte[] suffixKey;
+    private final ReferralObjects referrals;
 
     public Directory(LmdbStore store, SchemaNormalizer schemaNormalizer, Dn suffix) {
         this.store = store;
@@ -46,6 +48,15 @@ public final class Directory {
         this.codec = new EntryCodec(new AttributeCatalog(schemaNormalizer.schema(), store.attributeIds(oids)));
         this.suffix = schemaNormalizer.dn(suffix);
         this.suffixKey = this.suffix.getNormName().getBytes(UTF_8);
+        this.referrals = new ReferralObjects(schemaNormalizer);
+        try (ReadTxn txn = store.read()) {
+            referrals.load(txn, this);
+        }
+    }
+
+    /** The referral objects (RFC 3296) of this tree, kept current by this directory's writes. */
+    public ReferralObjects referrals() {
+        return referrals;
     }
 
     public LmdbStore store() {
@@ -80,6 +91,28 @@ public final class Directory {
             id = txn.childId(id, rdnKey(dn.getRdn(i)));
         }
         return id;
+    }
+
+    /**
+     * The first entry on the path from the naming context's root down to {@code dn} (both included)
+     * whose ID passes {@code test}, or {@link ReadTxn#NOT_FOUND}; the walk stops where the path leaves
+     * the tree, so an ancestor of an absent {@code dn} is found too.
+     */
+    public long firstOnPath(ReadTxn txn, Dn dn, LongPredicate test) {
+        if (!holds(dn)) {
+            return ReadTxn.NOT_FOUND;
+        }
+        long id = txn.childId(Keys.NO_PARENT, suffixKey);
+        for (int i = dn.size() - suffix.size() - 1; id != ReadTxn.NOT_FOUND; i--) {
+            if (test.test(id)) {
+                return id;
+            }
+            if (i < 0) {
+                break;
+            }
+            id = txn.childId(id, rdnKey(dn.getRdn(i)));
+        }
+        return ReadTxn.NOT_FOUND;
     }
 
     /** The ID of the entry named {@code dn}; noSuchObject with the matched DN when absent. */
@@ -151,6 +184,7 @@ public final class Directory {
         txn.putChild(parentId, keyUnderParent(entry.getDn(), parentId), id);
         StoredEntry stored = EntryCodec.toStored(id, parentId, entry);
         indexes.add(txn, stored);
+        referrals.written(txn, null, stored);
         return stored;
     }
 
@@ -159,6 +193,7 @@ public final class Directory {
         txn.putEntry(before.id(), codec.encode(before.parentId(), after));
         StoredEntry stored = EntryCodec.toStored(before.id(), before.parentId(), after);
         indexes.update(txn, before, stored);
+        referrals.written(txn, before, stored);
         return stored;
     }
 
@@ -170,6 +205,7 @@ public final class Directory {
         txn.putEntry(before.id(), codec.encode(newParentId, after));
         StoredEntry stored = EntryCodec.toStored(before.id(), newParentId, after);
         indexes.update(txn, before, stored);
+        referrals.written(txn, before, stored);
         return stored;
     }
 
@@ -186,6 +222,7 @@ public final class Directory {
         indexes.remove(txn, entry);
         txn.deleteChild(entry.parentId(), keyUnderParent(dn, entry.parentId()));
         txn.deleteEntry(entry.id());
+        referrals.written(txn, entry, null);
     }
 
     private byte[] keyUnderParent(Dn dn, long parentId) {

@@ -10,6 +10,8 @@ import org.apache.directory.api.ldap.model.exception.LdapInvalidDnException;
 import org.apache.directory.api.ldap.model.exception.LdapNoSuchAttributeException;
 import org.apache.directory.api.ldap.model.exception.LdapOperationException;
 import org.apache.directory.api.ldap.model.message.LdapResult;
+import org.apache.directory.api.ldap.model.message.Referral;
+import org.apache.directory.api.ldap.model.message.ReferralImpl;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.lmdbjava.Env.ReadersFullException;
@@ -74,6 +76,11 @@ public final class FailureResults {
         result.setDiagnosticMessage(error.getMessage());
         if (!error.matchedDn().isEmpty()) {
             result.setMatchedDn(error.matchedDn());
+        }
+        if (!error.referrals().isEmpty()) {
+            Referral referral = new ReferralImpl();
+            error.referrals().forEach(referral::addLdapUrl);
+            result.setReferral(referral);
         }
         if (error.wireCode() != 0) {
             WireResultCode.set(response, error.wireCode());

@@ -1,5 +1,7 @@
 package dev.larch.server.error;
 
+import java.util.List;
+
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.name.Dn;
 
@@ -12,6 +14,8 @@ public final class ResultCodeException extends RuntimeException {
     private final Dn matchedDn;
     /** A result code the Apache API's enumeration lacks (assertionFailed...), or 0. */
     private final int wireCode;
+    /** The referral URLs of a {@code referral} result (RFC 4511 section 4.1.10); empty otherwise. */
+    private final List<String> referrals;
 
     public ResultCodeException(ResultCodeEnum code, String message) {
         this(code, message, Dn.EMPTY_DN);
@@ -22,7 +26,13 @@ public final class ResultCodeException extends RuntimeException {
     }
 
     private ResultCodeException(ResultCodeEnum code, String message, Dn matchedDn, int wireCode) {
+        this(code, message, matchedDn, wireCode, List.of());
+    }
+
+    private ResultCodeException(
+            ResultCodeEnum code, String message, Dn matchedDn, int wireCode, List<String> referrals) {
         super(message, null, false, false);
+        this.referrals = List.copyOf(referrals);
         this.code = code;
         this.matchedDn = matchedDn == null ? Dn.EMPTY_DN : matchedDn;
         this.wireCode = wireCode;
@@ -35,6 +45,23 @@ public final class ResultCodeException extends RuntimeException {
      */
     public static ResultCodeException withWireCode(int wireCode, String message) {
         return new ResultCodeException(ResultCodeEnum.OTHER, message, Dn.EMPTY_DN, wireCode);
+    }
+
+    /**
+     * A {@code referral} result (RFC 4511 section 4.1.10) sending the client to {@code urls}.
+     *
+     * @param urls at least one
+     */
+    public static ResultCodeException referral(String message, Dn matchedDn, List<String> urls) {
+        if (urls.isEmpty()) {
+            throw new IllegalArgumentException("a referral needs at least one URL");
+        }
+        return new ResultCodeException(ResultCodeEnum.REFERRAL, message, matchedDn, 0, urls);
+    }
+
+    /** The URLs of a referral result; empty for any other. */
+    public List<String> referrals() {
+        return referrals;
     }
 
     /** The result code to write in place of {@link #code}, or 0 for {@link #code} itself. */

@@ -10,6 +10,8 @@ import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.SubordinateScope;
+import dev.larch.server.referral.ContinuationReferences;
+import dev.larch.server.referral.ManageDsaIt;
 import dev.larch.server.search.EntryCursor;
 import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.Filter;
@@ -58,6 +60,7 @@ public final class SearchHandler {
     private final GroupGraph groups;
     private final AssertionControl assertion;
     private final int maxSortEntries;
+    private final ContinuationReferences references;
 
     /** As below, with the default bounds on paged searches. */
     public SearchHandler(
@@ -116,6 +119,7 @@ public final class SearchHandler {
         this.pauses = pauses;
         this.workers = workers;
         this.longSearches = longSearches;
+        this.references = new ContinuationReferences(directory.schemaNormalizer());
     }
 
     public void handle(Operation op, SearchRequest request) {
@@ -202,6 +206,11 @@ public final class SearchHandler {
             if (SubordinateScope.requested(request)) {
                 inStoreOrder.excludingBase();
             }
+            boolean sendReferences =
+                    !ManageDsaIt.requested(request) && !directory.referrals().isEmpty();
+            if (sendReferences) {
+                inStoreOrder.withReferrals(directory.referrals(), references.refOid());
+            }
             cursor = switch (sort) {
                 case null -> inStoreOrder;
                 case SortOrder order ->
@@ -233,6 +242,7 @@ public final class SearchHandler {
                             limit(request.getTimeLimit(), bounds.timeLimitSeconds()),
                             page,
                             resumeAfter)
+                    .withReferences(sendReferences ? references : null)
                     // A sort reads every match before its first entry: it may run long whatever the plan.
                     .start(sort instanceof SortOrder || StreamingSearch.mayRunLong(request.getScope(), candidates));
         } catch (RuntimeException e) {

@@ -10,6 +10,7 @@ import java.util.function.Function;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.protocol.Operation;
+import dev.larch.server.referral.ContinuationReferences;
 import dev.larch.server.search.EntryCursor;
 import dev.larch.server.search.ResumePoint;
 import dev.larch.server.store.IdSet;
@@ -81,6 +82,9 @@ final class StreamingSearch {
     private StoredEntry lastSent;
     /** Where the next page starts, once this page stopped full with more to come. */
     private ResumePoint nextPage;
+
+    /** Builds continuation references for the entries the cursor says stand for one; null when none can. */
+    private ContinuationReferences references;
 
     private final int sizeLimit;
     private final int timeLimitSeconds;
@@ -157,6 +161,12 @@ final class StreamingSearch {
                 timeLimitSeconds <= 0 ? Long.MAX_VALUE : op.startNanos() + TimeUnit.SECONDS.toNanos(timeLimitSeconds);
     }
 
+    /** Sends continuation references with {@code references} (RFC 3296 section 5.3); call before {@link #start}. */
+    StreamingSearch withReferences(ContinuationReferences references) {
+        this.references = references;
+        return this;
+    }
+
     /**
      * Whether a search may examine many entries: one that walks its scope (no index narrowed it) or
      * has more candidates than one batch. Base-scope searches and small indexed ones never do.
@@ -221,7 +231,8 @@ final class StreamingSearch {
                     finish(ResultCodeEnum.SUCCESS, null);
                     return;
                 }
-                if (sizeLimit > 0 && sent >= sizeLimit) {
+                boolean reference = cursor.isReference(entry);
+                if (!reference && sizeLimit > 0 && sent >= sizeLimit) {
                     finish(ResultCodeEnum.SIZE_LIMIT_EXCEEDED, sizeLimitExceeded());
                     return;
                 }
@@ -230,10 +241,7 @@ final class StreamingSearch {
                     finish(ResultCodeEnum.SUCCESS, null);
                     return;
                 }
-                sent++;
-                lastSent = entry;
-                boolean writable = op.send(results.build(
-                        request.getMessageId(), entry, selection, request.getTypesOnly(), cursor.screen(), txn));
+                boolean writable = op.send(response(entry, reference));
                 if (!writable) {
                     pause();
                     return;
@@ -285,7 +293,8 @@ final class StreamingSearch {
                     end = ResultCodeEnum.SUCCESS;
                     break;
                 }
-                if (sizeLimit > 0 && sent >= sizeLimit) {
+                boolean reference = cursor.isReference(entry);
+                if (!reference && sizeLimit > 0 && sent >= sizeLimit) {
                     end = ResultCodeEnum.SIZE_LIMIT_EXCEEDED;
                     message = sizeLimitExceeded();
                     break;
@@ -295,10 +304,7 @@ final class StreamingSearch {
                     end = ResultCodeEnum.SUCCESS;
                     break;
                 }
-                sent++;
-                lastSent = entry;
-                responses.add(results.build(
-                        request.getMessageId(), entry, selection, request.getTypesOnly(), cursor.screen(), txn));
+                responses.add(response(entry, reference));
                 if (System.nanoTime() - sliceStart > WORKER_SLICE_NANOS) {
                     break;
                 }
@@ -336,6 +342,19 @@ final class StreamingSearch {
         } else {
             continueOnWorkers();
         }
+    }
+
+    /**
+     * The response for one entry the cursor returned: a continuation reference, which counts neither
+     * toward the size limit nor the page, or the entry itself.
+     */
+    private Response response(StoredEntry entry, boolean reference) {
+        if (reference && references != null) {
+            return references.build(request, entry);
+        }
+        sent++;
+        lastSent = entry;
+        return results.build(request.getMessageId(), entry, selection, request.getTypesOnly(), cursor.screen(), txn);
     }
 
     /** Waits for the client to read, within the {@link PausedSearches} bounds. */

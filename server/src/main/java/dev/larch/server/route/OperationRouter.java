@@ -10,6 +10,7 @@ import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.SearchHandler;
+import dev.larch.server.referral.ReferralGate;
 import dev.larch.server.write.AddHandler;
 import dev.larch.server.write.DeleteHandler;
 import dev.larch.server.write.ModifyDnHandler;
@@ -47,6 +48,8 @@ public final class OperationRouter implements RequestHandler {
     private final SupportedControls controls;
     /** Null when proxied authorization is not offered. */
     private final ProxiedAuthorization proxied;
+    /** Null when referral objects are ordinary entries for everyone. */
+    private final ReferralGate referrals;
 
     public OperationRouter(
             BindHandler bind,
@@ -98,6 +101,24 @@ public final class OperationRouter implements RequestHandler {
             PasswordModifyHandler passwordModify,
             SupportedControls controls,
             ProxiedAuthorization proxied) {
+        this(bind, search, compare, add, delete, modify, modifyDn, mustChange, passwordModify, controls, proxied, null);
+    }
+
+    /** @param referrals answers operations on referral objects with referrals (RFC 3296); null for none */
+    public OperationRouter(
+            BindHandler bind,
+            SearchHandler search,
+            CompareHandler compare,
+            AddHandler add,
+            DeleteHandler delete,
+            ModifyHandler modify,
+            ModifyDnHandler modifyDn,
+            MustChangeGate mustChange,
+            PasswordModifyHandler passwordModify,
+            SupportedControls controls,
+            ProxiedAuthorization proxied,
+            ReferralGate referrals) {
+        this.referrals = referrals;
         this.proxied = proxied;
         this.controls = controls;
         this.mustChange = mustChange;
@@ -125,6 +146,10 @@ public final class OperationRouter implements RequestHandler {
             }
             if (proxied != null && !(request instanceof BindRequest)) {
                 op = proxied.apply(received);
+            }
+            if (referrals != null) {
+                // After proxied authorization: whether the referral may be shown is the proxied identity's call.
+                referrals.check(op.session(), request);
             }
             switch (request) {
                 case BindRequest r -> bind.handle(op, r);

@@ -17,6 +17,15 @@ public interface EntryCursor extends AutoCloseable {
      */
     StoredEntry next();
 
+    /**
+     * Whether {@code entry}, returned by {@link #next}, stands for a search continuation reference
+     * (RFC 4511 section 4.5.3): a referral object met in scope, sent as its {@code ref} URLs rather than
+     * as an entry and not counted as one.
+     */
+    default boolean isReference(StoredEntry entry) {
+        return false;
+    }
+
     /** What the client may see; whoever builds the results asks it which attributes to show. */
     EntryScreen screen();
 

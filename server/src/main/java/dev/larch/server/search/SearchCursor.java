@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 import dev.larch.server.directory.Directory;
+import dev.larch.server.directory.ReferralObjects;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.IdSet;
@@ -29,7 +30,7 @@ public final class SearchCursor implements EntryCursor {
     private final long baseId;
     private final SearchScope scope;
     private final Filter filter;
-    private final IdSet candidates;
+    private IdSet candidates;
     private final SearchBudget budget;
     private final EntryScreen screen;
     private final boolean baseIsRoot;
@@ -40,6 +41,13 @@ public final class SearchCursor implements EntryCursor {
 
     private int nextCandidate;
     private boolean baseVisited;
+    /** The ID a paged search resumes after, or -1 when it starts at the beginning. */
+    private long resumedAfter = -1;
+
+    /** Referral objects to return as continuation references; null when they are ordinary entries. */
+    private ReferralObjects referrals;
+    /** The {@code ref} attribute: a client that may not read it on a referral object is not told of it. */
+    private String refOid;
 
     /**
      * A cursor with its own budget of {@code lookThroughLimit} entries, no deadline and no abandon:
@@ -133,6 +141,7 @@ public final class SearchCursor implements EntryCursor {
     private void resumeAfter(ResumePoint resume) {
         baseVisited = true;
         if (candidates != null) {
+            resumedAfter = resume.lastId();
             nextCandidate = firstAbove(candidates, resume.lastId());
             return;
         }
@@ -191,6 +200,20 @@ public final class SearchCursor implements EntryCursor {
             if (excludeBase && id == baseId) {
                 continue;
             }
+            if (referrals != null && id != baseId) {
+                if (candidates != null && scope != SearchScope.ONELEVEL && belowReferral(id)) {
+                    budget.step();
+                    continue;
+                }
+                if (referrals.contains(id)) {
+                    budget.examine();
+                    StoredEntry referral = directory.load(txn, id);
+                    if (referral != null && screen.mayRead(referral, refOid)) {
+                        return referral; // whatever the filter says (RFC 3296 section 5.3)
+                    }
+                    continue;
+                }
+            }
             budget.examine();
             StoredEntry entry = directory.load(txn, id);
             if (entry != null && screen.evaluate(entry, filter) == Tri.TRUE) {
@@ -206,6 +229,41 @@ public final class SearchCursor implements EntryCursor {
     public SearchCursor excludingBase() {
         excludeBase = true;
         return this;
+    }
+
+    /**
+     * Returns the referral objects in scope (but not the base) as continuation references, whatever the
+     * filter, and leaves out everything below them (RFC 3296 section 5.3, RFC 4511 section 4.5.3): for a
+     * search without the ManageDsaIT control. Only a client that may read {@code ref} on a referral
+     * object learns of it. Call before the first {@link #next}.
+     *
+     * <p>Cost: a walk asks the in-memory set about each entry it steps on and never descends below a
+     * referral object; a candidate list gets the referral objects' IDs added and each candidate's
+     * ancestors up to the base are looked up (only while the directory holds referral objects).
+     */
+    public SearchCursor withReferrals(ReferralObjects referrals, String refOid) {
+        this.referrals = referrals;
+        this.refOid = refOid;
+        if (candidates != null) {
+            candidates = candidates.union(referrals.ids());
+            nextCandidate = resumedAfter < 0 ? 0 : firstAbove(candidates, resumedAfter);
+        }
+        return this;
+    }
+
+    @Override
+    public boolean isReference(StoredEntry entry) {
+        return referrals != null && entry.id() != baseId && referrals.contains(entry.id());
+    }
+
+    /** Whether a candidate lies below a referral object that lies below the base. */
+    private boolean belowReferral(long id) {
+        for (long p = directory.parentOf(txn, id); p != baseId && p != Keys.NO_PARENT; p = directory.parentOf(txn, p)) {
+            if (referrals.contains(p)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -273,7 +331,9 @@ public final class SearchCursor implements EntryCursor {
                         walk.pop().close();
                         continue;
                     }
-                    walk.push(txn.children(id));
+                    if (referrals == null || !referrals.contains(id)) {
+                        walk.push(txn.children(id)); // nothing below a referral object is searched
+                    }
                     yield id;
                 }
                 yield ReadTxn.NOT_FOUND;

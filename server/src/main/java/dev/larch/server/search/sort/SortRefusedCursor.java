@@ -24,6 +24,11 @@ public final class SortRefusedCursor implements EntryCursor {
     }
 
     @Override
+    public boolean isReference(StoredEntry entry) {
+        return inner.isReference(entry);
+    }
+
+    @Override
     public EntryScreen screen() {
         return inner.screen();
     }

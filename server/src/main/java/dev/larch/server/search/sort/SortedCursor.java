@@ -49,6 +49,12 @@ public final class SortedCursor implements EntryCursor {
     private Integer[] byOrder;
     private int position;
     private boolean sorted;
+    /**
+     * Continuation references the inner cursor met, returned before the sorted entries; kept on the
+     * first page only (each later page of a paged sort meets them again). Counted toward {@code maxEntries}.
+     */
+    private final List<StoredEntry> references = new ArrayList<>();
+
     private SortResultCode outcome = SortResultCode.SUCCESS;
     private VirtualListViewResultCode viewOutcome = VirtualListViewResultCode.SUCCESS;
 
@@ -94,6 +100,9 @@ public final class SortedCursor implements EntryCursor {
         if (!sorted) {
             sort();
         }
+        if (!references.isEmpty()) {
+            return references.removeLast();
+        }
         while (position < end) {
             int i = byOrder[position++];
             StoredEntry entry = directory.load(txn, ids[i]);
@@ -110,12 +119,18 @@ public final class SortedCursor implements EntryCursor {
         List<String[]> keyList = new ArrayList<>();
         try {
             for (StoredEntry entry = inner.next(); entry != null; entry = inner.next()) {
-                if (idList.size() >= maxEntries) {
+                if (idList.size() + references.size() >= maxEntries) {
                     outcome = SortResultCode.ADMINLIMITEXCEEDED;
                     throw new ResultCodeException(
                             ResultCodeEnum.ADMIN_LIMIT_EXCEEDED,
                             "more than " + maxEntries + " entries to sort (limits.max-sort-entries); narrow the"
                                     + " search or page it without sorting");
+                }
+                if (inner.isReference(entry)) {
+                    if (resume == null) {
+                        references.addFirst(entry);
+                    }
+                    continue;
                 }
                 idList.add(entry.id());
                 keyList.add(order.keysOf(entry, inner.screen()));
@@ -206,6 +221,11 @@ public final class SortedCursor implements EntryCursor {
             case UNWILLING_TO_PERFORM -> SortResultCode.UNWILLINGTOPERFORM;
             default -> SortResultCode.OTHER;
         };
+    }
+
+    @Override
+    public boolean isReference(StoredEntry entry) {
+        return inner.isReference(entry);
     }
 
     @Override
