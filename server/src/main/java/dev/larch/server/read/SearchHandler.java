@@ -206,8 +206,8 @@ public final class SearchHandler {
             if (SubordinateScope.requested(request)) {
                 inStoreOrder.excludingBase();
             }
-            boolean sendReferences =
-                    !ManageDsaIt.requested(request) && !directory.referrals().isEmpty();
+            // The volatile flag first: with no referral object in the directory nothing else is asked.
+            boolean sendReferences = !directory.referrals().isEmpty() && !ManageDsaIt.requested(request);
             if (sendReferences) {
                 inStoreOrder.withReferrals(directory.referrals(), references.refOid());
             }
