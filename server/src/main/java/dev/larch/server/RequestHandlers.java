@@ -32,8 +32,10 @@ import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.auth.sasl.SaslBinds;
 import dev.larch.server.read.AssertionControl;
 import dev.larch.server.read.CompareHandler;
+import dev.larch.server.read.MatchedValues;
 import dev.larch.server.read.Paging;
 import dev.larch.server.read.PausedSearches;
+import dev.larch.server.read.ReadEntryControl;
 import dev.larch.server.read.SearchHandler;
 import dev.larch.server.read.SearchLimits;
 import dev.larch.server.read.SearchSlots;
@@ -48,6 +50,7 @@ import dev.larch.server.write.DeleteHandler;
 import dev.larch.server.write.Integrity;
 import dev.larch.server.write.ModifyDnHandler;
 import dev.larch.server.write.ModifyHandler;
+import dev.larch.server.write.NoOperation;
 import dev.larch.server.write.PasswordModifyHandler;
 import dev.larch.server.write.PasswordWork;
 import dev.larch.server.write.WriteQueue;
@@ -187,6 +190,23 @@ public final class RequestHandlers {
                 .offer(VirtualListViewRequest.OID, MessageTypeEnum.SEARCH_REQUEST)
                 .offer(ModifyHandler.PERMISSIVE_MODIFY_OID, MessageTypeEnum.MODIFY_REQUEST)
                 .offer(DeleteHandler.SUBTREE_DELETE_OID, MessageTypeEnum.DEL_REQUEST)
+                .offer(
+                        ReadEntryControl.PRE_READ_OID,
+                        MessageTypeEnum.DEL_REQUEST,
+                        MessageTypeEnum.MODIFY_REQUEST,
+                        MessageTypeEnum.MODIFYDN_REQUEST)
+                .offer(
+                        ReadEntryControl.POST_READ_OID,
+                        MessageTypeEnum.ADD_REQUEST,
+                        MessageTypeEnum.MODIFY_REQUEST,
+                        MessageTypeEnum.MODIFYDN_REQUEST)
+                .offer(
+                        NoOperation.OID,
+                        MessageTypeEnum.ADD_REQUEST,
+                        MessageTypeEnum.DEL_REQUEST,
+                        MessageTypeEnum.MODIFY_REQUEST,
+                        MessageTypeEnum.MODIFYDN_REQUEST)
+                .offer(MatchedValues.OID, MessageTypeEnum.SEARCH_REQUEST)
                 // Don't use copy (RFC 6171): Larch serves no copies, so every answer honours it.
                 .offer(DONT_USE_COPY_OID, MessageTypeEnum.SEARCH_REQUEST, MessageTypeEnum.COMPARE_REQUEST)
                 .offer(

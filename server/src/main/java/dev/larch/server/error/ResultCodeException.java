@@ -1,5 +1,6 @@
 package dev.larch.server.error;
 
+import dev.larch.server.protocol.WireResultCode;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.name.Dn;
 
@@ -34,7 +35,7 @@ public final class ResultCodeException extends RuntimeException {
      * encoder ({@code protocol.WireResultCode}).
      */
     public static ResultCodeException withWireCode(int wireCode, String message) {
-        return new ResultCodeException(ResultCodeEnum.OTHER, message, Dn.EMPTY_DN, wireCode);
+        return new ResultCodeException(WireResultCode.placeholder(wireCode), message, Dn.EMPTY_DN, wireCode);
     }
 
     /** The result code to write in place of {@link #code}, or 0 for {@link #code} itself. */

@@ -57,9 +57,15 @@ final class ResultEntries {
             EntryScreen screen,
             ReadTxn txn) {
         Entry entry = new DefaultEntry(new StoredDn(stored.dn()));
+        MatchedValues matched = typesOnly ? null : selection.values();
         for (StoredAttribute a : stored.attributes()) {
             if (selection.includes(a.oid(), a.type()) && screen.mayRead(stored, a.oid())) {
-                add(entry, typesOnly ? new DefaultAttribute(a.userId()) : new DefaultAttribute(a.userId(), a.values()));
+                byte[][] values = matched == null ? a.values() : matched.matching(stored, a);
+                add(
+                        entry,
+                        typesOnly || values.length == 0
+                                ? new DefaultAttribute(a.userId())
+                                : new DefaultAttribute(a.userId(), values));
             }
         }
         if (txn != null) {

@@ -121,7 +121,8 @@ public final class SearchHandler {
     public void handle(Operation op, SearchRequest request) {
         Filter filter = filters.compile(request.getFilter());
         AttributeSelection selection = AttributeSelection.of(
-                request.getAttributes(), directory.schemaNormalizer().schema());
+                        request.getAttributes(), directory.schemaNormalizer().schema())
+                .withValues(MatchedValues.of(request, filters));
         Dn base = directory.schemaNormalizer().dn(request.getBase());
         SearchLimits bounds = limits.forSession(op.session().isAdmin());
         PagedSearch page = paging.start(op.session(), request, base, bounds.sizeLimit());
