@@ -206,6 +206,12 @@ public final class RequestHandlers {
                         MessageTypeEnum.DEL_REQUEST,
                         MessageTypeEnum.MODIFY_REQUEST,
                         MessageTypeEnum.MODIFYDN_REQUEST)
+                .offer(
+                        NoOperation.OPENLDAP_OID,
+                        MessageTypeEnum.ADD_REQUEST,
+                        MessageTypeEnum.DEL_REQUEST,
+                        MessageTypeEnum.MODIFY_REQUEST,
+                        MessageTypeEnum.MODIFYDN_REQUEST)
                 .offer(MatchedValues.OID, MessageTypeEnum.SEARCH_REQUEST)
                 // Don't use copy (RFC 6171): Larch serves no copies, so every answer honours it.
                 .offer(DONT_USE_COPY_OID, MessageTypeEnum.SEARCH_REQUEST, MessageTypeEnum.COMPARE_REQUEST)

@@ -9,7 +9,7 @@ import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.controls.OpaqueControl;
 
 /**
- * The LDAP no-op control (draft-zeilenga-ldap-noop, OpenLDAP's OID): an add, delete, modify or modify
+ * The LDAP no-op control (draft-zeilenga-ldap-noop): an add, delete, modify or modify
  * DN carrying it is checked in full in its write transaction (existence, access, assertion, schema,
  * uniqueness, referential integrity), then the transaction is aborted instead of committed; where the
  * update would have succeeded the answer is noOperation (16654), otherwise the error it would have had.
@@ -18,7 +18,10 @@ import org.apache.directory.api.ldap.model.message.controls.OpaqueControl;
  * changes nothing and reveals no more than the operation itself would. Stateless and thread-safe.
  */
 public final class NoOperation {
+    /** The draft's OID (the UnboundID SDK's {@code DraftZeilengaLDAPNoOp12RequestControl}). */
     public static final String OID = "1.3.6.1.4.1.4203.1.10.2";
+    /** The OID OpenLDAP 2.5 and later send for {@code -e noop} (its experimental arc). */
+    public static final String OPENLDAP_OID = "1.3.6.1.4.1.4203.666.5.2";
 
     private NoOperation() {}
 
@@ -29,6 +32,9 @@ public final class NoOperation {
      */
     static boolean requested(Request request) {
         Control control = request.getControl(OID);
+        if (control == null) {
+            control = request.getControl(OPENLDAP_OID);
+        }
         if (control == null) {
             return false;
         }
