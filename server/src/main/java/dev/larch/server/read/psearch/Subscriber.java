@@ -84,8 +84,9 @@ final class Subscriber {
         }
         if (pendingCount.incrementAndGet() > queueBound) {
             if (leave()) {
-                op.closeConnection("persistent search " + request.getMessageId() + ": the client did not read "
-                        + queueBound + " waiting change notifications (limits.persistent-search-queue)");
+                op.closeConnection(
+                        "persistent search (message " + request.getMessageId() + "): the client did not read "
+                                + queueBound + " waiting change notifications (limits.persistent-search-queue)");
             }
             return;
         }
