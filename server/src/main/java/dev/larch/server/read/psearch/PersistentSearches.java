@@ -283,7 +283,14 @@ public final class PersistentSearches implements ChangeObserver {
             List<SearchResultEntry> sent = notifications;
             txn.onCommit(() -> {
                 for (int i = 0; i < recipients.size(); i++) {
-                    recipients.get(i).offer(sent.get(i));
+                    Subscriber recipient = recipients.get(i);
+                    try {
+                        recipient.offer(sent.get(i));
+                    } catch (RuntimeException e) {
+                        // After the commit: the client's write succeeded whatever happens to a listener.
+                        LOG.warn("persistent search dropped after a failure to deliver: {}", e.toString());
+                        recipient.leave();
+                    }
                 }
             });
         }
