@@ -21,6 +21,7 @@ import com.unboundid.ldap.sdk.controls.PersistentSearchChangeType;
 import com.unboundid.ldap.sdk.controls.PersistentSearchRequestControl;
 import com.unboundid.ldap.sdk.controls.SubtreeDeleteRequestControl;
 import com.unboundid.ldap.sdk.extensions.CancelExtendedRequest;
+import dev.larch.config.IntegrityRules;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,8 @@ class PersistentSearchIT {
     private static final EnumSet<PersistentSearchChangeType> ALL = EnumSet.allOf(PersistentSearchChangeType.class);
 
     @RegisterExtension
-    static final LarchServerExtension larch = LarchServerExtension.withBaseTree();
+    static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
+            .configured(c -> c.withIntegrity(new IntegrityRules(List.of("member"), List.of())));
 
     /** A fresh organizational unit for one test, so tests share nothing. */
     private static String unit(String name) throws LDAPException {
@@ -308,6 +310,28 @@ class PersistentSearchIT {
             assertEquals(
                     ResultCode.NO_SUCH_OBJECT, n.done.get(10, TimeUnit.SECONDS).getResultCode());
             assertTrue(c.getRootDSE().supportsControl("2.16.840.1.113730.3.4.3"));
+        }
+    }
+
+    @Test
+    void aReferentialIntegrityRewriteIsNotifiedAsAModify() throws Exception {
+        String unit = unit("linked");
+        larch.admin().add(person(unit, "gus", null));
+        larch.admin()
+                .add(new AddRequest(
+                        "cn=crew," + unit,
+                        List.of(
+                                attr("objectClass", "groupOfNames"),
+                                attr("cn", "crew"),
+                                attr("member", "uid=gus," + unit, "cn=nobody"))));
+        try (LDAPConnection c = larch.server().admin()) {
+            Notifications n =
+                    Notifications.start(c, unit, SearchScope.SUB, "(objectClass=groupOfNames)", ALL, true, "member");
+            c.delete("uid=gus," + unit); // the group loses its member in the same transaction
+            SearchResultEntry group = n.next();
+            assertEquals("cn=crew," + unit, group.getDN());
+            assertEquals(PersistentSearchChangeType.MODIFY, ecn(group).getChangeType());
+            assertEquals(List.of("cn=nobody"), List.of(group.getAttributeValues("member")));
         }
     }
 
