@@ -40,6 +40,7 @@ import dev.larch.server.read.SearchHandler;
 import dev.larch.server.read.SearchLimits;
 import dev.larch.server.read.SearchSlots;
 import dev.larch.server.read.VirtualEntries;
+import dev.larch.server.read.psearch.PersistentSearches;
 import dev.larch.server.route.OperationRouter;
 import dev.larch.server.route.SupportedControls;
 import dev.larch.server.search.FilterCompiler;
@@ -56,6 +57,7 @@ import dev.larch.server.write.PasswordWork;
 import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.extras.controls.vlv.VirtualListViewRequest;
 import org.apache.directory.api.ldap.model.message.MessageTypeEnum;
+import org.apache.directory.api.ldap.model.message.controls.PersistentSearch;
 import org.apache.directory.api.ldap.model.message.controls.SortRequest;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 
@@ -188,6 +190,7 @@ public final class RequestHandlers {
                         MessageTypeEnum.MODIFY_REQUEST,
                         MessageTypeEnum.MODIFYDN_REQUEST)
                 .offer(VirtualListViewRequest.OID, MessageTypeEnum.SEARCH_REQUEST)
+                .offer(PersistentSearch.OID, MessageTypeEnum.SEARCH_REQUEST)
                 .offer(ModifyHandler.PERMISSIVE_MODIFY_OID, MessageTypeEnum.MODIFY_REQUEST)
                 .offer(DeleteHandler.SUBTREE_DELETE_OID, MessageTypeEnum.DEL_REQUEST)
                 .offer(
@@ -245,6 +248,16 @@ public final class RequestHandlers {
                 open.checker(),
                 integrityRules.referenceAttributes(),
                 integrityRules.uniqueAttributes());
+        PersistentSearches persistentSearches = new PersistentSearches(
+                directory,
+                new FilterCompiler(schema),
+                new SearchPlanner(open.store(), limits.indexEntryLimit()),
+                access,
+                writes,
+                resultControls.maxPersistentSearches(),
+                resultControls.persistentSearchQueue());
+        // Every change the directory makes, from any handler, reaches the persistent searches.
+        directory.observe(persistentSearches);
         SearchLimits searchLimits = new SearchLimits(
                 limits.sizeLimit(), limits.timeLimitSeconds(), limits.lookThroughLimit(), limits.applyToAdmin());
         return new OperationRouter(
@@ -269,7 +282,8 @@ public final class RequestHandlers {
                         new PausedSearches(limits.pausedSearchSeconds(), limits.maxPausedSearches()),
                         workers,
                         new SearchSlots(limits.maxLongSearches(), "limits.max-long-searches"),
-                        resultControls),
+                        resultControls,
+                        persistentSearches),
                 new CompareHandler(directory, access),
                 new AddHandler(
                         directory, open.checker(), writes, access, passwordWork, policies.passwords(), integrity),

@@ -15,6 +15,7 @@ import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.controls.ChangeType;
 import org.apache.directory.api.ldap.model.name.Dn;
 import org.apache.directory.api.ldap.model.name.Rdn;
 
@@ -36,6 +37,8 @@ public final class Directory {
     private final EntryCodec codec;
     private final Dn suffix;
     private final byte[] suffixKey;
+    /** Told of every change; null while nobody watches (offline import, tools). */
+    private volatile ChangeObserver observer;
 
     public Directory(LmdbStore store, SchemaNormalizer schemaNormalizer, Dn suffix) {
         this.store = store;
@@ -58,6 +61,30 @@ public final class Directory {
 
     public IndexMaintainer indexes() {
         return indexes;
+    }
+
+    /**
+     * Sets the one observer told of every change from now on (persistent searches), replacing any
+     * earlier one. Set it before writes arrive or between two of them.
+     */
+    public void observe(ChangeObserver changes) {
+        this.observer = changes;
+    }
+
+    /** Tells the observer the server stops and forgets it; later changes are told to nobody. */
+    public void stopObserving() {
+        ChangeObserver current = observer;
+        observer = null;
+        if (current != null) {
+            current.close();
+        }
+    }
+
+    private void changed(WriteTxn txn, ChangeType type, StoredEntry entry, String previousDn) {
+        ChangeObserver current = observer;
+        if (current != null) {
+            current.changed(txn, new DirectoryChange(type, entry, previousDn));
+        }
     }
 
     /** The naming context this directory holds. */
@@ -151,6 +178,7 @@ public final class Directory {
         txn.putChild(parentId, keyUnderParent(entry.getDn(), parentId), id);
         StoredEntry stored = EntryCodec.toStored(id, parentId, entry);
         indexes.add(txn, stored);
+        changed(txn, ChangeType.ADD, stored, null);
         return stored;
     }
 
@@ -159,6 +187,7 @@ public final class Directory {
         txn.putEntry(before.id(), codec.encode(before.parentId(), after));
         StoredEntry stored = EntryCodec.toStored(before.id(), before.parentId(), after);
         indexes.update(txn, before, stored);
+        changed(txn, ChangeType.MODIFY, stored, null);
         return stored;
     }
 
@@ -170,6 +199,7 @@ public final class Directory {
         txn.putEntry(before.id(), codec.encode(newParentId, after));
         StoredEntry stored = EntryCodec.toStored(before.id(), newParentId, after);
         indexes.update(txn, before, stored);
+        changed(txn, ChangeType.MODDN, stored, before.dn());
         return stored;
     }
 
@@ -178,10 +208,15 @@ public final class Directory {
         Entry copy = schemaNormalizer.toEntry(entry);
         copy.setDn(newDn);
         txn.putEntry(entry.id(), codec.encode(entry.parentId(), copy));
+        if (observer != null) {
+            changed(txn, ChangeType.MODDN, EntryCodec.toStored(entry.id(), entry.parentId(), copy), entry.dn());
+        }
     }
 
     /** Removes a leaf entry with its DN and index records. */
     public void delete(WriteTxn txn, StoredEntry entry) {
+        // Told first: the observer judges the entry as it was, its parents still in place.
+        changed(txn, ChangeType.DELETE, entry, null);
         Dn dn = schemaNormalizer.dn(entry.dn());
         indexes.remove(txn, entry);
         txn.deleteChild(entry.parentId(), keyUnderParent(dn, entry.parentId()));

@@ -10,6 +10,7 @@ import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.SubordinateScope;
+import dev.larch.server.read.psearch.PersistentSearches;
 import dev.larch.server.search.EntryCursor;
 import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.Filter;
@@ -34,6 +35,7 @@ import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.SearchResultDone;
 import org.apache.directory.api.ldap.model.message.SearchScope;
+import org.apache.directory.api.ldap.model.message.controls.PersistentSearch;
 import org.apache.directory.api.ldap.model.message.controls.SortRequest;
 import org.apache.directory.api.ldap.model.name.Dn;
 
@@ -58,6 +60,8 @@ public final class SearchHandler {
     private final GroupGraph groups;
     private final AssertionControl assertion;
     private final int maxSortEntries;
+    /** Null: the persistent search control is not served (it is then not offered either). */
+    private final PersistentSearches persistent;
 
     /** As below, with the default bounds on paged searches. */
     public SearchHandler(
@@ -102,6 +106,34 @@ public final class SearchHandler {
             WorkerPool workers,
             SearchSlots longSearches,
             ResultControls resultControls) {
+        this(
+                directory,
+                filters,
+                planner,
+                access,
+                virtualEntries,
+                limits,
+                pauses,
+                workers,
+                longSearches,
+                resultControls,
+                null);
+    }
+
+    /** As above, serving persistent searches through {@code persistent} (null for none). */
+    public SearchHandler(
+            Directory directory,
+            FilterCompiler filters,
+            SearchPlanner planner,
+            AccessControl access,
+            VirtualEntries virtualEntries,
+            SearchLimits limits,
+            PausedSearches pauses,
+            WorkerPool workers,
+            SearchSlots longSearches,
+            ResultControls resultControls,
+            PersistentSearches persistent) {
+        this.persistent = persistent;
         this.paging = new Paging(resultControls);
         this.maxSortEntries = resultControls.maxSortEntries();
         this.directory = directory;
@@ -119,6 +151,15 @@ public final class SearchHandler {
     }
 
     public void handle(Operation op, SearchRequest request) {
+        if (persistent != null && request.getControl(PersistentSearch.OID) instanceof PersistentSearch control) {
+            // Its initial phase, if any, is this very search, run once the change feed holds it.
+            persistent.start(op, request, control, this::search);
+            return;
+        }
+        search(op, request);
+    }
+
+    private void search(Operation op, SearchRequest request) {
         Filter filter = filters.compile(request.getFilter());
         AttributeSelection selection = AttributeSelection.of(
                         request.getAttributes(), directory.schemaNormalizer().schema())

@@ -104,6 +104,24 @@ public final class WriteQueue implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code action} on the writer thread between two write transactions: every write queued
+     * before it has committed or failed, none queued after it has begun. A persistent search
+     * registers this way, so that it misses no change committed after its initial search began.
+     * {@code action} must be quick and must not throw.
+     *
+     * @return false when the queue no longer accepts work (the server is stopping); then {@code action}
+     *     never runs
+     */
+    public boolean runBetweenWrites(Runnable action) {
+        try {
+            writer.execute(action);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
     /** {@link #close(Duration)} with a thirty-second bound. */
     @Override
     public void close() {

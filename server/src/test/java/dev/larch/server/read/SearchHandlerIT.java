@@ -406,8 +406,8 @@ class SearchHandlerIT {
         assertEquals("cn=Subschema", root.getSubschemaSubentryDN());
         assertEquals("Larch", root.getVendorName());
         assertNotNull(root.getVendorVersion());
-        // nothing beyond what is implemented: password policy, paged results, sort, assertion, VLV, permissive
-        // modify, subtree delete, don't use copy, proxied authorization
+        // nothing beyond what is implemented: password policy, paged results, sort, assertion, VLV, persistent
+        // search, permissive modify, subtree delete, don't use copy, proxied authorization
         assertArrayEquals(
                 new String[] {
                     "1.3.6.1.4.1.42.2.27.8.5.1",
@@ -415,6 +415,7 @@ class SearchHandlerIT {
                     "1.2.840.113556.1.4.473",
                     "1.3.6.1.1.12",
                     "2.16.840.1.113730.3.4.9",
+                    "2.16.840.1.113730.3.4.3",
                     "1.2.840.113556.1.4.1413",
                     "1.2.840.113556.1.4.805",
                     "1.3.6.1.1.13.1",
