@@ -1,5 +1,10 @@
 package dev.larch.server.write;
 
+import java.util.List;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.unboundid.asn1.ASN1OctetString;
 import com.unboundid.ldap.sdk.AddRequest;
 import com.unboundid.ldap.sdk.Control;
@@ -18,8 +23,12 @@ import com.unboundid.ldap.sdk.controls.PostReadResponseControl;
 import com.unboundid.ldap.sdk.experimental.DraftZeilengaLDAPNoOp12RequestControl;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -30,9 +39,23 @@ class NoOperationIT {
     static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
     static final String DN = "uid=steady," + PEOPLE;
 
+    private static final ListAppender<ILoggingEvent> ACCESS = new ListAppender<>();
+
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
+            .configured(TestServer::withAccessLog)
             .adding("dn: " + DN + "\nobjectClass: inetOrgPerson\nuid: steady\ncn: Steady\nsn: Same\n");
+
+    @BeforeAll
+    static void captureAccessLog() {
+        ACCESS.start();
+        ((Logger) LoggerFactory.getLogger("larch.access")).addAppender(ACCESS);
+    }
+
+    @AfterAll
+    static void releaseAccessLog() {
+        ((Logger) LoggerFactory.getLogger("larch.access")).detachAppender(ACCESS);
+    }
 
     /** The result of {@code request}, whether the SDK returns it (it counts noOperation as success) or throws it. */
     private static LDAPResult resultOf(LDAPConnection c, UpdatableLDAPRequest request) {
@@ -63,6 +86,11 @@ class NoOperationIT {
                 assertEquals(ResultCode.NO_OPERATION, result.getResultCode(), request.toString());
                 assertEquals(16654, result.getResultCode().intValue());
             }
+            // The access log shows the code the client saw, not the placeholder the encoder overwrote.
+            Awaitility.await()
+                    .until(() -> List.copyOf(ACCESS.list).stream()
+                            .anyMatch(e -> e.getFormattedMessage().contains("DELETE")
+                                    && e.getFormattedMessage().contains("result=16654")));
             assertNull(c.getEntry("uid=never," + PEOPLE));
             assertNull(c.getEntry("uid=moved," + PEOPLE));
             assertEquals("Same", c.getEntry(DN, "sn").getAttributeValue("sn"));
