@@ -197,4 +197,16 @@ class ResultControlsIT {
         assertTrue(pages >= PEOPLE / 25, "pages: " + pages);
         jndi.setRequestControls(null);
     }
+
+    @Test
+    void ldapsearchMatchedValuesReturnsOnlyTheMatchingValues() {
+        String dn = "uid=rc007," + RC;
+        ProcessResult added =
+                admin.ldapmodifyLdif("dn: " + dn + "\nchangetype: modify\nadd: cn\ncn: Seven\ncn: Lucky\n");
+        assertEquals(0, added.exitCode(), added.describe());
+        ProcessResult r = admin.ldapsearch("-E", "!mv=(cn=S*)", "-b", dn, "-s", "base", "(objectClass=*)", "cn", "uid");
+        assertEquals(0, r.exitCode(), r.describe());
+        assertEquals(List.of("Seven"), values(r, "cn"), r.describe());
+        assertEquals(List.of(), values(r, "uid"), "no item names uid, so none of its values is sent: " + r.describe());
+    }
 }

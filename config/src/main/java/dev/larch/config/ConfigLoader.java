@@ -77,6 +77,8 @@ final class ConfigLoader {
             "limits.max-paged-searches-per-connection",
             "limits.paged-size-limit",
             "limits.max-sort-entries",
+            "limits.max-persistent-searches",
+            "limits.persistent-search-queue",
             "integrity.reference-attributes",
             "integrity.unique-attributes");
 
@@ -206,7 +208,9 @@ final class ConfigLoader {
         return new ResultControls(
                 s.integer("limits.max-paged-searches-per-connection", b.maxPagedSearchesPerConnection(), 1, 1024),
                 s.integer("limits.paged-size-limit", b.pagedSizeLimit(), 0, MAX),
-                s.integer("limits.max-sort-entries", b.maxSortEntries(), 1, 10_000_000));
+                s.integer("limits.max-sort-entries", b.maxSortEntries(), 1, 10_000_000),
+                s.integer("limits.max-persistent-searches", b.maxPersistentSearches(), 1, 100_000),
+                s.integer("limits.persistent-search-queue", b.persistentSearchQueue(), 1, 1_000_000));
     }
 
     /** An empty {@code access.file} means the built-in rules. */

@@ -1,7 +1,8 @@
 package dev.larch.config;
 
 /**
- * Bounds of the search controls that shape a result set (simple paged results, server-side sort).
+ * Bounds of the search controls that shape a result set (simple paged results, server-side sort) and
+ * of persistent searches.
  *
  * @param maxPagedSearchesPerConnection {@code limits.max-paged-searches-per-connection}: the most
  *     paged searches one connection may leave open between pages; opening one more forgets the
@@ -10,11 +11,40 @@ package dev.larch.config;
  *     over all its pages before sizeLimitExceeded; 0 for no limit
  * @param maxSortEntries {@code limits.max-sort-entries}: the most matching entries one server-side
  *     sort orders; one more ends the search with adminLimitExceeded
+ * @param maxPersistentSearches {@code limits.max-persistent-searches}: the most persistent searches
+ *     waiting for changes across the server; one more is answered adminLimitExceeded
+ * @param persistentSearchQueue {@code limits.persistent-search-queue}: the most change notifications
+ *     one persistent search may have waiting for its client to read; one more closes its connection
  */
-public record ResultControls(int maxPagedSearchesPerConnection, int pagedSizeLimit, int maxSortEntries) {
+public record ResultControls(
+        int maxPagedSearchesPerConnection,
+        int pagedSizeLimit,
+        int maxSortEntries,
+        int maxPersistentSearches,
+        int persistentSearchQueue) {
+    public static final int DEFAULT_MAX_PERSISTENT_SEARCHES = 1000;
+    public static final int DEFAULT_PERSISTENT_SEARCH_QUEUE = 1000;
     public static final ResultControls DEFAULTS = new ResultControls(16, 0, 20_000);
 
+    /** The given bounds of paged results and sort, the default bounds of persistent searches. */
+    public ResultControls(int maxPagedSearchesPerConnection, int pagedSizeLimit, int maxSortEntries) {
+        this(
+                maxPagedSearchesPerConnection,
+                pagedSizeLimit,
+                maxSortEntries,
+                DEFAULT_MAX_PERSISTENT_SEARCHES,
+                DEFAULT_PERSISTENT_SEARCH_QUEUE);
+    }
+
     public ResultControls {
+        if (maxPersistentSearches < 1) {
+            throw new IllegalArgumentException(
+                    "maxPersistentSearches must be at least 1, got " + maxPersistentSearches);
+        }
+        if (persistentSearchQueue < 1) {
+            throw new IllegalArgumentException(
+                    "persistentSearchQueue must be at least 1, got " + persistentSearchQueue);
+        }
         if (maxPagedSearchesPerConnection < 1) {
             throw new IllegalArgumentException(
                     "maxPagedSearchesPerConnection must be at least 1, got " + maxPagedSearchesPerConnection);

@@ -109,6 +109,19 @@ class LarchConfigTest {
     }
 
     @Test
+    void persistentSearchBoundsAreReadFromTheirKeysAndSurviveOverrides() throws Exception {
+        assertEquals(1000, LarchConfig.defaults().resultControls().maxPersistentSearches());
+        assertEquals(1000, LarchConfig.defaults().resultControls().persistentSearchQueue());
+        LarchConfig c = LarchConfig.load(write("""
+                limits.max-persistent-searches = 7
+                limits.persistent-search-queue = 30
+                """));
+        ResultControls expected = new ResultControls(16, 0, 20_000, 7, 30);
+        assertEquals(expected, c.resultControls());
+        assertEquals(expected, c.withPort(0).withDataDir(Path.of("/tmp/x")).resultControls());
+    }
+
+    @Test
     void theDefaultPasswordPolicyIsReadFromItsKeyAndSurvivesOverrides() throws Exception {
         assertFalse(LarchConfig.defaults().passwordPolicy().hasDefaultPolicy());
         LarchConfig c = LarchConfig.load(
@@ -322,6 +335,8 @@ class LarchConfigTest {
             limits.rate-per-address = 2000000   | limits.rate-per-address: expected an integer 0..1000000, got '2000000'
             limits.rate-burst-seconds = 0       | limits.rate-burst-seconds: expected an integer 1..3600, got '0'
             limits.rate-apply-to-admin = 2      | limits.rate-apply-to-admin: expected true or false, got '2'
+            limits.max-persistent-searches = 0  | limits.max-persistent-searches: expected an integer 1..100000, got '0'
+            limits.persistent-search-queue = x  | limits.persistent-search-queue: expected an integer 1..1000000, got 'x'
             limits.paused-search-seconds = 0    | limits.paused-search-seconds: expected an integer 1..
             limits.max-paused-searches = 1024   | limits.max-paused-searches: must be less than storage.max-readers (1024)
             limits.max-long-searches = 600      | limits.max-long-searches: with limits.max-paused-searches (512) must stay below storage.max-readers (1024)

@@ -233,6 +233,8 @@ public final class LarchServer implements AutoCloseable {
             return;
         }
         closed = true;
+        // Persistent searches wait for changes, not for the server: end them before draining.
+        open.directory().stopObserving();
         listener.stop(SHUTDOWN_GRACE);
         readerSweeper.close();
         workers.close();

@@ -32,12 +32,15 @@ import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.auth.sasl.SaslBinds;
 import dev.larch.server.read.AssertionControl;
 import dev.larch.server.read.CompareHandler;
+import dev.larch.server.read.MatchedValues;
 import dev.larch.server.read.Paging;
 import dev.larch.server.read.PausedSearches;
+import dev.larch.server.read.ReadEntryControl;
 import dev.larch.server.read.SearchHandler;
 import dev.larch.server.read.SearchLimits;
 import dev.larch.server.read.SearchSlots;
 import dev.larch.server.read.VirtualEntries;
+import dev.larch.server.read.psearch.PersistentSearches;
 import dev.larch.server.referral.ManageDsaIt;
 import dev.larch.server.referral.ReferralGate;
 import dev.larch.server.route.OperationRouter;
@@ -50,11 +53,13 @@ import dev.larch.server.write.DeleteHandler;
 import dev.larch.server.write.Integrity;
 import dev.larch.server.write.ModifyDnHandler;
 import dev.larch.server.write.ModifyHandler;
+import dev.larch.server.write.NoOperation;
 import dev.larch.server.write.PasswordModifyHandler;
 import dev.larch.server.write.PasswordWork;
 import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.extras.controls.vlv.VirtualListViewRequest;
 import org.apache.directory.api.ldap.model.message.MessageTypeEnum;
+import org.apache.directory.api.ldap.model.message.controls.PersistentSearch;
 import org.apache.directory.api.ldap.model.message.controls.SortRequest;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 
@@ -187,6 +192,7 @@ public final class RequestHandlers {
                         MessageTypeEnum.MODIFY_REQUEST,
                         MessageTypeEnum.MODIFYDN_REQUEST)
                 .offer(VirtualListViewRequest.OID, MessageTypeEnum.SEARCH_REQUEST)
+                .offer(PersistentSearch.OID, MessageTypeEnum.SEARCH_REQUEST)
                 .offer(
                         ManageDsaIt.OID,
                         MessageTypeEnum.SEARCH_REQUEST,
@@ -197,6 +203,29 @@ public final class RequestHandlers {
                         MessageTypeEnum.MODIFYDN_REQUEST)
                 .offer(ModifyHandler.PERMISSIVE_MODIFY_OID, MessageTypeEnum.MODIFY_REQUEST)
                 .offer(DeleteHandler.SUBTREE_DELETE_OID, MessageTypeEnum.DEL_REQUEST)
+                .offer(
+                        ReadEntryControl.PRE_READ_OID,
+                        MessageTypeEnum.DEL_REQUEST,
+                        MessageTypeEnum.MODIFY_REQUEST,
+                        MessageTypeEnum.MODIFYDN_REQUEST)
+                .offer(
+                        ReadEntryControl.POST_READ_OID,
+                        MessageTypeEnum.ADD_REQUEST,
+                        MessageTypeEnum.MODIFY_REQUEST,
+                        MessageTypeEnum.MODIFYDN_REQUEST)
+                .offer(
+                        NoOperation.OID,
+                        MessageTypeEnum.ADD_REQUEST,
+                        MessageTypeEnum.DEL_REQUEST,
+                        MessageTypeEnum.MODIFY_REQUEST,
+                        MessageTypeEnum.MODIFYDN_REQUEST)
+                .offer(
+                        NoOperation.OPENLDAP_OID,
+                        MessageTypeEnum.ADD_REQUEST,
+                        MessageTypeEnum.DEL_REQUEST,
+                        MessageTypeEnum.MODIFY_REQUEST,
+                        MessageTypeEnum.MODIFYDN_REQUEST)
+                .offer(MatchedValues.OID, MessageTypeEnum.SEARCH_REQUEST)
                 // Don't use copy (RFC 6171): Larch serves no copies, so every answer honours it.
                 .offer(DONT_USE_COPY_OID, MessageTypeEnum.SEARCH_REQUEST, MessageTypeEnum.COMPARE_REQUEST)
                 .offer(
@@ -229,6 +258,16 @@ public final class RequestHandlers {
                 open.checker(),
                 integrityRules.referenceAttributes(),
                 integrityRules.uniqueAttributes());
+        PersistentSearches persistentSearches = new PersistentSearches(
+                directory,
+                new FilterCompiler(schema),
+                new SearchPlanner(open.store(), limits.indexEntryLimit()),
+                access,
+                writes,
+                resultControls.maxPersistentSearches(),
+                resultControls.persistentSearchQueue());
+        // Every change the directory makes, from any handler, reaches the persistent searches.
+        directory.observe(persistentSearches);
         SearchLimits searchLimits = new SearchLimits(
                 limits.sizeLimit(), limits.timeLimitSeconds(), limits.lookThroughLimit(), limits.applyToAdmin());
         return new OperationRouter(
@@ -253,7 +292,8 @@ public final class RequestHandlers {
                         new PausedSearches(limits.pausedSearchSeconds(), limits.maxPausedSearches()),
                         workers,
                         new SearchSlots(limits.maxLongSearches(), "limits.max-long-searches"),
-                        resultControls),
+                        resultControls,
+                        persistentSearches),
                 new CompareHandler(directory, access),
                 new AddHandler(
                         directory, open.checker(), writes, access, passwordWork, policies.passwords(), integrity),

@@ -69,6 +69,28 @@ public final class StoredDirectory implements AutoCloseable {
         return new StoredDirectory(store, directory, new SchemaChecker(schema));
     }
 
+    /**
+     * Opens the directory in {@code config}'s data directory for reading only (export, backup,
+     * verify): nothing is written, no index built or dropped, whatever indexes the config names; a
+     * running server may use the store at the same time.
+     *
+     * @param noLock true for a copy no other process uses (a backup being checked)
+     * @throws dev.larch.server.store.StoreException when there is no store there or it is of another format
+     */
+    public static StoredDirectory openReadOnly(LarchConfig config, SchemaManager schema, boolean noLock) {
+        SchemaNormalizer schemaNormalizer = new SchemaNormalizer(schema);
+        StoreOptions options = new StoreOptions(
+                config.storage().mapSizeBytes(), config.storage().maxReaders(), false);
+        LmdbStore store = LmdbStore.openReadOnly(config.storage().dataDir(), options, noLock);
+        try {
+            Directory directory = new Directory(store, schemaNormalizer, schemaNormalizer.dn(config.suffix()));
+            return new StoredDirectory(store, directory, new SchemaChecker(schema));
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
     /** An index added to the config covers no existing entry yet: fill it before serving. */
     private static void buildMissingIndexes(LmdbStore store, Directory directory) {
         for (LmdbStore.IndexRef index : store.unbuiltIndexes()) {

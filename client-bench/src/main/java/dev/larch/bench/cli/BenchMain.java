@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = HarnessVersion.Provider.class,
         description = "DirectoryMark-style data generator and LDAP load harness.",
-        subcommands = {GenCommand.class, BenchCommand.class})
+        subcommands = {GenCommand.class, BenchCommand.class, PsearchRateCommand.class})
 public final class BenchMain implements Runnable {
     public static final int EXIT_FAILURE = 1;
     public static final int EXIT_BAD_INPUT = 2;

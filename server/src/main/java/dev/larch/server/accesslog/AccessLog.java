@@ -6,6 +6,7 @@ import java.net.SocketAddress;
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.protocol.Session;
 import dev.larch.server.protocol.TlsState;
+import dev.larch.server.protocol.WireResultCode;
 import org.apache.directory.api.ldap.model.message.AbandonRequest;
 import org.apache.directory.api.ldap.model.message.AddRequest;
 import org.apache.directory.api.ldap.model.message.BindRequest;
@@ -97,8 +98,7 @@ final class AccessLog {
         if (response == null) {
             line.append(" result=abandoned");
         } else {
-            line.append(" result=")
-                    .append(response.getLdapResult().getResultCode().getResultCode());
+            line.append(" result=").append(wireCode(response));
             reason(line, response);
         }
         if (request instanceof SearchRequest) {
@@ -106,6 +106,12 @@ final class AccessLog {
         }
         etime(line, startNanos);
         LOG.info(line.toString());
+    }
+
+    /** The result code the client sees: the wire code the encoder writes over the enum's, if any. */
+    private static int wireCode(ResultResponse response) {
+        int wire = WireResultCode.of(response);
+        return wire != 0 ? wire : response.getLdapResult().getResultCode().getResultCode();
     }
 
     /** The diagnostic message of a failed operation, which says why (busy for its rate, a limit hit). */

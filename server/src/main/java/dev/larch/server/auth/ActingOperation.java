@@ -58,6 +58,11 @@ final class ActingOperation implements Operation {
     }
 
     @Override
+    public void closeConnection(String reason) {
+        original.closeConnection(reason);
+    }
+
+    @Override
     public int entriesSent() {
         return original.entriesSent();
     }

@@ -35,8 +35,9 @@ final class ExportCommand implements Callable<Integer> {
             return 2;
         }
         var schema = LarchSchema.load(config.schemaFiles());
-        // LMDB readers may share the environment with a running server, so no lock is taken.
-        try (StoredDirectory open = StoredDirectory.open(config, schema, true)) {
+        // Read-only, and without the data-directory lock: LMDB readers share the store with a running
+        // server, and an export changes nothing (no index is built or dropped whatever the config says).
+        try (StoredDirectory open = StoredDirectory.openReadOnly(config, schema, false)) {
             long n;
             if (file == null) {
                 // Standard output stays open (it is the JVM's, not ours): flush, never close.

@@ -10,7 +10,15 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = LarchMain.VersionProvider.class,
         description = "Larch LDAP directory server",
-        subcommands = {ServeCommand.class, ImportCommand.class, ExportCommand.class, CertCommand.class})
+        subcommands = {
+            ServeCommand.class,
+            ImportCommand.class,
+            ExportCommand.class,
+            BackupCommand.class,
+            RestoreCommand.class,
+            VerifyCommand.class,
+            CertCommand.class
+        })
 public final class LarchMain implements Runnable {
 
     public static void main(String[] args) {

@@ -16,6 +16,7 @@ import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.controls.ChangeType;
 import org.apache.directory.api.ldap.model.name.Dn;
 import org.apache.directory.api.ldap.model.name.Rdn;
 
@@ -38,6 +39,8 @@ public final class Directory {
     private final Dn suffix;
     private final byte[] suffixKey;
     private final ReferralObjects referrals;
+    /** Told of every change; null while nobody watches (offline import, tools). */
+    private volatile ChangeObserver observer;
 
     public Directory(LmdbStore store, SchemaNormalizer schemaNormalizer, Dn suffix) {
         this.store = store;
@@ -69,6 +72,30 @@ public final class Directory {
 
     public IndexMaintainer indexes() {
         return indexes;
+    }
+
+    /**
+     * Sets the one observer told of every change from now on (persistent searches), replacing any
+     * earlier one. Set it before writes arrive or between two of them.
+     */
+    public void observe(ChangeObserver changes) {
+        this.observer = changes;
+    }
+
+    /** Tells the observer the server stops and forgets it; later changes are told to nobody. */
+    public void stopObserving() {
+        ChangeObserver current = observer;
+        observer = null;
+        if (current != null) {
+            current.close();
+        }
+    }
+
+    private void changed(WriteTxn txn, ChangeType type, StoredEntry entry, String previousDn) {
+        ChangeObserver current = observer;
+        if (current != null) {
+            current.changed(txn, new DirectoryChange(type, entry, previousDn));
+        }
     }
 
     /** The naming context this directory holds. */
@@ -185,6 +212,7 @@ public final class Directory {
         StoredEntry stored = EntryCodec.toStored(id, parentId, entry);
         indexes.add(txn, stored);
         referrals.written(txn, null, stored);
+        changed(txn, ChangeType.ADD, stored, null);
         return stored;
     }
 
@@ -194,6 +222,7 @@ public final class Directory {
         StoredEntry stored = EntryCodec.toStored(before.id(), before.parentId(), after);
         indexes.update(txn, before, stored);
         referrals.written(txn, before, stored);
+        changed(txn, ChangeType.MODIFY, stored, null);
         return stored;
     }
 
@@ -206,6 +235,7 @@ public final class Directory {
         StoredEntry stored = EntryCodec.toStored(before.id(), newParentId, after);
         indexes.update(txn, before, stored);
         referrals.written(txn, before, stored);
+        changed(txn, ChangeType.MODDN, stored, before.dn());
         return stored;
     }
 
@@ -214,10 +244,15 @@ public final class Directory {
         Entry copy = schemaNormalizer.toEntry(entry);
         copy.setDn(newDn);
         txn.putEntry(entry.id(), codec.encode(entry.parentId(), copy));
+        if (observer != null) {
+            changed(txn, ChangeType.MODDN, EntryCodec.toStored(entry.id(), entry.parentId(), copy), entry.dn());
+        }
     }
 
     /** Removes a leaf entry with its DN and index records. */
     public void delete(WriteTxn txn, StoredEntry entry) {
+        // Told first: the observer judges the entry as it was, its parents still in place.
+        changed(txn, ChangeType.DELETE, entry, null);
         Dn dn = schemaNormalizer.dn(entry.dn());
         indexes.remove(txn, entry);
         txn.deleteChild(entry.parentId(), keyUnderParent(dn, entry.parentId()));

@@ -2,6 +2,7 @@ package dev.larch.server.error;
 
 import java.util.List;
 
+import dev.larch.server.protocol.WireResultCode;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.name.Dn;
 
@@ -44,7 +45,7 @@ public final class ResultCodeException extends RuntimeException {
      * encoder ({@code protocol.WireResultCode}).
      */
     public static ResultCodeException withWireCode(int wireCode, String message) {
-        return new ResultCodeException(ResultCodeEnum.OTHER, message, Dn.EMPTY_DN, wireCode);
+        return new ResultCodeException(WireResultCode.placeholder(wireCode), message, Dn.EMPTY_DN, wireCode);
     }
 
     /**

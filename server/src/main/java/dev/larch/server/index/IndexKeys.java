@@ -105,7 +105,7 @@ public final class IndexKeys {
     }
 
     /** An index key with value equality, for sets of keys. */
-    record Key(byte[] bytes) {
+    public record Key(byte[] bytes) {
         @Override
         public boolean equals(Object o) {
             return o instanceof Key k && Arrays.equals(bytes, k.bytes);

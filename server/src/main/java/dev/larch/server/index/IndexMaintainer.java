@@ -85,6 +85,12 @@ public final class IndexMaintainer {
         }
     }
 
+    /** The keys {@code entry} has in {@code index}: what the index must hold for it, no more. */
+    public Set<IndexKeys.Key> keysOf(StoredEntry entry, LmdbStore.IndexRef index) {
+        StoredAttribute attribute = entry.attribute(index.attributeOid());
+        return attribute == null ? Set.of() : keys(attribute, index.kind());
+    }
+
     private Set<IndexKeys.Key> keys(StoredAttribute attribute, IndexKind kind) {
         String syntax = syntaxOf(attribute.oid());
         Set<IndexKeys.Key> out = new HashSet<>();

@@ -124,6 +124,20 @@ final class ChannelOperation implements Operation {
     }
 
     @Override
+    public void closeConnection(String reason) {
+        EventExecutor executor = executor();
+        if (executor.inEventLoop()) {
+            connection.closeNow(reason);
+            return;
+        }
+        try {
+            executor.execute(() -> connection.closeNow(reason));
+        } catch (RejectedExecutionException e) {
+            LOG.debug("conn={} already closed", session().id());
+        }
+    }
+
+    @Override
     public int entriesSent() {
         return entriesSent;
     }

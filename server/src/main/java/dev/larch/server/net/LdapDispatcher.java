@@ -437,6 +437,19 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         ctx.writeAndFlush(notice).addListener(ChannelFutureListener.CLOSE);
     }
 
+    /**
+     * Closes at once, dropping output not yet written; no Notice of Disconnection, which a client that
+     * does not read would never see. On the event loop.
+     */
+    void closeNow(String reason) {
+        if (closing) {
+            return;
+        }
+        LOG.info("conn={} closing: {}", session.id(), reason);
+        closing = true;
+        ctx.close();
+    }
+
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext context) {
         if (context.channel().isWritable()) {

@@ -61,9 +61,10 @@ public final class LdapMessageEncoder extends MessageToMessageEncoder<Message> {
     }
 
     /**
-     * Writes {@code code} over the one-octet resultCode of the encoded response in {@code pdu}:
-     * LDAPMessage { messageID, protocolOp { resultCode ENUMERATED, ... } }. A PDU of another shape
-     * keeps the code the enumeration gave it.
+     * Writes {@code code} over the resultCode of the encoded response in {@code pdu}: LDAPMessage {
+     * messageID, protocolOp { resultCode ENUMERATED, ... } }, whose placeholder has as many value
+     * octets as {@code code} needs ({@link WireResultCode#placeholder}). A PDU of another shape, or a
+     * resultCode of another size, keeps the code the enumeration gave it.
      */
     static void writeResultCode(ByteBuf pdu, int code) {
         int index = pdu.readerIndex();
@@ -77,13 +78,16 @@ public final class LdapMessageEncoder extends MessageToMessageEncoder<Message> {
         }
         index += pdu.getUnsignedByte(index - 1); // past the messageID's value (a short-form length)
         index = skipHeader(pdu, index); // protocolOp
+        int octets = WireResultCode.octets(code);
         if (index < 0
-                || index + 2 >= pdu.writerIndex()
+                || index + 1 + octets >= pdu.writerIndex()
                 || pdu.getUnsignedByte(index) != 0x0A
-                || pdu.getUnsignedByte(index + 1) != 0x01) {
+                || pdu.getUnsignedByte(index + 1) != octets) {
             return;
         }
-        pdu.setByte(index + 2, code);
+        for (int i = 0; i < octets; i++) {
+            pdu.setByte(index + 2 + i, code >>> (8 * (octets - 1 - i)));
+        }
     }
 
     /** The index after the tag and length at {@code index}, or -1 past the end. */

@@ -41,6 +41,17 @@ public interface Operation {
     /** Sends the final response, which ends the operation (see {@link RequestHandler#ended}). */
     void complete(ResultResponse response);
 
+    /**
+     * Closes the connection at once, dropping whatever it has not yet written, and so ends every
+     * operation on it: for a client that stopped reading while the server would have to buffer
+     * without bound for it (a persistent search's notifications). From any thread.
+     *
+     * @param reason logged with the connection number
+     */
+    default void closeConnection(String reason) {
+        throw new UnsupportedOperationException("this operation cannot close its connection: " + reason);
+    }
+
     /** Number of search entries sent so far (for the access log and size limits). */
     int entriesSent();
 

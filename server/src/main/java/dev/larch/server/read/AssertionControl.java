@@ -1,8 +1,5 @@
 package dev.larch.server.read;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
-
 import dev.larch.server.access.AccessControl;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
@@ -12,16 +9,10 @@ import dev.larch.server.search.Filter;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.search.Tri;
 import dev.larch.server.store.ReadTxn;
-import org.apache.directory.api.asn1.DecoderException;
-import org.apache.directory.api.asn1.ber.Asn1Decoder;
-import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
-import org.apache.directory.api.ldap.codec.api.LdapMessageContainer;
 import org.apache.directory.api.ldap.model.filter.ExprNode;
 import org.apache.directory.api.ldap.model.message.Control;
-import org.apache.directory.api.ldap.model.message.Message;
 import org.apache.directory.api.ldap.model.message.Request;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
-import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.controls.OpaqueControl;
 
 /**
@@ -30,8 +21,8 @@ import org.apache.directory.api.ldap.model.message.controls.OpaqueControl;
  * operation's own transaction as the client may judge it (attributes it may not search make the
  * filter Undefined, so the control is no oracle); otherwise assertionFailed (122) and nothing changes.
  *
- * <p>The Apache API ships no codec for it: the value, a BER Filter, is decoded by wrapping it in a
- * SearchRequest for the API's own decoder; a value that is not a filter is protocolError.
+ * <p>The Apache API ships no codec for it: the value, a BER Filter, is decoded by {@link BerFilter};
+ * a value that is not a filter is protocolError.
  *
  * <p>Thread-safe.
  */
@@ -67,47 +58,11 @@ public final class AssertionControl {
 
     private static ExprNode filterOf(Control control) {
         byte[] value = control instanceof OpaqueControl opaque ? opaque.getEncodedValue() : null;
-        if (value == null || value.length == 0) {
+        ExprNode filter = BerFilter.decode(value);
+        if (filter == null) {
             throw malformed();
         }
-        ByteArrayOutputStream search = new ByteArrayOutputStream(value.length + 24);
-        // baseObject "", scope base, derefAliases never, sizeLimit 0, timeLimit 0, typesOnly false
-        search.writeBytes(new byte[] {
-            0x04, 0x00, 0x0A, 0x01, 0x00, 0x0A, 0x01, 0x00, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00, 0x01, 0x01, 0x00
-        });
-        search.writeBytes(value);
-        search.writeBytes(new byte[] {0x30, 0x00}); // attributes
-        ByteArrayOutputStream op = new ByteArrayOutputStream();
-        op.writeBytes(new byte[] {0x02, 0x01, 0x01}); // messageID 1
-        writeElement(op, 0x63, search.toByteArray());
-        ByteArrayOutputStream pdu = new ByteArrayOutputStream();
-        writeElement(pdu, 0x30, op.toByteArray());
-        LdapMessageContainer<Message> container = new LdapMessageContainer<>(LdapApiServiceFactory.getSingleton());
-        try {
-            ByteBuffer buffer = ByteBuffer.wrap(pdu.toByteArray());
-            Asn1Decoder.decode(buffer, container);
-            if (container.getMessage() instanceof SearchRequest decoded && !buffer.hasRemaining()) {
-                return decoded.getFilter();
-            }
-        } catch (DecoderException | RuntimeException e) {
-            // below
-        }
-        throw malformed();
-    }
-
-    private static void writeElement(ByteArrayOutputStream out, int tag, byte[] value) {
-        out.write(tag);
-        int length = value.length;
-        if (length < 0x80) {
-            out.write(length);
-        } else {
-            int octets = length > 0xFFFF ? 3 : length > 0xFF ? 2 : 1;
-            out.write(0x80 | octets);
-            for (int i = octets - 1; i >= 0; i--) {
-                out.write(length >>> (8 * i));
-            }
-        }
-        out.writeBytes(value);
+        return filter;
     }
 
     private static ResultCodeException malformed() {

@@ -19,12 +19,16 @@ public final class AttributeSelection {
     private final boolean allOperational;
     private final Set<String> named;
     private final SchemaManager schema;
+    /** Which values of the returned attributes are sent (RFC 3876); null for all. */
+    private final MatchedValues values;
 
-    private AttributeSelection(boolean allUser, boolean allOperational, Set<String> named, SchemaManager schema) {
+    private AttributeSelection(
+            boolean allUser, boolean allOperational, Set<String> named, SchemaManager schema, MatchedValues values) {
         this.allUser = allUser;
         this.allOperational = allOperational;
         this.named = named;
         this.schema = schema;
+        this.values = values;
     }
 
     public static AttributeSelection of(List<String> requested, SchemaManager schema) {
@@ -46,7 +50,17 @@ public final class AttributeSelection {
                 }
             }
         }
-        return new AttributeSelection(allUser, allOperational, named, schema);
+        return new AttributeSelection(allUser, allOperational, named, schema, null);
+    }
+
+    /** The same attributes, of whose values only those {@code values} matches are sent; null for all. */
+    AttributeSelection withValues(MatchedValues values) {
+        return new AttributeSelection(allUser, allOperational, named, schema, values);
+    }
+
+    /** Which values of the returned attributes are sent; null for all. */
+    MatchedValues values() {
+        return values;
     }
 
     /** Whether the attribute with this OID is to be returned. */

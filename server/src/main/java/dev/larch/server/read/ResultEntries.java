@@ -25,7 +25,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * the names the client's data used, only those the client may read, and the computed operational
  * attributes when asked for.
  */
-final class ResultEntries {
+public final class ResultEntries {
     static final String HAS_SUBORDINATES = "2.5.18.9";
     static final String ENTRY_DN = "1.3.6.1.1.20";
     static final String SUBSCHEMA_SUBENTRY = "2.5.18.10";
@@ -40,7 +40,7 @@ final class ResultEntries {
         this(subschemaDn, null);
     }
 
-    ResultEntries(String subschemaDn, GroupGraph groups) {
+    public ResultEntries(String subschemaDn, GroupGraph groups) {
         this.subschemaDn = subschemaDn;
         this.groups = groups;
     }
@@ -49,7 +49,7 @@ final class ResultEntries {
      * @param screen what the client may read of the entry
      * @param txn the search's transaction, for hasSubordinates; null for virtual entries
      */
-    SearchResultEntry build(
+    public SearchResultEntry build(
             int messageId,
             StoredEntry stored,
             AttributeSelection selection,
@@ -57,9 +57,15 @@ final class ResultEntries {
             EntryScreen screen,
             ReadTxn txn) {
         Entry entry = new DefaultEntry(new StoredDn(stored.dn()));
+        MatchedValues matched = typesOnly ? null : selection.values();
         for (StoredAttribute a : stored.attributes()) {
             if (selection.includes(a.oid(), a.type()) && screen.mayRead(stored, a.oid())) {
-                add(entry, typesOnly ? new DefaultAttribute(a.userId()) : new DefaultAttribute(a.userId(), a.values()));
+                byte[][] values = matched == null ? a.values() : matched.matching(stored, a);
+                add(
+                        entry,
+                        typesOnly || values.length == 0
+                                ? new DefaultAttribute(a.userId())
+                                : new DefaultAttribute(a.userId(), values));
             }
         }
         if (txn != null) {

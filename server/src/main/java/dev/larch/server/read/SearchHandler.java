@@ -10,6 +10,7 @@ import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.SubordinateScope;
+import dev.larch.server.read.psearch.PersistentSearches;
 import dev.larch.server.referral.ContinuationReferences;
 import dev.larch.server.referral.ManageDsaIt;
 import dev.larch.server.search.EntryCursor;
@@ -36,6 +37,7 @@ import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.SearchResultDone;
 import org.apache.directory.api.ldap.model.message.SearchScope;
+import org.apache.directory.api.ldap.model.message.controls.PersistentSearch;
 import org.apache.directory.api.ldap.model.message.controls.SortRequest;
 import org.apache.directory.api.ldap.model.name.Dn;
 
@@ -61,6 +63,8 @@ public final class SearchHandler {
     private final AssertionControl assertion;
     private final int maxSortEntries;
     private final ContinuationReferences references;
+    /** Null: the persistent search control is not served (it is then not offered either). */
+    private final PersistentSearches persistent;
 
     /** As below, with the default bounds on paged searches. */
     public SearchHandler(
@@ -105,6 +109,34 @@ public final class SearchHandler {
             WorkerPool workers,
             SearchSlots longSearches,
             ResultControls resultControls) {
+        this(
+                directory,
+                filters,
+                planner,
+                access,
+                virtualEntries,
+                limits,
+                pauses,
+                workers,
+                longSearches,
+                resultControls,
+                null);
+    }
+
+    /** As above, serving persistent searches through {@code persistent} (null for none). */
+    public SearchHandler(
+            Directory directory,
+            FilterCompiler filters,
+            SearchPlanner planner,
+            AccessControl access,
+            VirtualEntries virtualEntries,
+            SearchLimits limits,
+            PausedSearches pauses,
+            WorkerPool workers,
+            SearchSlots longSearches,
+            ResultControls resultControls,
+            PersistentSearches persistent) {
+        this.persistent = persistent;
         this.paging = new Paging(resultControls);
         this.maxSortEntries = resultControls.maxSortEntries();
         this.directory = directory;
@@ -123,9 +155,19 @@ public final class SearchHandler {
     }
 
     public void handle(Operation op, SearchRequest request) {
+        if (persistent != null && request.getControl(PersistentSearch.OID) instanceof PersistentSearch control) {
+            // Its initial phase, if any, is this very search, run once the change feed holds it.
+            persistent.start(op, request, control, this::search);
+            return;
+        }
+        search(op, request);
+    }
+
+    private void search(Operation op, SearchRequest request) {
         Filter filter = filters.compile(request.getFilter());
         AttributeSelection selection = AttributeSelection.of(
-                request.getAttributes(), directory.schemaNormalizer().schema());
+                        request.getAttributes(), directory.schemaNormalizer().schema())
+                .withValues(MatchedValues.of(request, filters));
         Dn base = directory.schemaNormalizer().dn(request.getBase());
         SearchLimits bounds = limits.forSession(op.session().isAdmin());
         PagedSearch page = paging.start(op.session(), request, base, bounds.sizeLimit());

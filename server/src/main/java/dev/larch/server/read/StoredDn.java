@@ -10,12 +10,12 @@ import org.apache.directory.api.ldap.model.name.Dn;
  *
  * <p>Use it for nothing else: it has no RDNs, so every other Dn method sees an empty DN.
  */
-final class StoredDn extends Dn {
+public final class StoredDn extends Dn {
     private static final long serialVersionUID = 1L;
 
     private final String name;
 
-    StoredDn(String name) {
+    public StoredDn(String name) {
         this.name = name;
     }
 

@@ -167,6 +167,20 @@ public final class FilterCompiler {
         return new Filter.Equality(attribute, oids(type), normalized);
     }
 
+    /**
+     * Equality on {@code attribute} with an assertion value its equality rule has already normalized
+     * (a DN's normalized form for member attributes), so nothing is normalized twice.
+     *
+     * @return null when the attribute is unknown or has no equality rule
+     */
+    public Filter normalizedEquality(String attribute, byte[] normalizedValue) {
+        AttributeType type = type(attribute);
+        if (type == null || type.getEquality() == null) {
+            return null;
+        }
+        return new Filter.Equality(attribute, oids(type), normalizedValue);
+    }
+
     private Filter ordering(String attribute, Value value, boolean greaterOrEqual) {
         AttributeType type = type(attribute);
         if (type == null) {

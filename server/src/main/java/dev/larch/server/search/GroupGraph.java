@@ -11,7 +11,6 @@ import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.ReadTxn;
-import org.apache.directory.api.ldap.model.filter.EqualityNode;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.name.Dn;
 
@@ -95,29 +94,35 @@ public final class GroupGraph {
 
     /** The groups that hold {@code entry}, directly or through nested groups: its memberOf values. */
     public List<StoredEntry> groupsOf(ReadTxn txn, StoredEntry entry) {
-        IdSet ids =
-                groupsHolding(txn, directory.schemaNormalizer().dn(entry.dn()).getNormName(), false);
-        List<StoredEntry> groups = new ArrayList<>(ids.size());
-        for (int i = 0; i < ids.size(); i++) {
-            StoredEntry group = directory.load(txn, ids.get(i));
-            if (group != null) {
-                groups.add(group);
-            }
-        }
-        return groups;
+        return holders(txn, directory.schemaNormalizer().dn(entry.dn()).getNormName(), false);
     }
 
     /** Upward: the IDs of the groups whose member attributes name {@code normalizedDn}, nested groups followed. */
     IdSet groupsHolding(ReadTxn txn, String normalizedDn, boolean refuseOverBound) {
-        IdSet.Builder found = new IdSet.Builder();
+        IdSet.Builder ids = new IdSet.Builder();
+        for (StoredEntry group : holders(txn, normalizedDn, refuseOverBound)) {
+            ids.add(group.id());
+        }
+        return ids.build();
+    }
+
+    /**
+     * The groups whose member attributes name {@code normalizedDn}, nested groups followed, each
+     * loaded once: the walk needs each group's DN to go a level up, and the caller its entry.
+     */
+    private List<StoredEntry> holders(ReadTxn txn, String normalizedDn, boolean refuseOverBound) {
+        List<StoredEntry> found = new ArrayList<>();
         Set<Long> seen = new HashSet<>();
         List<String> frontier = List.of(normalizedDn);
         for (int depth = 0; depth < MAX_DEPTH && !frontier.isEmpty(); depth++) {
             List<String> next = new ArrayList<>();
             for (String dn : frontier) {
+                // The DN is normalized already, and so is what the member indexes hold: no second parse.
+                byte[] key = dn.getBytes(UTF_8);
                 for (String attribute : MEMBER_ATTRIBUTES) {
-                    Filter holds = filters.compile(new EqualityNode<>(attribute, dn));
-                    IdSet candidates = planner.plan(txn, holds).ids();
+                    Filter holds = filters.normalizedEquality(attribute, key);
+                    IdSet candidates =
+                            holds == null ? null : planner.plan(txn, holds).ids();
                     if (candidates == null) {
                         continue; // not indexed: not followed upward (see the class comment)
                     }
@@ -133,12 +138,12 @@ public final class GroupGraph {
                             continue;
                         }
                         seen.add(id);
-                        found.add(id);
+                        found.add(group);
                         if (seen.size() > MAX_ENTRIES) {
                             if (refuseOverBound) {
                                 throw tooMany();
                             }
-                            return found.build();
+                            return found;
                         }
                         next.add(directory.schemaNormalizer().dn(group.dn()).getNormName());
                     }
@@ -146,7 +151,7 @@ public final class GroupGraph {
             }
             frontier = next;
         }
-        return found.build();
+        return found;
     }
 
     private static boolean exact(Filter filter) {

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.larch.config.IndexKind;
 import org.lmdbjava.ByteBufferProxy;
+import org.lmdbjava.CopyFlags;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
@@ -43,8 +44,13 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  *       children, so this is also the one-level index.
  *   <li>{@code <kind>:<attribute OID>}: index key → IDs as sorted 8-byte duplicates.
  *   <li>{@code attrs}: attribute OID → the small number entries use for it.
- *   <li>{@code meta}: which indexes are complete, so an index added to the config is built before use.
+ *   <li>{@code meta}: the store's format version ({@link StoreFormat}) and which indexes are
+ *       complete, so an index added to the config is built before use.
  * </ul>
+ *
+ * <p>Opened {@linkplain #openReadOnly read-only} (export, backup, verify, restore's checks), the
+ * store changes nothing: no index is built or dropped, no attribute number assigned, no
+ * transaction but reads; it may share the environment with a running server.
  *
  * <p>Thread-safety: safe for concurrent readers; write transactions are serialized by LMDB itself.
  * The environment uses {@code MDB_NOTLS}, so a read transaction may be resumed on another thread
@@ -82,6 +88,7 @@ public final class LmdbStore implements AutoCloseable {
     private final List<IndexRef> unbuiltIndexes = new ArrayList<>();
     private final AtomicLong nextId;
     private final TxnGate gate = new TxnGate();
+    private final boolean readOnly;
 
     /** One configured attribute index. */
     public record IndexRef(String attributeOid, IndexKind kind) {
@@ -90,14 +97,23 @@ public final class LmdbStore implements AutoCloseable {
         }
     }
 
+    /** @param configuredIndexes null to open, read-only, the indexes the store holds built */
     private LmdbStore(Path directory, Env<ByteBuffer> env, Map<String, Set<IndexKind>> configuredIndexes) {
         this.directory = directory;
         this.env = env;
-        this.entries = env.openDbi(ENTRIES, DbiFlags.MDB_CREATE);
-        this.dn = env.openDbi(DN, DbiFlags.MDB_CREATE);
-        this.meta = env.openDbi(META, DbiFlags.MDB_CREATE);
-        this.attributeIds = env.openDbi(ATTRIBUTE_IDS, DbiFlags.MDB_CREATE);
-        openIndexes(configuredIndexes);
+        this.readOnly = configuredIndexes == null;
+        DbiFlags[] create = readOnly ? new DbiFlags[0] : new DbiFlags[] {DbiFlags.MDB_CREATE};
+        this.entries = env.openDbi(ENTRIES, create);
+        this.dn = env.openDbi(DN, create);
+        this.meta = env.openDbi(META, create);
+        this.attributeIds = env.openDbi(ATTRIBUTE_IDS, create);
+        StoreFormat.check(directory, readFormat());
+        if (readOnly) {
+            openBuiltIndexes();
+        } else {
+            stampFormat();
+            openIndexes(configuredIndexes);
+        }
         this.nextId = new AtomicLong(lastEntryId() + 1);
         clearStaleReaders();
     }
@@ -132,6 +148,40 @@ public final class LmdbStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens the store in {@code directory} for reading only, with the indexes it holds built; it may
+     * be in use by a running server at the same time.
+     *
+     * @param noLock true for a copy no other process uses (a backup being checked): LMDB then
+     *     writes no lock file beside it
+     * @throws StoreException when there is no Larch store there, or one of another format
+     */
+    public static LmdbStore openReadOnly(Path directory, StoreOptions options, boolean noLock) {
+        if (!Files.isRegularFile(directory.resolve("data.mdb"))) {
+            throw new StoreException("no Larch store in " + directory + " (no data.mdb)");
+        }
+        List<EnvFlags> flags =
+                new ArrayList<>(List.of(EnvFlags.MDB_RDONLY_ENV, EnvFlags.MDB_NOTLS, EnvFlags.MDB_NORDAHEAD));
+        if (noLock) {
+            flags.add(EnvFlags.MDB_NOLOCK);
+        }
+        try {
+            Env<ByteBuffer> env = Env.create(ByteBufferProxy.PROXY_OPTIMAL)
+                    .setMapSize(options.mapSizeBytes())
+                    .setMaxReaders(options.maxReaders())
+                    .setMaxDbs(1024)
+                    .open(directory.toFile(), flags.toArray(EnvFlags[]::new));
+            try {
+                return new LmdbStore(directory, env, null);
+            } catch (RuntimeException e) {
+                env.close();
+                throw e;
+            }
+        } catch (LmdbException e) {
+            throw new StoreException("cannot read a Larch store in " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
     /** A store made before modes were kept owner-only, or loosened by hand, is tightened at each open. */
     private static void tighten(Path directory) {
         try {
@@ -159,6 +209,76 @@ public final class LmdbStore implements AutoCloseable {
             }
         }
         dropIndexesNoLongerConfigured(wanted);
+    }
+
+    /** Read-only: every index database the store marks built, whatever the config says. */
+    private void openBuiltIndexes() {
+        for (byte[] rawName : env.getDbiNames()) {
+            String name = new String(rawName, UTF_8);
+            int colon = name.indexOf(':');
+            IndexKind kind = colon < 0 ? null : kindOf(name.substring(0, colon));
+            if (kind == null) {
+                continue;
+            }
+            IndexRef ref = new IndexRef(name.substring(colon + 1), kind);
+            if (isMarkedBuilt(ref)) {
+                indexes.put(name, env.openDbi(name));
+                indexKinds
+                        .computeIfAbsent(ref.attributeOid(), k -> EnumSet.noneOf(IndexKind.class))
+                        .add(kind);
+            }
+        }
+    }
+
+    private Integer readFormat() {
+        try (Txn<ByteBuffer> txn = env.txnRead()) {
+            ByteBuffer value = meta.get(txn, Keys.direct(StoreFormat.META_KEY.getBytes(UTF_8)));
+            return value == null ? null : value.getInt(value.position());
+        }
+    }
+
+    private void stampFormat() {
+        try (Txn<ByteBuffer> txn = env.txnWrite()) {
+            ByteBuffer value = ByteBuffer.allocateDirect(4);
+            value.putInt(0, StoreFormat.VERSION);
+            meta.put(txn, Keys.direct(StoreFormat.META_KEY.getBytes(UTF_8)), value);
+            txn.commit();
+        }
+    }
+
+    /** Whether the store was opened with {@link #openReadOnly}. */
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    /** The indexes this store keeps, configured and built or not. */
+    public List<IndexRef> indexRefs() {
+        List<IndexRef> refs = new ArrayList<>();
+        indexKinds.forEach((oid, kinds) -> kinds.forEach(kind -> refs.add(new IndexRef(oid, kind))));
+        return refs;
+    }
+
+    /**
+     * Writes a compacted copy of the store, as of one read transaction, into {@code target}, an
+     * existing empty directory; writers go on meanwhile (LMDB's copy with compaction).
+     */
+    public void copyCompacted(Path target) {
+        gate.enter();
+        try {
+            env.copy(target.toFile(), CopyFlags.MDB_CP_COMPACT);
+        } catch (LmdbException e) {
+            throw new StoreException("cannot copy the store to " + target + ": " + e.getMessage(), e);
+        } finally {
+            gate.leave();
+        }
+    }
+
+    /**
+     * Bytes the store's pages take as its last transaction left them: a data file shorter than this
+     * is truncated, and reading it would fault.
+     */
+    public long usedBytes() {
+        return (env.info().lastPageNumber + 1) * (long) env.stat().pageSize;
     }
 
     /** An index that is no longer configured would go stale; drop it so a later re-add rebuilds it. */
@@ -207,7 +327,7 @@ public final class LmdbStore implements AutoCloseable {
         }
         List<String> missing =
                 oids.stream().filter(oid -> !ids.containsKey(oid)).sorted().toList();
-        if (!missing.isEmpty()) {
+        if (!missing.isEmpty() && !readOnly) {
             try (Txn<ByteBuffer> txn = env.txnWrite()) {
                 for (String oid : missing) {
                     ByteBuffer value = ByteBuffer.allocateDirect(4);
@@ -272,6 +392,9 @@ public final class LmdbStore implements AutoCloseable {
      * @throws StoreClosedException once {@link #close} began
      */
     public WriteTxn write() {
+        if (readOnly) {
+            throw new StoreException("the store in " + directory + " is open read-only");
+        }
         gate.enter();
         try {
             return new WriteTxn(this, env.txnWrite());
@@ -354,6 +477,10 @@ public final class LmdbStore implements AutoCloseable {
         return directory;
     }
 
+    Dbi<ByteBuffer> metaDbi() {
+        return meta;
+    }
+
     Dbi<ByteBuffer> entriesDbi() {
         return entries;
     }
@@ -398,6 +525,15 @@ public final class LmdbStore implements AutoCloseable {
         }
         env.close();
         return true;
+    }
+
+    private static IndexKind kindOf(String tag) {
+        for (IndexKind kind : IndexKind.values()) {
+            if (tag(kind).equals(tag)) {
+                return kind;
+            }
+        }
+        return null;
     }
 
     private static String tag(IndexKind kind) {

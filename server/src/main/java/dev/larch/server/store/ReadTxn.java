@@ -1,6 +1,8 @@
 package dev.larch.server.store;
 
 import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
 
 import dev.larch.config.IndexKind;
 import org.lmdbjava.Cursor;
@@ -152,6 +154,72 @@ public class ReadTxn implements AutoCloseable {
             }
         }
         return out.build();
+    }
+
+    /** A probe for single index records in this transaction; close it before the transaction. */
+    public IndexProbe indexProbe() {
+        return new IndexProbe();
+    }
+
+    /**
+     * Answers whether an index holds a (key, ID) record, keeping one cursor open per index for its
+     * life: a check of every record of a store opens no cursor per record. Not thread-safe.
+     */
+    public final class IndexProbe implements AutoCloseable {
+        private final Map<LmdbStore.IndexRef, Cursor<ByteBuffer>> cursors = new HashMap<>();
+
+        private IndexProbe() {}
+
+        /** Whether {@code index} holds ({@code key}, {@code id}); {@code key} is cut as stored keys are. */
+        public boolean has(LmdbStore.IndexRef index, byte[] key, long id) {
+            Cursor<ByteBuffer> c = cursors.computeIfAbsent(
+                    index, ref -> store.index(ref.attributeOid(), ref.kind()).openCursor(txn));
+            return c.get(Keys.indexKey(keyBuffer(), key), Keys.id(idBuffer(), id), SeekOp.MDB_GET_BOTH);
+        }
+
+        @Override
+        public void close() {
+            cursors.values().forEach(Cursor::close);
+            cursors.clear();
+        }
+    }
+
+    /** Records (key, ID pairs) in one index. */
+    public long indexRecordCount(String attributeOid, IndexKind kind) {
+        return store.index(attributeOid, kind).stat(txn).entries;
+    }
+
+    /** Records in the DN index: one per entry in a sound store. */
+    public long dnRecordCount() {
+        return store.dnDbi().stat(txn).entries;
+    }
+
+    /** What a walk over every record of a database is told, one record at a time. */
+    @FunctionalInterface
+    public interface RecordVisitor {
+        /**
+         * @param key the record's key (the DN index's: parent ID then normalized RDN), copied
+         * @param id the entry ID the record names
+         */
+        void visit(byte[] key, long id);
+    }
+
+    /** Visits every record of one index in key order. */
+    public void forEachIndexRecord(String attributeOid, IndexKind kind, RecordVisitor visitor) {
+        forEachRecord(store.index(attributeOid, kind), visitor);
+    }
+
+    /** Visits every record of the DN index in key order. */
+    public void forEachDnRecord(RecordVisitor visitor) {
+        forEachRecord(store.dnDbi(), visitor);
+    }
+
+    private void forEachRecord(Dbi<ByteBuffer> dbi, RecordVisitor visitor) {
+        try (Cursor<ByteBuffer> c = dbi.openCursor(txn)) {
+            for (boolean more = c.first(); more; more = c.seek(SeekOp.MDB_NEXT)) {
+                visitor.visit(Keys.bytes(c.key()), Keys.readId(c.val()));
+            }
+        }
     }
 
     private static boolean startsWith(ByteBuffer key, byte[] prefix) {

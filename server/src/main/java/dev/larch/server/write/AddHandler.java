@@ -11,10 +11,12 @@ import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
+import dev.larch.server.read.ReadEntryControl;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.AddRequest;
+import org.apache.directory.api.ldap.model.message.Control;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.name.Dn;
@@ -30,6 +32,7 @@ public final class AddHandler {
     private final WriteQueue writes;
     private final AccessControl access;
     private final PasswordWork passwordWork;
+    private final ReadEntryControl postRead;
     /** Null when no password policy is enforced. */
     private final PasswordModifications policy;
 
@@ -69,6 +72,8 @@ public final class AddHandler {
         this.writes = writes;
         this.access = access;
         this.passwordWork = passwordWork;
+        this.postRead =
+                ReadEntryControl.postRead(access, directory.schemaNormalizer().schema());
     }
 
     public void handle(Operation op, AddRequest request) {
@@ -103,6 +108,7 @@ public final class AddHandler {
 
     private void insert(Operation op, AddRequest request, Entry entry) {
         writes.submit(op, txn -> {
+            ReadEntryControl.Requested post = postRead.requested(request);
             if (policy != null) {
                 policy.onAdd(op.session(), entry, txn).applyTo(entry);
             }
@@ -111,8 +117,10 @@ public final class AddHandler {
             StoredEntry added = newEntries.insert(txn, entry);
             access.requireAdd(op.session(), txn, added);
             access.written(txn, null, added);
+            Control postCopy = postRead.read(post, op.session(), txn, added);
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
+            ReadEntryControl.attach(response, null, postCopy);
             return response;
         });
     }

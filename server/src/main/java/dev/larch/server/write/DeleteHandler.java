@@ -11,11 +11,13 @@ import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
 import dev.larch.server.read.AssertionControl;
+import dev.larch.server.read.ReadEntryControl;
 import dev.larch.server.read.SearchLimits;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
+import org.apache.directory.api.ldap.model.message.Control;
 import org.apache.directory.api.ldap.model.message.DeleteRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
@@ -41,6 +43,7 @@ public final class DeleteHandler {
     private final SearchLimits limits;
     private final Integrity integrity;
     private final AssertionControl assertion;
+    private final ReadEntryControl preRead;
 
     public DeleteHandler(Directory directory, WriteQueue writes, AccessControl access) {
         this(directory, writes, access, SearchLimits.NONE, Integrity.NONE);
@@ -55,6 +58,8 @@ public final class DeleteHandler {
         this.integrity = integrity;
         this.assertion = new AssertionControl(
                 new FilterCompiler(directory.schemaNormalizer().schema()), access);
+        this.preRead =
+                ReadEntryControl.preRead(access, directory.schemaNormalizer().schema());
         this.directory = directory;
         this.writes = writes;
         this.access = access;
@@ -68,13 +73,16 @@ public final class DeleteHandler {
         Dn modifier = session.boundDn();
         int bound = limits.forSession(session.isAdmin()).lookThroughLimit();
         writes.submit(op, txn -> {
+            ReadEntryControl.Requested pre = preRead.requested(request);
             long id = directory.require(txn, dn);
             StoredEntry entry = directory.load(txn, id);
             assertion.require(request, session, txn, entry);
+            // The delete right first: refused on an entry it may not read, it answers noSuchObject.
+            access.requireDelete(session, txn, entry);
+            Control preCopy = preRead.read(pre, session, txn, entry);
             if (subtree) {
                 deleteSubtree(session, txn, id, bound, modifier);
             } else {
-                access.requireDelete(session, txn, entry);
                 if (txn.hasChildren(id)) {
                     throw new ResultCodeException(
                             ResultCodeEnum.NOT_ALLOWED_ON_NON_LEAF,
@@ -87,6 +95,7 @@ public final class DeleteHandler {
             }
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
+            ReadEntryControl.attach(response, preCopy, null);
             return response;
         });
     }

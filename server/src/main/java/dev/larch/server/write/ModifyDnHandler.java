@@ -14,6 +14,7 @@ import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.read.AssertionControl;
+import dev.larch.server.read.ReadEntryControl;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
@@ -21,6 +22,7 @@ import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
+import org.apache.directory.api.ldap.model.message.Control;
 import org.apache.directory.api.ldap.model.message.ModifyDnRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
@@ -36,6 +38,8 @@ import org.apache.directory.api.ldap.model.name.Rdn;
 public final class ModifyDnHandler {
     private final Integrity integrity;
     private final AssertionControl assertion;
+    private final ReadEntryControl preRead;
+    private final ReadEntryControl postRead;
     private final Directory directory;
     private final WriteQueue writes;
     private final AccessControl access;
@@ -51,6 +55,10 @@ public final class ModifyDnHandler {
         this.integrity = integrity;
         this.assertion = new AssertionControl(
                 new FilterCompiler(directory.schemaNormalizer().schema()), access);
+        this.preRead =
+                ReadEntryControl.preRead(access, directory.schemaNormalizer().schema());
+        this.postRead =
+                ReadEntryControl.postRead(access, directory.schemaNormalizer().schema());
         this.directory = directory;
         this.checker = checker;
         this.writes = writes;
@@ -71,10 +79,13 @@ public final class ModifyDnHandler {
                 .dn(newRdn.getName() + (newParentDn.isEmpty() ? "" : "," + newParentDn.getName()));
         Dn modifier = op.session().boundDn();
         writes.submit(op, txn -> {
+            ReadEntryControl.Requested pre = preRead.requested(request);
+            ReadEntryControl.Requested post = postRead.requested(request);
             long id = directory.require(txn, dn);
             StoredEntry before = directory.load(txn, id);
             access.requireDelete(op.session(), txn, before);
             assertion.require(request, op.session(), txn, before);
+            Control preCopy = preRead.read(pre, op.session(), txn, before);
             if (dn.equals(directory.suffix())) {
                 throw new ResultCodeException(
                         ResultCodeEnum.UNWILLING_TO_PERFORM, "cannot rename the naming context's root entry");
@@ -103,6 +114,7 @@ public final class ModifyDnHandler {
             StoredEntry after = directory.move(txn, before, newParentId, entry);
             access.requireRenameTo(op.session(), txn, before, after);
             access.written(txn, before, after);
+            Control postCopy = postRead.read(post, op.session(), txn, after);
             List<Dn[]> renamed = new ArrayList<>();
             renamed.add(new Dn[] {dn, newDn});
             rewriteDescendants(txn, directory, id, newDn, renamed);
@@ -112,6 +124,7 @@ public final class ModifyDnHandler {
             }
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
+            ReadEntryControl.attach(response, preCopy, postCopy);
             return response;
         });
     }

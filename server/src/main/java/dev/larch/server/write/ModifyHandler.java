@@ -16,6 +16,7 @@ import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
 import dev.larch.server.read.AssertionControl;
+import dev.larch.server.read.ReadEntryControl;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.entry.Attribute;
@@ -23,6 +24,7 @@ import org.apache.directory.api.ldap.model.entry.DefaultModification;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.entry.Modification;
 import org.apache.directory.api.ldap.model.entry.ModificationOperation;
+import org.apache.directory.api.ldap.model.message.Control;
 import org.apache.directory.api.ldap.model.message.ModifyRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
@@ -39,6 +41,8 @@ import org.apache.directory.api.ldap.model.schema.AttributeType;
 public final class ModifyHandler {
     private final Integrity integrity;
     private final AssertionControl assertion;
+    private final ReadEntryControl preRead;
+    private final ReadEntryControl postRead;
     private final Directory directory;
     private final WriteQueue writes;
     private final AccessControl access;
@@ -83,6 +87,10 @@ public final class ModifyHandler {
         this.integrity = integrity;
         this.assertion = new AssertionControl(
                 new FilterCompiler(directory.schemaNormalizer().schema()), access);
+        this.preRead =
+                ReadEntryControl.preRead(access, directory.schemaNormalizer().schema());
+        this.postRead =
+                ReadEntryControl.postRead(access, directory.schemaNormalizer().schema());
         this.directory = directory;
         this.checker = checker;
         this.writes = writes;
@@ -200,9 +208,12 @@ public final class ModifyHandler {
         Session session = op.session();
         Dn modifier = session.boundDn();
         writes.submit(op, txn -> {
+            ReadEntryControl.Requested pre = preRead.requested(request);
+            ReadEntryControl.Requested post = postRead.requested(request);
             StoredEntry before = directory.load(txn, directory.require(txn, dn));
             access.requireModify(session, txn, before, requested);
             assertion.require(request, session, txn, before);
+            Control preCopy = preRead.read(pre, session, txn, before);
             Entry entry = directory.schemaNormalizer().toEntry(before);
             applier.apply(entry, modifications, session.isAdmin(), request.hasControl(PERMISSIVE_MODIFY_OID));
             if (checked != null) {
@@ -212,12 +223,16 @@ public final class ModifyHandler {
             Timestamps.modified(entry, modifier);
             checker.addSuperclasses(entry);
             checker.check(entry);
-            access.written(txn, before, directory.replace(txn, before, entry));
+            StoredEntry after = directory.replace(txn, before, entry);
+            access.written(txn, before, after);
+            Control postCopy = postRead.read(post, session, txn, after);
             if (checked != null && checked.selfChange()) {
-                session.mustChangePassword(false);
+                // Only once the change is durable: an aborted (no-op) change leaves the duty in place.
+                txn.onCommit(() -> session.mustChangePassword(false));
             }
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
+            ReadEntryControl.attach(response, preCopy, postCopy);
             return response;
         });
     }

@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * single writer, and a durable commit waits for the disk.
  *
  * <p>Each write gets its own transaction; the response is sent only after the commit (and its
- * sync) returned, so an acknowledged write is durable.
+ * sync) returned, so an acknowledged write is durable. An update carrying the no-op control
+ * ({@link NoOperation}) runs the same work, then its transaction is aborted and a success becomes
+ * noOperation: nothing was acknowledged, so nothing needs to be durable.
  */
 public final class WriteQueue implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WriteQueue.class);
@@ -51,7 +53,11 @@ public final class WriteQueue implements AutoCloseable {
         this.afterCommit = listener;
     }
 
-    /** Applies {@code work} in a write transaction, commits, then completes {@code op}. */
+    /**
+     * Applies {@code work} in a write transaction, commits (or, under the no-op control, aborts), then
+     * completes {@code op}. {@code work} returns the response to a success; a failure it throws aborts
+     * the transaction and is answered with its result code.
+     */
     public void submit(Operation op, Function<WriteTxn, ResultResponse> work) {
         writer.execute(() -> {
             if (op.isAbandoned()) {
@@ -59,11 +65,17 @@ public final class WriteQueue implements AutoCloseable {
             }
             ResultResponse response;
             try (WriteTxn txn = store.write()) {
+                boolean noOperation = NoOperation.requested(op.request());
                 response = work.apply(txn);
-                txn.commit();
-                Consumer<Request> listener = afterCommit;
-                if (listener != null) {
-                    listener.accept(op.request());
+                if (noOperation) {
+                    // Closing the transaction uncommitted aborts it: no change, no onCommit action.
+                    response = NoOperation.answer(response);
+                } else {
+                    txn.commit();
+                    Consumer<Request> listener = afterCommit;
+                    if (listener != null) {
+                        listener.accept(op.request());
+                    }
                 }
             } catch (Throwable failure) {
                 response = FailureResults.fill(((ResultResponseRequest) op.request()).getResultResponse(), failure);
@@ -89,6 +101,24 @@ public final class WriteQueue implements AutoCloseable {
             });
         } catch (RejectedExecutionException e) {
             LOG.warn("could not write {}: the server is shutting down", what);
+        }
+    }
+
+    /**
+     * Runs {@code action} on the writer thread between two write transactions: every write queued
+     * before it has committed or failed, none queued after it has begun. A persistent search
+     * registers this way, so that it misses no change committed after its initial search began.
+     * {@code action} must be quick and must not throw.
+     *
+     * @return false when the queue no longer accepts work (the server is stopping); then {@code action}
+     *     never runs
+     */
+    public boolean runBetweenWrites(Runnable action) {
+        try {
+            writer.execute(action);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
         }
     }
 

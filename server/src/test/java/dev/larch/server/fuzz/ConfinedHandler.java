@@ -132,6 +132,11 @@ final class ConfinedHandler implements RequestHandler {
         }
 
         @Override
+        public void closeConnection(String reason) {
+            channelOperation.closeConnection(reason);
+        }
+
+        @Override
         public int entriesSent() {
             return channelOperation.entriesSent();
         }

@@ -406,8 +406,8 @@ class SearchHandlerIT {
         assertEquals("cn=Subschema", root.getSubschemaSubentryDN());
         assertEquals("Larch", root.getVendorName());
         assertNotNull(root.getVendorVersion());
-        // nothing beyond what is implemented: password policy, paged results, sort, assertion, VLV, ManageDsaIT,
-        // permissive modify, subtree delete, don't use copy, proxied authorization
+        // nothing beyond what is implemented: password policy, paged results, sort, assertion, VLV, persistent
+        // search, ManageDsaIT, permissive modify, subtree delete, don't use copy, proxied authorization
         assertArrayEquals(
                 new String[] {
                     "1.3.6.1.4.1.42.2.27.8.5.1",
@@ -415,9 +415,15 @@ class SearchHandlerIT {
                     "1.2.840.113556.1.4.473",
                     "1.3.6.1.1.12",
                     "2.16.840.1.113730.3.4.9",
+                    "2.16.840.1.113730.3.4.3",
                     "2.16.840.1.113730.3.4.2",
                     "1.2.840.113556.1.4.1413",
                     "1.2.840.113556.1.4.805",
+                    "1.3.6.1.1.13.1",
+                    "1.3.6.1.1.13.2",
+                    "1.3.6.1.4.1.4203.1.10.2",
+                    "1.3.6.1.4.1.4203.666.5.2",
+                    "1.2.826.0.1.3344810.2.3",
                     "1.3.6.1.1.22",
                     "2.16.840.1.113730.3.4.18"
                 },

@@ -1,0 +1,14 @@
+package dev.larch.server.directory;
+
+import dev.larch.server.entry.StoredEntry;
+import org.apache.directory.api.ldap.model.message.controls.ChangeType;
+
+/**
+ * One entry changed by a write transaction, as the {@link ChangeObserver} is told of it.
+ *
+ * @param type add, delete, modify, or modDN (a rename or move, and each descendant whose DN changed
+ *     with it)
+ * @param entry the entry after the change; for a delete, the entry as it was
+ * @param previousDn the entry's DN before a modDN, as stored; null for the other types
+ */
+public record DirectoryChange(ChangeType type, StoredEntry entry, String previousDn) {}

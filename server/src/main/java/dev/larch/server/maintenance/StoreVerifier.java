@@ -1,0 +1,175 @@
+package dev.larch.server.maintenance;
+
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import dev.larch.server.directory.Directory;
+import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.index.IndexKeys;
+import dev.larch.server.store.IdCursor;
+import dev.larch.server.store.Keys;
+import dev.larch.server.store.LmdbStore;
+import dev.larch.server.store.ReadTxn;
+import org.apache.directory.api.ldap.model.name.Dn;
+
+/**
+ * An offline integrity check of a store: every entry decodes, names the suffix or an existing
+ * parent whose DN is its own less one RDN, and is reached through the DN tree; the DN tree names
+ * only entries, each under its own parent; every index holds exactly the keys the entries give it.
+ *
+ * <p>Exactness is proven by counting: each entry's expected records are looked up one by one, and
+ * when a database holds more records than the entries account for, its records are walked to name
+ * the strays. One read transaction sees a single state of the store, so a check may run while a
+ * server writes.
+ *
+ * <p>Thread-safe: each call works in its own transaction.
+ */
+public final class StoreVerifier {
+    private final Directory directory;
+    private final PrintStream progress;
+
+    /** @param progress where progress lines go on long checks, or null for none */
+    public StoreVerifier(Directory directory, PrintStream progress) {
+        this.directory = directory;
+        this.progress = progress;
+    }
+
+    public VerifyReport verify() {
+        VerifyReport report = new VerifyReport();
+        LmdbStore store = directory.store();
+        try (ReadTxn txn = store.read();
+                ReadTxn.IndexProbe probe = txn.indexProbe()) {
+            Map<LmdbStore.IndexRef, Long> expected = new HashMap<>();
+            store.indexRefs().forEach(ref -> expected.put(ref, 0L));
+            Progress steps = new Progress(progress, "verified entries:", txn.entryCount());
+            try (IdCursor ids = txn.allEntries()) {
+                for (long id = ids.next(); id != ReadTxn.NOT_FOUND; id = ids.next()) {
+                    checkEntry(txn, probe, id, expected, report);
+                    report.entryChecked();
+                    steps.step();
+                }
+            }
+            long dnRecords = txn.dnRecordCount();
+            if (dnRecords != report.entries()) {
+                report.problem("the DN tree holds " + dnRecords + " records for " + report.entries() + " entries");
+                findStrayDnRecords(txn, report);
+            }
+            for (Map.Entry<LmdbStore.IndexRef, Long> index : expected.entrySet()) {
+                LmdbStore.IndexRef ref = index.getKey();
+                long held = txn.indexRecordCount(ref.attributeOid(), ref.kind());
+                report.indexRecordsChecked(held);
+                if (held > index.getValue()) {
+                    report.problem(
+                            describe(ref) + " holds " + held + " records; the entries account for " + index.getValue());
+                    findStrayIndexRecords(txn, ref, report);
+                }
+            }
+        }
+        return report;
+    }
+
+    private void checkEntry(
+            ReadTxn txn,
+            ReadTxn.IndexProbe probe,
+            long id,
+            Map<LmdbStore.IndexRef, Long> expected,
+            VerifyReport report) {
+        StoredEntry entry;
+        Dn dn;
+        try {
+            entry = directory.load(txn, id);
+            dn = directory.schemaNormalizer().dn(entry.dn());
+        } catch (RuntimeException e) {
+            report.problem("entry " + id + " does not decode: " + e.getMessage());
+            return;
+        }
+        if (entry.parentId() == Keys.NO_PARENT) {
+            if (!dn.equals(directory.suffix())) {
+                report.problem("entry " + id + " (" + entry.dn() + ") has no parent but is not the suffix "
+                        + directory.suffix().getName());
+            }
+        } else {
+            checkParent(txn, entry, dn, report);
+        }
+        if (directory.resolve(txn, dn) != id) {
+            report.problem("the DN tree does not lead to entry " + id + " (" + entry.dn() + ")");
+        }
+        for (Map.Entry<LmdbStore.IndexRef, Long> index : expected.entrySet()) {
+            LmdbStore.IndexRef ref = index.getKey();
+            Set<IndexKeys.Key> keys = directory.indexes().keysOf(entry, ref);
+            index.setValue(index.getValue() + keys.size());
+            for (IndexKeys.Key key : keys) {
+                if (!probe.has(ref, key.bytes(), id)) {
+                    report.problem(describe(ref) + " lacks a key of entry " + id + " (" + entry.dn() + ")");
+                }
+            }
+        }
+    }
+
+    private void checkParent(ReadTxn txn, StoredEntry entry, Dn dn, VerifyReport report) {
+        StoredEntry parent;
+        try {
+            parent = directory.load(txn, entry.parentId());
+        } catch (RuntimeException e) {
+            return; // reported when the parent itself is checked
+        }
+        if (parent == null) {
+            report.problem("entry " + entry.id() + " (" + entry.dn() + ") names parent " + entry.parentId()
+                    + ", which does not exist");
+        } else if (!directory.schemaNormalizer().dn(parent.dn()).equals(dn.getParent())) {
+            report.problem("entry " + entry.id() + " (" + entry.dn() + ") lies under entry " + parent.id() + " ("
+                    + parent.dn() + "), which is not its parent DN");
+        }
+    }
+
+    /** The DN tree's records whose entry is missing or has another parent. */
+    private static void findStrayDnRecords(ReadTxn txn, VerifyReport report) {
+        txn.forEachDnRecord((key, id) -> {
+            long parentId = ByteBuffer.wrap(key).getLong();
+            ByteBuffer entry = txn.entry(id);
+            if (entry == null) {
+                report.problem(
+                        "a DN tree record under parent " + parentId + " names entry " + id + ", which does not exist");
+            }
+        });
+    }
+
+    /** An index's records naming an entry that is gone or that has no such key. */
+    private void findStrayIndexRecords(ReadTxn txn, LmdbStore.IndexRef ref, VerifyReport report) {
+        txn.forEachIndexRecord(ref.attributeOid(), ref.kind(), (key, id) -> {
+            StoredEntry entry = directory.load(txn, id);
+            if (entry == null) {
+                report.problem(describe(ref) + " names entry " + id + ", which does not exist");
+                return;
+            }
+            boolean known = false;
+            for (IndexKeys.Key expected : directory.indexes().keysOf(entry, ref)) {
+                if (stored(expected.bytes()).equals(new IndexKeys.Key(key))) {
+                    known = true;
+                    break;
+                }
+            }
+            if (!known) {
+                report.problem(describe(ref) + " holds a key for entry " + id + " (" + entry.dn()
+                        + ") that none of its values gives");
+            }
+        });
+    }
+
+    /** A key as the index stores it: cut to LMDB's key size, one zero byte for an empty one. */
+    private static IndexKeys.Key stored(byte[] key) {
+        if (key.length == 0) {
+            return new IndexKeys.Key(new byte[] {0});
+        }
+        return new IndexKeys.Key(key.length > Keys.MAX_KEY_BYTES ? Arrays.copyOf(key, Keys.MAX_KEY_BYTES) : key);
+    }
+
+    private static String describe(LmdbStore.IndexRef ref) {
+        return "the " + ref.kind().name().toLowerCase(Locale.ROOT) + " index of " + ref.attributeOid();
+    }
+}

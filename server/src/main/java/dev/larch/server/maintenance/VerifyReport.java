@@ -1,0 +1,57 @@
+package dev.larch.server.maintenance;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What {@link StoreVerifier} found: how much it checked and each disagreement, the first {@link
+ * #LISTED} in words and the rest counted, so a badly broken store cannot fill memory.
+ *
+ * <p>Not thread-safe: filled by one verifier, then read.
+ */
+public final class VerifyReport {
+    /** Disagreements described one by one; past this they are only counted. */
+    public static final int LISTED = 100;
+
+    private final List<String> listed = new ArrayList<>();
+    private long problems;
+    private long entries;
+    private long indexRecords;
+
+    void problem(String what) {
+        problems++;
+        if (listed.size() < LISTED) {
+            listed.add(what);
+        }
+    }
+
+    void entryChecked() {
+        entries++;
+    }
+
+    void indexRecordsChecked(long n) {
+        indexRecords += n;
+    }
+
+    /** Whether entries, the DN tree and every index agree. */
+    public boolean clean() {
+        return problems == 0;
+    }
+
+    public long problems() {
+        return problems;
+    }
+
+    /** The first {@link #LISTED} disagreements, in the order found. */
+    public List<String> listed() {
+        return List.copyOf(listed);
+    }
+
+    public long entries() {
+        return entries;
+    }
+
+    public long indexRecords() {
+        return indexRecords;
+    }
+}

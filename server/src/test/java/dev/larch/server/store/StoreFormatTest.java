@@ -1,0 +1,101 @@
+package dev.larch.server.store;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.larch.config.IndexKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The recorded store format, and read-only opens that change nothing. */
+class StoreFormatTest {
+    private static final StoreOptions OPTIONS = new StoreOptions(1L << 24, 16, false);
+    private static final String SN = "2.5.4.4";
+
+    @TempDir
+    Path dir;
+
+    private static void writeFormat(LmdbStore store, Integer version) {
+        try (WriteTxn txn = store.write()) {
+            ByteBuffer key = Keys.direct(StoreFormat.META_KEY.getBytes(UTF_8));
+            if (version == null) {
+                store.metaDbi().delete(txn.txn, key);
+            } else {
+                ByteBuffer value = ByteBuffer.allocateDirect(4);
+                value.putInt(0, version);
+                store.metaDbi().put(txn.txn, key, value);
+            }
+            txn.commit();
+        }
+    }
+
+    private static Integer readFormat(LmdbStore store) {
+        try (ReadTxn txn = store.read()) {
+            ByteBuffer v = store.metaDbi().get(txn.txn, Keys.direct(StoreFormat.META_KEY.getBytes(UTF_8)));
+            return v == null ? null : v.getInt(v.position());
+        }
+    }
+
+    @Test
+    void aStoreOfAnotherFormatIsRefusedSayingHowToMoveTheData() {
+        try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
+            writeFormat(store, StoreFormat.VERSION + 1);
+        }
+        StoreException refused = assertThrows(StoreException.class, () -> LmdbStore.open(dir, OPTIONS, Map.of()));
+        assertTrue(refused.getMessage().contains("format version " + (StoreFormat.VERSION + 1)), refused.getMessage());
+        assertTrue(refused.getMessage().contains("./larch export"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("./larch import"), refused.getMessage());
+        StoreException readOnly = assertThrows(StoreException.class, () -> LmdbStore.openReadOnly(dir, OPTIONS, false));
+        assertTrue(readOnly.getMessage().contains("format version"), readOnly.getMessage());
+    }
+
+    @Test
+    void aStoreWrittenBeforeTheVersionWasRecordedIsStampedWithTheFirstFormat() {
+        try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
+            assertEquals(StoreFormat.VERSION, readFormat(store));
+            writeFormat(store, null);
+        }
+        try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
+            assertEquals(StoreFormat.VERSION, readFormat(store));
+        }
+    }
+
+    @Test
+    void aReadOnlyOpenKeepsIndexesTheCallerDoesNotKnowAndRefusesWrites() {
+        try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of(SN, Set.of(IndexKind.EQUALITY)))) {
+            try (WriteTxn txn = store.write()) {
+                store.markBuilt(txn, new LmdbStore.IndexRef(SN, IndexKind.EQUALITY));
+                txn.indexAdd(SN, IndexKind.EQUALITY, "smith".getBytes(UTF_8), 7);
+                txn.commit();
+            }
+        }
+        try (LmdbStore store = LmdbStore.openReadOnly(dir, OPTIONS, false)) {
+            assertEquals(List.of(new LmdbStore.IndexRef(SN, IndexKind.EQUALITY)), store.indexRefs());
+            assertThrows(StoreException.class, store::write);
+            try (ReadTxn txn = store.read()) {
+                assertEquals(1, txn.indexRecordCount(SN, IndexKind.EQUALITY));
+            }
+        }
+        // The index is still there and still built: the read-only open dropped nothing.
+        try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of(SN, Set.of(IndexKind.EQUALITY)))) {
+            assertEquals(List.of(), store.unbuiltIndexes());
+            try (ReadTxn txn = store.read()) {
+                assertEquals(1, txn.count(SN, IndexKind.EQUALITY, "smith".getBytes(UTF_8)));
+            }
+        }
+    }
+
+    @Test
+    void aDirectoryWithoutAStoreIsNotOpenedReadOnly() {
+        StoreException refused = assertThrows(StoreException.class, () -> LmdbStore.openReadOnly(dir, OPTIONS, false));
+        assertTrue(refused.getMessage().contains("no Larch store"), refused.getMessage());
+    }
+}
