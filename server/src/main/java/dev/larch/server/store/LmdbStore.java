@@ -288,8 +288,11 @@ public final class LmdbStore implements AutoCloseable {
             if (name.indexOf(':') < 0 || wanted.contains(name)) {
                 continue;
             }
+            // Opened in the dropping transaction: Env.openDbi(name) begins a write transaction of its
+            // own, which would wait forever for this one (LMDB has one writer).
             try (Txn<ByteBuffer> txn = env.txnWrite()) {
-                Dbi<ByteBuffer> stale = env.openDbi(name, DbiFlags.MDB_DUPSORT, DbiFlags.MDB_DUPFIXED);
+                Dbi<ByteBuffer> stale =
+                        env.openDbi(txn, rawName, null, false, DbiFlags.MDB_DUPSORT, DbiFlags.MDB_DUPFIXED);
                 stale.drop(txn, true);
                 meta.delete(txn, Keys.direct(("built:" + name).getBytes(UTF_8)));
                 txn.commit();

@@ -2,6 +2,7 @@ package dev.larch.server.store;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The recorded store format, and read-only opens that change nothing. */
@@ -90,6 +92,24 @@ class StoreFormatTest {
             try (ReadTxn txn = store.read()) {
                 assertEquals(1, txn.count(SN, IndexKind.EQUALITY, "smith".getBytes(UTF_8)));
             }
+        }
+    }
+
+    @Test
+    void anIndexLeftOutOfTheConfigIsDroppedAtOpenWithoutWaitingOnItself() {
+        LmdbStore.IndexRef sn = new LmdbStore.IndexRef(SN, IndexKind.EQUALITY);
+        try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of(SN, Set.of(IndexKind.EQUALITY)))) {
+            try (WriteTxn txn = store.write()) {
+                store.markBuilt(txn, sn);
+                txn.commit();
+            }
+        }
+        // It once opened the stale index in a write transaction of its own inside the dropping one: a hang.
+        assertTimeoutPreemptively(
+                Duration.ofSeconds(20),
+                () -> LmdbStore.open(dir, OPTIONS, Map.of()).close());
+        try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of(SN, Set.of(IndexKind.EQUALITY)))) {
+            assertEquals(List.of(sn), store.unbuiltIndexes()); // dropped, so built again when configured again
         }
     }
 
