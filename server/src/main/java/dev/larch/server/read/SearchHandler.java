@@ -66,30 +66,6 @@ public final class SearchHandler {
     /** Null: the persistent search control is not served (it is then not offered either). */
     private final PersistentSearches persistent;
 
-    /** As below, with the default bounds on paged searches. */
-    public SearchHandler(
-            Directory directory,
-            FilterCompiler filters,
-            SearchPlanner planner,
-            AccessControl access,
-            VirtualEntries virtualEntries,
-            SearchLimits limits,
-            PausedSearches pauses,
-            WorkerPool workers,
-            SearchSlots longSearches) {
-        this(
-                directory,
-                filters,
-                planner,
-                access,
-                virtualEntries,
-                limits,
-                pauses,
-                workers,
-                longSearches,
-                ResultControls.DEFAULTS);
-    }
-
     /**
      * @param limits the bounds of every search (the administrator's only if they say so)
      * @param pauses the bounds on searches waiting for their clients to read, for everyone
@@ -97,33 +73,8 @@ public final class SearchHandler {
      *     on its event loop
      * @param longSearches the bound on searches running on {@code workers} at once
      * @param resultControls the bounds of simple paged results (RFC 2696) and server-side sort (RFC 2891)
+     * @param persistent serves persistent searches; null when the control is not offered
      */
-    public SearchHandler(
-            Directory directory,
-            FilterCompiler filters,
-            SearchPlanner planner,
-            AccessControl access,
-            VirtualEntries virtualEntries,
-            SearchLimits limits,
-            PausedSearches pauses,
-            WorkerPool workers,
-            SearchSlots longSearches,
-            ResultControls resultControls) {
-        this(
-                directory,
-                filters,
-                planner,
-                access,
-                virtualEntries,
-                limits,
-                pauses,
-                workers,
-                longSearches,
-                resultControls,
-                null);
-    }
-
-    /** As above, serving persistent searches through {@code persistent} (null for none). */
     public SearchHandler(
             Directory directory,
             FilterCompiler filters,

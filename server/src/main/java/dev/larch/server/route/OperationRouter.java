@@ -3,7 +3,6 @@ package dev.larch.server.route;
 import dev.larch.server.auth.BindHandler;
 import dev.larch.server.auth.ProxiedAuthorization;
 import dev.larch.server.auth.policy.MustChangeGate;
-import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
@@ -51,60 +50,13 @@ public final class OperationRouter implements RequestHandler {
     /** Null when referral objects are ordinary entries for everyone. */
     private final ReferralGate referrals;
 
-    public OperationRouter(
-            BindHandler bind,
-            SearchHandler search,
-            CompareHandler compare,
-            AddHandler add,
-            DeleteHandler delete,
-            ModifyHandler modify,
-            ModifyDnHandler modifyDn) {
-        this(bind, search, compare, add, delete, modify, modifyDn, null, null, passwordPolicyOnly());
-    }
-
-    /** The controls offered before any other was implemented: the password policy control alone. */
-    private static SupportedControls passwordPolicyOnly() {
-        return SupportedControls.builder()
-                .offer(PpolicyControls.OID, SupportedControls.ALL_OPERATIONS)
-                .build();
-    }
-
     /**
      * @param mustChange holds back sessions that must change a reset password; null for none
      * @param passwordModify the Password Modify extended operation; null to refuse it as unsupported
      * @param controls the controls offered; a request with any other critical control is refused
+     * @param proxied proxied authorization (RFC 4370); null when not offered
+     * @param referrals answers operations on referral objects with referrals (RFC 3296); null for none
      */
-    public OperationRouter(
-            BindHandler bind,
-            SearchHandler search,
-            CompareHandler compare,
-            AddHandler add,
-            DeleteHandler delete,
-            ModifyHandler modify,
-            ModifyDnHandler modifyDn,
-            MustChangeGate mustChange,
-            PasswordModifyHandler passwordModify,
-            SupportedControls controls) {
-        this(bind, search, compare, add, delete, modify, modifyDn, mustChange, passwordModify, controls, null);
-    }
-
-    /** @param proxied proxied authorization (RFC 4370); null when not offered */
-    public OperationRouter(
-            BindHandler bind,
-            SearchHandler search,
-            CompareHandler compare,
-            AddHandler add,
-            DeleteHandler delete,
-            ModifyHandler modify,
-            ModifyDnHandler modifyDn,
-            MustChangeGate mustChange,
-            PasswordModifyHandler passwordModify,
-            SupportedControls controls,
-            ProxiedAuthorization proxied) {
-        this(bind, search, compare, add, delete, modify, modifyDn, mustChange, passwordModify, controls, proxied, null);
-    }
-
-    /** @param referrals answers operations on referral objects with referrals (RFC 3296); null for none */
     public OperationRouter(
             BindHandler bind,
             SearchHandler search,
