@@ -293,7 +293,8 @@ final class ConfigLoader {
     private static Metrics metrics(Settings s, Metrics b) throws ConfigException {
         boolean monitor = s.bool("metrics.monitor", b.monitor());
         int port = s.integer("metrics.port", b.port(), 0, 65_535);
-        String host = s.string("metrics.host", b.host());
+        // Empty, as the shipped file has it: the endpoint binds listen.host.
+        String host = s.take("metrics.host").map(h -> h.isBlank() ? null : h).orElse(b.host());
         if (port != 0 && !monitor) {
             throw s.error("metrics.port", "needs metrics.monitor = true: the endpoint serves the monitor's counters");
         }

@@ -242,7 +242,9 @@ final class PrometheusMetrics {
 
         synchronized StoreStatistics read() {
             long now = System.nanoTime();
-            if (last == null || now - readAt > FRESH_NANOS) {
+            if (!server.store().isOpen()) {
+                last = null; // closing: nothing more to show
+            } else if (last == null || now - readAt > FRESH_NANOS) {
                 last = server.storeStatistics();
                 readAt = now;
             }
