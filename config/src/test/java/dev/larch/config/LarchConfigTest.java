@@ -125,6 +125,9 @@ class LarchConfigTest {
         assertEquals(bare.listen().host(), bare.metrics().hostOr(bare.listen().host()));
         assertFalse(
                 LarchConfig.load(write("metrics.monitor = false\n")).metrics().monitor());
+        Path endpointWithoutCounters = write("metrics.port = 9389\nmetrics.monitor = false\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> LarchConfig.load(endpointWithoutCounters));
+        assertTrue(e.getMessage().contains("metrics.port: needs metrics.monitor = true"), e.getMessage());
     }
 
     @Test

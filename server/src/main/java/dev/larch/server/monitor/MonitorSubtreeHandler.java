@@ -2,7 +2,6 @@ package dev.larch.server.monitor;
 
 import java.time.Clock;
 import java.util.List;
-import java.util.Locale;
 
 import dev.larch.server.access.AccessControl;
 import dev.larch.server.directory.SchemaNormalizer;
@@ -120,13 +119,14 @@ public final class MonitorSubtreeHandler implements RequestHandler {
         if (dn == null || dn.size() == 0) {
             return false;
         }
+        // Compared without allocating: this runs for every search and write.
         Rdn last = dn.getRdn(dn.size() - 1);
-        String type = last.getType() == null ? "" : last.getType().trim().toLowerCase(Locale.ROOT);
-        if (!type.equals("cn") && !type.equals("commonname") && !type.equals("2.5.4.3")) {
+        String value = last.getValue();
+        if (value == null || !value.strip().equalsIgnoreCase("monitor")) {
             return false;
         }
-        String value = last.getValue();
-        if (value == null || !value.trim().equalsIgnoreCase("monitor")) {
+        String type = last.getType() == null ? "" : last.getType().strip();
+        if (!type.equalsIgnoreCase("cn") && !type.equalsIgnoreCase("commonName") && !type.equals("2.5.4.3")) {
             return false;
         }
         Dn normalized = schema.dn(dn);
