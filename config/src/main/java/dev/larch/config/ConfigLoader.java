@@ -63,6 +63,9 @@ final class ConfigLoader {
             "security.max-argon2-passes",
             "logging.access-log",
             "logging.level",
+            "metrics.monitor",
+            "metrics.port",
+            "metrics.host",
             "schema.files",
             "listen.ldaps-port",
             "security.require-tls-for-binds",
@@ -114,7 +117,8 @@ final class ConfigLoader {
                         s.list(
                                 "integrity.reference-attributes",
                                 base.integrity().referenceAttributes()),
-                        s.list("integrity.unique-attributes", base.integrity().uniqueAttributes())));
+                        s.list("integrity.unique-attributes", base.integrity().uniqueAttributes())),
+                metrics(s, base.metrics()));
         s.requireAllRead();
         requireEqualityIndexes(
                 s, config, "integrity.reference-attributes", config.integrity().referenceAttributes());
@@ -284,6 +288,17 @@ final class ConfigLoader {
     private static Logging logging(Settings s, Logging b) throws ConfigException {
         return new Logging(
                 s.bool("logging.access-log", b.accessLog()), s.choice("logging.level", b.level(), Logging.LEVELS));
+    }
+
+    private static Metrics metrics(Settings s, Metrics b) throws ConfigException {
+        boolean monitor = s.bool("metrics.monitor", b.monitor());
+        int port = s.integer("metrics.port", b.port(), 0, 65_535);
+        // Empty, as the shipped file has it: the endpoint binds listen.host.
+        String host = s.take("metrics.host").map(h -> h.isBlank() ? null : h).orElse(b.host());
+        if (port != 0 && !monitor) {
+            throw s.error("metrics.port", "needs metrics.monitor = true: the endpoint serves the monitor's counters");
+        }
+        return new Metrics(monitor, port, host);
     }
 
     /** File entries replace the base entry for the same attribute; an empty value or none drops it. */

@@ -64,7 +64,9 @@ final class Defaults {
             // 16 paged searches open per connection, no cap on one paged search's entries, sorts of 20,000.
             ResultControls.DEFAULTS,
             // Group members, manager and secretary follow deletes and renames; uid and mail are unique.
-            IntegrityRules.DEFAULTS);
+            IntegrityRules.DEFAULTS,
+            // Counting and cn=Monitor on; no Prometheus endpoint until metrics.port is set.
+            Metrics.DEFAULTS);
 
     private Defaults() {}
 

@@ -33,6 +33,7 @@ import java.util.Set;
  * @param resultControls bounds of paged results ({@code limits.max-paged-searches-per-connection},
  *     {@code limits.paged-size-limit})
  * @param integrity referential integrity and attribute uniqueness ({@code integrity.*})
+ * @param metrics counting, {@code cn=Monitor} and the Prometheus endpoint ({@code metrics.*})
  */
 public record LarchConfig(
         String suffix,
@@ -49,7 +50,8 @@ public record LarchConfig(
         Passwords passwords,
         Access access,
         ResultControls resultControls,
-        IntegrityRules integrity) {
+        IntegrityRules integrity,
+        Metrics metrics) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -67,6 +69,43 @@ public record LarchConfig(
         Objects.requireNonNull(access, "access");
         Objects.requireNonNull(resultControls, "resultControls");
         Objects.requireNonNull(integrity, "integrity");
+        Objects.requireNonNull(metrics, "metrics");
+    }
+
+    /** A configuration with the default monitoring settings ({@link Metrics#DEFAULTS}). */
+    public LarchConfig(
+            String suffix,
+            Listen listen,
+            Storage storage,
+            Limits limits,
+            Security security,
+            Logging logging,
+            Map<String, Set<IndexKind>> indexes,
+            List<Path> schemaFiles,
+            RateQuotas rateQuotas,
+            Tls tls,
+            PasswordPolicySettings passwordPolicy,
+            Passwords passwords,
+            Access access,
+            ResultControls resultControls,
+            IntegrityRules integrity) {
+        this(
+                suffix,
+                listen,
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                tls,
+                passwordPolicy,
+                passwords,
+                access,
+                resultControls,
+                integrity,
+                Metrics.DEFAULTS);
     }
 
     /** A configuration without integrity rules ({@link IntegrityRules#NONE}). */
@@ -264,6 +303,13 @@ public record LarchConfig(
         return c.build();
     }
 
+    /** A copy with the monitoring settings replaced. */
+    public LarchConfig withMetrics(Metrics replacement) {
+        Copy c = new Copy(this);
+        c.metrics = replacement;
+        return c.build();
+    }
+
     /**
      * The components of a config, to change one and build a new config: the one place besides the
      * record header that lists them all, so a new component is added here, not to every copy method.
@@ -284,6 +330,7 @@ public record LarchConfig(
         private Access access;
         private ResultControls resultControls;
         private IntegrityRules integrity;
+        private Metrics metrics;
 
         Copy(LarchConfig c) {
             suffix = c.suffix;
@@ -301,6 +348,7 @@ public record LarchConfig(
             access = c.access;
             resultControls = c.resultControls;
             integrity = c.integrity;
+            metrics = c.metrics;
         }
 
         LarchConfig build() {
@@ -319,7 +367,8 @@ public record LarchConfig(
                     passwords,
                     access,
                     resultControls,
-                    integrity);
+                    integrity,
+                    metrics);
         }
     }
 

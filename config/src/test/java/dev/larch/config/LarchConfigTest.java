@@ -109,6 +109,28 @@ class LarchConfigTest {
     }
 
     @Test
+    void metricsAreReadFromTheirKeysAndSurviveOverrides() throws Exception {
+        assertEquals(new Metrics(true, 0, null), LarchConfig.defaults().metrics());
+        assertFalse(LarchConfig.defaults().metrics().endpoint());
+        LarchConfig c = LarchConfig.load(write("""
+                metrics.port = 9389
+                metrics.host = 10.0.0.7
+                """));
+        Metrics expected = new Metrics(true, 9389, "10.0.0.7");
+        assertEquals(expected, c.metrics());
+        assertTrue(c.metrics().endpoint());
+        assertEquals("10.0.0.7", c.metrics().hostOr(c.listen().host()));
+        assertEquals(expected, c.withPort(0).withDataDir(Path.of("/tmp/x")).metrics());
+        LarchConfig bare = LarchConfig.load(write("metrics.port = 9389\nmetrics.host =\n"));
+        assertEquals(bare.listen().host(), bare.metrics().hostOr(bare.listen().host()));
+        assertFalse(
+                LarchConfig.load(write("metrics.monitor = false\n")).metrics().monitor());
+        Path endpointWithoutCounters = write("metrics.port = 9389\nmetrics.monitor = false\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> LarchConfig.load(endpointWithoutCounters));
+        assertTrue(e.getMessage().contains("metrics.port: needs metrics.monitor = true"), e.getMessage());
+    }
+
+    @Test
     void persistentSearchBoundsAreReadFromTheirKeysAndSurviveOverrides() throws Exception {
         assertEquals(1000, LarchConfig.defaults().resultControls().maxPersistentSearches());
         assertEquals(1000, LarchConfig.defaults().resultControls().persistentSearchQueue());
@@ -344,6 +366,8 @@ class LarchConfigTest {
             security.password-scheme = MD5      | security.password-scheme: expected one of SSHA, SSHA256, SSHA512, PBKDF2-SHA256, ARGON2, got 'MD5'
             logging.access-log = enabled        | logging.access-log: expected true or false, got 'enabled'
             logging.level = LOUD                | logging.level: expected one of TRACE, DEBUG, INFO, WARN, ERROR, OFF, got 'LOUD'
+            metrics.port = 70000                | metrics.port: expected an integer 0..65535, got '70000'
+            metrics.monitor = maybe             | metrics.monitor: expected true or false, got 'maybe'
             index.cn = equality, fuzzy          | index.cn: expected index kinds from equality, presence, substring, ordering (or none), got 'fuzzy'
             index. = equality                   | index.: expected index.<attribute name or OID>
             index.c_n = equality                | index.c_n: expected index.<attribute name or OID>

@@ -33,6 +33,12 @@ public final class LarchSchema {
      */
     static final String LARCH_SCHEMA = "/dev/larch/schema/larch-access.schema";
 
+    /**
+     * The attribute types and object classes of the {@code cn=Monitor} subtree (OpenLDAP's back-monitor
+     * names and OIDs) and the root DSE's {@code monitorContext}, as schema {@code larch-monitor}.
+     */
+    static final String MONITOR_SCHEMA = "/dev/larch/schema/larch-monitor.schema";
+
     private LarchSchema() {}
 
     /**
@@ -77,6 +83,7 @@ public final class LarchSchema {
                 throw new SchemaLoadException("bundled schemas failed to load: " + manager.getErrors());
             }
             SchemaFile.addResource(manager, LARCH_SCHEMA);
+            SchemaFile.addResource(manager, MONITOR_SCHEMA);
             return manager;
         } catch (LdapException | IOException e) {
             throw new SchemaLoadException("bundled schemas failed to load: " + e.getMessage(), e);

@@ -95,6 +95,36 @@ class LarchSchemaTest {
     }
 
     @Test
+    void monitorNamesAreOpenLdapsOperationalTypes() throws LdapException {
+        SchemaManager schema = LarchSchema.standard();
+        AttributeType counter = schema.lookupAttributeTypeRegistry("monitorCounter");
+        assertEquals("1.3.6.1.4.1.4203.666.1.55.3", counter.getOid());
+        assertTrue(counter.isOperational());
+        assertEquals("integerOrderingMatch", counter.getOrdering().getName());
+        AttributeType initiated = schema.lookupAttributeTypeRegistry("monitorOpInitiated");
+        assertEquals("1.3.6.1.4.1.4203.666.1.55.5", initiated.getOid());
+        assertSame(counter, initiated.getSuperior());
+        assertEquals(
+                "1.3.6.1.4.1.4203.666.1.55.4",
+                schema.lookupAttributeTypeRegistry("monitorOpCompleted").getOid());
+        assertEquals(
+                "1.3.6.1.4.1.4203.666.1.55.1",
+                schema.lookupAttributeTypeRegistry("monitoredInfo").getOid());
+        assertEquals(
+                "1.3.6.1.4.1.4203.666.1.55.10",
+                schema.lookupAttributeTypeRegistry("monitorTimestamp").getOid());
+        assertEquals(
+                "1.3.6.1.4.1.4203.666.1.10",
+                schema.lookupAttributeTypeRegistry("monitorContext").getOid());
+        ObjectClass server = schema.lookupObjectClassRegistry("monitorServer");
+        assertEquals("1.3.6.1.4.1.4203.666.3.16.2", server.getOid());
+        assertEquals("monitor", server.getSuperiors().get(0).getName());
+        assertEquals(
+                ObjectClassTypeEnum.STRUCTURAL,
+                schema.lookupObjectClassRegistry("monitorCounterObject").getType());
+    }
+
+    @Test
     void telephoneNumberIgnoresSpacesAndHyphens() throws LdapException {
         AttributeType phone = LarchSchema.standard().lookupAttributeTypeRegistry("telephoneNumber");
         assertEquals(new Value(phone, "+1 555-123 4567"), new Value(phone, "+15551234567"));

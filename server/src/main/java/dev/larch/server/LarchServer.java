@@ -19,9 +19,11 @@ import dev.larch.server.auth.ConfiguredCredentials;
 import dev.larch.server.auth.HashCostLimits;
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordHasher;
+import dev.larch.server.monitor.Monitoring;
 import dev.larch.server.net.LdapListener;
 import dev.larch.server.net.ListenerOptions;
 import dev.larch.server.net.TlsOptions;
+import dev.larch.server.protocol.ByteCounts;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.quota.RateLimitingHandler;
 import dev.larch.server.store.ReadTxn;
@@ -51,6 +53,7 @@ public final class LarchServer implements AutoCloseable {
     private final StaleReaderSweeper readerSweeper;
     private final WorkerPool workers;
     private final LdapListener listener;
+    private final Monitoring monitoring;
     private final Optional<String> generatedAdminPassword;
     /** Which TLS implementation serves connections; null without TLS. */
     private final String tlsProvider;
@@ -63,8 +66,10 @@ public final class LarchServer implements AutoCloseable {
             WriteQueue writes,
             WorkerPool workers,
             LdapListener listener,
+            Monitoring monitoring,
             Optional<String> generatedAdminPassword,
             String tlsProvider) {
+        this.monitoring = monitoring;
         this.tlsProvider = tlsProvider;
         this.lock = lock;
         this.open = open;
@@ -91,6 +96,8 @@ public final class LarchServer implements AutoCloseable {
         StoredDirectory open = null;
         WriteQueue writes = null;
         WorkerPool workers = null;
+        LdapListener listener = null;
+        Monitoring monitoring = null;
         try {
             open = StoredDirectory.open(config, schema, true);
             AdminCredentials admin = AdminCredentials.resolve(
@@ -112,8 +119,20 @@ public final class LarchServer implements AutoCloseable {
                     open.directory(), aciSchema, AccessFile.load(config.access().file(), new AciParser(aciSchema)));
             RequestHandler handler =
                     RequestHandlers.over(open, schema, config, credentials, writes, workers, Version.get(), access);
+            monitoring = Monitoring.create(
+                    config.metrics(),
+                    open.store(),
+                    open.directory().schemaNormalizer(),
+                    access,
+                    workers,
+                    writes,
+                    Version.get(),
+                    config.suffix());
+            // cn=Monitor inside the quotas (its searches pay for their rate), counting outside them.
+            handler = monitoring.subtree(handler);
             // Inside the access log, so that requests refused for their rate are logged too.
             handler = RateLimitingHandler.around(handler, config.rateQuotas());
+            handler = monitoring.counting(handler);
             if (config.logging().accessLog()) {
                 handler = new AccessLoggingHandler(handler, PasswordAttributes.of(schema));
             }
@@ -136,18 +155,26 @@ public final class LarchServer implements AutoCloseable {
                             tls.context(),
                             config.tls().handshakeTimeoutSeconds() * 1000L,
                             config.tls().ldapsPort());
-            LdapListener listener = listen(options, tlsOptions, handler);
+            listener = listen(options, tlsOptions, handler, monitoring.byteCounts());
+            monitoring.serve(listener::isAccepting, l.host());
             LarchServer server = new LarchServer(
                     lock,
                     open,
                     writes,
                     workers,
                     listener,
+                    monitoring,
                     admin.generatedPassword(),
                     tls == null ? null : tls.provider());
             server.logSummary(config);
             return server;
         } catch (IOException | RuntimeException e) {
+            if (monitoring != null) {
+                monitoring.close();
+            }
+            if (listener != null) {
+                listener.close();
+            }
             if (workers != null) {
                 workers.close();
             }
@@ -163,10 +190,10 @@ public final class LarchServer implements AutoCloseable {
     }
 
     /** Starts the listener; a failure to bind names the address (the port may come from --port). */
-    private static LdapListener listen(ListenerOptions options, TlsOptions tls, RequestHandler handler)
-            throws IOException {
+    private static LdapListener listen(
+            ListenerOptions options, TlsOptions tls, RequestHandler handler, ByteCounts bytes) throws IOException {
         try {
-            return LdapListener.start(options, tls, handler);
+            return LdapListener.start(options, tls, handler, bytes);
         } catch (IOException e) {
             if (e.getMessage() != null && e.getMessage().contains("(listen.ldaps-port)")) {
                 throw e;
@@ -222,6 +249,11 @@ public final class LarchServer implements AutoCloseable {
         return listener.address();
     }
 
+    /** Where the Prometheus endpoint listens; null without {@code metrics.port}. */
+    public InetSocketAddress metricsAddress() {
+        return monitoring.endpointAddress();
+    }
+
     /** The administrator password generated on this start, if this start generated one. */
     public Optional<String> generatedAdminPassword() {
         return generatedAdminPassword;
@@ -236,6 +268,8 @@ public final class LarchServer implements AutoCloseable {
         // Persistent searches wait for changes, not for the server: end them before draining.
         open.directory().stopObserving();
         listener.stop(SHUTDOWN_GRACE);
+        // After the listener: /ready answers 503 from the moment the server stops accepting.
+        monitoring.close();
         readerSweeper.close();
         workers.close();
         writes.close(STORE_DRAIN);

@@ -30,6 +30,7 @@ import dev.larch.server.auth.TransportRule;
 import dev.larch.server.auth.policy.PasswordPolicies;
 import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.auth.sasl.SaslBinds;
+import dev.larch.server.monitor.MonitorSubtreeHandler;
 import dev.larch.server.read.AssertionControl;
 import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.MatchedValues;
@@ -107,7 +108,8 @@ public final class RequestHandlers {
                 credentials,
                 writes,
                 workers,
-                version);
+                version,
+                config.metrics().monitor() ? MonitorSubtreeHandler.context() : null);
     }
 
     /**
@@ -139,7 +141,8 @@ public final class RequestHandlers {
                 credentials,
                 writes,
                 workers,
-                version);
+                version,
+                null);
     }
 
     /** Access control over the built-in global rules and the directory's {@code aci} values. */
@@ -166,7 +169,8 @@ public final class RequestHandlers {
             Credentials credentials,
             WriteQueue writes,
             WorkerPool workers,
-            String version) {
+            String version,
+            String monitorContext) {
         var directory = open.directory();
         SaslBinds sasl = SaslBinds.over(
                 directory, new FilterCompiler(schema), new SearchPlanner(open.store(), limits.indexEntryLimit()), tls);
@@ -250,7 +254,8 @@ public final class RequestHandlers {
                 SubschemaEntry.build(schema, VirtualEntries.SUBSCHEMA_DN),
                 extensions,
                 sasl.mechanisms(),
-                controls.oids());
+                controls.oids(),
+                monitorContext);
         Integrity integrity = new Integrity(
                 directory,
                 new FilterCompiler(schema),

@@ -111,6 +111,35 @@ public final class AccessControl {
         return new SearchAccess(decider(session, txn), filter, compiler, schema);
     }
 
+    /**
+     * How a search of the {@code cn=Monitor} subtree sees its entries: the administrator sees them all;
+     * anyone else only what the global rules of {@code access.file} grant with a {@code target} that
+     * names a DN. An untargeted rule (the built-in "anyone may read all but passwords") does not reach
+     * the monitor, so it is the administrator's alone until a rule opens it explicitly, for example
+     * {@code (target = "ldap:///cn=Monitor")(targetattr = "*") ... allow (read, search) userdn = ...}.
+     * ACIs held by entries never reach it: the monitor has no place in the stored tree.
+     *
+     * @param txn a read transaction for the requester's group memberships; the screen is valid as long as it is
+     */
+    public EntryScreen forMonitor(Session session, ReadTxn txn, ExprNode filter, FilterCompiler compiler) {
+        if (session.isAdmin()) {
+            return EntryScreen.ALL;
+        }
+        List<Aci> targeted = new ArrayList<>();
+        for (Aci aci : snapshot.global()) {
+            if (aci.target().dn() != null) {
+                targeted.add(aci);
+            }
+        }
+        Decider decider = new Decider(
+                new AciSnapshot(targeted, Map.of()),
+                new Requester(session, schema, directory, txn),
+                schema,
+                directory,
+                txn);
+        return new SearchAccess(decider, filter, compiler, schema);
+    }
+
     /** Compare needs {@code compare} on the attribute. */
     public void requireCompare(Session session, ReadTxn txn, StoredEntry entry, String oid, String attributeName) {
         if (session.isAdmin()) {

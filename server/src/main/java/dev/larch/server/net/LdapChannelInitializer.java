@@ -2,6 +2,7 @@ package dev.larch.server.net;
 
 import java.util.concurrent.TimeUnit;
 
+import dev.larch.server.protocol.ByteCounts;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.protocol.Session;
 import io.netty.channel.Channel;
@@ -21,7 +22,7 @@ import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 
 /**
  * Builds each connection's pipeline, fresh handlers per channel: [TLS, on the LDAPS port; StartTLS
- * adds it later on the plain port] → {@link ReadGate} → flush consolidation → [idle timeout] → {@link LdapFrameDecoder} →
+ * adds it later on the plain port] → [byte counter] → {@link ReadGate} → flush consolidation → [idle timeout] → {@link LdapFrameDecoder} →
  * {@link LdapMessageDecoder} → {@link LdapMessageEncoder} → {@link LdapDispatcher}. Shared by all
  * accepted channels.
  *
@@ -45,6 +46,8 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
     private final TlsOptions tls;
     /** True for the LDAPS port: TLS from the first byte. */
     private final boolean implicitTls;
+    /** Counts the LDAP bytes in and out; null for no counting (and no handler for it). */
+    private final ByteCountingHandler byteCounter;
 
     LdapChannelInitializer(
             ListenerOptions options,
@@ -54,7 +57,9 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
             ChannelGroup connections,
             ConnectionLimits limits,
             TlsOptions tls,
-            boolean implicitTls) {
+            boolean implicitTls,
+            ByteCounts bytes) {
+        this.byteCounter = bytes == null ? null : new ByteCountingHandler(bytes);
         this.tls = tls;
         this.implicitTls = implicitTls;
         this.options = options;
@@ -78,7 +83,8 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
                 new DefaultChannelGroup(ImmediateEventExecutor.INSTANCE),
                 ConnectionLimits.unlimited(),
                 TlsOptions.NONE,
-                false);
+                false,
+                null);
     }
 
     @Override
@@ -98,6 +104,10 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
         ReadGate gate = new ReadGate();
         if (implicitTls) {
             pipeline.addLast(StartTls.HANDLER_NAME, tls.newHandler(channel.alloc(), false));
+        }
+        if (byteCounter != null) {
+            // Behind TLS (StartTLS puts its handler first): the LDAP bytes, the same with TLS or without.
+            pipeline.addLast("bytes", byteCounter);
         }
         pipeline.addLast("gate", gate);
         pipeline.addLast("flush", new FlushConsolidationHandler(FLUSH_EVERY, true));

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
+import dev.larch.server.protocol.ByteCounts;
 import dev.larch.server.protocol.RequestHandler;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -102,6 +103,15 @@ public final class LdapListener implements AutoCloseable {
      */
     public static LdapListener start(ListenerOptions options, TlsOptions tls, RequestHandler handler)
             throws IOException {
+        return start(options, tls, handler, null);
+    }
+
+    /**
+     * As {@link #start(ListenerOptions, TlsOptions, RequestHandler)}, telling {@code bytes} of every
+     * chunk of LDAP bytes read and written (null: nothing counted, no handler added).
+     */
+    public static LdapListener start(ListenerOptions options, TlsOptions tls, RequestHandler handler, ByteCounts bytes)
+            throws IOException {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(handler, "handler");
@@ -133,7 +143,8 @@ public final class LdapListener implements AutoCloseable {
                             connections,
                             limits,
                             tls,
-                            false));
+                            false,
+                            bytes));
             Channel server = bootstrap
                     .bind(options.host(), options.port())
                     .syncUninterruptibly()
@@ -151,7 +162,8 @@ public final class LdapListener implements AutoCloseable {
                                     connections,
                                     limits,
                                     tls,
-                                    true))
+                                    true,
+                                    bytes))
                             .bind(options.host(), tls.ldapsPort())
                             .syncUninterruptibly()
                             .channel();
@@ -185,6 +197,11 @@ public final class LdapListener implements AutoCloseable {
     /** The bound LDAPS address, or null when the listener has no LDAPS port. */
     public InetSocketAddress ldapsAddress() {
         return ldapsChannel == null ? null : (InetSocketAddress) ldapsChannel.localAddress();
+    }
+
+    /** Whether the listening socket is open and accepting connections (false once {@link #stop} began). */
+    public boolean isAccepting() {
+        return serverChannel.isActive();
     }
 
     /** Connections open now (admitted within the limits and not yet closed). */

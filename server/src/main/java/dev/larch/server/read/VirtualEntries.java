@@ -45,7 +45,8 @@ public final class VirtualEntries {
                 subschema,
                 List.of(WHO_AM_I_OID, PASSWORD_MODIFY_OID),
                 List.of(),
-                List.of(PASSWORD_POLICY_CONTROL_OID));
+                List.of(PASSWORD_POLICY_CONTROL_OID),
+                null);
     }
 
     /**
@@ -54,6 +55,8 @@ public final class VirtualEntries {
      *     (the attribute is absent when there are none)
      * @param controls the controls offered, listed in {@code supportedControl} (the codec knows many
      *     more; only those the server implements belong here)
+     * @param monitorContext the DN of the monitor subtree, shown as {@code monitorContext} as OpenLDAP
+     *     shows it; null when the server has none
      */
     public VirtualEntries(
             SchemaNormalizer schemaNormalizer,
@@ -62,9 +65,11 @@ public final class VirtualEntries {
             Entry subschema,
             List<String> extensions,
             List<String> saslMechanisms,
-            List<String> controls) {
+            List<String> controls,
+            String monitorContext) {
         this.subschemaDn = schemaNormalizer.dn(SUBSCHEMA_DN);
-        this.rootDse = stored(rootDse(schemaNormalizer, suffix, version, extensions, saslMechanisms, controls));
+        this.rootDse = stored(
+                rootDse(schemaNormalizer, suffix, version, extensions, saslMechanisms, controls, monitorContext));
         this.subschema = stored(schemaNormalizer.fromClient(subschemaDn, subschema));
     }
 
@@ -74,7 +79,8 @@ public final class VirtualEntries {
             String version,
             List<String> extensions,
             List<String> saslMechanisms,
-            List<String> controls) {
+            List<String> controls,
+            String monitorContext) {
         try {
             Entry e = new DefaultEntry(schemaNormalizer.schema(), Dn.EMPTY_DN);
             e.add("objectClass", "top", "extensibleObject");
@@ -91,6 +97,9 @@ public final class VirtualEntries {
             }
             e.add("supportedFeatures", FEATURES);
             e.add("subschemaSubentry", SUBSCHEMA_DN);
+            if (monitorContext != null) {
+                e.add("monitorContext", monitorContext);
+            }
             e.add("vendorName", "Larch");
             e.add("vendorVersion", "Larch " + version);
             return e;

@@ -13,7 +13,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 import dev.larch.config.IndexKind;
 import org.lmdbjava.ByteBufferProxy;
@@ -23,6 +25,7 @@ import org.lmdbjava.Dbi;
 import org.lmdbjava.DbiFlags;
 import org.lmdbjava.Env;
 import org.lmdbjava.EnvFlags;
+import org.lmdbjava.EnvInfo;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.LmdbNativeException;
 import org.lmdbjava.SeekOp;
@@ -85,6 +88,9 @@ public final class LmdbStore implements AutoCloseable {
     private final Dbi<ByteBuffer> attributeIds;
     private final Map<String, Dbi<ByteBuffer>> indexes = new HashMap<>();
     private final Map<String, EnumSet<IndexKind>> indexKinds = new HashMap<>();
+    /** Index reads by the planner's lookups, by database name: monitoring, never persisted. */
+    private final Map<String, LongAdder> indexReads = new ConcurrentHashMap<>();
+
     private final List<IndexRef> unbuiltIndexes = new ArrayList<>();
     private final AtomicLong nextId;
     private final TxnGate gate = new TxnGate();
@@ -246,6 +252,11 @@ public final class LmdbStore implements AutoCloseable {
         }
     }
 
+    /** Whether the store still begins transactions: false once {@link #close} began. */
+    public boolean isOpen() {
+        return gate.isOpen() && !env.isClosed();
+    }
+
     /** Whether the store was opened with {@link #openReadOnly}. */
     public boolean isReadOnly() {
         return readOnly;
@@ -372,6 +383,63 @@ public final class LmdbStore implements AutoCloseable {
             throw new IllegalArgumentException("no " + kind + " index on " + attributeOid);
         }
         return dbi;
+    }
+
+    /** As {@link #index}, counting one lookup of it (a read of IDs by a search's plan). */
+    Dbi<ByteBuffer> lookup(String attributeOid, IndexKind kind) {
+        String name = tag(kind) + ":" + attributeOid;
+        Dbi<ByteBuffer> dbi = indexes.get(name);
+        if (dbi == null) {
+            throw new IllegalArgumentException("no " + kind + " index on " + attributeOid);
+        }
+        indexReads.computeIfAbsent(name, n -> new LongAdder()).increment();
+        return dbi;
+    }
+
+    /**
+     * How many times each index was looked up for IDs since the store opened (a key, a prefix or a
+     * range read by search planning; maintenance and verification are not counted). Indexes never
+     * read are absent. Process memory only: nothing of it is written to the store.
+     */
+    public Map<IndexRef, Long> indexLookups() {
+        Map<IndexRef, Long> out = new HashMap<>();
+        indexReads.forEach((name, count) -> {
+            int colon = name.indexOf(':');
+            out.put(new IndexRef(name.substring(colon + 1), kindOf(name.substring(0, colon))), count.sum());
+        });
+        return out;
+    }
+
+    /**
+     * The environment's numbers as of now (LMDB's {@code mdb_env_info}, {@code mdb_env_stat} and each
+     * database's record count, read in one short read transaction).
+     *
+     * @throws StoreClosedException once {@link #close} began
+     */
+    public StoreStatistics statistics() {
+        gate.enter();
+        try {
+            EnvInfo info = env.info();
+            long pageSize = env.stat().pageSize;
+            Map<String, Long> records = new HashMap<>();
+            try (Txn<ByteBuffer> txn = env.txnRead()) {
+                records.put(ENTRIES, entries.stat(txn).entries);
+                records.put(DN, dn.stat(txn).entries);
+                records.put(ATTRIBUTE_IDS, attributeIds.stat(txn).entries);
+                records.put(META, meta.stat(txn).entries);
+                indexes.forEach((name, dbi) -> records.put(name, dbi.stat(txn).entries));
+            }
+            return new StoreStatistics(
+                    info.mapSize,
+                    pageSize,
+                    info.lastPageNumber + 1,
+                    info.lastTransactionId,
+                    info.numReaders,
+                    info.maxReaders,
+                    records);
+        } finally {
+            gate.leave();
+        }
     }
 
     /**

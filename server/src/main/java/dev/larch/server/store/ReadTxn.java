@@ -109,7 +109,7 @@ public class ReadTxn implements AutoCloseable {
      * narrows too little to be worth reading, and the planner treats it as unindexed.
      */
     public IdSet ids(String attributeOid, IndexKind kind, byte[] key, int limit) {
-        try (Cursor<ByteBuffer> c = store.index(attributeOid, kind).openCursor(txn)) {
+        try (Cursor<ByteBuffer> c = store.lookup(attributeOid, kind).openCursor(txn)) {
             if (!c.get(Keys.indexKey(keyBuffer(), key), GetOp.MDB_SET_KEY)) {
                 return IdSet.EMPTY;
             }
@@ -133,7 +133,7 @@ public class ReadTxn implements AutoCloseable {
      */
     public IdSet idsInRange(
             String attributeOid, IndexKind kind, byte[] from, byte[] to, boolean prefixOnly, int limit) {
-        Dbi<ByteBuffer> dbi = store.index(attributeOid, kind);
+        Dbi<ByteBuffer> dbi = store.lookup(attributeOid, kind);
         IdSet.Builder out = new IdSet.Builder();
         try (Cursor<ByteBuffer> c = dbi.openCursor(txn)) {
             boolean more = from == null ? c.first() : c.get(Keys.indexKey(keyBuffer(), from), GetOp.MDB_SET_RANGE);

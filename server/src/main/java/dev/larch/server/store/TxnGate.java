@@ -45,6 +45,11 @@ final class TxnGate {
         }
     }
 
+    /** Whether new transactions are still admitted. */
+    boolean isOpen() {
+        return (state.get() & CLOSED) == 0;
+    }
+
     /** Transactions admitted and not yet left. */
     int open() {
         return state.get() & COUNT;

@@ -1,9 +1,9 @@
 package dev.larch.server.work;
 
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -25,7 +25,7 @@ public final class WorkerPool implements AutoCloseable {
     private final int threads;
     private final int capacity;
     private final Semaphore admitted;
-    private final ExecutorService executor;
+    private final ThreadPoolExecutor executor;
 
     /**
      * @param name prefix of the worker thread names, for example {@code larch-worker}
@@ -42,16 +42,22 @@ public final class WorkerPool implements AutoCloseable {
         AtomicInteger number = new AtomicInteger();
         // The executor's own queue is unbounded; the semaphore is what bounds it, exactly and without
         // depending on how fast a started thread picks up its first task.
-        this.executor = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, name + "-" + number.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.executor =
+                new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, name + "-" + number.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
     }
 
     /** Number of worker threads. */
     public int threads() {
         return threads;
+    }
+
+    /** Tasks admitted and waiting for a free worker right now (for monitoring; changes as it is read). */
+    public int queued() {
+        return executor.getQueue().size();
     }
 
     /** Most tasks admitted at once: threads plus queue. */

@@ -1,9 +1,9 @@
 package dev.larch.server.write;
 
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -32,11 +32,13 @@ public final class WriteQueue implements AutoCloseable {
     private static final Duration DEFAULT_DRAIN = Duration.ofSeconds(30);
 
     private final LmdbStore store;
-    private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "larch-writer");
-        t.setDaemon(true);
-        return t;
-    });
+    /** One writer thread; a plain pool rather than a single-thread wrapper so its queue can be counted. */
+    private final ThreadPoolExecutor writer =
+            new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
+                Thread t = new Thread(r, "larch-writer");
+                t.setDaemon(true);
+                return t;
+            });
 
     /** Told of each client write after its commit; null for none. */
     private volatile Consumer<Request> afterCommit;
@@ -120,6 +122,11 @@ public final class WriteQueue implements AutoCloseable {
         } catch (RejectedExecutionException e) {
             return false;
         }
+    }
+
+    /** Tasks (client writes, internal writes) waiting for the writer right now, for monitoring. */
+    public int queued() {
+        return writer.getQueue().size();
     }
 
     /** {@link #close(Duration)} with a thirty-second bound. */

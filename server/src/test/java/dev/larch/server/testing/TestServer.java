@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -182,6 +183,11 @@ public final class TestServer implements AutoCloseable {
 
     public int port() {
         return server.address().getPort();
+    }
+
+    /** Where the Prometheus endpoint listens; null unless the config sets {@code metrics.port}. */
+    public InetSocketAddress metricsAddress() {
+        return server.metricsAddress();
     }
 
     public LDAPConnection anonymous() throws LDAPException {

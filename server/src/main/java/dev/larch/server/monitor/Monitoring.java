@@ -1,0 +1,122 @@
+package dev.larch.server.monitor;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Instant;
+import java.util.function.BooleanSupplier;
+
+import dev.larch.config.Metrics;
+import dev.larch.server.access.AccessControl;
+import dev.larch.server.directory.SchemaNormalizer;
+import dev.larch.server.protocol.ByteCounts;
+import dev.larch.server.protocol.RequestHandler;
+import dev.larch.server.store.LmdbStore;
+import dev.larch.server.work.WorkerPool;
+import dev.larch.server.write.WriteQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Monitoring as one server sets it up from {@code metrics.*}: the counters, the two decorators that
+ * feed and show them, and the Prometheus endpoint. With {@code metrics.monitor = false} every method
+ * hands back what it was given (or null), so the server does no work for monitoring at all.
+ *
+ * <p>Use during start: {@link #subtree} around the router, the rate quotas around that, {@link
+ * #counting} around those; {@link #byteCounts()} to the listener; {@link #serve} once the listener is
+ * up. Close with the server.
+ */
+public final class Monitoring implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Monitoring.class);
+
+    private final Metrics settings;
+    private final SchemaNormalizer schema;
+    private final AccessControl access;
+    /** Null when monitoring is off. */
+    private final ServerMetrics metrics;
+
+    private volatile BooleanSupplier accepting = () -> false;
+    private MonitoredServer server;
+    private MetricsEndpoint endpoint;
+
+    private Monitoring(Metrics settings, SchemaNormalizer schema, AccessControl access) {
+        this.settings = settings;
+        this.schema = schema;
+        this.access = access;
+        this.metrics = settings.monitor() ? new ServerMetrics() : null;
+    }
+
+    /**
+     * @param version the server version, shown in {@code cn=Monitor} and {@code larch_info}
+     * @param suffix the naming context, shown under {@code cn=Databases}
+     */
+    public static Monitoring create(
+            Metrics settings,
+            LmdbStore store,
+            SchemaNormalizer schema,
+            AccessControl access,
+            WorkerPool workers,
+            WriteQueue writes,
+            String version,
+            String suffix) {
+        Monitoring m = new Monitoring(settings, schema, access);
+        if (m.metrics != null) {
+            m.server = new MonitoredServer(
+                    m.metrics,
+                    store,
+                    workers,
+                    writes,
+                    version,
+                    Instant.now(),
+                    suffix,
+                    () -> m.accepting.getAsBoolean());
+        }
+        return m;
+    }
+
+    /** {@code next} with {@code cn=Monitor} answered in front of it; {@code next} itself when off. */
+    public RequestHandler subtree(RequestHandler next) {
+        return metrics == null ? next : new MonitorSubtreeHandler(next, server, schema, access);
+    }
+
+    /** {@code next} with its operations and connections counted; {@code next} itself when off. */
+    public RequestHandler counting(RequestHandler next) {
+        return metrics == null ? next : new MonitoringHandler(next, metrics);
+    }
+
+    /** What the listener tells of the bytes it moves; null when off (no counting handler at all). */
+    public ByteCounts byteCounts() {
+        return metrics;
+    }
+
+    /**
+     * Starts the Prometheus endpoint when {@code metrics.port} is set.
+     *
+     * @param accepting whether the LDAP listener accepts connections (for {@code /ready})
+     * @param listenHost {@code listen.host}, the endpoint's address unless {@code metrics.host} is set
+     * @throws IOException when the endpoint's address cannot be bound
+     */
+    public void serve(BooleanSupplier accepting, String listenHost) throws IOException {
+        this.accepting = accepting;
+        if (metrics != null && settings.endpoint()) {
+            endpoint = MetricsEndpoint.start(server, schema.schema(), settings.hostOr(listenHost), settings.port());
+            InetSocketAddress at = endpoint.address();
+            LOG.info(
+                    "metrics on http://{}:{}/metrics (also /health, /ready); no authentication: firewall it",
+                    at.getHostString(),
+                    at.getPort());
+        }
+    }
+
+    /** Where the Prometheus endpoint listens; null when there is none. */
+    public InetSocketAddress endpointAddress() {
+        return endpoint == null ? null : endpoint.address();
+    }
+
+    /** Stops the endpoint, if any. */
+    @Override
+    public void close() {
+        if (endpoint != null) {
+            endpoint.close();
+        }
+    }
+}

@@ -1,0 +1,268 @@
+package dev.larch.server.monitor;
+
+import java.lang.management.BufferPoolMXBean;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.ToDoubleFunction;
+
+import dev.larch.server.store.LmdbStore;
+import dev.larch.server.store.StoreStatistics;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Info;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Unit;
+import org.apache.directory.api.ldap.model.schema.AttributeType;
+import org.apache.directory.api.ldap.model.schema.SchemaManager;
+
+/**
+ * The Prometheus view of a {@link MonitoredServer}: the numbers {@code cn=Monitor} shows, as counters
+ * and gauges read when scraped (callbacks, nothing sampled in between), and the latency histogram per
+ * operation type. Every metric name starts with {@code larch_}.
+ */
+final class PrometheusMetrics {
+    private PrometheusMetrics() {}
+
+    /** A new registry holding the metrics of {@code server}; the caller serves it. */
+    static PrometheusRegistry of(MonitoredServer server, SchemaManager schema) {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        ServerMetrics m = server.metrics();
+
+        Info info = Info.builder()
+                .name("larch_info")
+                .help("The Larch server; its version in the label")
+                .labelNames("version")
+                .register(registry);
+        info.setLabelValues(server.version());
+        gauge(
+                registry,
+                "larch_start_time_seconds",
+                "When the server started, in seconds since the epoch",
+                Unit.SECONDS,
+                cb -> cb.call(server.started().toEpochMilli() / 1000.0));
+        gauge(
+                registry,
+                "larch_ready",
+                "1 when the store is open and the LDAP listener accepts, else 0",
+                null,
+                cb -> cb.call(server.ready() ? 1.0 : 0.0));
+
+        counter(registry, "larch_connections", "Connections accepted", cb -> cb.call((double) m.connectionsTotal()));
+        gauge(
+                registry,
+                "larch_open_connections",
+                "Connections open now",
+                null,
+                cb -> cb.call((double) m.connectionsCurrent()));
+        CounterWithCallback.builder()
+                .name("larch_operations_initiated")
+                .help("Operations received, by type")
+                .labelNames("operation")
+                .callback(cb -> {
+                    for (OperationType type : OperationType.all()) {
+                        cb.call((double) m.initiatedCount(type), type.label());
+                    }
+                })
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("larch_operations_completed")
+                .help("Operations ended (answered or abandoned), by type")
+                .labelNames("operation")
+                .callback(cb -> {
+                    for (OperationType type : OperationType.all()) {
+                        cb.call((double) m.completedCount(type), type.label());
+                    }
+                })
+                .register(registry);
+        counter(
+                registry,
+                "larch_operations_abandoned",
+                "Operations that ended without a response",
+                cb -> cb.call((double) m.abandoned()));
+        CounterWithCallback.builder()
+                .name("larch_results")
+                .help("Final responses sent, by result code")
+                .labelNames("code", "result")
+                .callback(cb -> {
+                    for (Map.Entry<Integer, Long> e : m.results().entrySet()) {
+                        cb.call((double) e.getValue(), Integer.toString(e.getKey()), ResultNames.of(e.getKey()));
+                    }
+                })
+                .register(registry);
+        counter(registry, "larch_entries_sent", "Search result entries sent", cb -> cb.call((double) m.entriesSent()));
+        CounterWithCallback.builder()
+                .name("larch_received_bytes")
+                .help("LDAP bytes received (after TLS decryption)")
+                .unit(Unit.BYTES)
+                .callback(cb -> cb.call((double) m.bytesReceived()))
+                .register(registry);
+        CounterWithCallback.builder()
+                .name("larch_sent_bytes")
+                .help("LDAP bytes sent (before TLS encryption)")
+                .unit(Unit.BYTES)
+                .callback(cb -> cb.call((double) m.bytesSent()))
+                .register(registry);
+        registry.register(m.latency());
+
+        gauge(
+                registry,
+                "larch_worker_queue_tasks",
+                "Tasks waiting for a worker thread",
+                null,
+                cb -> cb.call((double) server.workerQueueDepth()));
+        gauge(
+                registry,
+                "larch_write_queue_tasks",
+                "Writes waiting for the writer thread",
+                null,
+                cb -> cb.call((double) server.writeQueueDepth()));
+        CounterWithCallback.builder()
+                .name("larch_index_lookups")
+                .help("Index lookups by search planning, per attribute index")
+                .labelNames("attribute", "kind")
+                .callback(cb -> {
+                    Map<LmdbStore.IndexRef, Long> lookups = server.indexLookups();
+                    for (LmdbStore.IndexRef ref : server.store().indexRefs()) {
+                        AttributeType type = schema.getAttributeType(ref.attributeOid());
+                        cb.call(
+                                (double) lookups.getOrDefault(ref, 0L),
+                                type == null ? ref.attributeOid() : type.getName(),
+                                ref.kind().name().toLowerCase(Locale.ROOT));
+                    }
+                })
+                .register(registry);
+
+        lmdb(registry, server);
+        jvm(registry);
+        return registry;
+    }
+
+    private static void lmdb(PrometheusRegistry registry, MonitoredServer server) {
+        StoreGauge stats = new StoreGauge(server);
+        stats.register(
+                registry, "larch_lmdb_map_size_bytes", "LMDB map size", Unit.BYTES, StoreStatistics::mapSizeBytes);
+        stats.register(
+                registry, "larch_lmdb_page_size_bytes", "LMDB page size", Unit.BYTES, StoreStatistics::pageSizeBytes);
+        stats.register(registry, "larch_lmdb_pages_used", "LMDB pages in use", null, StoreStatistics::pagesUsed);
+        stats.register(
+                registry,
+                "larch_lmdb_last_transaction_id",
+                "ID of the last committed LMDB write transaction",
+                null,
+                StoreStatistics::lastTransactionId);
+        stats.register(
+                registry, "larch_lmdb_readers_used", "LMDB reader slots in use", null, StoreStatistics::readersInUse);
+        stats.register(
+                registry, "larch_lmdb_readers_max", "LMDB reader slots in all", null, StoreStatistics::maxReaders);
+        GaugeWithCallback.builder()
+                .name("larch_lmdb_records")
+                .help("Records per LMDB database")
+                .labelNames("database")
+                .callback(cb -> {
+                    StoreStatistics s = server.storeStatistics();
+                    if (s != null) {
+                        s.recordsByDatabase().forEach((name, n) -> cb.call((double) n, name));
+                    }
+                })
+                .register(registry);
+    }
+
+    private static void jvm(PrometheusRegistry registry) {
+        gauge(
+                registry,
+                "larch_jvm_heap_used_bytes",
+                "JVM heap in use",
+                Unit.BYTES,
+                cb -> cb.call((double) MonitoredServer.heap().getUsed()));
+        gauge(
+                registry,
+                "larch_jvm_heap_committed_bytes",
+                "JVM heap committed",
+                Unit.BYTES,
+                cb -> cb.call((double) MonitoredServer.heap().getCommitted()));
+        gauge(
+                registry,
+                "larch_jvm_heap_max_bytes",
+                "JVM heap limit (-1: none)",
+                Unit.BYTES,
+                cb -> cb.call((double) MonitoredServer.heap().getMax()));
+        gauge(registry, "larch_jvm_direct_used_bytes", "JVM direct buffer memory in use", Unit.BYTES, cb -> {
+            BufferPoolMXBean direct = MonitoredServer.directBuffers();
+            if (direct != null) {
+                cb.call((double) direct.getMemoryUsed());
+            }
+        });
+        gauge(registry, "larch_jvm_direct_capacity_bytes", "JVM direct buffer capacity", Unit.BYTES, cb -> {
+            BufferPoolMXBean direct = MonitoredServer.directBuffers();
+            if (direct != null) {
+                cb.call((double) direct.getTotalCapacity());
+            }
+        });
+        gauge(registry, "larch_jvm_direct_buffers", "JVM direct buffers", null, cb -> {
+            BufferPoolMXBean direct = MonitoredServer.directBuffers();
+            if (direct != null) {
+                cb.call((double) direct.getCount());
+            }
+        });
+    }
+
+    private static void counter(
+            PrometheusRegistry registry, String name, String help, Consumer<CounterWithCallback.Callback> callback) {
+        CounterWithCallback.builder().name(name).help(help).callback(callback).register(registry);
+    }
+
+    private static void gauge(
+            PrometheusRegistry registry,
+            String name,
+            String help,
+            Unit unit,
+            Consumer<GaugeWithCallback.Callback> callback) {
+        GaugeWithCallback.Builder b =
+                GaugeWithCallback.builder().name(name).help(help).callback(callback);
+        if (unit != null) {
+            b.unit(unit);
+        }
+        b.register(registry);
+    }
+
+    /**
+     * The store's statistics, read once per scrape rather than once per gauge: a scrape reads every
+     * gauge within a moment, and a reading younger than a second is reused.
+     */
+    private static final class StoreGauge {
+        private static final long FRESH_NANOS = 1_000_000_000L;
+        private final MonitoredServer server;
+        private StoreStatistics last;
+        private long readAt;
+
+        StoreGauge(MonitoredServer server) {
+            this.server = server;
+        }
+
+        synchronized StoreStatistics read() {
+            long now = System.nanoTime();
+            if (!server.store().isOpen()) {
+                last = null; // closing: nothing more to show
+            } else if (last == null || now - readAt > FRESH_NANOS) {
+                last = server.storeStatistics();
+                readAt = now;
+            }
+            return last;
+        }
+
+        void register(
+                PrometheusRegistry registry,
+                String name,
+                String help,
+                Unit unit,
+                ToDoubleFunction<StoreStatistics> value) {
+            gauge(registry, name, help, unit, cb -> {
+                StoreStatistics s = read();
+                if (s != null) {
+                    cb.call(value.applyAsDouble(s));
+                }
+            });
+        }
+    }
+}
