@@ -33,6 +33,8 @@ import java.util.Set;
  * @param resultControls bounds of paged results ({@code limits.max-paged-searches-per-connection},
  *     {@code limits.paged-size-limit})
  * @param integrity referential integrity and attribute uniqueness ({@code integrity.*})
+ * @param tracing per-operation tracing over OTLP ({@code tracing.*}); {@link Tracing#OFF} unless an
+ *     endpoint is set
  */
 public record LarchConfig(
         String suffix,
@@ -49,7 +51,8 @@ public record LarchConfig(
         Passwords passwords,
         Access access,
         ResultControls resultControls,
-        IntegrityRules integrity) {
+        IntegrityRules integrity,
+        Tracing tracing) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -67,6 +70,43 @@ public record LarchConfig(
         Objects.requireNonNull(access, "access");
         Objects.requireNonNull(resultControls, "resultControls");
         Objects.requireNonNull(integrity, "integrity");
+        Objects.requireNonNull(tracing, "tracing");
+    }
+
+    /** A configuration without tracing ({@link Tracing#OFF}). */
+    public LarchConfig(
+            String suffix,
+            Listen listen,
+            Storage storage,
+            Limits limits,
+            Security security,
+            Logging logging,
+            Map<String, Set<IndexKind>> indexes,
+            List<Path> schemaFiles,
+            RateQuotas rateQuotas,
+            Tls tls,
+            PasswordPolicySettings passwordPolicy,
+            Passwords passwords,
+            Access access,
+            ResultControls resultControls,
+            IntegrityRules integrity) {
+        this(
+                suffix,
+                listen,
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                tls,
+                passwordPolicy,
+                passwords,
+                access,
+                resultControls,
+                integrity,
+                Tracing.OFF);
     }
 
     /** A configuration without integrity rules ({@link IntegrityRules#NONE}). */
@@ -264,6 +304,20 @@ public record LarchConfig(
         return c.build();
     }
 
+    /** A copy with the logging settings replaced. */
+    public LarchConfig withLogging(Logging replacement) {
+        Copy c = new Copy(this);
+        c.logging = replacement;
+        return c.build();
+    }
+
+    /** A copy with the tracing settings replaced. */
+    public LarchConfig withTracing(Tracing replacement) {
+        Copy c = new Copy(this);
+        c.tracing = replacement;
+        return c.build();
+    }
+
     /**
      * The components of a config, to change one and build a new config: the one place besides the
      * record header that lists them all, so a new component is added here, not to every copy method.
@@ -274,7 +328,7 @@ public record LarchConfig(
         private Storage storage;
         private final Limits limits;
         private final Security security;
-        private final Logging logging;
+        private Logging logging;
         private final Map<String, Set<IndexKind>> indexes;
         private final List<Path> schemaFiles;
         private RateQuotas rateQuotas;
@@ -284,6 +338,7 @@ public record LarchConfig(
         private Access access;
         private ResultControls resultControls;
         private IntegrityRules integrity;
+        private Tracing tracing;
 
         Copy(LarchConfig c) {
             suffix = c.suffix;
@@ -301,6 +356,7 @@ public record LarchConfig(
             access = c.access;
             resultControls = c.resultControls;
             integrity = c.integrity;
+            tracing = c.tracing;
         }
 
         LarchConfig build() {
@@ -319,7 +375,8 @@ public record LarchConfig(
                     passwords,
                     access,
                     resultControls,
-                    integrity);
+                    integrity,
+                    tracing);
         }
     }
 
