@@ -293,11 +293,19 @@ final class ConfigLoader {
     }
 
     private static Logging logging(Settings s, Logging b) throws ConfigException {
+        boolean accessLog = s.bool("logging.access-log", b.accessLog());
+        String level = s.choice("logging.level", b.level(), Logging.LEVELS);
+        String format = s.choice("logging.access-log-format", b.accessLogFormat(), Logging.ACCESS_LOG_FORMATS);
+        Path file = s.optionalPath("logging.access-log-file", b.accessLogFile());
+        // Rolled files are named by a logback pattern in which % starts a token.
+        if (file != null && file.toString().contains("%")) {
+            throw s.error("logging.access-log-file", "must not contain '%', got '" + file + "'");
+        }
         return new Logging(
-                s.bool("logging.access-log", b.accessLog()),
-                s.choice("logging.level", b.level(), Logging.LEVELS),
-                s.choice("logging.access-log-format", b.accessLogFormat(), Logging.ACCESS_LOG_FORMATS),
-                s.optionalPath("logging.access-log-file", b.accessLogFile()),
+                accessLog,
+                level,
+                format,
+                file,
                 s.size("logging.access-log-max-file-size", b.accessLogMaxFileSize(), 1024, Long.MAX_VALUE),
                 s.integer("logging.access-log-max-history", b.accessLogMaxHistory(), 1, 36_500));
     }

@@ -346,6 +346,7 @@ class LarchConfigTest {
             logging.level = LOUD                | logging.level: expected one of TRACE, DEBUG, INFO, WARN, ERROR, OFF, got 'LOUD'
             logging.access-log-format = xml     | logging.access-log-format: expected one of text, json, got 'xml'
             logging.access-log-max-file-size = 10 | logging.access-log-max-file-size: expected a size 1k..
+            logging.access-log-file = /var/log/access-%d.log | logging.access-log-file: must not contain '%'
             logging.access-log-max-history = 0  | logging.access-log-max-history: expected an integer 1..36500, got '0'
             tracing.otlp-endpoint = 127.0.0.1:4318 | tracing.otlp-endpoint: expected an http:// or https:// URL such as http://127.0.0.1:4318, got '127.0.0.1:4318'
             tracing.otlp-endpoint = ftp://h:21  | tracing.otlp-endpoint: expected an http:// or https:// URL

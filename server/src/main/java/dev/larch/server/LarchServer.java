@@ -13,6 +13,8 @@ import dev.larch.server.access.AccessControl;
 import dev.larch.server.access.AccessFile;
 import dev.larch.server.access.AciParser;
 import dev.larch.server.access.AciSchema;
+import dev.larch.server.accesslog.AccessLogFormat;
+import dev.larch.server.accesslog.AccessLogOutput;
 import dev.larch.server.accesslog.AccessLoggingHandler;
 import dev.larch.server.auth.AdminCredentials;
 import dev.larch.server.auth.ConfiguredCredentials;
@@ -51,6 +53,7 @@ public final class LarchServer implements AutoCloseable {
     private final StaleReaderSweeper readerSweeper;
     private final WorkerPool workers;
     private final LdapListener listener;
+    private final AccessLogOutput accessLogOutput;
     private final Optional<String> generatedAdminPassword;
     /** Which TLS implementation serves connections; null without TLS. */
     private final String tlsProvider;
@@ -63,6 +66,7 @@ public final class LarchServer implements AutoCloseable {
             WriteQueue writes,
             WorkerPool workers,
             LdapListener listener,
+            AccessLogOutput accessLogOutput,
             Optional<String> generatedAdminPassword,
             String tlsProvider) {
         this.tlsProvider = tlsProvider;
@@ -72,6 +76,7 @@ public final class LarchServer implements AutoCloseable {
         this.readerSweeper = new StaleReaderSweeper(open.store(), READER_CHECK_PERIOD);
         this.workers = workers;
         this.listener = listener;
+        this.accessLogOutput = accessLogOutput;
         this.generatedAdminPassword = generatedAdminPassword;
     }
 
@@ -91,6 +96,7 @@ public final class LarchServer implements AutoCloseable {
         StoredDirectory open = null;
         WriteQueue writes = null;
         WorkerPool workers = null;
+        AccessLogOutput accessLogOutput = null;
         try {
             open = StoredDirectory.open(config, schema, true);
             AdminCredentials admin = AdminCredentials.resolve(
@@ -115,7 +121,11 @@ public final class LarchServer implements AutoCloseable {
             // Inside the access log, so that requests refused for their rate are logged too.
             handler = RateLimitingHandler.around(handler, config.rateQuotas());
             if (config.logging().accessLog()) {
-                handler = new AccessLoggingHandler(handler, PasswordAttributes.of(schema));
+                accessLogOutput = AccessLogOutput.install(config.logging());
+                handler = new AccessLoggingHandler(
+                        handler,
+                        PasswordAttributes.of(schema),
+                        AccessLogFormat.of(config.logging().accessLogFormat()));
             }
             var l = config.listen();
             ListenerOptions options = new ListenerOptions(
@@ -143,11 +153,15 @@ public final class LarchServer implements AutoCloseable {
                     writes,
                     workers,
                     listener,
+                    accessLogOutput,
                     admin.generatedPassword(),
                     tls == null ? null : tls.provider());
             server.logSummary(config);
             return server;
         } catch (IOException | RuntimeException e) {
+            if (accessLogOutput != null) {
+                accessLogOutput.close();
+            }
             if (workers != null) {
                 workers.close();
             }
@@ -193,7 +207,7 @@ public final class LarchServer implements AutoCloseable {
                 open.store().sizeOnDisk(),
                 at.getHostString(),
                 at.getPort(),
-                config.logging().accessLog() ? "on" : "off");
+                AccessLogOutput.describe(config.logging()));
         InetSocketAddress ldaps = listener.ldapsAddress();
         if (tlsProvider == null) {
             LOG.info("TLS off (no tls.certificate or tls.keystore): no StartTLS, no LDAPS");
@@ -236,6 +250,10 @@ public final class LarchServer implements AutoCloseable {
         // Persistent searches wait for changes, not for the server: end them before draining.
         open.directory().stopObserving();
         listener.stop(SHUTDOWN_GRACE);
+        // No connection is left to log: flush and close the access log file, if any.
+        if (accessLogOutput != null) {
+            accessLogOutput.close();
+        }
         readerSweeper.close();
         workers.close();
         writes.close(STORE_DRAIN);
