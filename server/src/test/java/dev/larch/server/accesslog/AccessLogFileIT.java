@@ -58,6 +58,11 @@ class AccessLogFileIT {
                     assertEquals(32, expected.getResultCode().intValue());
                 }
             }
+            // The unbind is read after the client's close returned: wait for it before stopping.
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+                String text = Files.readString(file, StandardCharsets.UTF_8);
+                return text.split("\"type\":\"CLOSE\"", -1).length == text.split("\"type\":\"CONNECT\"", -1).length;
+            });
         }
         List<JsonNode> all = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
                 .map(AccessLogFileIT::parse)
