@@ -29,6 +29,7 @@ import dev.larch.server.quota.RateLimitingHandler;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.StaleReaderSweeper;
 import dev.larch.server.tls.ServerTlsContext;
+import dev.larch.server.tracing.OperationTracing;
 import dev.larch.server.work.WorkerPool;
 import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
@@ -54,6 +55,9 @@ public final class LarchServer implements AutoCloseable {
     private final WorkerPool workers;
     private final LdapListener listener;
     private final AccessLogOutput accessLogOutput;
+    /** Null while tracing is off. */
+    private final OperationTracing tracing;
+
     private final Optional<String> generatedAdminPassword;
     /** Which TLS implementation serves connections; null without TLS. */
     private final String tlsProvider;
@@ -67,6 +71,7 @@ public final class LarchServer implements AutoCloseable {
             WorkerPool workers,
             LdapListener listener,
             AccessLogOutput accessLogOutput,
+            OperationTracing tracing,
             Optional<String> generatedAdminPassword,
             String tlsProvider) {
         this.tlsProvider = tlsProvider;
@@ -77,6 +82,7 @@ public final class LarchServer implements AutoCloseable {
         this.workers = workers;
         this.listener = listener;
         this.accessLogOutput = accessLogOutput;
+        this.tracing = tracing;
         this.generatedAdminPassword = generatedAdminPassword;
     }
 
@@ -88,6 +94,17 @@ public final class LarchServer implements AutoCloseable {
      * @throws dev.larch.server.tls.TlsSetupException when a configured TLS file cannot be used
      */
     public static LarchServer start(LarchConfig config, Map<String, String> env)
+            throws IOException, SchemaLoadException {
+        return start(config, env, OperationTracing.open(config.tracing()));
+    }
+
+    /**
+     * As {@link #start(LarchConfig, Map)} with the given tracing (tests hand in one that exports to
+     * memory); the server owns and closes it.
+     *
+     * @param tracing null for none
+     */
+    public static LarchServer start(LarchConfig config, Map<String, String> env, OperationTracing tracing)
             throws IOException, SchemaLoadException {
         SchemaManager schema = LarchSchema.load(config.schemaFiles());
         // Before the data directory is touched: a wrong TLS file stops the start with one line.
@@ -120,6 +137,10 @@ public final class LarchServer implements AutoCloseable {
                     RequestHandlers.over(open, schema, config, credentials, writes, workers, Version.get(), access);
             // Inside the access log, so that requests refused for their rate are logged too.
             handler = RateLimitingHandler.around(handler, config.rateQuotas());
+            // Only when tracing is on: otherwise no span, no lookup, no allocation per operation.
+            if (tracing != null) {
+                handler = tracing.around(handler, PasswordAttributes.of(schema));
+            }
             if (config.logging().accessLog()) {
                 accessLogOutput = AccessLogOutput.install(config.logging());
                 handler = new AccessLoggingHandler(
@@ -154,6 +175,7 @@ public final class LarchServer implements AutoCloseable {
                     workers,
                     listener,
                     accessLogOutput,
+                    tracing,
                     admin.generatedPassword(),
                     tls == null ? null : tls.provider());
             server.logSummary(config);
@@ -161,6 +183,9 @@ public final class LarchServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             if (accessLogOutput != null) {
                 accessLogOutput.close();
+            }
+            if (tracing != null) {
+                tracing.close();
             }
             if (workers != null) {
                 workers.close();
@@ -208,6 +233,12 @@ public final class LarchServer implements AutoCloseable {
                 at.getHostString(),
                 at.getPort(),
                 AccessLogOutput.describe(config.logging()));
+        LOG.info(
+                "tracing {}",
+                config.tracing().enabled()
+                        ? "to " + config.tracing().otlpEndpoint() + " (OTLP/HTTP, sample ratio "
+                                + config.tracing().sampleRatio() + ")"
+                        : "off (no tracing.otlp-endpoint)");
         InetSocketAddress ldaps = listener.ldapsAddress();
         if (tlsProvider == null) {
             LOG.info("TLS off (no tls.certificate or tls.keystore): no StartTLS, no LDAPS");
@@ -253,6 +284,10 @@ public final class LarchServer implements AutoCloseable {
         // No connection is left to log: flush and close the access log file, if any.
         if (accessLogOutput != null) {
             accessLogOutput.close();
+        }
+        // Every operation has ended: export the spans still queued.
+        if (tracing != null) {
+            tracing.close();
         }
         readerSweeper.close();
         workers.close();
