@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -52,6 +54,16 @@ final class JsonAccessLog implements AccessLines {
 
     /** Immutable once built; generators it creates are per line. */
     private static final JsonFactory FACTORY = JsonFactory.builder().build();
+
+    /** Always three fraction digits, so every line's time has the same width. */
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern(
+                    "uuuu-MM-dd'T'HH:mm:ss.SSS'Z'", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
+
+    /** The last time written: lines within one millisecond share its text instead of formatting it again. */
+    private record Stamp(long millis, String text) {}
+
+    private static volatile Stamp lastStamp = new Stamp(Long.MIN_VALUE, "");
 
     private JsonAccessLog() {}
 
@@ -177,8 +189,7 @@ final class JsonAccessLog implements AccessLines {
         StringWriter out = new StringWriter(256);
         try (JsonGenerator g = FACTORY.createGenerator(out)) {
             g.writeStartObject();
-            g.writeStringField(
-                    "time", Instant.now().truncatedTo(ChronoUnit.MILLIS).toString());
+            g.writeStringField("time", now());
             g.writeNumberField("conn", session.id());
             if (withOp) {
                 g.writeNumberField("op", messageId);
@@ -191,6 +202,17 @@ final class JsonAccessLog implements AccessLines {
             throw new UncheckedIOException(e);
         }
         return out.toString();
+    }
+
+    /** The current time, UTC, to the millisecond; racing threads at worst format it twice. */
+    static String now() {
+        long millis = System.currentTimeMillis();
+        Stamp stamp = lastStamp;
+        if (stamp.millis() != millis) {
+            stamp = new Stamp(millis, TIME.format(Instant.ofEpochMilli(millis)));
+            lastStamp = stamp;
+        }
+        return stamp.text();
     }
 
     private static String typeOf(Message request) {

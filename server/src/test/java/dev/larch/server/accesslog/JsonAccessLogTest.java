@@ -54,7 +54,9 @@ class JsonAccessLogTest {
     @Test
     void aSearchLineHasTypedFieldsAndMasksPasswordValues() throws Exception {
         JsonNode n = line(search(), done(ResultCodeEnum.SUCCESS, null), 1);
-        Instant.parse(n.get("time").asText());
+        String time = n.get("time").asText();
+        assertTrue(time.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"), time);
+        assertTrue(Math.abs(Instant.parse(time).toEpochMilli() - System.currentTimeMillis()) < 60_000, time);
         assertTrue(n.get("conn").isIntegralNumber());
         assertEquals(7, n.get("conn").asLong());
         assertEquals(2, n.get("op").asInt());
