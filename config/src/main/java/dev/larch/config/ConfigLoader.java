@@ -1,5 +1,7 @@
 package dev.larch.config;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -66,6 +68,14 @@ final class ConfigLoader {
             "metrics.monitor",
             "metrics.port",
             "metrics.host",
+            "logging.access-log-format",
+            "logging.access-log-file",
+            "logging.access-log-max-file-size",
+            "logging.access-log-max-history",
+            "tracing.otlp-endpoint",
+            "tracing.service-name",
+            "tracing.sample-ratio",
+            "tracing.max-queue-size",
             "schema.files",
             "listen.ldaps-port",
             "security.require-tls-for-binds",
@@ -118,7 +128,8 @@ final class ConfigLoader {
                                 "integrity.reference-attributes",
                                 base.integrity().referenceAttributes()),
                         s.list("integrity.unique-attributes", base.integrity().uniqueAttributes())),
-                metrics(s, base.metrics()));
+                metrics(s, base.metrics()),
+                tracing(s, base.tracing()));
         s.requireAllRead();
         requireEqualityIndexes(
                 s, config, "integrity.reference-attributes", config.integrity().referenceAttributes());
@@ -286,8 +297,51 @@ final class ConfigLoader {
     }
 
     private static Logging logging(Settings s, Logging b) throws ConfigException {
+        boolean accessLog = s.bool("logging.access-log", b.accessLog());
+        String level = s.choice("logging.level", b.level(), Logging.LEVELS);
+        String format = s.choice("logging.access-log-format", b.accessLogFormat(), Logging.ACCESS_LOG_FORMATS);
+        Path file = s.optionalPath("logging.access-log-file", b.accessLogFile());
+        // Rolled files are named by a logback pattern in which % starts a token.
+        if (file != null && file.toString().contains("%")) {
+            throw s.error("logging.access-log-file", "must not contain '%', got '" + file + "'");
+        }
         return new Logging(
-                s.bool("logging.access-log", b.accessLog()), s.choice("logging.level", b.level(), Logging.LEVELS));
+                accessLog,
+                level,
+                format,
+                file,
+                s.size("logging.access-log-max-file-size", b.accessLogMaxFileSize(), 1024, Long.MAX_VALUE),
+                s.integer("logging.access-log-max-history", b.accessLogMaxHistory(), 1, 36_500));
+    }
+
+    /** An empty endpoint means off; only http and https URLs with a host are accepted. */
+    private static Tracing tracing(Settings s, Tracing b) throws ConfigException {
+        String endpoint = b.otlpEndpoint();
+        var value = s.take("tracing.otlp-endpoint");
+        if (value.isPresent()) {
+            endpoint =
+                    value.get().isBlank() ? null : otlpEndpoint(s, value.get().strip());
+        }
+        return new Tracing(
+                endpoint,
+                s.string("tracing.service-name", b.serviceName()),
+                s.ratio("tracing.sample-ratio", b.sampleRatio()),
+                s.integer("tracing.max-queue-size", b.maxQueueSize(), 1, 1_000_000));
+    }
+
+    private static String otlpEndpoint(Settings s, String value) throws ConfigException {
+        try {
+            URI uri = new URI(value);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null) {
+                return value;
+            }
+        } catch (URISyntaxException e) {
+            // reported below
+        }
+        throw s.error(
+                "tracing.otlp-endpoint",
+                "expected an http:// or https:// URL such as http://127.0.0.1:4318, got '" + value + "'");
     }
 
     private static Metrics metrics(Settings s, Metrics b) throws ConfigException {

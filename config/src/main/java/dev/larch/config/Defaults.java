@@ -48,6 +48,7 @@ final class Defaults {
                     Limits.DEFAULT_MAX_PAUSED_SEARCHES,
                     Limits.DEFAULT_MAX_LONG_SEARCHES),
             new Security(null, false, "PBKDF2-SHA256", 1_000_000, 200, 5_000),
+            // Text access lines on standard output; with a file, 100 MiB files kept for 7 days.
             new Logging(true, "INFO"),
             defaultIndexes(),
             List.of(),
@@ -66,7 +67,9 @@ final class Defaults {
             // Group members, manager and secretary follow deletes and renames; uid and mail are unique.
             IntegrityRules.DEFAULTS,
             // Counting and cn=Monitor on; no Prometheus endpoint until metrics.port is set.
-            Metrics.DEFAULTS);
+            Metrics.DEFAULTS,
+            // No tracing: nothing is recorded or exported until tracing.otlp-endpoint is set.
+            Tracing.OFF);
 
     private Defaults() {}
 

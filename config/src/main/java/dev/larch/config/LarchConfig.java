@@ -34,6 +34,8 @@ import java.util.Set;
  *     {@code limits.paged-size-limit})
  * @param integrity referential integrity and attribute uniqueness ({@code integrity.*})
  * @param metrics counting, {@code cn=Monitor} and the Prometheus endpoint ({@code metrics.*})
+ * @param tracing per-operation tracing over OTLP ({@code tracing.*}); {@link Tracing#OFF} unless an
+ *     endpoint is set
  */
 public record LarchConfig(
         String suffix,
@@ -51,7 +53,8 @@ public record LarchConfig(
         Access access,
         ResultControls resultControls,
         IntegrityRules integrity,
-        Metrics metrics) {
+        Metrics metrics,
+        Tracing tracing) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -70,9 +73,10 @@ public record LarchConfig(
         Objects.requireNonNull(resultControls, "resultControls");
         Objects.requireNonNull(integrity, "integrity");
         Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(tracing, "tracing");
     }
 
-    /** A configuration with the default monitoring settings ({@link Metrics#DEFAULTS}). */
+    /** A configuration with the default monitoring settings ({@link Metrics#DEFAULTS}) and no tracing. */
     public LarchConfig(
             String suffix,
             Listen listen,
@@ -105,7 +109,8 @@ public record LarchConfig(
                 access,
                 resultControls,
                 integrity,
-                Metrics.DEFAULTS);
+                Metrics.DEFAULTS,
+                Tracing.OFF);
     }
 
     /** A configuration without integrity rules ({@link IntegrityRules#NONE}). */
@@ -310,6 +315,20 @@ public record LarchConfig(
         return c.build();
     }
 
+    /** A copy with the logging settings replaced. */
+    public LarchConfig withLogging(Logging replacement) {
+        Copy c = new Copy(this);
+        c.logging = replacement;
+        return c.build();
+    }
+
+    /** A copy with the tracing settings replaced. */
+    public LarchConfig withTracing(Tracing replacement) {
+        Copy c = new Copy(this);
+        c.tracing = replacement;
+        return c.build();
+    }
+
     /**
      * The components of a config, to change one and build a new config: the one place besides the
      * record header that lists them all, so a new component is added here, not to every copy method.
@@ -320,7 +339,7 @@ public record LarchConfig(
         private Storage storage;
         private final Limits limits;
         private final Security security;
-        private final Logging logging;
+        private Logging logging;
         private final Map<String, Set<IndexKind>> indexes;
         private final List<Path> schemaFiles;
         private RateQuotas rateQuotas;
@@ -331,6 +350,7 @@ public record LarchConfig(
         private ResultControls resultControls;
         private IntegrityRules integrity;
         private Metrics metrics;
+        private Tracing tracing;
 
         Copy(LarchConfig c) {
             suffix = c.suffix;
@@ -349,6 +369,7 @@ public record LarchConfig(
             resultControls = c.resultControls;
             integrity = c.integrity;
             metrics = c.metrics;
+            tracing = c.tracing;
         }
 
         LarchConfig build() {
@@ -368,7 +389,8 @@ public record LarchConfig(
                     access,
                     resultControls,
                     integrity,
-                    metrics);
+                    metrics,
+                    tracing);
         }
     }
 

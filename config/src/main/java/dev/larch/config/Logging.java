@@ -1,5 +1,6 @@
 package dev.larch.config;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 
@@ -8,12 +9,60 @@ import java.util.Objects;
  *
  * @param accessLog whether one line is logged per completed operation
  * @param level the root log level, one of {@link #LEVELS}; never null
+ * @param accessLogFormat how access lines are written, one of {@link #ACCESS_LOG_FORMATS}: {@code text}
+ *     (the key=value lines) or {@code json} (one JSON object per line); never null
+ * @param accessLogFile where access lines go instead of standard output, rotated by size and day; null
+ *     for standard output
+ * @param accessLogMaxFileSize bytes after which the access log file is rolled over; at least 1 KiB
+ * @param accessLogMaxHistory how many days of rolled-over access log files are kept; at least 1
  */
-public record Logging(boolean accessLog, String level) {
+public record Logging(
+        boolean accessLog,
+        String level,
+        String accessLogFormat,
+        Path accessLogFile,
+        long accessLogMaxFileSize,
+        int accessLogMaxHistory) {
     /** The accepted levels, in SLF4J spelling. */
     public static final List<String> LEVELS = List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF");
 
+    /** {@code logging.access-log-format = text}: the key=value lines. */
+    public static final String TEXT = "text";
+    /** {@code logging.access-log-format = json}: one JSON object per line. */
+    public static final String JSON = "json";
+    /** The accepted access log formats. */
+    public static final List<String> ACCESS_LOG_FORMATS = List.of(TEXT, JSON);
+
+    /** {@code logging.access-log-max-file-size} unless set: 100 MiB. */
+    public static final long DEFAULT_MAX_FILE_SIZE = 100L << 20;
+    /** {@code logging.access-log-max-history} unless set: a week. */
+    public static final int DEFAULT_MAX_HISTORY = 7;
+
     public Logging {
         Objects.requireNonNull(level, "level");
+        if (!ACCESS_LOG_FORMATS.contains(accessLogFormat)) {
+            throw new IllegalArgumentException("accessLogFormat must be one of " + ACCESS_LOG_FORMATS);
+        }
+        if (accessLogMaxFileSize < 1024) {
+            throw new IllegalArgumentException("accessLogMaxFileSize must be at least 1024 bytes");
+        }
+        if (accessLogMaxHistory < 1) {
+            throw new IllegalArgumentException("accessLogMaxHistory must be at least 1");
+        }
+    }
+
+    /** Text access lines on standard output, the default rotation bounds for when a file is set. */
+    public Logging(boolean accessLog, String level) {
+        this(accessLog, level, TEXT, null, DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_HISTORY);
+    }
+
+    /** Whether access lines are written as JSON. */
+    public boolean jsonAccessLog() {
+        return JSON.equals(accessLogFormat);
+    }
+
+    /** A copy with the access log's format and file replaced (file null: standard output). */
+    public Logging withAccessLogOutput(String format, Path file) {
+        return new Logging(accessLog, level, format, file, accessLogMaxFileSize, accessLogMaxHistory);
     }
 }

@@ -72,6 +72,22 @@ final class Settings {
         throw error(key, "expected an integer " + min + ".." + max + ", got '" + value.get() + "'");
     }
 
+    /** A decimal fraction 0.0..1.0, such as {@code 0.25}. */
+    double ratio(String key, double fallback) throws ConfigException {
+        Optional<String> value = take(key);
+        if (value.isEmpty()) {
+            return fallback;
+        }
+        // Plain decimals only: Double.parseDouble would also take "NaN", "1e0" or "0x1p-1".
+        if (value.get().matches("[0-9]+(\\.[0-9]+)?|\\.[0-9]+")) {
+            double d = Double.parseDouble(value.get());
+            if (d <= 1.0) {
+                return d;
+            }
+        }
+        throw error(key, "expected a number 0.0..1.0, got '" + value.get() + "'");
+    }
+
     boolean bool(String key, boolean fallback) throws ConfigException {
         Optional<String> value = take(key);
         if (value.isEmpty()) {

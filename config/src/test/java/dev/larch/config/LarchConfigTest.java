@@ -368,6 +368,17 @@ class LarchConfigTest {
             logging.level = LOUD                | logging.level: expected one of TRACE, DEBUG, INFO, WARN, ERROR, OFF, got 'LOUD'
             metrics.port = 70000                | metrics.port: expected an integer 0..65535, got '70000'
             metrics.monitor = maybe             | metrics.monitor: expected true or false, got 'maybe'
+            logging.access-log-format = xml     | logging.access-log-format: expected one of text, json, got 'xml'
+            logging.access-log-max-file-size = 10 | logging.access-log-max-file-size: expected a size 1k..
+            logging.access-log-file = /var/log/access-%d.log | logging.access-log-file: must not contain '%'
+            logging.access-log-max-history = 0  | logging.access-log-max-history: expected an integer 1..36500, got '0'
+            tracing.otlp-endpoint = 127.0.0.1:4318 | tracing.otlp-endpoint: expected an http:// or https:// URL such as http://127.0.0.1:4318, got '127.0.0.1:4318'
+            tracing.otlp-endpoint = ftp://h:21  | tracing.otlp-endpoint: expected an http:// or https:// URL
+            tracing.sample-ratio = 1.5          | tracing.sample-ratio: expected a number 0.0..1.0, got '1.5'
+            tracing.sample-ratio = NaN          | tracing.sample-ratio: expected a number 0.0..1.0, got 'NaN'
+            tracing.sample-ratio = -0.1         | tracing.sample-ratio: expected a number 0.0..1.0, got '-0.1'
+            tracing.max-queue-size = 0          | tracing.max-queue-size: expected an integer 1..1000000, got '0'
+            tracing.service-name =              | tracing.service-name: expected a value, got nothing
             index.cn = equality, fuzzy          | index.cn: expected index kinds from equality, presence, substring, ordering (or none), got 'fuzzy'
             index. = equality                   | index.: expected index.<attribute name or OID>
             index.c_n = equality                | index.c_n: expected index.<attribute name or OID>
@@ -381,6 +392,57 @@ class LarchConfigTest {
         ConfigException e = assertThrows(ConfigException.class, () -> LarchConfig.load(file));
         assertTrue(e.getMessage().startsWith(file + ": " + expected), e.getMessage());
         assertFalse(e.getMessage().contains("\n"));
+    }
+
+    @Test
+    void accessLogIsTextOnStandardOutputUnlessAFormatOrFileIsSet() throws Exception {
+        Logging d = LarchConfig.defaults().logging();
+        assertEquals(Logging.TEXT, d.accessLogFormat());
+        assertFalse(d.jsonAccessLog());
+        assertNull(d.accessLogFile());
+        assertEquals(100L << 20, d.accessLogMaxFileSize());
+        assertEquals(7, d.accessLogMaxHistory());
+        Logging c = LarchConfig.load(write("""
+                        logging.access-log-format = JSON
+                        logging.access-log-file = logs/access.log
+                        logging.access-log-max-file-size = 10m
+                        logging.access-log-max-history = 30
+                        """)).logging();
+        assertEquals(Logging.JSON, c.accessLogFormat());
+        assertTrue(c.jsonAccessLog());
+        assertEquals(
+                dir.resolve("logs/access.log").toAbsolutePath(),
+                c.accessLogFile().toAbsolutePath());
+        assertEquals(10L << 20, c.accessLogMaxFileSize());
+        assertEquals(30, c.accessLogMaxHistory());
+        assertTrue(c.accessLog());
+        assertEquals("INFO", c.level());
+    }
+
+    @Test
+    void tracingIsOffUnlessAnEndpointIsSet() throws Exception {
+        Tracing d = LarchConfig.defaults().tracing();
+        assertFalse(d.enabled());
+        assertNull(d.otlpEndpoint());
+        assertEquals("larch", d.serviceName());
+        assertEquals(1.0, d.sampleRatio());
+        assertEquals(2048, d.maxQueueSize());
+        assertFalse(
+                LarchConfig.load(write("tracing.otlp-endpoint =\n")).tracing().enabled());
+        Tracing c = LarchConfig.load(write("""
+                        tracing.otlp-endpoint = http://127.0.0.1:4318
+                        tracing.service-name = larch-eu
+                        tracing.sample-ratio = 0.25
+                        tracing.max-queue-size = 512
+                        """)).tracing();
+        assertTrue(c.enabled());
+        assertEquals("http://127.0.0.1:4318", c.otlpEndpoint());
+        assertEquals("larch-eu", c.serviceName());
+        assertEquals(0.25, c.sampleRatio());
+        assertEquals(512, c.maxQueueSize());
+        assertEquals(
+                0.0,
+                LarchConfig.load(write("tracing.sample-ratio = 0\n")).tracing().sampleRatio());
     }
 
     @Test

@@ -13,6 +13,8 @@ import dev.larch.server.access.AccessControl;
 import dev.larch.server.access.AccessFile;
 import dev.larch.server.access.AciParser;
 import dev.larch.server.access.AciSchema;
+import dev.larch.server.accesslog.AccessLogFormat;
+import dev.larch.server.accesslog.AccessLogOutput;
 import dev.larch.server.accesslog.AccessLoggingHandler;
 import dev.larch.server.auth.AdminCredentials;
 import dev.larch.server.auth.ConfiguredCredentials;
@@ -29,6 +31,7 @@ import dev.larch.server.quota.RateLimitingHandler;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.StaleReaderSweeper;
 import dev.larch.server.tls.ServerTlsContext;
+import dev.larch.server.tracing.OperationTracing;
 import dev.larch.server.work.WorkerPool;
 import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
@@ -54,6 +57,10 @@ public final class LarchServer implements AutoCloseable {
     private final WorkerPool workers;
     private final LdapListener listener;
     private final Monitoring monitoring;
+    private final AccessLogOutput accessLogOutput;
+    /** Null while tracing is off. */
+    private final OperationTracing tracing;
+
     private final Optional<String> generatedAdminPassword;
     /** Which TLS implementation serves connections; null without TLS. */
     private final String tlsProvider;
@@ -67,6 +74,8 @@ public final class LarchServer implements AutoCloseable {
             WorkerPool workers,
             LdapListener listener,
             Monitoring monitoring,
+            AccessLogOutput accessLogOutput,
+            OperationTracing tracing,
             Optional<String> generatedAdminPassword,
             String tlsProvider) {
         this.monitoring = monitoring;
@@ -77,6 +86,8 @@ public final class LarchServer implements AutoCloseable {
         this.readerSweeper = new StaleReaderSweeper(open.store(), READER_CHECK_PERIOD);
         this.workers = workers;
         this.listener = listener;
+        this.accessLogOutput = accessLogOutput;
+        this.tracing = tracing;
         this.generatedAdminPassword = generatedAdminPassword;
     }
 
@@ -89,6 +100,17 @@ public final class LarchServer implements AutoCloseable {
      */
     public static LarchServer start(LarchConfig config, Map<String, String> env)
             throws IOException, SchemaLoadException {
+        return start(config, env, OperationTracing.open(config.tracing()));
+    }
+
+    /**
+     * As {@link #start(LarchConfig, Map)} with the given tracing (tests hand in one that exports to
+     * memory); the server owns and closes it.
+     *
+     * @param tracing null for none
+     */
+    public static LarchServer start(LarchConfig config, Map<String, String> env, OperationTracing tracing)
+            throws IOException, SchemaLoadException {
         SchemaManager schema = LarchSchema.load(config.schemaFiles());
         // Before the data directory is touched: a wrong TLS file stops the start with one line.
         ServerTlsContext tls = config.tls().configured() ? ServerTlsContext.load(config.tls()) : null;
@@ -98,6 +120,7 @@ public final class LarchServer implements AutoCloseable {
         WorkerPool workers = null;
         LdapListener listener = null;
         Monitoring monitoring = null;
+        AccessLogOutput accessLogOutput = null;
         try {
             open = StoredDirectory.open(config, schema, true);
             AdminCredentials admin = AdminCredentials.resolve(
@@ -133,8 +156,16 @@ public final class LarchServer implements AutoCloseable {
             // Inside the access log, so that requests refused for their rate are logged too.
             handler = RateLimitingHandler.around(handler, config.rateQuotas());
             handler = monitoring.counting(handler);
+            // Only when tracing is on: otherwise no span, no lookup, no allocation per operation.
+            if (tracing != null) {
+                handler = tracing.around(handler, PasswordAttributes.of(schema));
+            }
             if (config.logging().accessLog()) {
-                handler = new AccessLoggingHandler(handler, PasswordAttributes.of(schema));
+                accessLogOutput = AccessLogOutput.install(config.logging());
+                handler = new AccessLoggingHandler(
+                        handler,
+                        PasswordAttributes.of(schema),
+                        AccessLogFormat.of(config.logging().accessLogFormat()));
             }
             var l = config.listen();
             ListenerOptions options = new ListenerOptions(
@@ -164,6 +195,8 @@ public final class LarchServer implements AutoCloseable {
                     workers,
                     listener,
                     monitoring,
+                    accessLogOutput,
+                    tracing,
                     admin.generatedPassword(),
                     tls == null ? null : tls.provider());
             server.logSummary(config);
@@ -174,6 +207,12 @@ public final class LarchServer implements AutoCloseable {
             }
             if (listener != null) {
                 listener.close();
+            }
+            if (accessLogOutput != null) {
+                accessLogOutput.close();
+            }
+            if (tracing != null) {
+                tracing.close();
             }
             if (workers != null) {
                 workers.close();
@@ -220,7 +259,13 @@ public final class LarchServer implements AutoCloseable {
                 open.store().sizeOnDisk(),
                 at.getHostString(),
                 at.getPort(),
-                config.logging().accessLog() ? "on" : "off");
+                AccessLogOutput.describe(config.logging()));
+        LOG.info(
+                "tracing {}",
+                config.tracing().enabled()
+                        ? "to " + config.tracing().otlpEndpoint() + " (OTLP/HTTP, sample ratio "
+                                + config.tracing().sampleRatio() + ")"
+                        : "off (no tracing.otlp-endpoint)");
         InetSocketAddress ldaps = listener.ldapsAddress();
         if (tlsProvider == null) {
             LOG.info("TLS off (no tls.certificate or tls.keystore): no StartTLS, no LDAPS");
@@ -270,6 +315,14 @@ public final class LarchServer implements AutoCloseable {
         listener.stop(SHUTDOWN_GRACE);
         // After the listener: /ready answers 503 from the moment the server stops accepting.
         monitoring.close();
+        // No connection is left to log: flush and close the access log file, if any.
+        if (accessLogOutput != null) {
+            accessLogOutput.close();
+        }
+        // Every operation has ended: export the spans still queued.
+        if (tracing != null) {
+            tracing.close();
+        }
         readerSweeper.close();
         workers.close();
         writes.close(STORE_DRAIN);

@@ -24,8 +24,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The access log's lines, one INFO line per completed operation and per connection event, written
- * to the SLF4J logger {@link AccessLoggingHandler#LOGGER_NAME}:
+ * The access log's text lines ({@code logging.access-log-format = text}), one INFO line per completed
+ * operation and per connection event, written to the SLF4J logger {@link AccessLoggingHandler#LOGGER_NAME}:
  *
  * <pre>
  * conn=7 open from=127.0.0.1:50312
@@ -43,25 +43,31 @@ import org.slf4j.LoggerFactory;
  * ({@link MaskedFilter}), and a compare names only its attribute.
  * Thread-safe.
  */
-final class AccessLog {
+final class AccessLog implements AccessLines {
 
-    private static final Logger LOG = LoggerFactory.getLogger(AccessLoggingHandler.LOGGER_NAME);
-    private static final int MAX_VALUE_CHARS = 2048;
+    /** The one instance: the text format keeps no state. */
+    static final AccessLog TEXT = new AccessLog();
+
+    static final Logger LOG = LoggerFactory.getLogger(AccessLoggingHandler.LOGGER_NAME);
+    /** Longer quoted values are cut there and end with {@code ...}. */
+    static final int MAX_VALUE_CHARS = 2048;
 
     private AccessLog() {}
 
-    private static boolean on() {
+    static boolean on() {
         return LOG.isInfoEnabled();
     }
 
-    static void opened(Session session) {
+    @Override
+    public void opened(Session session) {
         if (on()) {
             LOG.info("conn={} open from={}", session.id(), address(session.remoteAddress()));
         }
     }
 
     /** After the handshake: LDAPS connections right after their open line, StartTLS ones after its op line. */
-    static void tls(Session session, TlsState tls) {
+    @Override
+    public void tls(Session session, TlsState tls) {
         if (on()) {
             StringBuilder line = new StringBuilder("conn=").append(session.id());
             line.append(" TLS protocol=")
@@ -76,23 +82,35 @@ final class AccessLog {
         }
     }
 
-    static void closed(Session session) {
+    @Override
+    public void closed(Session session) {
         if (on()) {
             LOG.info("conn={} closed", session.id());
         }
     }
 
     /** A final response sent (or, with {@code response} null, an operation abandoned). */
-    static void completed(
+    @Override
+    public void completed(
             Session session,
             Message request,
             ResultResponse response,
             int entries,
             long startNanos,
             PasswordAttributes passwords) {
-        if (!on()) {
-            return;
+        if (on()) {
+            LOG.info(completedLine(session, request, response, entries, startNanos, passwords));
         }
+    }
+
+    @Override
+    public String completedLine(
+            Session session,
+            Message request,
+            ResultResponse response,
+            int entries,
+            long startNanos,
+            PasswordAttributes passwords) {
         StringBuilder line = prefix(session, request.getMessageId());
         describe(line, request, passwords);
         if (response == null) {
@@ -105,11 +123,11 @@ final class AccessLog {
             line.append(" entries=").append(entries);
         }
         etime(line, startNanos);
-        LOG.info(line.toString());
+        return line.toString();
     }
 
     /** The result code the client sees: the wire code the encoder writes over the enum's, if any. */
-    private static int wireCode(ResultResponse response) {
+    static int wireCode(ResultResponse response) {
         int wire = WireResultCode.of(response);
         return wire != 0 ? wire : response.getLdapResult().getResultCode().getResultCode();
     }
@@ -126,7 +144,8 @@ final class AccessLog {
     }
 
     /** A request the decoder refused and answered itself; only the response is known. */
-    static void refused(Session session, ResultResponse response, long startNanos) {
+    @Override
+    public void refused(Session session, ResultResponse response, long startNanos) {
         if (!on()) {
             return;
         }
@@ -137,19 +156,22 @@ final class AccessLog {
         LOG.info(line.toString());
     }
 
-    static void abandon(Session session, AbandonRequest request) {
+    @Override
+    public void abandon(Session session, AbandonRequest request) {
         if (on()) {
             LOG.info("conn={} op={} ABANDON id={}", session.id(), request.getMessageId(), request.getAbandoned());
         }
     }
 
-    static void unbind(Session session, Message request) {
+    @Override
+    public void unbind(Session session, Message request) {
         if (on()) {
             LOG.info("conn={} op={} UNBIND", session.id(), request.getMessageId());
         }
     }
 
-    static void disconnect(Session session, ResultResponse notice) {
+    @Override
+    public void disconnect(Session session, ResultResponse notice) {
         if (!on()) {
             return;
         }
@@ -209,7 +231,7 @@ final class AccessLog {
         quote(line, dn == null ? "" : dn.toString());
     }
 
-    private static String operationOf(ResultResponse response) {
+    static String operationOf(ResultResponse response) {
         return switch (response.getType()) {
             case BIND_RESPONSE -> "BIND";
             case SEARCH_RESULT_DONE -> "SEARCH";
@@ -283,7 +305,7 @@ final class AccessLog {
         return out.isEmpty() ? "-" : out.toString();
     }
 
-    private static String address(SocketAddress address) {
+    static String address(SocketAddress address) {
         if (address instanceof InetSocketAddress inet) {
             return inet.getHostString() + ":" + inet.getPort();
         }

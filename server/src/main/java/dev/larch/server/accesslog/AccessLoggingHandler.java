@@ -8,8 +8,9 @@ import dev.larch.server.protocol.Session;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 
 /**
- * Wraps a {@link RequestHandler} and writes the access log (see {@link AccessLog} for the lines)
- * as operations end and connection events happen, then passes each call on. Installed only when
+ * Wraps a {@link RequestHandler} and writes the access log (see {@link AccessLog} for the text lines,
+ * {@link JsonAccessLog} for the JSON ones) as operations end and connection events happen, then passes
+ * each call on. Where the lines go (standard output, a rotated file) is {@link AccessLogOutput}'s job. Installed only when
  * {@code logging.access-log} is on, so a server without an access log does no work for it.
  * Thread-safe when the wrapped handler is.
  */
@@ -20,16 +21,26 @@ public final class AccessLoggingHandler implements RequestHandler {
 
     private final RequestHandler next;
     private final PasswordAttributes passwords;
+    private final AccessLines lines;
 
-    /** A log that masks the standard password attributes. */
+    /** A text log that masks the standard password attributes. */
     public AccessLoggingHandler(RequestHandler next) {
         this(next, PasswordAttributes.STANDARD);
     }
 
     /** @param passwords the attributes whose assertion values are masked */
     public AccessLoggingHandler(RequestHandler next, PasswordAttributes passwords) {
+        this(next, passwords, AccessLogFormat.TEXT);
+    }
+
+    /**
+     * @param passwords the attributes whose assertion values are masked
+     * @param format how the lines are written
+     */
+    public AccessLoggingHandler(RequestHandler next, PasswordAttributes passwords, AccessLogFormat format) {
         this.next = next;
         this.passwords = passwords;
+        this.lines = format.lines();
     }
 
     @Override
@@ -39,7 +50,7 @@ public final class AccessLoggingHandler implements RequestHandler {
 
     @Override
     public void ended(Operation operation, ResultResponse response) {
-        AccessLog.completed(
+        lines.completed(
                 operation.session(),
                 operation.request(),
                 response,
@@ -52,13 +63,13 @@ public final class AccessLoggingHandler implements RequestHandler {
     @Override
     public void connectionEvent(Session session, ConnectionEvent event) {
         switch (event) {
-            case ConnectionEvent.Opened o -> AccessLog.opened(session);
-            case ConnectionEvent.Closed c -> AccessLog.closed(session);
-            case ConnectionEvent.AbandonReceived a -> AccessLog.abandon(session, a.request());
-            case ConnectionEvent.UnbindReceived u -> AccessLog.unbind(session, u.request());
-            case ConnectionEvent.Refused r -> AccessLog.refused(session, r.response(), r.startNanos());
-            case ConnectionEvent.Disconnected d -> AccessLog.disconnect(session, d.notice());
-            case ConnectionEvent.TlsEstablished t -> AccessLog.tls(session, t.tls());
+            case ConnectionEvent.Opened o -> lines.opened(session);
+            case ConnectionEvent.Closed c -> lines.closed(session);
+            case ConnectionEvent.AbandonReceived a -> lines.abandon(session, a.request());
+            case ConnectionEvent.UnbindReceived u -> lines.unbind(session, u.request());
+            case ConnectionEvent.Refused r -> lines.refused(session, r.response(), r.startNanos());
+            case ConnectionEvent.Disconnected d -> lines.disconnect(session, d.notice());
+            case ConnectionEvent.TlsEstablished t -> lines.tls(session, t.tls());
         }
         next.connectionEvent(session, event);
     }

@@ -15,16 +15,16 @@ import org.apache.directory.api.ldap.model.filter.SubstringNode;
 
 /**
  * A search filter as RFC 4515 text with the assertion values on password attributes replaced by
- * {@code ***}, for example {@code (&(uid=jdoe)(userPassword=***))}: the access log must not hold
+ * {@code ***}, for example {@code (&(uid=jdoe)(userPassword=***))}: the access log (and a trace) must not hold
  * what a client guessed or knew. Other parts render as the LDAP API writes them. Stateless.
  */
-final class MaskedFilter {
+public final class MaskedFilter {
     static final String MASK = "***";
 
     private MaskedFilter() {}
 
     /** The filter's text; recursion follows the filter, whose depth the decoder already bounds. */
-    static String render(ExprNode node, PasswordAttributes passwords) {
+    public static String render(ExprNode node, PasswordAttributes passwords) {
         StringBuilder out = new StringBuilder();
         render(node, passwords, out);
         return out.toString();

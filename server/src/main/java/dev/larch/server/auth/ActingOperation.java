@@ -71,4 +71,14 @@ final class ActingOperation implements Operation {
     public long startNanos() {
         return original.startNanos();
     }
+
+    @Override
+    public void recordPlan(Object plan) {
+        original.recordPlan(plan);
+    }
+
+    @Override
+    public Object plan() {
+        return original.plan();
+    }
 }

@@ -29,6 +29,12 @@ final class ChannelOperation implements Operation {
     private final AtomicBoolean completed = new AtomicBoolean();
     private volatile boolean abandoned;
     private volatile int entriesSent;
+    /**
+     * Written by the search (maybe on a worker) before {@link #complete}, read in the handler's
+     * {@code ended} on the event loop: the hop through the event loop's queue orders the two, so a
+     * plain field suffices and a search pays one store for it.
+     */
+    private Object plan;
 
     ChannelOperation(LdapDispatcher connection, Request request, long startNanos) {
         this.connection = connection;
@@ -145,5 +151,15 @@ final class ChannelOperation implements Operation {
     @Override
     public long startNanos() {
         return startNanos;
+    }
+
+    @Override
+    public void recordPlan(Object searchPlan) {
+        plan = searchPlan;
+    }
+
+    @Override
+    public Object plan() {
+        return plan;
     }
 }

@@ -57,4 +57,16 @@ public interface Operation {
 
     /** Nanosecond timestamp ({@link System#nanoTime()}) when the request was decoded. */
     long startNanos();
+
+    /**
+     * Records how a search found its candidates, for decorators that report it (tracing): {@code
+     * plan.toString()} explains it, for example {@code eq(uid)}. Costs one field write; nothing renders
+     * it unless a decorator asks. From any thread, before {@link #complete}.
+     */
+    default void recordPlan(Object plan) {}
+
+    /** What {@link #recordPlan} recorded, or null (not a search, a base search, or not recorded). */
+    default Object plan() {
+        return null;
+    }
 }

@@ -18,6 +18,7 @@ import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.search.GroupGraph;
+import dev.larch.server.search.Plan;
 import dev.larch.server.search.ResumePoint;
 import dev.larch.server.search.SearchBudget;
 import dev.larch.server.search.SearchCursor;
@@ -181,9 +182,12 @@ public final class SearchHandler {
             // Group membership through nested groups is read here, in the search's transaction.
             Filter bound = groups.bind(txn, filter);
             SearchBudget budget = bounds.budget(request.getTimeLimit(), op.startNanos(), op::isAbandoned);
-            IdSet candidates = request.getScope() == SearchScope.OBJECT
-                    ? null
-                    : plannerFor().plan(txn, bound, budget).ids();
+            IdSet candidates = null;
+            if (request.getScope() != SearchScope.OBJECT) {
+                Plan plan = plannerFor().plan(txn, bound, budget);
+                op.recordPlan(plan);
+                candidates = plan.ids();
+            }
             EntryScreen screen = access.forSearch(op.session(), txn, request.getFilter(), filters);
             ResumePoint resume = page == null ? null : page.resume();
             SearchCursor inStoreOrder = new SearchCursor(

@@ -85,4 +85,14 @@ final class InitialPhase implements Operation {
     public long startNanos() {
         return op.startNanos();
     }
+
+    @Override
+    public void recordPlan(Object plan) {
+        op.recordPlan(plan);
+    }
+
+    @Override
+    public Object plan() {
+        return op.plan();
+    }
 }

@@ -1,0 +1,137 @@
+package dev.larch.server.accesslog;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.unboundid.ldap.sdk.Filter;
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPSearchException;
+import com.unboundid.ldap.sdk.SearchScope;
+import dev.larch.config.LarchConfig;
+import dev.larch.config.Logging;
+import dev.larch.server.testing.TestServer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code logging.access-log-file} and {@code -format}: what a real server writes there, and rotation. */
+class AccessLogFileIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private TestServer start(String format, Path file, long maxFileSize) throws Exception {
+        Files.createDirectories(dir.resolve("data"));
+        return TestServer.start(dir.resolve("data"), c -> {
+            LarchConfig logged = TestServer.withAccessLog(c);
+            Logging l = logged.logging();
+            return logged.withLogging(
+                    new Logging(l.accessLog(), l.level(), format, file, maxFileSize, l.accessLogMaxHistory()));
+        });
+    }
+
+    @Test
+    void jsonLinesInTheFileAreOneValidObjectEachWhateverTheClientSent() throws Exception {
+        Path file = dir.resolve("logs/access.log");
+        // A base DN with a quote and an escaped backslash, a filter value with control characters,
+        // a quote, a backslash and non-ASCII text.
+        String base = "cn=a\\\"b\\\\c,dc=example,dc=com";
+        String value = "q\"b\\s\u0001\t\n é 日本";
+        try (TestServer server = start(Logging.JSON, file, Logging.DEFAULT_MAX_FILE_SIZE)) {
+            server.add(TestServer.BASE_LDIF);
+            try (LDAPConnection c = server.admin()) {
+                c.search("dc=example,dc=com", SearchScope.SUB, Filter.createEqualityFilter("cn", value), "cn", "mail");
+                try {
+                    c.search(base, SearchScope.BASE, "(objectClass=*)");
+                } catch (LDAPSearchException expected) {
+                    assertEquals(32, expected.getResultCode().intValue());
+                }
+            }
+            // The unbind is read after the client's close returned: wait for it before stopping.
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+                String text = Files.readString(file, StandardCharsets.UTF_8);
+                return text.split("\"type\":\"CLOSE\"", -1).length == text.split("\"type\":\"CONNECT\"", -1).length;
+            });
+        }
+        List<JsonNode> all = Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                .map(AccessLogFileIT::parse)
+                .toList();
+        // The connection that searched is the last one opened.
+        long last = all.stream()
+                .filter(n -> n.get("type").asText().equals("CONNECT"))
+                .mapToLong(n -> n.get("conn").asLong())
+                .max()
+                .orElseThrow();
+        List<JsonNode> lines =
+                all.stream().filter(n -> n.get("conn").asLong() == last).toList();
+        List<String> types = lines.stream().map(n -> n.get("type").asText()).toList();
+        assertEquals(List.of("CONNECT", "BIND", "SEARCH", "SEARCH", "UNBIND", "CLOSE"), types);
+        long conn = lines.get(0).get("conn").asLong();
+        assertTrue(lines.stream().allMatch(n -> n.get("conn").asLong() == conn));
+        assertTrue(lines.get(0).get("client").asText().startsWith("127.0.0.1:"));
+        JsonNode bind = lines.get(1);
+        assertEquals(TestServer.ADMIN_DN, bind.get("dn").asText());
+        assertEquals(0, bind.get("result").asInt());
+        JsonNode search = lines.get(2);
+        assertEquals(2, search.get("op").asInt());
+        assertEquals("sub", search.get("scope").asText());
+        assertEquals("[\"cn\",\"mail\"]", search.get("attrs").toString());
+        assertEquals(0, search.get("entries").asInt());
+        assertEquals(0, search.get("result").asInt());
+        // The filter as the LDAP API renders it (RFC 4515 escapes), read back intact through JSON.
+        assertTrue(search.get("filter").asText().startsWith("(cn="), search.toString());
+        JsonNode missing = lines.get(3);
+        assertEquals(base, missing.get("base").asText());
+        assertEquals(32, missing.get("result").asInt());
+        assertFalse(missing.get("text").asText().isEmpty());
+    }
+
+    @Test
+    void textLinesInTheFileKeepTheirFormatAndTheFileRollsOverAtItsSize() throws Exception {
+        Path file = dir.resolve("access.log");
+        try (TestServer server = start(Logging.TEXT, file, 1024)) {
+            server.add(TestServer.BASE_LDIF);
+            try (LDAPConnection c = server.admin()) {
+                c.search("dc=example,dc=com", SearchScope.BASE, "(objectClass=*)");
+                String first = Files.readAllLines(file).get(0);
+                assertTrue(
+                        first.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO  access - conn=\\d+ open"
+                                + " from=127\\.0\\.0\\.1:\\d+"),
+                        first);
+                // Size is checked at most every few milliseconds: keep writing until a file rolled.
+                Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+                    c.search("dc=example,dc=com", SearchScope.BASE, "(objectClass=*)");
+                    return rolled(file) > 0;
+                });
+            }
+        }
+        assertTrue(Files.readString(file).contains(" SEARCH base=\"dc=example,dc=com\" scope=base"));
+    }
+
+    private static long rolled(Path file) throws Exception {
+        try (Stream<Path> files = Files.list(file.getParent())) {
+            return files.filter(p ->
+                            p.getFileName().toString().matches("access\\.log\\.\\d{4}-\\d\\d-\\d\\d\\.\\d+(\\.gz)?"))
+                    .count();
+        }
+    }
+
+    private static JsonNode parse(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (Exception e) {
+            throw new AssertionError("not one JSON object: " + line, e);
+        }
+    }
+}
