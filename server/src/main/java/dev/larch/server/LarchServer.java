@@ -13,6 +13,7 @@ import dev.larch.server.access.AccessControl;
 import dev.larch.server.access.AccessFile;
 import dev.larch.server.access.AciParser;
 import dev.larch.server.access.AciSchema;
+import dev.larch.server.accesslog.AccessLogSwitch;
 import dev.larch.server.accesslog.AccessLoggingHandler;
 import dev.larch.server.auth.AdminCredentials;
 import dev.larch.server.auth.ConfiguredCredentials;
@@ -24,10 +25,14 @@ import dev.larch.server.net.ListenerOptions;
 import dev.larch.server.net.TlsOptions;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.quota.RateLimitingHandler;
+import dev.larch.server.read.CurrentSearchLimits;
+import dev.larch.server.reload.LiveSettings;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.StaleReaderSweeper;
+import dev.larch.server.tls.ReloadableSslContext;
 import dev.larch.server.tls.ServerTlsContext;
 import dev.larch.server.work.WorkerPool;
+import dev.larch.server.write.InitialSuffix;
 import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.slf4j.Logger;
@@ -55,6 +60,8 @@ public final class LarchServer implements AutoCloseable {
     /** Which TLS implementation serves connections; null without TLS. */
     private final String tlsProvider;
 
+    private final LiveSettings live;
+
     private boolean closed;
 
     private LarchServer(
@@ -64,8 +71,10 @@ public final class LarchServer implements AutoCloseable {
             WorkerPool workers,
             LdapListener listener,
             Optional<String> generatedAdminPassword,
-            String tlsProvider) {
+            String tlsProvider,
+            LiveSettings live) {
         this.tlsProvider = tlsProvider;
+        this.live = live;
         this.lock = lock;
         this.open = open;
         this.writes = writes;
@@ -93,6 +102,9 @@ public final class LarchServer implements AutoCloseable {
         WorkerPool workers = null;
         try {
             open = StoredDirectory.open(config, schema, true);
+            Optional<String> suffixCreated = config.storage().createSuffix()
+                    ? InitialSuffix.createIfEmpty(open.directory(), open.checker())
+                    : Optional.empty();
             AdminCredentials admin = AdminCredentials.resolve(
                     config.security().adminPassword(), env, config.storage().dataDir());
             var schemaNormalizer = open.directory().schemaNormalizer();
@@ -110,13 +122,18 @@ public final class LarchServer implements AutoCloseable {
             AciSchema aciSchema = new AciSchema(schema);
             AccessControl access = AccessControl.open(
                     open.directory(), aciSchema, AccessFile.load(config.access().file(), new AciParser(aciSchema)));
-            RequestHandler handler =
-                    RequestHandlers.over(open, schema, config, credentials, writes, workers, Version.get(), access);
+            CurrentSearchLimits searchLimits = new CurrentSearchLimits(CurrentSearchLimits.of(config.limits()));
+            RequestHandler handler = RequestHandlers.over(
+                    open, schema, config, credentials, writes, workers, Version.get(), access, searchLimits);
             // Inside the access log, so that requests refused for their rate are logged too.
             handler = RateLimitingHandler.around(handler, config.rateQuotas());
-            if (config.logging().accessLog()) {
-                handler = new AccessLoggingHandler(handler, PasswordAttributes.of(schema));
-            }
+            // Always in place, so that a reload can turn it on or off.
+            AccessLogSwitch accessLog = new AccessLogSwitch(
+                    handler,
+                    new AccessLoggingHandler(handler, PasswordAttributes.of(schema)),
+                    config.logging().accessLog());
+            handler = accessLog;
+            ReloadableSslContext tlsContext = tls == null ? null : new ReloadableSslContext(tls.context());
             var l = config.listen();
             ListenerOptions options = new ListenerOptions(
                     l.host(),
@@ -133,7 +150,7 @@ public final class LarchServer implements AutoCloseable {
             TlsOptions tlsOptions = tls == null
                     ? TlsOptions.NONE
                     : new TlsOptions(
-                            tls.context(),
+                            tlsContext,
                             config.tls().handshakeTimeoutSeconds() * 1000L,
                             config.tls().ldapsPort());
             LdapListener listener = listen(options, tlsOptions, handler);
@@ -144,8 +161,10 @@ public final class LarchServer implements AutoCloseable {
                     workers,
                     listener,
                     admin.generatedPassword(),
-                    tls == null ? null : tls.provider());
+                    tls == null ? null : tls.provider(),
+                    new LiveSettings(searchLimits, accessLog, access, tlsContext));
             server.logSummary(config);
+            suffixCreated.ifPresent(InitialSuffix::log);
             return server;
         } catch (IOException | RuntimeException e) {
             if (workers != null) {
@@ -193,7 +212,7 @@ public final class LarchServer implements AutoCloseable {
                 open.store().sizeOnDisk(),
                 at.getHostString(),
                 at.getPort(),
-                config.logging().accessLog() ? "on" : "off");
+                live.accessLog().isOn() ? "on" : "off");
         InetSocketAddress ldaps = listener.ldapsAddress();
         if (tlsProvider == null) {
             LOG.info("TLS off (no tls.certificate or tls.keystore): no StartTLS, no LDAPS");
@@ -220,6 +239,11 @@ public final class LarchServer implements AutoCloseable {
     /** Where the server accepts connections (the real port when the config asked for port 0). */
     public InetSocketAddress address() {
         return listener.address();
+    }
+
+    /** The parts of this server a reload of the config may change ({@link dev.larch.server.reload.ConfigReload}). */
+    public LiveSettings live() {
+        return live;
     }
 
     /** The administrator password generated on this start, if this start generated one. */
