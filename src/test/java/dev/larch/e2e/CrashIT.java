@@ -116,15 +116,9 @@ class CrashIT {
         }
     }
 
-    /** The suffix, ou=people and one counter entry per writer, its description "0". */
+    /** ou=people (the server created the suffix) and one counter entry per writer, its description "0". */
     private static void createCounters(LarchProcess server) throws Exception {
         try (LDAPConnection c = admin(server)) {
-            c.add(
-                    "dn: " + TestData.SUFFIX,
-                    "objectClass: dcObject",
-                    "objectClass: organization",
-                    "dc: example",
-                    "o: X");
             c.add("dn: " + PARENT, "objectClass: organizationalUnit", "ou: people");
             for (int w = 0; w < WRITERS; w++) {
                 Entry counter = person("counter" + w);

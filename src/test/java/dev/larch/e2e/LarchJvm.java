@@ -50,7 +50,7 @@ final class LarchJvm {
         return command;
     }
 
-    private static String javaBinary() {
+    static String javaBinary() {
         return ProcessHandle.current()
                 .info()
                 .command()

@@ -94,6 +94,7 @@ final class LarchProcess implements AutoCloseable {
         private final List<String> jvmOptions = new ArrayList<>();
         private int port;
         private String umask;
+        private Path launcher;
 
         private Builder(Path dataDir) {
             this.dataDir = dataDir;
@@ -110,6 +111,22 @@ final class LarchProcess implements AutoCloseable {
         Builder config(Path file) {
             args.add("--config");
             args.add(file.toString());
+            return this;
+        }
+
+        /** An environment variable of the server process. */
+        Builder env(String name, String value) {
+            env.put(name, value);
+            return this;
+        }
+
+        /**
+         * Starts the server through {@code script} (the packaged launcher, {@code packaging/bin/larch-server})
+         * instead of {@code java} directly: the script gets {@code serve --port N} and the options, and
+         * finds this JVM's {@code java}, class path and the data directory in its environment.
+         */
+        Builder launchedBy(Path script) {
+            this.launcher = script;
             return this;
         }
 
@@ -140,7 +157,17 @@ final class LarchProcess implements AutoCloseable {
             List<String> serve =
                     new ArrayList<>(List.of("serve", "--data", dataDir.toString(), "--port", Integer.toString(port)));
             serve.addAll(args);
-            List<String> command = LarchJvm.command(jvmOptions, serve);
+            List<String> command;
+            if (launcher == null) {
+                command = LarchJvm.command(jvmOptions, serve);
+            } else {
+                command = new ArrayList<>(List.of(launcher.toString(), "serve", "--port", Integer.toString(port)));
+                command.addAll(args);
+                env.put("JAVA", LarchJvm.javaBinary());
+                env.put("LARCH_CLASSPATH", System.getProperty("java.class.path"));
+                env.put("LARCH_DATA", dataDir.toString());
+                env.put("LARCH_JAVA_OPTS", String.join(" ", jvmOptions));
+            }
             ProcessBuilder builder = new ProcessBuilder(umask == null ? command : withUmask(umask, command));
             builder.environment().putAll(env);
             Process process;

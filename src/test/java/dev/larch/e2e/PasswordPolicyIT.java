@@ -50,7 +50,7 @@ class PasswordPolicyIT {
                 .start();
         anonymous = LdapUtils.anonymous(server.port());
         admin = anonymous.asAdmin(ADMIN_PASSWORD);
-        ok(admin.ldapaddLdif(TestData.BASE_LDIF + "\n" + """
+        ok(admin.ldapaddLdif(TestData.PEOPLE_LDIF + "\n" + """
                 dn: ou=policies,dc=example,dc=com
                 objectClass: organizationalUnit
                 ou: policies

@@ -85,8 +85,8 @@ class ServeCommandIT {
         String people = "ou=people," + TestData.SUFFIX;
         try (LarchProcess server = LarchProcess.serve(data).adminPassword("pw").start()) {
             LdapUtils admin = LdapUtils.anonymous(server.port()).asAdmin("pw");
-            ProcessResult add = admin.ldapaddLdif(
-                    TestData.BASE_LDIF + "\n" + TestData.person("ann", people) + "\n" + TestData.person("ben", people));
+            ProcessResult add = admin.ldapaddLdif(TestData.PEOPLE_LDIF + "\n" + TestData.person("ann", people) + "\n"
+                    + TestData.person("ben", people));
             assertEquals(0, add.exitCode(), add.describe());
 
             long before = System.nanoTime();

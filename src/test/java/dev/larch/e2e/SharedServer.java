@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * One Larch server for every test class that takes a {@code SharedServer.Server} parameter (in a
  * {@code @BeforeAll} method, say), started on first use and stopped when the whole run ends. It
- * holds {@link TestData#BASE_LDIF}; each class works in its own subtree so the classes stay
+ * holds the suffix entry it created at its first start and {@link TestData#PEOPLE_LDIF}; each class works in its own subtree so the classes stay
  * independent of each other and of their order.
  */
 final class SharedServer implements ParameterResolver {
@@ -70,7 +70,7 @@ final class SharedServer implements ParameterResolver {
                         .start();
                 try (LDAPConnection c =
                                 new LDAPConnection("127.0.0.1", process.port(), TestData.ADMIN_DN, ADMIN_PASSWORD);
-                        LDIFReader ldif = new LDIFReader(new BufferedReader(new StringReader(TestData.BASE_LDIF)))) {
+                        LDIFReader ldif = new LDIFReader(new BufferedReader(new StringReader(TestData.PEOPLE_LDIF)))) {
                     for (var entry = ldif.readEntry(); entry != null; entry = ldif.readEntry()) {
                         c.add(entry);
                     }

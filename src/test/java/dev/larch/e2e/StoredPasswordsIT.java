@@ -51,10 +51,6 @@ class StoredPasswordsIT {
                 .start();
         admin = LdapUtils.anonymous(server.port()).asAdmin(ADMIN_PASSWORD);
         ProcessResult r = admin.ldapaddLdif("""
-                dn: dc=example,dc=com
-                objectClass: domain
-                dc: example
-
                 dn: ou=people,dc=example,dc=com
                 objectClass: organizationalUnit
                 ou: people

@@ -5,18 +5,28 @@ final class TestData {
     static final String SUFFIX = "dc=example,dc=com";
     static final String ADMIN_DN = "cn=admin," + SUFFIX;
 
-    /** The suffix entry and ou=people, as an empty server needs them before anything else. */
-    static final String BASE_LDIF = """
+    /** The suffix entry, as {@code ./larch import} into a new data directory needs it first. */
+    static final String SUFFIX_LDIF = """
             dn: dc=example,dc=com
             objectClass: dcObject
             objectClass: organization
             dc: example
             o: Example Corp
+            """;
 
+    /**
+     * ou=people, all a new server needs before anything else: it creates the suffix entry itself
+     * ({@code storage.create-suffix}, on by default), so adding {@link #SUFFIX_LDIF} over LDAP would
+     * fail with entryAlreadyExists.
+     */
+    static final String PEOPLE_LDIF = """
             dn: ou=people,dc=example,dc=com
             objectClass: organizationalUnit
             ou: people
             """;
+
+    /** The suffix entry and ou=people: the start of an LDIF to import into a new data directory. */
+    static final String BASE_LDIF = SUFFIX_LDIF + "\n" + PEOPLE_LDIF;
 
     private TestData() {}
 

@@ -114,7 +114,7 @@ class TlsIT {
                 .port(port)
                 .start();
         try (LDAPConnection admin = new LDAPConnection("127.0.0.1", port, TestData.ADMIN_DN, ADMIN_PASSWORD)) {
-            addLdif(admin, TestData.BASE_LDIF);
+            addLdif(admin, TestData.PEOPLE_LDIF);
             addLdif(
                     admin,
                     TestData.person("alice", "ou=people," + TestData.SUFFIX) + "userPassword: " + ALICE_PASSWORD

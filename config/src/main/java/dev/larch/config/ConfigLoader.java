@@ -35,6 +35,7 @@ final class ConfigLoader {
             "storage.max-readers",
             "storage.durable-writes",
             "storage.import-batch-entries",
+            "storage.create-suffix",
             "limits.size-limit",
             "limits.time-limit-seconds",
             "limits.look-through-limit",
@@ -104,9 +105,14 @@ final class ConfigLoader {
     private ConfigLoader() {}
 
     static LarchConfig load(Path file, LarchConfig base) throws ConfigException {
+        return load(file, ConfigFile.read(file, file.toString()), base);
+    }
+
+    /** {@link #load(Path, LarchConfig)} over settings already read from {@code file}. */
+    static LarchConfig load(Path file, Map<String, String> raw, LarchConfig base) throws ConfigException {
         String name = file.toString();
         Path dir = file.toAbsolutePath().getParent();
-        Settings s = new Settings(name, dir, ConfigFile.read(file, name));
+        Settings s = new Settings(name, dir, raw);
         LarchConfig config = new LarchConfig(
                 suffix(s, base.suffix()),
                 listen(s, base.listen()),
@@ -189,7 +195,8 @@ final class ConfigLoader {
                 s.size("storage.map-size", b.mapSizeBytes(), 1L << 20, Long.MAX_VALUE),
                 s.integer("storage.max-readers", b.maxReaders(), 1, 1 << 20),
                 s.bool("storage.durable-writes", b.durableWrites()),
-                s.integer("storage.import-batch-entries", b.importBatchEntries(), 1, 10_000_000));
+                s.integer("storage.import-batch-entries", b.importBatchEntries(), 1, 10_000_000),
+                s.bool("storage.create-suffix", b.createSuffix()));
     }
 
     private static Limits limits(Settings s, Limits b) throws ConfigException {

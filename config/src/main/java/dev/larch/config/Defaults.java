@@ -30,7 +30,7 @@ final class Defaults {
                     4096,
                     512,
                     Listen.DEFAULT_MAX_FILTER_ELEMENTS),
-            new Storage(Path.of("var"), 64 * GIB, 1024, true, 10_000),
+            new Storage(Path.of("var"), 64 * GIB, 1024, true, 10_000, true),
             // Size and time limits as slapd ships them; look-through bounds an unindexed scan.
             // The worker pool: one thread per core (0) and a bounded wait queue.
             // The administrator is held to the limits too (apply-to-admin).

@@ -240,11 +240,36 @@ public record LarchConfig(
         return ConfigLoader.load(file, defaults());
     }
 
+    /**
+     * A config file read once: the configuration it makes and the settings as the file writes them.
+     *
+     * @param config the defaults overridden by the file
+     * @param settings key to value as written in the file (trimmed, uninterpreted), in file order;
+     *     unmodifiable. What a reload compares to find the keys an operator changed.
+     */
+    public record FileConfig(LarchConfig config, Map<String, String> settings) {
+        public FileConfig {
+            Objects.requireNonNull(config, "config");
+            settings = Collections.unmodifiableMap(new LinkedHashMap<>(settings));
+        }
+    }
+
+    /**
+     * {@link #load(Path)}, also returning the file's settings as written.
+     *
+     * @throws ConfigException as {@link #load(Path)}
+     */
+    public static FileConfig loadWithSettings(Path file) throws ConfigException {
+        Map<String, String> raw = ConfigFile.read(file, file.toString());
+        return new FileConfig(ConfigLoader.load(file, raw, defaults()), raw);
+    }
+
     /** A copy with the data directory replaced, for {@code --data}. */
     public LarchConfig withDataDir(Path dir) {
         Storage s = storage;
         Copy c = new Copy(this);
-        c.storage = new Storage(dir, s.mapSizeBytes(), s.maxReaders(), s.durableWrites(), s.importBatchEntries());
+        c.storage = new Storage(
+                dir, s.mapSizeBytes(), s.maxReaders(), s.durableWrites(), s.importBatchEntries(), s.createSuffix());
         return c.build();
     }
 
@@ -256,6 +281,13 @@ public record LarchConfig(
     public LarchConfig withPort(int port) {
         Copy c = new Copy(this);
         c.listen = listen.withPort(port);
+        return c.build();
+    }
+
+    /** A copy with the storage settings replaced. */
+    public LarchConfig withStorage(Storage replacement) {
+        Copy c = new Copy(this);
+        c.storage = replacement;
         return c.build();
     }
 

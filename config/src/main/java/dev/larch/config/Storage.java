@@ -14,9 +14,27 @@ import java.util.Objects;
  * @param maxReaders the most concurrent read transactions
  * @param durableWrites whether every acknowledged write is synced to disk before the response
  * @param importBatchEntries entries per write transaction during offline import
+ * @param createSuffix whether a server starting on an empty store (no entry at all) adds the suffix
+ *     entry itself ({@code storage.create-suffix})
  */
-public record Storage(Path dataDir, long mapSizeBytes, int maxReaders, boolean durableWrites, int importBatchEntries) {
+public record Storage(
+        Path dataDir,
+        long mapSizeBytes,
+        int maxReaders,
+        boolean durableWrites,
+        int importBatchEntries,
+        boolean createSuffix) {
     public Storage {
         Objects.requireNonNull(dataDir, "dataDir");
+    }
+
+    /** A store whose server creates the suffix entry on an empty store (the default). */
+    public Storage(Path dataDir, long mapSizeBytes, int maxReaders, boolean durableWrites, int importBatchEntries) {
+        this(dataDir, mapSizeBytes, maxReaders, durableWrites, importBatchEntries, true);
+    }
+
+    /** A copy with {@link #createSuffix()} replaced. */
+    public Storage withCreateSuffix(boolean create) {
+        return new Storage(dataDir, mapSizeBytes, maxReaders, durableWrites, importBatchEntries, create);
     }
 }

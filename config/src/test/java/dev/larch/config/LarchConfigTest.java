@@ -203,6 +203,17 @@ class LarchConfigTest {
     }
 
     @Test
+    void suffixCreationIsOnByDefaultAndTheFileCanTurnItOff() throws Exception {
+        assertTrue(LarchConfig.defaults().storage().createSuffix());
+        LarchConfig off = LarchConfig.load(write("storage.create-suffix = false\n"));
+        assertFalse(off.storage().createSuffix());
+        assertFalse(off.withDataDir(dir).storage().createSuffix(), "--data keeps the setting");
+        ConfigException e =
+                assertThrows(ConfigException.class, () -> LarchConfig.load(write("storage.create-suffix = 1\n")));
+        assertTrue(e.getMessage().contains("storage.create-suffix"), e.getMessage());
+    }
+
+    @Test
     void fileOverridesOnlyWhatItSets() throws Exception {
         LarchConfig c = LarchConfig.load(write("""
                 suffix = o=larch

@@ -15,6 +15,7 @@ import dev.larch.server.access.AciParser;
 import dev.larch.server.access.AciSchema;
 import dev.larch.server.accesslog.AccessLogFormat;
 import dev.larch.server.accesslog.AccessLogOutput;
+import dev.larch.server.accesslog.AccessLogSwitch;
 import dev.larch.server.accesslog.AccessLoggingHandler;
 import dev.larch.server.auth.AdminCredentials;
 import dev.larch.server.auth.ConfiguredCredentials;
@@ -28,11 +29,15 @@ import dev.larch.server.net.TlsOptions;
 import dev.larch.server.protocol.ByteCounts;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.quota.RateLimitingHandler;
+import dev.larch.server.read.CurrentSearchLimits;
+import dev.larch.server.reload.LiveSettings;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.StaleReaderSweeper;
+import dev.larch.server.tls.ReloadableSslContext;
 import dev.larch.server.tls.ServerTlsContext;
 import dev.larch.server.tracing.OperationTracing;
 import dev.larch.server.work.WorkerPool;
+import dev.larch.server.write.InitialSuffix;
 import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.slf4j.Logger;
@@ -65,6 +70,8 @@ public final class LarchServer implements AutoCloseable {
     /** Which TLS implementation serves connections; null without TLS. */
     private final String tlsProvider;
 
+    private final LiveSettings live;
+
     private boolean closed;
 
     private LarchServer(
@@ -77,9 +84,11 @@ public final class LarchServer implements AutoCloseable {
             AccessLogOutput accessLogOutput,
             OperationTracing tracing,
             Optional<String> generatedAdminPassword,
-            String tlsProvider) {
+            String tlsProvider,
+            LiveSettings live) {
         this.monitoring = monitoring;
         this.tlsProvider = tlsProvider;
+        this.live = live;
         this.lock = lock;
         this.open = open;
         this.writes = writes;
@@ -123,6 +132,9 @@ public final class LarchServer implements AutoCloseable {
         AccessLogOutput accessLogOutput = null;
         try {
             open = StoredDirectory.open(config, schema, true);
+            Optional<String> suffixCreated = config.storage().createSuffix()
+                    ? InitialSuffix.createIfEmpty(open.directory(), open.checker())
+                    : Optional.empty();
             AdminCredentials admin = AdminCredentials.resolve(
                     config.security().adminPassword(), env, config.storage().dataDir());
             var schemaNormalizer = open.directory().schemaNormalizer();
@@ -140,8 +152,9 @@ public final class LarchServer implements AutoCloseable {
             AciSchema aciSchema = new AciSchema(schema);
             AccessControl access = AccessControl.open(
                     open.directory(), aciSchema, AccessFile.load(config.access().file(), new AciParser(aciSchema)));
-            RequestHandler handler =
-                    RequestHandlers.over(open, schema, config, credentials, writes, workers, Version.get(), access);
+            CurrentSearchLimits searchLimits = new CurrentSearchLimits(CurrentSearchLimits.of(config.limits()));
+            RequestHandler handler = RequestHandlers.over(
+                    open, schema, config, credentials, writes, workers, Version.get(), access, searchLimits);
             monitoring = Monitoring.create(
                     config.metrics(),
                     open.store(),
@@ -160,13 +173,18 @@ public final class LarchServer implements AutoCloseable {
             if (tracing != null) {
                 handler = tracing.around(handler, PasswordAttributes.of(schema));
             }
-            if (config.logging().accessLog()) {
-                accessLogOutput = AccessLogOutput.install(config.logging());
-                handler = new AccessLoggingHandler(
-                        handler,
-                        PasswordAttributes.of(schema),
-                        AccessLogFormat.of(config.logging().accessLogFormat()));
-            }
+            // JSON lines or a file need their own appender; plain text on standard output needs none.
+            accessLogOutput = AccessLogOutput.install(config.logging());
+            // Always in place, so that a reload can turn it on or off.
+            AccessLogSwitch accessLog = new AccessLogSwitch(
+                    handler,
+                    new AccessLoggingHandler(
+                            handler,
+                            PasswordAttributes.of(schema),
+                            AccessLogFormat.of(config.logging().accessLogFormat())),
+                    config.logging().accessLog());
+            handler = accessLog;
+            ReloadableSslContext tlsContext = tls == null ? null : new ReloadableSslContext(tls.context());
             var l = config.listen();
             ListenerOptions options = new ListenerOptions(
                     l.host(),
@@ -183,7 +201,7 @@ public final class LarchServer implements AutoCloseable {
             TlsOptions tlsOptions = tls == null
                     ? TlsOptions.NONE
                     : new TlsOptions(
-                            tls.context(),
+                            tlsContext,
                             config.tls().handshakeTimeoutSeconds() * 1000L,
                             config.tls().ldapsPort());
             listener = listen(options, tlsOptions, handler, monitoring.byteCounts());
@@ -198,8 +216,10 @@ public final class LarchServer implements AutoCloseable {
                     accessLogOutput,
                     tracing,
                     admin.generatedPassword(),
-                    tls == null ? null : tls.provider());
+                    tls == null ? null : tls.provider(),
+                    new LiveSettings(searchLimits, accessLog, access, tlsContext));
             server.logSummary(config);
+            suffixCreated.ifPresent(InitialSuffix::log);
             return server;
         } catch (IOException | RuntimeException e) {
             if (monitoring != null) {
@@ -297,6 +317,11 @@ public final class LarchServer implements AutoCloseable {
     /** Where the Prometheus endpoint listens; null without {@code metrics.port}. */
     public InetSocketAddress metricsAddress() {
         return monitoring.endpointAddress();
+    }
+
+    /** The parts of this server a reload of the config may change ({@link dev.larch.server.reload.ConfigReload}). */
+    public LiveSettings live() {
+        return live;
     }
 
     /** The administrator password generated on this start, if this start generated one. */

@@ -33,12 +33,12 @@ import dev.larch.server.auth.sasl.SaslBinds;
 import dev.larch.server.monitor.MonitorSubtreeHandler;
 import dev.larch.server.read.AssertionControl;
 import dev.larch.server.read.CompareHandler;
+import dev.larch.server.read.CurrentSearchLimits;
 import dev.larch.server.read.MatchedValues;
 import dev.larch.server.read.Paging;
 import dev.larch.server.read.PausedSearches;
 import dev.larch.server.read.ReadEntryControl;
 import dev.larch.server.read.SearchHandler;
-import dev.larch.server.read.SearchLimits;
 import dev.larch.server.read.SearchSlots;
 import dev.larch.server.read.VirtualEntries;
 import dev.larch.server.read.psearch.PersistentSearches;
@@ -84,6 +84,8 @@ public final class RequestHandlers {
      *     caller owns and closes it
      * @param version shown as the root DSE's {@code vendorVersion}
      * @param access the access decisions every handler consults, loaded from {@code access.file}
+     * @param searchLimits the search bounds, which a reload may replace (made from {@code config}'s
+     *     limits by {@link CurrentSearchLimits#of})
      */
     public static OperationRouter over(
             StoredDirectory open,
@@ -93,11 +95,13 @@ public final class RequestHandlers {
             WriteQueue writes,
             WorkerPool workers,
             String version,
-            AccessControl access) {
+            AccessControl access,
+            CurrentSearchLimits searchLimits) {
         return wire(
                 open,
                 schema,
                 config.limits(),
+                searchLimits,
                 config.security(),
                 config.tls(),
                 config.passwordPolicy(),
@@ -131,6 +135,7 @@ public final class RequestHandlers {
                 open,
                 schema,
                 limits,
+                new CurrentSearchLimits(CurrentSearchLimits.of(limits)),
                 security,
                 Tls.OFF,
                 PasswordPolicySettings.NONE,
@@ -159,6 +164,7 @@ public final class RequestHandlers {
             StoredDirectory open,
             SchemaManager schema,
             Limits limits,
+            CurrentSearchLimits searchLimits,
             Security security,
             Tls tls,
             PasswordPolicySettings passwordPolicy,
@@ -273,8 +279,6 @@ public final class RequestHandlers {
                 resultControls.persistentSearchQueue());
         // Every change the directory makes, from any handler, reaches the persistent searches.
         directory.observe(persistentSearches);
-        SearchLimits searchLimits = new SearchLimits(
-                limits.sizeLimit(), limits.timeLimitSeconds(), limits.lookThroughLimit(), limits.applyToAdmin());
         return new OperationRouter(
                 new BindHandler(
                         directory,

@@ -11,6 +11,7 @@ import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.maintenance.Progress;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
@@ -96,13 +97,18 @@ public final class StoredDirectory implements AutoCloseable {
         for (LmdbStore.IndexRef index : store.unbuiltIndexes()) {
             long n = 0;
             try (WriteTxn txn = store.write()) {
+                Progress progress = Progress.onStandardError(
+                        "building the " + index.kind() + " index on " + index.attributeOid() + ": entries",
+                        txn.entryCount());
                 try (IdCursor ids = txn.allEntries()) {
                     for (long id = ids.next(); id != ReadTxn.NOT_FOUND; id = ids.next()) {
                         StoredEntry entry = directory.load(txn, id);
                         directory.indexes().addTo(txn, entry, index);
                         n++;
+                        progress.step();
                     }
                 }
+                progress.finish();
                 store.markBuilt(txn, index);
                 txn.commit();
             }

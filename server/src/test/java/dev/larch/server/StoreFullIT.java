@@ -34,7 +34,7 @@ class StoreFullIT {
         return new LarchConfig(
                 c.suffix(),
                 c.listen(),
-                new Storage(s.dataDir(), mapSize, s.maxReaders(), true, s.importBatchEntries()),
+                new Storage(s.dataDir(), mapSize, s.maxReaders(), true, s.importBatchEntries(), s.createSuffix()),
                 c.limits(),
                 c.security(),
                 c.logging(),

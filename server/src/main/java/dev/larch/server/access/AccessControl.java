@@ -1,5 +1,7 @@
 package dev.larch.server.access;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -322,6 +324,23 @@ public final class AccessControl {
             }
         }
         return true;
+    }
+
+    /**
+     * Parses new global rules ({@code access.file}, reloaded) without using them yet: the returned
+     * action puts them in force, keeping the entries' {@code aci} values, for decisions made from
+     * then on. Parsing first lets a reload check everything before it changes anything.
+     *
+     * @param file the rules file; null for the built-in rules
+     * @throws IOException one line naming the file and the line of the first problem
+     */
+    public Runnable prepareGlobalRules(Path file) throws IOException {
+        List<Aci> global = AccessFile.load(file, parser);
+        return () -> {
+            synchronized (refreshing) {
+                snapshot = new AciSnapshot(global, snapshot.byHolder());
+            }
+        };
     }
 
     /** Replaces the snapshot with one where entry {@code id} holds the ACIs of {@code after}. */

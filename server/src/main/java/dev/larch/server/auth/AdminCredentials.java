@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li>the config file ({@code security.admin-password});
  *   <li>the environment variable {@value #ENV_VARIABLE};
+ *   <li>the file named by the environment variable {@value #ENV_FILE_VARIABLE} (a Docker or systemd
+ *       secret): its content, without the line break that ends it;
  *   <li>the file {@value #FILE_NAME} in the data directory, written by an earlier start;
  *   <li>a new random password, whose hash is stored in that file (mode 0600) and whose cleartext is
  *       returned once so the server can print it.
@@ -41,6 +43,8 @@ import org.slf4j.LoggerFactory;
 public final class AdminCredentials {
     /** The environment variable consulted when the config sets no password. */
     public static final String ENV_VARIABLE = "LARCH_ADMIN_PASSWORD";
+    /** The environment variable naming a file that holds the password, when {@value #ENV_VARIABLE} is unset. */
+    public static final String ENV_FILE_VARIABLE = "LARCH_ADMIN_PASSWORD_FILE";
     /** The file, in the data directory, holding the hash of a generated password. */
     public static final String FILE_NAME = "admin-password";
     /** The scheme used by {@link #resolve(String, Map, Path)}. */
@@ -98,6 +102,10 @@ public final class AdminCredentials {
         if (fromEnv != null && !fromEnv.isEmpty()) {
             return new AdminCredentials(verifierFor(fromEnv, scheme), null, Source.ENVIRONMENT);
         }
+        String secretFile = env.get(ENV_FILE_VARIABLE);
+        if (secretFile != null && !secretFile.isEmpty()) {
+            return new AdminCredentials(verifierFor(readSecret(Path.of(secretFile)), scheme), null, Source.ENVIRONMENT);
+        }
         Path file = dataDir.resolve(FILE_NAME);
         if (Files.exists(file)) {
             return new AdminCredentials(readStored(file), null, Source.STORED_FILE);
@@ -106,6 +114,28 @@ public final class AdminCredentials {
         byte[] hash = PasswordSchemes.hash(scheme, password.getBytes(StandardCharsets.UTF_8));
         store(file, hash);
         return new AdminCredentials(hash, password, Source.GENERATED);
+    }
+
+    /**
+     * The password in a secret file: its content without one trailing line break ({@code echo pw >
+     * file} writes one).
+     *
+     * @throws IOException naming the file and {@value #ENV_FILE_VARIABLE} when it cannot be read or is empty
+     */
+    private static String readSecret(Path file) throws IOException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IOException(ENV_FILE_VARIABLE + ": cannot read " + file + ": " + e.getMessage(), e);
+        }
+        if (text.endsWith("\n")) {
+            text = text.substring(0, text.length() - (text.endsWith("\r\n") ? 2 : 1));
+        }
+        if (text.isEmpty()) {
+            throw new IOException(ENV_FILE_VARIABLE + ": " + file + " is empty");
+        }
+        return text;
     }
 
     /** The hashed {@code userPassword} form to check admin binds against with {@link PasswordSchemes#verify}. */

@@ -32,7 +32,7 @@ final class BackupCommand implements Callable<Integer> {
         long start = System.nanoTime();
         // Read-only, and without the data-directory lock: LMDB readers share the store with a running server.
         try (StoredDirectory open = StoredDirectory.openReadOnly(config, schema, false)) {
-            BackupManifest manifest = Backup.take(config, open, out, Version.get());
+            BackupManifest manifest = Backup.take(config, open, out, Version.get(), System.err);
             double seconds = (System.nanoTime() - start) / 1e9;
             System.out.printf(
                     "Backed up %,d entries to %s in %.1f s: %,d bytes (store file %,d bytes)%n",

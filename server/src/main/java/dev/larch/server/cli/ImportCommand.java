@@ -9,6 +9,7 @@ import dev.larch.schema.LarchSchema;
 import dev.larch.server.DataDirectoryLock;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.ldif.LdifImporter;
+import dev.larch.server.maintenance.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
@@ -38,12 +39,15 @@ final class ImportCommand implements Callable<Integer> {
                 StoredDirectory open = StoredDirectory.open(config, schema, false)) {
             LdifImporter importer = new LdifImporter(open, config.storage().importBatchEntries());
             LdifImporter.Result result;
+            Progress progress = Progress.onStandardError("imported entries", LdifImporter.countEntries(file));
             try {
-                result = importer.importFile(file, n -> System.err.printf("larch: imported %,d entries%n", n));
+                result = importer.importFile(file, progress::advanceTo);
             } catch (LdifImporter.ImportException e) {
+                progress.finish();
                 System.err.println("larch: import stopped: " + e.getMessage());
                 return 1;
             }
+            progress.finish();
             System.out.printf(
                     "Imported %,d entries in %.1f s (%,.0f entries/s); data file %,d bytes%n",
                     result.entries(),

@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
             BackupCommand.class,
             RestoreCommand.class,
             VerifyCommand.class,
-            CertCommand.class
+            CertCommand.class,
+            ReloadCommand.class
         })
 public final class LarchMain implements Runnable {
 

@@ -1,17 +1,26 @@
 package dev.larch.server.cli;
 
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import dev.larch.config.LarchConfig;
 import dev.larch.server.LarchServer;
+import dev.larch.server.reload.ConfigReload;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code ./larch serve}: runs the server until SIGTERM or Ctrl-C. */
+/**
+ * {@code ./larch serve}: runs the server until SIGTERM or Ctrl-C; SIGHUP re-reads the config file
+ * ({@link ConfigReload}). Writes {@code <data>/larch.pid} while it serves ({@link PidFile}).
+ */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Start the directory server.")
 final class ServeCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(ServeCommand.class);
+
     @Mixin
     ConfigOptions options;
 
@@ -20,17 +29,17 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        LarchConfig config = options.load();
-        if (port != null) {
-            if (port < 0 || port > 65535) {
-                System.err.println("larch: --port: expected 0..65535, got " + port);
-                return 2;
-            }
-            config = config.withPort(port);
+        if (port != null && (port < 0 || port > 65535)) {
+            System.err.println("larch: --port: expected 0..65535, got " + port);
+            return 2;
         }
-        LarchConfig effective = config;
+        LarchConfig.FileConfig started = withPort(options.loadFile());
+        ConfigOptions.applyLogLevel(started.config());
+        LarchConfig effective = started.config();
         LarchServer server = LarchServer.start(effective, System.getenv());
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stopAndExit(server), "larch-shutdown"));
+        Path dataDir = effective.storage().dataDir();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stopAndExit(server, dataDir), "larch-shutdown"));
+        installReload(server, started);
         server.generatedAdminPassword()
                 .ifPresent(password ->
                         System.out.println("Generated the administrator password (shown only this once; its hash is in "
@@ -44,10 +53,30 @@ final class ServeCommand implements Callable<Integer> {
                     "Larch listening on ldaps://" + server.ldapsAddress().getHostString() + ":"
                             + server.ldapsAddress().getPort());
         }
+        PidFile.write(dataDir);
         System.out.flush();
         // Serves until SIGTERM or Ctrl-C; the shutdown hook ends the process.
         new CountDownLatch(1).await();
         return 0;
+    }
+
+    private LarchConfig.FileConfig withPort(LarchConfig.FileConfig f) {
+        return port == null ? f : new LarchConfig.FileConfig(f.config().withPort(port), f.settings());
+    }
+
+    /** SIGHUP re-reads {@code --config}; without a file there is nothing to re-read. */
+    private void installReload(LarchServer server, LarchConfig.FileConfig started) {
+        Runnable action;
+        if (options.config == null) {
+            action = () -> LOG.info("reload: the server started without --config, so there is no file to re-read");
+        } else {
+            ConfigReload reload =
+                    new ConfigReload(options.config, started, () -> withPort(options.loadFile()), server.live());
+            action = reload::reload;
+        }
+        if (!Hangup.onHangup(action)) {
+            LOG.info("this JVM cannot handle SIGHUP: config changes need a restart");
+        }
     }
 
     /**
@@ -55,7 +84,8 @@ final class ServeCommand implements Callable<Integer> {
      * stopping failed). Left alone, the JVM would report 143 or 130 for the signal, and service
      * managers would count every ordinary stop as a failure.
      */
-    private static void stopAndExit(LarchServer server) {
+    private static void stopAndExit(LarchServer server, Path dataDir) {
+        PidFile.remove(dataDir);
         int status = 0;
         try {
             server.close();

@@ -1,6 +1,7 @@
 package dev.larch.server.maintenance;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -33,12 +34,24 @@ public final class Backup {
      */
     public static BackupManifest take(LarchConfig config, StoredDirectory source, Path target, String larchVersion)
             throws IOException {
+        return take(config, source, target, larchVersion, null);
+    }
+
+    /**
+     * {@link #take(LarchConfig, StoredDirectory, Path, String)}, reporting the bytes copied so far
+     * (of at most the store's used bytes: the copy leaves free pages out) while LMDB copies.
+     *
+     * @param progress where progress goes, or null for none
+     */
+    public static BackupManifest take(
+            LarchConfig config, StoredDirectory source, Path target, String larchVersion, PrintStream progress)
+            throws IOException {
         if (Files.exists(target)) {
             throw new MaintenanceException(target + " exists; a backup never overwrites: name a new path");
         }
         OwnerOnlyFiles.createDirectory(target);
         try {
-            source.store().copyCompacted(target);
+            copyWatched(source, target, progress);
             Path data = target.resolve(BackupManifest.DATA_FILE);
             // LMDB creates the copy under the umask: owner-only, like the store it copies.
             Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rw-------"));
@@ -56,6 +69,47 @@ public final class Backup {
             deleteQuietly(target);
             throw e;
         }
+    }
+
+    /**
+     * LMDB's copy reports nothing while it runs: a watcher samples the size of the file it writes.
+     */
+    private static void copyWatched(StoredDirectory source, Path target, PrintStream out) throws IOException {
+        if (out == null) {
+            source.store().copyCompacted(target);
+            return;
+        }
+        Progress progress = Progress.to(out, "copied MiB", source.store().usedBytes() >> 20);
+        Path data = target.resolve(BackupManifest.DATA_FILE);
+        Thread watcher = Thread.ofPlatform()
+                .name("larch-backup-progress")
+                .daemon()
+                .start(() -> {
+                    try {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            if (Files.exists(data)) {
+                                progress.advanceTo(Files.size(data) >> 20);
+                            }
+                            Thread.sleep(200);
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    } catch (IOException e) {
+                        // The copy itself reports a file it cannot write.
+                    }
+                });
+        try {
+            source.store().copyCompacted(target);
+        } finally {
+            watcher.interrupt();
+            try {
+                watcher.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        progress.advanceTo(Files.size(data) >> 20);
+        progress.finish();
     }
 
     /** Counts the entries of the copy itself: the one transaction it was taken from. */

@@ -46,7 +46,7 @@ public final class StoreVerifier {
                 ReadTxn.IndexProbe probe = txn.indexProbe()) {
             Map<LmdbStore.IndexRef, Long> expected = new HashMap<>();
             store.indexRefs().forEach(ref -> expected.put(ref, 0L));
-            Progress steps = new Progress(progress, "verified entries:", txn.entryCount());
+            Progress steps = Progress.to(progress, "verified entries", txn.entryCount());
             try (IdCursor ids = txn.allEntries()) {
                 for (long id = ids.next(); id != ReadTxn.NOT_FOUND; id = ids.next()) {
                     checkEntry(txn, probe, id, expected, report);
@@ -54,6 +54,7 @@ public final class StoreVerifier {
                     steps.step();
                 }
             }
+            steps.finish();
             long dnRecords = txn.dnRecordCount();
             if (dnRecords != report.entries()) {
                 report.problem("the DN tree holds " + dnRecords + " records for " + report.entries() + " entries");

@@ -82,13 +82,13 @@ public final class MonitorSubtreeHandler implements RequestHandler {
     public void handle(Operation op) {
         Request request = op.request();
         try {
-            switch (request) {
-                case SearchRequest r when inMonitor(r.getBase()) -> search(op, r);
-                case AddRequest r when inMonitor(r.getEntryDn()) -> refuseWrite();
-                case DeleteRequest r when inMonitor(r.getName()) -> refuseWrite();
-                case ModifyRequest r when inMonitor(r.getName()) -> refuseWrite();
-                case ModifyDnRequest r when inMonitor(r.getName()) || inMonitor(r.getNewSuperior()) -> refuseWrite();
-                default -> next.handle(op);
+            // An if chain rather than a switch with guarded patterns, which the formatter cannot parse.
+            if (request instanceof SearchRequest r && inMonitor(r.getBase())) {
+                search(op, r);
+            } else if (writesInMonitor(request)) {
+                refuseWrite();
+            } else {
+                next.handle(op);
             }
         } catch (RuntimeException failure) {
             if (request instanceof ResultResponseRequest r) {
@@ -205,5 +205,13 @@ public final class MonitorSubtreeHandler implements RequestHandler {
             case ONELEVEL -> dn.size() == base.size() + 1 && dn.isDescendantOf(base);
             case SUBTREE -> dn.equals(base) || dn.isDescendantOf(base);
         };
+    }
+
+    private boolean writesInMonitor(Request request) {
+        return (request instanceof AddRequest add && inMonitor(add.getEntryDn()))
+                || (request instanceof DeleteRequest delete && inMonitor(delete.getName()))
+                || (request instanceof ModifyRequest modify && inMonitor(modify.getName()))
+                || (request instanceof ModifyDnRequest move
+                        && (inMonitor(move.getName()) || inMonitor(move.getNewSuperior())));
     }
 }

@@ -54,7 +54,7 @@ public final class SearchHandler {
     private final SearchPlanner planner;
     private final AccessControl access;
     private final VirtualEntries virtualEntries;
-    private final SearchLimits limits;
+    private final CurrentSearchLimits limits;
     private final ResultEntries results;
     private final PausedSearches pauses;
     private final WorkerPool workers;
@@ -82,7 +82,7 @@ public final class SearchHandler {
             SearchPlanner planner,
             AccessControl access,
             VirtualEntries virtualEntries,
-            SearchLimits limits,
+            CurrentSearchLimits limits,
             PausedSearches pauses,
             WorkerPool workers,
             SearchSlots longSearches,
@@ -121,7 +121,7 @@ public final class SearchHandler {
                         request.getAttributes(), directory.schemaNormalizer().schema())
                 .withValues(MatchedValues.of(request, filters));
         Dn base = directory.schemaNormalizer().dn(request.getBase());
-        SearchLimits bounds = limits.forSession(op.session().isAdmin());
+        SearchLimits bounds = limits.get().forSession(op.session().isAdmin());
         PagedSearch page = paging.start(op.session(), request, base, bounds.sizeLimit());
         if (page != null && page.abandons()) {
             // RFC 2696: a page size of 0 ends the paged search (its cookie was taken, so it is released).

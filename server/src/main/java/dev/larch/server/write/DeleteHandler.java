@@ -11,6 +11,7 @@ import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
 import dev.larch.server.read.AssertionControl;
+import dev.larch.server.read.CurrentSearchLimits;
 import dev.larch.server.read.ReadEntryControl;
 import dev.larch.server.read.SearchLimits;
 import dev.larch.server.search.FilterCompiler;
@@ -40,13 +41,13 @@ public final class DeleteHandler {
     private final Directory directory;
     private final WriteQueue writes;
     private final AccessControl access;
-    private final SearchLimits limits;
+    private final CurrentSearchLimits limits;
     private final Integrity integrity;
     private final AssertionControl assertion;
     private final ReadEntryControl preRead;
 
     public DeleteHandler(Directory directory, WriteQueue writes, AccessControl access) {
-        this(directory, writes, access, SearchLimits.NONE, Integrity.NONE);
+        this(directory, writes, access, new CurrentSearchLimits(SearchLimits.NONE), Integrity.NONE);
     }
 
     /**
@@ -54,7 +55,11 @@ public final class DeleteHandler {
      * @param integrity the references a delete removes
      */
     public DeleteHandler(
-            Directory directory, WriteQueue writes, AccessControl access, SearchLimits limits, Integrity integrity) {
+            Directory directory,
+            WriteQueue writes,
+            AccessControl access,
+            CurrentSearchLimits limits,
+            Integrity integrity) {
         this.integrity = integrity;
         this.assertion = new AssertionControl(
                 new FilterCompiler(directory.schemaNormalizer().schema()), access);
@@ -71,7 +76,7 @@ public final class DeleteHandler {
         boolean subtree = request.hasControl(SUBTREE_DELETE_OID);
         Session session = op.session();
         Dn modifier = session.boundDn();
-        int bound = limits.forSession(session.isAdmin()).lookThroughLimit();
+        int bound = limits.get().forSession(session.isAdmin()).lookThroughLimit();
         writes.submit(op, txn -> {
             ReadEntryControl.Requested pre = preRead.requested(request);
             long id = directory.require(txn, dn);

@@ -56,6 +56,42 @@ class AdminCredentialsTest {
     }
 
     @Test
+    void aSecretFileNamedInTheEnvironmentGivesThePasswordWithoutItsLineBreak() throws IOException {
+        Path secret = Files.writeString(dataDir.resolve("secret"), "from-file\n");
+        AdminCredentials admin = AdminCredentials.resolve(
+                null, Map.of(AdminCredentials.ENV_FILE_VARIABLE, secret.toString()), dataDir.resolve("data"));
+        assertEquals(Source.ENVIRONMENT, admin.source());
+        assertTrue(verify(admin, "from-file"));
+        assertFalse(verify(admin, "from-file\n"));
+        assertFalse(Files.exists(dataDir.resolve("data").resolve(AdminCredentials.FILE_NAME)));
+        AdminCredentials variableWins = AdminCredentials.resolve(
+                null,
+                Map.of(
+                        AdminCredentials.ENV_VARIABLE,
+                        "from-env",
+                        AdminCredentials.ENV_FILE_VARIABLE,
+                        secret.toString()),
+                dataDir);
+        assertTrue(verify(variableWins, "from-env"));
+    }
+
+    @Test
+    void aMissingOrEmptySecretFileStopsTheStartNamingTheVariable() throws IOException {
+        Path missing = dataDir.resolve("missing");
+        IOException e = assertThrows(
+                IOException.class,
+                () -> AdminCredentials.resolve(
+                        null, Map.of(AdminCredentials.ENV_FILE_VARIABLE, missing.toString()), dataDir));
+        assertTrue(e.getMessage().startsWith("LARCH_ADMIN_PASSWORD_FILE: cannot read " + missing), e.getMessage());
+        Path empty = Files.writeString(dataDir.resolve("empty"), "\n");
+        IOException none = assertThrows(
+                IOException.class,
+                () -> AdminCredentials.resolve(
+                        null, Map.of(AdminCredentials.ENV_FILE_VARIABLE, empty.toString()), dataDir));
+        assertTrue(none.getMessage().contains("is empty"), none.getMessage());
+    }
+
+    @Test
     void emptyConfigAndEnvironmentCountAsUnset() throws IOException {
         AdminCredentials admin = AdminCredentials.resolve("", Map.of(AdminCredentials.ENV_VARIABLE, ""), dataDir);
         assertEquals(Source.GENERATED, admin.source());

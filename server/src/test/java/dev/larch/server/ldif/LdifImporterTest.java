@@ -9,8 +9,11 @@ import java.util.List;
 import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.StoredDirectory;
+import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.testing.Ldif;
+import dev.larch.server.write.InitialSuffix;
+import org.apache.directory.api.ldap.model.entry.Entry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -115,6 +118,34 @@ class LdifImporterTest {
                     LdifImporter.ImportException.class,
                     () -> new LdifImporter(open, 10).importFile(ldif(text), n -> {}));
             assertTrue(e.getMessage().contains("not change records"), e.getMessage());
+        }
+    }
+
+    @Test
+    void theSuffixAServerCreatedInAnEmptyStoreIsReplacedByTheLdifs() throws Exception {
+        try (StoredDirectory open = open(dir.resolve("data"))) {
+            assertTrue(InitialSuffix.createIfEmpty(open.directory(), open.checker())
+                    .isPresent());
+            LdifImporter.Result result = new LdifImporter(open, 2).importFile(ldif(people(3)), n -> {});
+            assertEquals(6, result.entries());
+            try (ReadTxn txn = open.store().read()) {
+                assertEquals(6, txn.entryCount());
+                long id = open.directory().resolve(txn, open.directory().suffix());
+                StoredEntry suffix = open.directory().load(txn, id);
+                Entry entry = open.directory().schemaNormalizer().toEntry(suffix);
+                assertEquals("Example", entry.get("o").getString(), "the LDIF's o, not the server's");
+            }
+        }
+    }
+
+    @Test
+    void aSuffixInAStoreWithMoreEntriesStillClashes() throws Exception {
+        try (StoredDirectory open = open(dir.resolve("data"))) {
+            new LdifImporter(open, 10).importFile(ldif(Ldif.BASE), n -> {});
+            var e = assertThrows(
+                    LdifImporter.ImportException.class,
+                    () -> new LdifImporter(open, 10).importFile(ldif(Ldif.BASE), n -> {}));
+            assertTrue(e.getMessage().contains("entry already exists: dc=example,dc=com"), e.getMessage());
         }
     }
 }

@@ -30,6 +30,7 @@ import dev.larch.schema.LarchSchema;
 import dev.larch.server.LarchServer;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.ldif.LdifImporter;
+import dev.larch.server.reload.LiveSettings;
 import org.apache.directory.ldap.client.api.LdapConnectionConfig;
 import org.apache.directory.ldap.client.api.LdapNetworkConnection;
 
@@ -71,7 +72,9 @@ public final class TestServer implements AutoCloseable {
 
     /**
      * Test defaults: port 0, no access log, writes not synced (the restart test turns it back on), failed
-     * binds slowed by {@value #TEST_BIND_FAILURE_DELAY_MILLIS} ms at first (FailedBindDelaysIT sets its own).
+     * binds slowed by {@value #TEST_BIND_FAILURE_DELAY_MILLIS} ms at first (FailedBindDelaysIT sets its own),
+     * and no suffix entry created at start ({@code storage.create-suffix = false}): fixtures add
+     * {@link #BASE_LDIF}, suffix included, themselves ({@link #withSuffixCreation} turns it back on).
      */
     public static LarchConfig config(Path dataDir) {
         LarchConfig c = LarchConfig.defaults().withDataDir(dataDir).withPort(0);
@@ -80,7 +83,7 @@ public final class TestServer implements AutoCloseable {
         return new LarchConfig(
                 c.suffix(),
                 c.listen(),
-                new Storage(s.dataDir(), 1L << 30, s.maxReaders(), false, s.importBatchEntries()),
+                new Storage(s.dataDir(), 1L << 30, s.maxReaders(), false, s.importBatchEntries(), false),
                 c.limits(),
                 new Security(
                         security.adminPassword(),
@@ -116,12 +119,18 @@ public final class TestServer implements AutoCloseable {
         return new LarchConfig(
                 c.suffix(),
                 c.listen(),
-                new Storage(s.dataDir(), s.mapSizeBytes(), s.maxReaders(), true, s.importBatchEntries()),
+                new Storage(
+                        s.dataDir(), s.mapSizeBytes(), s.maxReaders(), true, s.importBatchEntries(), s.createSuffix()),
                 c.limits(),
                 c.security(),
                 c.logging(),
                 c.indexes(),
                 c.schemaFiles());
+    }
+
+    /** {@code storage.create-suffix = true}, the server's default. */
+    public static LarchConfig withSuffixCreation(LarchConfig c) {
+        return c.withStorage(c.storage().withCreateSuffix(true));
     }
 
     public static LarchConfig withAccessLog(LarchConfig c) {
@@ -179,6 +188,11 @@ public final class TestServer implements AutoCloseable {
     public void restart() {
         server.close();
         start();
+    }
+
+    /** The parts of the running server a config reload changes. */
+    public LiveSettings live() {
+        return server.live();
     }
 
     public int port() {
