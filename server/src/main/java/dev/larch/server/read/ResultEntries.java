@@ -59,6 +59,9 @@ public final class ResultEntries {
         Entry entry = new DefaultEntry(new StoredDn(stored.dn()));
         MatchedValues matched = typesOnly ? null : selection.values();
         for (StoredAttribute a : stored.attributes()) {
+            if (GroupGraph.MEMBER_OF_OID.equals(a.oid())) {
+                continue; // each group judged for the client below, never copied as stored
+            }
             if (selection.includes(a.oid(), a.type()) && screen.mayRead(stored, a.oid())) {
                 byte[][] values = matched == null ? a.values() : matched.matching(stored, a);
                 add(

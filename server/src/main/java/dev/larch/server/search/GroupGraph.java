@@ -1,9 +1,12 @@
 package dev.larch.server.search;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.LongConsumer;
 
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredAttribute;
@@ -35,7 +38,7 @@ public final class GroupGraph {
     /** LDAP_MATCHING_RULE_IN_CHAIN (Active Directory). */
     public static final String IN_CHAIN_RULE = "1.2.840.113556.1.4.1941";
     /** memberOf, as Active Directory and OpenLDAP's memberof overlay number it. */
-    public static final String MEMBER_OF_OID = "1.2.840.113556.1.2.102";
+    public static final String MEMBER_OF_OID = Directory.MEMBER_OF_OID;
     /** member (groupOfNames) and uniqueMember (groupOfUniqueNames). */
     public static final Set<String> MEMBER_ATTRIBUTE_OIDS = Set.of("2.5.4.31", "2.5.4.50");
     /** Levels of nested groups followed. */
@@ -94,13 +97,49 @@ public final class GroupGraph {
 
     /** The groups that hold {@code entry}, directly or through nested groups: its memberOf values. */
     public List<StoredEntry> groupsOf(ReadTxn txn, StoredEntry entry) {
-        return holders(txn, directory.schemaNormalizer().dn(entry.dn()).getNormName(), false);
+        return holders(txn, directory.schemaNormalizer().dn(entry.dn()).getNormName(), false, new Loaded());
+    }
+
+    /**
+     * {@link #groupsOf(ReadTxn, StoredEntry)} with the groups loaded through {@code loaded}, which
+     * the caller keeps across the entries of one transaction so that a group of N members is read
+     * and decoded once, not once per member. The entry itself is left out (a group in a cycle is
+     * not its own member, as {@code (memberOf=G)} never matches G).
+     */
+    public List<StoredEntry> groupsOf(ReadTxn txn, StoredEntry entry, Loaded loaded) {
+        List<StoredEntry> groups =
+                holders(txn, directory.schemaNormalizer().dn(entry.dn()).getNormName(), false, loaded);
+        groups.removeIf(group -> group.id() == entry.id());
+        return groups;
+    }
+
+    /**
+     * Groups read during one transaction, by ID, with their normalized DNs. Valid only while the
+     * groups do not change: build a new one after writing a group. Not thread-safe.
+     */
+    public static final class Loaded {
+        private final Map<Long, StoredEntry> entries = new HashMap<>();
+        private final Map<Long, String> normalizedDns = new HashMap<>();
+    }
+
+    private StoredEntry load(ReadTxn txn, long id, Loaded loaded) {
+        StoredEntry group = loaded.entries.get(id);
+        if (group == null && !loaded.entries.containsKey(id)) {
+            group = directory.load(txn, id);
+            loaded.entries.put(id, group);
+        }
+        return group;
+    }
+
+    private String normalizedDn(StoredEntry group, Loaded loaded) {
+        return loaded.normalizedDns.computeIfAbsent(
+                group.id(), id -> directory.schemaNormalizer().dn(group.dn()).getNormName());
     }
 
     /** Upward: the IDs of the groups whose member attributes name {@code normalizedDn}, nested groups followed. */
     IdSet groupsHolding(ReadTxn txn, String normalizedDn, boolean refuseOverBound) {
         IdSet.Builder ids = new IdSet.Builder();
-        for (StoredEntry group : holders(txn, normalizedDn, refuseOverBound)) {
+        for (StoredEntry group : holders(txn, normalizedDn, refuseOverBound, new Loaded())) {
             ids.add(group.id());
         }
         return ids.build();
@@ -110,7 +149,7 @@ public final class GroupGraph {
      * The groups whose member attributes name {@code normalizedDn}, nested groups followed, each
      * loaded once: the walk needs each group's DN to go a level up, and the caller its entry.
      */
-    private List<StoredEntry> holders(ReadTxn txn, String normalizedDn, boolean refuseOverBound) {
+    private List<StoredEntry> holders(ReadTxn txn, String normalizedDn, boolean refuseOverBound, Loaded loaded) {
         List<StoredEntry> found = new ArrayList<>();
         Set<Long> seen = new HashSet<>();
         List<String> frontier = List.of(normalizedDn);
@@ -131,7 +170,7 @@ public final class GroupGraph {
                         if (seen.contains(id)) {
                             continue;
                         }
-                        StoredEntry group = directory.load(txn, id);
+                        StoredEntry group = load(txn, id, loaded);
                         // Checking the filter normalizes every member value (a group of 100 members
                         // costs milliseconds): only a key cut short can name an entry that does not match.
                         if (group == null || (!exact(holds) && holds.evaluate(group) != Tri.TRUE)) {
@@ -145,7 +184,7 @@ public final class GroupGraph {
                             }
                             return found;
                         }
-                        next.add(directory.schemaNormalizer().dn(group.dn()).getNormName());
+                        next.add(normalizedDn(group, loaded));
                     }
                 }
             }
@@ -160,12 +199,38 @@ public final class GroupGraph {
 
     /** Downward: the IDs of the entries {@code groupDn} names in its member attributes, nested groups followed. */
     IdSet membersOf(ReadTxn txn, String groupDn, boolean refuseOverBound) {
-        IdSet.Builder found = new IdSet.Builder();
-        Set<Long> seen = new HashSet<>();
         long root = directory.resolve(txn, directory.schemaNormalizer().dn(groupDn));
         if (root == ReadTxn.NOT_FOUND) {
             return IdSet.EMPTY;
         }
+        IdSet.Builder found = new IdSet.Builder();
+        Set<Long> seen = new HashSet<>();
+        walkDown(txn, root, seen, refuseOverBound ? MAX_ENTRIES : -1, found::add);
+        return found.build();
+    }
+
+    /**
+     * Downward from entry {@code rootId}: adds to {@code seen} every entry it names in its member
+     * attributes, nested groups followed ({@link #MAX_DEPTH} levels, each entry once). Unlike the
+     * search walks, nothing is cut short: the entries whose stored memberOf a change affects must
+     * all be found, or refused.
+     *
+     * @param seen entries already found by earlier walks of the same change; they are not walked again
+     * @param bound at most this many entries in {@code seen}
+     * @throws ResultCodeException adminLimitExceeded past {@code bound}
+     */
+    public void membersBelow(ReadTxn txn, long rootId, Set<Long> seen, int bound) {
+        if (!seen.add(rootId)) {
+            return;
+        }
+        walkDown(txn, rootId, seen, bound, id -> {});
+        if (seen.size() > bound) {
+            throw tooMany(bound);
+        }
+    }
+
+    /** Breadth-first below {@code root}; {@code bound} < 0 stops quietly at {@link #MAX_ENTRIES}. */
+    private void walkDown(ReadTxn txn, long root, Set<Long> seen, int bound, LongConsumer found) {
         seen.add(root);
         List<Long> frontier = List.of(root);
         for (int depth = 0; depth < MAX_DEPTH && !frontier.isEmpty(); depth++) {
@@ -177,23 +242,22 @@ public final class GroupGraph {
                     if (id == ReadTxn.NOT_FOUND || !seen.add(id)) {
                         continue;
                     }
-                    found.add(id);
-                    if (seen.size() > MAX_ENTRIES) {
-                        if (refuseOverBound) {
-                            throw tooMany();
-                        }
-                        return found.build();
+                    found.accept(id);
+                    if (bound < 0 && seen.size() > MAX_ENTRIES) {
+                        return;
+                    }
+                    if (bound >= 0 && seen.size() > bound) {
+                        throw tooMany(bound);
                     }
                     next.add(id);
                 }
             }
             frontier = next;
         }
-        return found.build();
     }
 
     /** The DNs a group's member and uniqueMember values name; values that are not DNs are skipped. */
-    private List<Dn> memberDns(StoredEntry group) {
+    public List<Dn> memberDns(StoredEntry group) {
         List<Dn> out = new ArrayList<>();
         if (group == null) {
             return out;
@@ -220,8 +284,12 @@ public final class GroupGraph {
     }
 
     private static ResultCodeException tooMany() {
+        return tooMany(MAX_ENTRIES);
+    }
+
+    private static ResultCodeException tooMany(int bound) {
         return new ResultCodeException(
                 ResultCodeEnum.ADMIN_LIMIT_EXCEEDED,
-                "the group membership walk passed " + MAX_ENTRIES + " entries; use a smaller group");
+                "the group membership walk passed " + bound + " entries; use a smaller group");
     }
 }
