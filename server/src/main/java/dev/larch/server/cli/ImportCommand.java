@@ -36,7 +36,8 @@ final class ImportCommand implements Callable<Integer> {
         var schema = LarchSchema.load(config.schemaFiles());
         try (DataDirectoryLock lock = DataDirectoryLock.acquire(config.storage().dataDir(), "import");
                 StoredDirectory open = StoredDirectory.open(config, schema, false)) {
-            LdifImporter importer = new LdifImporter(open, config.storage().importBatchEntries());
+            LdifImporter importer = new LdifImporter(
+                    open, config.storage().importBatchEntries(), config.limits().indexEntryLimit());
             LdifImporter.Result result;
             try {
                 result = importer.importFile(file, n -> System.err.printf("larch: imported %,d entries%n", n));
@@ -44,6 +45,7 @@ final class ImportCommand implements Callable<Integer> {
                 System.err.println("larch: import stopped: " + e.getMessage());
                 return 1;
             }
+            System.err.printf("larch: memberOf computed for %,d entries%n", result.withMemberOf());
             System.out.printf(
                     "Imported %,d entries in %.1f s (%,.0f entries/s); data file %,d bytes%n",
                     result.entries(),
