@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.LongConsumer;
 
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredAttribute;
@@ -20,19 +19,21 @@ import org.apache.directory.api.ldap.model.name.Dn;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
- * Group membership read from the store when asked, never stored: the groups that hold an entry
- * (groupOfNames through {@code member}, groupOfUniqueNames through {@code uniqueMember}), found
- * through those attributes' equality indexes, and a group's members, read from the group; both
- * follow nested groups. So {@code memberOf} costs nothing on writes and nothing on reads that do
- * not ask for it, and can never disagree with the groups.
+ * Group membership walked in the store: upward, the groups that hold an entry (groupOfNames through
+ * {@code member}, groupOfUniqueNames through {@code uniqueMember}), found through those attributes'
+ * equality indexes; downward, the entries a group names, read from the group. Both follow nested
+ * groups. The upward walk defines the stored {@code memberOf} values ({@code
+ * dev.larch.server.group.MemberOfMaintainer} keeps them with it, verify checks them against it) and
+ * answers the in-chain rule on a member attribute; the downward walk finds the entries a group
+ * change affects.
  *
  * <p>Walks are breadth-first with a visited set (a cycle of groups ends), at most {@link #MAX_DEPTH}
- * levels of nesting and {@link #MAX_ENTRIES} entries: an in-chain filter past that bound is refused
- * with adminLimitExceeded; a {@code memberOf} value list stops at it. A member attribute without an
- * equality index is not followed upward (add {@code index.uniqueMember = equality} for
- * groupOfUniqueNames).
+ * levels of nesting. An in-chain filter past {@link #MAX_ENTRIES} groups is refused with
+ * adminLimitExceeded; a {@code memberOf} value list stops at it; the downward walk of a change is
+ * refused past its caller's bound. A member attribute without an equality index is not followed
+ * upward (add {@code index.uniqueMember = equality} for groupOfUniqueNames).
  *
- * <p>Thread-safe; each call works inside the caller's read transaction.
+ * <p>Thread-safe; each call works inside the caller's transaction.
  */
 public final class GroupGraph {
     /** LDAP_MATCHING_RULE_IN_CHAIN (Active Directory). */
@@ -81,11 +82,7 @@ public final class GroupGraph {
     private Filter bound(ReadTxn txn, Filter filter) {
         return switch (filter) {
             case Filter.InChain chain ->
-                new Filter.InSet(
-                        chain.description(),
-                        chain.membersOf()
-                                ? membersOf(txn, chain.normalizedDn(), true)
-                                : groupsHolding(txn, chain.normalizedDn(), true));
+                new Filter.InSet(chain.description(), groupsHolding(txn, chain.normalizedDn(), true));
             case Filter.And and ->
                 new Filter.And(and.children().stream().map(f -> bound(txn, f)).toList());
             case Filter.Or or ->
@@ -197,18 +194,6 @@ public final class GroupGraph {
         return filter instanceof Filter.Equality equality && equality.indexIsExact();
     }
 
-    /** Downward: the IDs of the entries {@code groupDn} names in its member attributes, nested groups followed. */
-    IdSet membersOf(ReadTxn txn, String groupDn, boolean refuseOverBound) {
-        long root = directory.resolve(txn, directory.schemaNormalizer().dn(groupDn));
-        if (root == ReadTxn.NOT_FOUND) {
-            return IdSet.EMPTY;
-        }
-        IdSet.Builder found = new IdSet.Builder();
-        Set<Long> seen = new HashSet<>();
-        walkDown(txn, root, seen, refuseOverBound ? MAX_ENTRIES : -1, found::add);
-        return found.build();
-    }
-
     /**
      * Downward from entry {@code rootId}: adds to {@code seen} every entry it names in its member
      * attributes, nested groups followed ({@link #MAX_DEPTH} levels, each entry once). Unlike the
@@ -223,14 +208,14 @@ public final class GroupGraph {
         if (!seen.add(rootId)) {
             return;
         }
-        walkDown(txn, rootId, seen, bound, id -> {});
+        walkDown(txn, rootId, seen, bound);
         if (seen.size() > bound) {
             throw tooMany(bound);
         }
     }
 
-    /** Breadth-first below {@code root}; {@code bound} < 0 stops quietly at {@link #MAX_ENTRIES}. */
-    private void walkDown(ReadTxn txn, long root, Set<Long> seen, int bound, LongConsumer found) {
+    /** Breadth-first below {@code root}, at most {@code bound} entries in {@code seen}. */
+    private void walkDown(ReadTxn txn, long root, Set<Long> seen, int bound) {
         seen.add(root);
         List<Long> frontier = List.of(root);
         for (int depth = 0; depth < MAX_DEPTH && !frontier.isEmpty(); depth++) {
@@ -242,11 +227,7 @@ public final class GroupGraph {
                     if (id == ReadTxn.NOT_FOUND || !seen.add(id)) {
                         continue;
                     }
-                    found.accept(id);
-                    if (bound < 0 && seen.size() > MAX_ENTRIES) {
-                        return;
-                    }
-                    if (bound >= 0 && seen.size() > bound) {
+                    if (seen.size() > bound) {
                         throw tooMany(bound);
                     }
                     next.add(id);

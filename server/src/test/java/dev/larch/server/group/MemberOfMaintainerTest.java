@@ -278,6 +278,15 @@ class MemberOfMaintainerTest {
             byte[] key = tree.schemaNormalizer.dn(g("outer")).getNormName().getBytes(UTF_8);
             assertEquals(2, txn.count(MEMBER_OF, IndexKind.EQUALITY, key));
         }
+        assertEquals(
+                Set.of(p("ann"), g("inner")),
+                new TreeSet<>(tree.search(S, SearchScope.SUBTREE, "(memberOf=" + g("outer") + ")")));
+        assertEquals(
+                Set.of(p("ann")),
+                new TreeSet<>(tree.search(
+                        S,
+                        SearchScope.SUBTREE,
+                        "(&(objectClass=person)(memberOf:1.2.840.113556.1.4.1941:=" + g("outer") + "))")));
     }
 
     @Test
