@@ -88,6 +88,8 @@ final class Defaults {
         indexes.put("uniqueMember", eq);
         indexes.put("manager", eq);
         indexes.put("secretary", eq);
+        // (memberOf=G) and the in-chain rule on memberOf read the stored values through it.
+        indexes.put("memberOf", eq);
         return indexes;
     }
 }

@@ -85,8 +85,10 @@ class LarchConfigTest {
         assertEquals(Set.of(IndexKind.EQUALITY), d.indexes().get("objectClass"));
         assertEquals(
                 Set.of(IndexKind.EQUALITY, IndexKind.SUBSTRING), d.indexes().get("givenName"));
-        // member, uniqueMember, manager and secretary are indexed for referential integrity
-        assertEquals(10, d.indexes().size());
+        // member, uniqueMember, manager and secretary are indexed for referential integrity,
+        // memberOf for (memberOf=G)
+        assertEquals(11, d.indexes().size());
+        assertEquals(Set.of(IndexKind.EQUALITY), d.indexes().get("memberOf"));
         assertEquals(IntegrityRules.DEFAULTS, d.integrity());
         assertEquals(List.of(), d.schemaFiles());
         assertEquals(new RateQuotas(0, 0, 1, false), d.rateQuotas());

@@ -30,6 +30,7 @@ import dev.larch.server.auth.TransportRule;
 import dev.larch.server.auth.policy.PasswordPolicies;
 import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.auth.sasl.SaslBinds;
+import dev.larch.server.group.MemberOfMaintainer;
 import dev.larch.server.monitor.MonitorSubtreeHandler;
 import dev.larch.server.read.AssertionControl;
 import dev.larch.server.read.CompareHandler;
@@ -47,6 +48,7 @@ import dev.larch.server.referral.ReferralGate;
 import dev.larch.server.route.OperationRouter;
 import dev.larch.server.route.SupportedControls;
 import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.search.GroupGraph;
 import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.work.WorkerPool;
 import dev.larch.server.write.AddHandler;
@@ -279,6 +281,13 @@ public final class RequestHandlers {
                 resultControls.persistentSearchQueue());
         // Every change the directory makes, from any handler, reaches the persistent searches.
         directory.observe(persistentSearches);
+        // ... and keeps the stored memberOf values of the entries it affects, before it commits.
+        directory.maintainMemberOf(new MemberOfMaintainer(
+                directory,
+                new GroupGraph(
+                        directory,
+                        new FilterCompiler(schema),
+                        new SearchPlanner(open.store(), limits.indexEntryLimit()))));
         return new OperationRouter(
                 new BindHandler(
                         directory,

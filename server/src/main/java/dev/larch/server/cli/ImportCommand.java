@@ -37,7 +37,8 @@ final class ImportCommand implements Callable<Integer> {
         var schema = LarchSchema.load(config.schemaFiles());
         try (DataDirectoryLock lock = DataDirectoryLock.acquire(config.storage().dataDir(), "import");
                 StoredDirectory open = StoredDirectory.open(config, schema, false)) {
-            LdifImporter importer = new LdifImporter(open, config.storage().importBatchEntries());
+            LdifImporter importer = new LdifImporter(
+                    open, config.storage().importBatchEntries(), config.limits().indexEntryLimit());
             LdifImporter.Result result;
             Progress progress = Progress.onStandardError("imported entries", LdifImporter.countEntries(file));
             try {
@@ -48,6 +49,7 @@ final class ImportCommand implements Callable<Integer> {
                 return 1;
             }
             progress.finish();
+            System.err.printf("larch: memberOf computed for %,d entries%n", result.withMemberOf());
             System.out.printf(
                     "Imported %,d entries in %.1f s (%,.0f entries/s); data file %,d bytes%n",
                     result.entries(),

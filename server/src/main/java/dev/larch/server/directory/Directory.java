@@ -15,10 +15,12 @@ import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.controls.ChangeType;
 import org.apache.directory.api.ldap.model.name.Dn;
 import org.apache.directory.api.ldap.model.name.Rdn;
+import org.apache.directory.api.ldap.model.schema.AttributeType;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -32,6 +34,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * <p>Thread-safe; every method works inside the caller's transaction.
  */
 public final class Directory {
+    /** memberOf, as Active Directory and OpenLDAP's memberof overlay number it. */
+    public static final String MEMBER_OF_OID = "1.2.840.113556.1.2.102";
+
     private final LmdbStore store;
     private final SchemaNormalizer schemaNormalizer;
     private final IndexMaintainer indexes;
@@ -41,6 +46,8 @@ public final class Directory {
     private final ReferralObjects referrals;
     /** Told of every change; null while nobody watches (offline import, tools). */
     private volatile ChangeObserver observer;
+    /** Keeps stored memberOf values current; {@link MemberOfUpkeep#NONE} until the server sets one. */
+    private volatile MemberOfUpkeep memberOf = MemberOfUpkeep.NONE;
 
     public Directory(LmdbStore store, SchemaNormalizer schemaNormalizer, Dn suffix) {
         this.store = store;
@@ -89,6 +96,14 @@ public final class Directory {
         if (current != null) {
             current.close();
         }
+    }
+
+    /**
+     * Sets who keeps the stored memberOf values current from now on (the server, before writes
+     * arrive). Without one the values are left as they are; an offline import recomputes them all.
+     */
+    public void maintainMemberOf(MemberOfUpkeep upkeep) {
+        this.memberOf = upkeep;
     }
 
     private void changed(WriteTxn txn, ChangeType type, StoredEntry entry, String previousDn) {
@@ -212,6 +227,7 @@ public final class Directory {
         StoredEntry stored = EntryCodec.toStored(id, parentId, entry);
         indexes.add(txn, stored);
         referrals.written(txn, null, stored);
+        memberOf.written(txn, null, stored);
         changed(txn, ChangeType.ADD, stored, null);
         return stored;
     }
@@ -222,7 +238,30 @@ public final class Directory {
         StoredEntry stored = EntryCodec.toStored(before.id(), before.parentId(), after);
         indexes.update(txn, before, stored);
         referrals.written(txn, before, stored);
+        memberOf.written(txn, before, stored);
         changed(txn, ChangeType.MODIFY, stored, null);
+        return stored;
+    }
+
+    /**
+     * Replaces the {@code memberOf} values of an entry (same ID, DN and parent) with {@code
+     * groupDns}, none when empty, and its memberOf index keys; nobody is told, as the values derive
+     * from changes already told.
+     */
+    public StoredEntry writeMemberOf(WriteTxn txn, StoredEntry before, List<String> groupDns) {
+        Entry after = schemaNormalizer.toEntry(before);
+        AttributeType type = schemaNormalizer.schema().getAttributeType(MEMBER_OF_OID);
+        after.removeAttributes(type);
+        if (!groupDns.isEmpty()) {
+            try {
+                after.add(type, groupDns.toArray(String[]::new));
+            } catch (LdapException e) {
+                throw new IllegalStateException("memberOf value refused: " + e.getMessage(), e);
+            }
+        }
+        txn.putEntry(before.id(), codec.encode(before.parentId(), after));
+        StoredEntry stored = EntryCodec.toStored(before.id(), before.parentId(), after);
+        indexes.update(txn, before, stored);
         return stored;
     }
 
@@ -235,6 +274,7 @@ public final class Directory {
         StoredEntry stored = EntryCodec.toStored(before.id(), newParentId, after);
         indexes.update(txn, before, stored);
         referrals.written(txn, before, stored);
+        memberOf.written(txn, before, stored);
         changed(txn, ChangeType.MODDN, stored, before.dn());
         return stored;
     }
@@ -244,8 +284,14 @@ public final class Directory {
         Entry copy = schemaNormalizer.toEntry(entry);
         copy.setDn(newDn);
         txn.putEntry(entry.id(), codec.encode(entry.parentId(), copy));
-        if (observer != null) {
-            changed(txn, ChangeType.MODDN, EntryCodec.toStored(entry.id(), entry.parentId(), copy), entry.dn());
+        MemberOfUpkeep upkeep = memberOf;
+        // Reference comparison on purpose: NONE is the one instance that keeps nothing.
+        @SuppressWarnings("ReferenceEquality")
+        boolean maintained = upkeep != MemberOfUpkeep.NONE;
+        if (observer != null || maintained) {
+            StoredEntry stored = EntryCodec.toStored(entry.id(), entry.parentId(), copy);
+            upkeep.written(txn, entry, stored);
+            changed(txn, ChangeType.MODDN, stored, entry.dn());
         }
     }
 
@@ -253,6 +299,7 @@ public final class Directory {
     public void delete(WriteTxn txn, StoredEntry entry) {
         // Told first: the observer judges the entry as it was, its parents still in place.
         changed(txn, ChangeType.DELETE, entry, null);
+        memberOf.written(txn, entry, null);
         Dn dn = schemaNormalizer.dn(entry.dn());
         indexes.remove(txn, entry);
         txn.deleteChild(entry.parentId(), keyUnderParent(dn, entry.parentId()));

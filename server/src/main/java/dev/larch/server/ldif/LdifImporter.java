@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.function.Consumer;
@@ -13,8 +14,13 @@ import java.util.function.Consumer;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordSchemes;
+import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.group.MemberOfMaintainer;
+import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.search.GroupGraph;
+import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import dev.larch.server.write.NewEntries;
@@ -23,6 +29,8 @@ import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.ldif.LdifEntry;
 import org.apache.directory.api.ldap.model.name.Dn;
+import org.apache.directory.api.ldap.model.schema.AttributeType;
+import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +43,10 @@ import org.slf4j.LoggerFactory;
  * calling thread writes them in file order. Profiling a 26k-entry load showed the work split
  * about evenly between the two (LDIF parsing and schema conversion versus encoding, index keys
  * and LMDB puts), so the pipeline keeps both cores busy.
+ *
+ * <p>memberOf values in the LDIF are dropped: once every entry is in, one pass computes them from
+ * the groups ({@link MemberOfMaintainer}), rewriting only the entries some group names, found
+ * through the member indexes, in transactions of one batch each.
  */
 public final class LdifImporter {
     private static final Logger LOG = LoggerFactory.getLogger(LdifImporter.class);
@@ -43,15 +55,38 @@ public final class LdifImporter {
     private final StoredDirectory open;
     private final NewEntries newEntries;
     private final int batchEntries;
+    private final MemberOfMaintainer memberOf;
+    private final AttributeType memberOfType;
 
+    /** {@link #LdifImporter(StoredDirectory, int, int)} with no index entry limit. */
     public LdifImporter(StoredDirectory open, int batchEntries) {
+        this(open, batchEntries, 0);
+    }
+
+    /**
+     * @param indexEntryLimit the server's {@code limits.index-entry-limit}, so that the memberOf
+     *     pass follows the member indexes as the server's own upkeep does
+     */
+    public LdifImporter(StoredDirectory open, int batchEntries, int indexEntryLimit) {
         this.open = open;
         this.newEntries = new NewEntries(open.directory(), open.checker());
         this.batchEntries = Math.max(1, batchEntries);
+        SchemaManager schema = open.directory().schemaNormalizer().schema();
+        this.memberOf = new MemberOfMaintainer(
+                open.directory(),
+                new GroupGraph(
+                        open.directory(),
+                        new FilterCompiler(schema),
+                        new SearchPlanner(open.store(), indexEntryLimit)));
+        this.memberOfType = schema.getAttributeType(Directory.MEMBER_OF_OID);
     }
 
-    /** What an import did. */
-    public record Result(long entries, Duration elapsed) {
+    /**
+     * What an import did.
+     *
+     * @param withMemberOf entries given memberOf values by the pass after the entries
+     */
+    public record Result(long entries, long withMemberOf, Duration elapsed) {
         public double entriesPerSecond() {
             return entries / Math.max(1e-9, elapsed.toNanos() / 1e9);
         }
@@ -115,6 +150,7 @@ public final class LdifImporter {
             reader.interrupt();
             in.close();
         }
+        long withMemberOf = computeMemberOf();
         open.store().sync();
         if (cleartext > 0) {
             LOG.warn(
@@ -123,7 +159,26 @@ public final class LdifImporter {
                             + " again with Password Modify (ldappasswd), or hash them before importing",
                     cleartext);
         }
-        return new Result(count, Duration.ofNanos(System.nanoTime() - start));
+        return new Result(count, withMemberOf, Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /** The pass after the entries: memberOf of every entry some group names, one batch per transaction. */
+    private long computeMemberOf() {
+        List<Long> named;
+        try (ReadTxn txn = open.store().read()) {
+            named = memberOf.namedByGroups(txn);
+        }
+        // Groups keep their members and names during the pass: each is loaded once for all batches.
+        GroupGraph.Loaded loaded = new GroupGraph.Loaded();
+        long rewritten = 0;
+        for (int from = 0; from < named.size(); from += batchEntries) {
+            try (WriteTxn txn = open.store().write()) {
+                rewritten += memberOf.recompute(
+                        txn, named.subList(from, Math.min(named.size(), from + batchEntries)), loaded);
+                txn.commit();
+            }
+        }
+        return rewritten;
     }
 
     /**
@@ -202,8 +257,10 @@ public final class LdifImporter {
                 }
                 try {
                     Dn parsed = open.directory().schemaNormalizer().dn(dn);
-                    queue.put(new Item(
-                            position, dn, newEntries.prepare(parsed, ldifEntry.getEntry(), true, Dn.EMPTY_DN), null));
+                    Entry entry = newEntries.prepare(parsed, ldifEntry.getEntry(), true, Dn.EMPTY_DN);
+                    // Computed from the groups once every entry is in, whatever the LDIF said.
+                    entry.removeAttributes(memberOfType);
+                    queue.put(new Item(position, dn, entry, null));
                 } catch (ResultCodeException e) {
                     queue.put(failure(
                             position, dn, e.getMessage() + " [" + e.code().getMessage() + "]"));

@@ -2,25 +2,36 @@ package dev.larch.server.maintenance;
 
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 import dev.larch.server.directory.Directory;
+import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.group.MemberOfMaintainer;
 import dev.larch.server.index.IndexKeys;
+import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.search.GroupGraph;
+import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.Keys;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.name.Dn;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 /**
  * An offline integrity check of a store: every entry decodes, names the suffix or an existing
  * parent whose DN is its own less one RDN, and is reached through the DN tree; the DN tree names
- * only entries, each under its own parent; every index holds exactly the keys the entries give it.
+ * only entries, each under its own parent; every index holds exactly the keys the entries give it;
+ * every entry's stored {@code memberOf} values are the groups that hold it ({@link
+ * MemberOfMaintainer#wanted}, one member-index lookup per entry, each group read once).
  *
  * <p>Exactness is proven by counting: each entry's expected records are looked up one by one, and
  * when a database holds more records than the entries account for, its records are walked to name
@@ -32,11 +43,18 @@ import org.apache.directory.api.ldap.model.name.Dn;
 public final class StoreVerifier {
     private final Directory directory;
     private final PrintStream progress;
+    private final MemberOfMaintainer memberOf;
 
     /** @param progress where progress lines go on long checks, or null for none */
     public StoreVerifier(Directory directory, PrintStream progress) {
         this.directory = directory;
         this.progress = progress;
+        this.memberOf = new MemberOfMaintainer(
+                directory,
+                new GroupGraph(
+                        directory,
+                        new FilterCompiler(directory.schemaNormalizer().schema()),
+                        new SearchPlanner(directory.store(), 0)));
     }
 
     public VerifyReport verify() {
@@ -47,9 +65,10 @@ public final class StoreVerifier {
             Map<LmdbStore.IndexRef, Long> expected = new HashMap<>();
             store.indexRefs().forEach(ref -> expected.put(ref, 0L));
             Progress steps = Progress.to(progress, "verified entries", txn.entryCount());
+            GroupGraph.Loaded groups = new GroupGraph.Loaded();
             try (IdCursor ids = txn.allEntries()) {
                 for (long id = ids.next(); id != ReadTxn.NOT_FOUND; id = ids.next()) {
-                    checkEntry(txn, probe, id, expected, report);
+                    checkEntry(txn, probe, id, expected, groups, report);
                     report.entryChecked();
                     steps.step();
                 }
@@ -79,6 +98,7 @@ public final class StoreVerifier {
             ReadTxn.IndexProbe probe,
             long id,
             Map<LmdbStore.IndexRef, Long> expected,
+            GroupGraph.Loaded groups,
             VerifyReport report) {
         StoredEntry entry;
         Dn dn;
@@ -100,6 +120,7 @@ public final class StoreVerifier {
         if (directory.resolve(txn, dn) != id) {
             report.problem("the DN tree does not lead to entry " + id + " (" + entry.dn() + ")");
         }
+        checkMemberOf(txn, entry, groups, report);
         for (Map.Entry<LmdbStore.IndexRef, Long> index : expected.entrySet()) {
             LmdbStore.IndexRef ref = index.getKey();
             Set<IndexKeys.Key> keys = directory.indexes().keysOf(entry, ref);
@@ -109,6 +130,21 @@ public final class StoreVerifier {
                     report.problem(describe(ref) + " lacks a key of entry " + id + " (" + entry.dn() + ")");
                 }
             }
+        }
+    }
+
+    private void checkMemberOf(ReadTxn txn, StoredEntry entry, GroupGraph.Loaded groups, VerifyReport report) {
+        List<String> wanted = memberOf.wanted(txn, entry, groups);
+        StoredAttribute stored = entry.attribute(Directory.MEMBER_OF_OID);
+        if (!MemberOfMaintainer.sameValues(stored, wanted)) {
+            List<String> held = new ArrayList<>();
+            if (stored != null) {
+                for (byte[] value : stored.values()) {
+                    held.add(new String(value, UTF_8));
+                }
+            }
+            report.problem("entry " + entry.id() + " (" + entry.dn() + ") has memberOf " + held + " but its groups say "
+                    + wanted);
         }
     }
 

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.larch.server.access.AccessControl;
+import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.BerSequenceOf;
@@ -39,8 +40,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  *
  * <p>The copy is what a search by the same session would return (RFC 4527 section 5): the requested
  * attributes ({@link AttributeSelection}, so {@code *}, {@code +} and {@code 1.1} as in a search) that
- * the client may read, hasSubordinates, entryDN and subschemaSubentry when asked for; memberOf is not
- * computed here. When the client may not read the entry at all, a critical control fails the update
+ * the client may read, hasSubordinates, entryDN, subschemaSubentry and memberOf (each group judged
+ * for the client) when asked for. memberOf is as stored when the copy is made: a post-read copy of an
+ * added entry lacks the groups that named it before it existed, which the transaction's memberOf
+ * upkeep gives it just before the commit. When the client may not read the entry at all, a critical control fails the update
  * with insufficientAccessRights (nothing changes); a non-critical one is left unanswered. A control
  * value that is not an AttributeSelection is protocolError.
  *
@@ -61,11 +64,13 @@ public final class ReadEntryControl {
     private final AccessControl access;
     private final FilterCompiler filters;
     private final SchemaManager schema;
-    private final ResultEntries results = new ResultEntries(VirtualEntries.SUBSCHEMA_DN);
+    private final ResultEntries results;
     private final LdapApiService codec = LdapApiServiceFactory.getSingleton();
 
-    private ReadEntryControl(String oid, String name, AccessControl access, SchemaManager schema) {
+    private ReadEntryControl(String oid, String name, AccessControl access, Directory directory) {
         PreEncodedControlFactory.register(codec, PRE_READ_OID, POST_READ_OID);
+        SchemaManager schema = directory.schemaNormalizer().schema();
+        this.results = new ResultEntries(VirtualEntries.SUBSCHEMA_DN, directory);
         this.oid = oid;
         this.name = name;
         this.access = access;
@@ -74,13 +79,13 @@ public final class ReadEntryControl {
     }
 
     /** The pre-read control: the entry before the update. */
-    public static ReadEntryControl preRead(AccessControl access, SchemaManager schema) {
-        return new ReadEntryControl(PRE_READ_OID, "pre-read", access, schema);
+    public static ReadEntryControl preRead(AccessControl access, Directory directory) {
+        return new ReadEntryControl(PRE_READ_OID, "pre-read", access, directory);
     }
 
     /** The post-read control: the entry after the update. */
-    public static ReadEntryControl postRead(AccessControl access, SchemaManager schema) {
-        return new ReadEntryControl(POST_READ_OID, "post-read", access, schema);
+    public static ReadEntryControl postRead(AccessControl access, Directory directory) {
+        return new ReadEntryControl(POST_READ_OID, "post-read", access, directory);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.larch.server.read;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.search.EntryScreen;
@@ -33,16 +34,16 @@ public final class ResultEntries {
     private static final Filter ANY = new Filter.And(List.of());
 
     private final String subschemaDn;
-    /** Computes memberOf; null where no store is behind the entries. */
-    private final GroupGraph groups;
+    /** Resolves the groups memberOf names, to judge each for the client; null where no store is behind the entries. */
+    private final Directory directory;
 
     ResultEntries(String subschemaDn) {
         this(subschemaDn, null);
     }
 
-    public ResultEntries(String subschemaDn, GroupGraph groups) {
+    public ResultEntries(String subschemaDn, Directory directory) {
         this.subschemaDn = subschemaDn;
-        this.groups = groups;
+        this.directory = directory;
     }
 
     /**
@@ -59,6 +60,9 @@ public final class ResultEntries {
         Entry entry = new DefaultEntry(new StoredDn(stored.dn()));
         MatchedValues matched = typesOnly ? null : selection.values();
         for (StoredAttribute a : stored.attributes()) {
+            if (GroupGraph.MEMBER_OF_OID.equals(a.oid())) {
+                continue; // each group judged for the client below, never copied as stored
+            }
             if (selection.includes(a.oid(), a.type()) && screen.mayRead(stored, a.oid())) {
                 byte[][] values = matched == null ? a.values() : matched.matching(stored, a);
                 add(
@@ -79,7 +83,7 @@ public final class ResultEntries {
                 add(entry, computed("subschemaSubentry", typesOnly, subschemaDn));
             }
             // Last: judging each group asks the screen about other entries than this one.
-            if (groups != null
+            if (directory != null
                     && selection.includesComputed(GroupGraph.MEMBER_OF_OID)
                     && screen.mayRead(stored, GroupGraph.MEMBER_OF_OID)) {
                 Attribute memberOf = memberOf(stored, typesOnly, screen, txn);
@@ -93,20 +97,42 @@ public final class ResultEntries {
         return response;
     }
 
-    /** The groups holding {@code stored} that the client may see; null when there are none. */
+    /**
+     * The stored memberOf values ({@code dev.larch.server.group.MemberOfMaintainer} keeps them: every
+     * group holding the entry, nested groups followed) naming groups the client may see; null when
+     * there are none. Each group is judged as a search would judge it, so a client learns nothing
+     * of groups it may not read; the administrator sees every value without a group being read.
+     */
     private Attribute memberOf(StoredEntry stored, boolean typesOnly, EntryScreen screen, ReadTxn txn) {
-        List<byte[]> values = new ArrayList<>();
-        for (StoredEntry group : groups.groupsOf(txn, stored)) {
-            if (screen.evaluate(group, ANY) == Tri.TRUE) {
-                values.add(group.dn().getBytes(UTF_8));
+        StoredAttribute values = stored.attribute(GroupGraph.MEMBER_OF_OID);
+        if (values == null) {
+            return null;
+        }
+        @SuppressWarnings("ReferenceEquality") // ALL is the one unrestricted screen
+        boolean seesEverything = screen == EntryScreen.ALL;
+        List<byte[]> visible = new ArrayList<>(values.size());
+        for (byte[] value : values.values()) {
+            if (seesEverything || mayReadGroup(value, screen, txn)) {
+                visible.add(value);
             }
         }
-        if (values.isEmpty()) {
+        if (visible.isEmpty()) {
             return null;
         }
         return typesOnly
                 ? new DefaultAttribute("memberOf")
-                : new DefaultAttribute("memberOf", values.toArray(byte[][]::new));
+                : new DefaultAttribute("memberOf", visible.toArray(byte[][]::new));
+    }
+
+    private boolean mayReadGroup(byte[] groupDn, EntryScreen screen, ReadTxn txn) {
+        long id;
+        try {
+            id = directory.resolve(txn, directory.schemaNormalizer().dn(new String(groupDn, UTF_8)));
+        } catch (RuntimeException notADn) {
+            return false;
+        }
+        StoredEntry group = id == ReadTxn.NOT_FOUND ? null : directory.load(txn, id);
+        return group != null && screen.evaluate(group, ANY) == Tri.TRUE;
     }
 
     private static Attribute computed(String name, boolean typesOnly, String value) {

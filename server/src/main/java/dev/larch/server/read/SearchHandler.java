@@ -99,7 +99,7 @@ public final class SearchHandler {
         this.limits = limits;
         this.groups = new GroupGraph(directory, filters, planner);
         this.assertion = new AssertionControl(filters, access);
-        this.results = new ResultEntries(VirtualEntries.SUBSCHEMA_DN, groups);
+        this.results = new ResultEntries(VirtualEntries.SUBSCHEMA_DN, directory);
         this.pauses = pauses;
         this.workers = workers;
         this.longSearches = longSearches;

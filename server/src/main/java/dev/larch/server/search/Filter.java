@@ -189,15 +189,14 @@ public sealed interface Filter {
     }
 
     /**
-     * Group membership through nested groups, not yet read: {@code (memberOf:1.2.840.113556.1.4.1941:=G)}
-     * or {@code (memberOf=G)} ({@link #membersOf}: every entry in G directly or through its nested
-     * groups) and {@code (member:1.2.840.113556.1.4.1941:=X)} (every group holding X, directly or
-     * through groups in it). It needs the store, so {@link GroupGraph#bind} turns it into an {@link
-     * InSet} in the search's transaction; unbound it is Undefined.
+     * The groups holding an entry, directly or through groups in them, not yet read: {@code
+     * (member:1.2.840.113556.1.4.1941:=X)}. It needs the store, so {@link GroupGraph#bind} turns it
+     * into an {@link InSet} in the search's transaction; unbound it is Undefined. (The rule on
+     * memberOf is plain equality on the stored values.)
      *
-     * @param normalizedDn the assertion value, the DN of G or X as the schema normalizes it
+     * @param normalizedDn the assertion value, the DN of X as the schema normalizes it
      */
-    record InChain(String description, boolean membersOf, String normalizedDn) implements Filter {
+    record InChain(String description, String normalizedDn) implements Filter {
         @Override
         public Tri evaluate(StoredEntry entry) {
             return Tri.UNDEFINED;

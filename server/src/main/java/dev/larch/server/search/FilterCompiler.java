@@ -121,8 +121,10 @@ public final class FilterCompiler {
     }
 
     /**
-     * The AD in-chain rule on memberOf (the members of a group, nested groups followed) or on a
-     * member attribute (the groups that hold an entry, nested groups followed).
+     * The AD in-chain rule. On memberOf it is plain equality: the stored values already hold every
+     * group through nested groups ({@code dev.larch.server.group.MemberOfMaintainer}). On a member
+     * attribute it asks for the groups that hold an entry, nested groups followed, which needs a
+     * walk of the store ({@link Filter.InChain}, read by {@link GroupGraph#bind}).
      */
     private Filter inChain(String attribute, Value value, Set<String> unreadable) {
         AttributeType type = attribute == null ? null : type(attribute);
@@ -132,8 +134,10 @@ public final class FilterCompiler {
         if (unreadable.contains(type.getOid())) {
             return new Filter.Undefined("no access to " + attribute);
         }
-        boolean membersOf = GroupGraph.MEMBER_OF_OID.equals(type.getOid());
-        if (!membersOf && !GroupGraph.MEMBER_ATTRIBUTE_OIDS.contains(type.getOid())) {
+        if (GroupGraph.MEMBER_OF_OID.equals(type.getOid())) {
+            return equality(attribute, value);
+        }
+        if (!GroupGraph.MEMBER_ATTRIBUTE_OIDS.contains(type.getOid())) {
             return new Filter.Undefined(
                     "the in-chain rule applies to memberOf, member and uniqueMember, not " + attribute);
         }
@@ -143,16 +147,11 @@ public final class FilterCompiler {
         } catch (Exception e) {
             return new Filter.Undefined("invalid DN for the in-chain rule");
         }
-        return new Filter.InChain(
-                "(" + attribute + ":" + GroupGraph.IN_CHAIN_RULE + ":=" + text(value) + ")", membersOf, dn);
+        return new Filter.InChain("(" + attribute + ":" + GroupGraph.IN_CHAIN_RULE + ":=" + text(value) + ")", dn);
     }
 
     private Filter equality(String attribute, Value value) {
         AttributeType type = type(attribute);
-        if (type != null && GroupGraph.MEMBER_OF_OID.equals(type.getOid())) {
-            // memberOf is computed, not stored: its equality is membership through nested groups.
-            return inChain(attribute, value, Set.of());
-        }
         if (type == null) {
             return new Filter.Undefined("unknown attribute " + attribute);
         }

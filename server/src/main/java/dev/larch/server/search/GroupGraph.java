@@ -1,8 +1,10 @@
 package dev.larch.server.search;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import dev.larch.server.directory.Directory;
@@ -17,25 +19,27 @@ import org.apache.directory.api.ldap.model.name.Dn;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
- * Group membership read from the store when asked, never stored: the groups that hold an entry
- * (groupOfNames through {@code member}, groupOfUniqueNames through {@code uniqueMember}), found
- * through those attributes' equality indexes, and a group's members, read from the group; both
- * follow nested groups. So {@code memberOf} costs nothing on writes and nothing on reads that do
- * not ask for it, and can never disagree with the groups.
+ * Group membership walked in the store: upward, the groups that hold an entry (groupOfNames through
+ * {@code member}, groupOfUniqueNames through {@code uniqueMember}), found through those attributes'
+ * equality indexes; downward, the entries a group names, read from the group. Both follow nested
+ * groups. The upward walk defines the stored {@code memberOf} values ({@code
+ * dev.larch.server.group.MemberOfMaintainer} keeps them with it, verify checks them against it) and
+ * answers the in-chain rule on a member attribute; the downward walk finds the entries a group
+ * change affects.
  *
  * <p>Walks are breadth-first with a visited set (a cycle of groups ends), at most {@link #MAX_DEPTH}
- * levels of nesting and {@link #MAX_ENTRIES} entries: an in-chain filter past that bound is refused
- * with adminLimitExceeded; a {@code memberOf} value list stops at it. A member attribute without an
- * equality index is not followed upward (add {@code index.uniqueMember = equality} for
- * groupOfUniqueNames).
+ * levels of nesting. An in-chain filter past {@link #MAX_ENTRIES} groups is refused with
+ * adminLimitExceeded; a {@code memberOf} value list stops at it; the downward walk of a change is
+ * refused past its caller's bound. A member attribute without an equality index is not followed
+ * upward (add {@code index.uniqueMember = equality} for groupOfUniqueNames).
  *
- * <p>Thread-safe; each call works inside the caller's read transaction.
+ * <p>Thread-safe; each call works inside the caller's transaction.
  */
 public final class GroupGraph {
     /** LDAP_MATCHING_RULE_IN_CHAIN (Active Directory). */
     public static final String IN_CHAIN_RULE = "1.2.840.113556.1.4.1941";
     /** memberOf, as Active Directory and OpenLDAP's memberof overlay number it. */
-    public static final String MEMBER_OF_OID = "1.2.840.113556.1.2.102";
+    public static final String MEMBER_OF_OID = Directory.MEMBER_OF_OID;
     /** member (groupOfNames) and uniqueMember (groupOfUniqueNames). */
     public static final Set<String> MEMBER_ATTRIBUTE_OIDS = Set.of("2.5.4.31", "2.5.4.50");
     /** Levels of nested groups followed. */
@@ -78,11 +82,7 @@ public final class GroupGraph {
     private Filter bound(ReadTxn txn, Filter filter) {
         return switch (filter) {
             case Filter.InChain chain ->
-                new Filter.InSet(
-                        chain.description(),
-                        chain.membersOf()
-                                ? membersOf(txn, chain.normalizedDn(), true)
-                                : groupsHolding(txn, chain.normalizedDn(), true));
+                new Filter.InSet(chain.description(), groupsHolding(txn, chain.normalizedDn(), true));
             case Filter.And and ->
                 new Filter.And(and.children().stream().map(f -> bound(txn, f)).toList());
             case Filter.Or or ->
@@ -94,13 +94,49 @@ public final class GroupGraph {
 
     /** The groups that hold {@code entry}, directly or through nested groups: its memberOf values. */
     public List<StoredEntry> groupsOf(ReadTxn txn, StoredEntry entry) {
-        return holders(txn, directory.schemaNormalizer().dn(entry.dn()).getNormName(), false);
+        return holders(txn, directory.schemaNormalizer().dn(entry.dn()).getNormName(), false, new Loaded());
+    }
+
+    /**
+     * {@link #groupsOf(ReadTxn, StoredEntry)} with the groups loaded through {@code loaded}, which
+     * the caller keeps across the entries of one transaction so that a group of N members is read
+     * and decoded once, not once per member. The entry itself is left out (a group in a cycle is
+     * not its own member, as {@code (memberOf=G)} never matches G).
+     */
+    public List<StoredEntry> groupsOf(ReadTxn txn, StoredEntry entry, Loaded loaded) {
+        List<StoredEntry> groups =
+                holders(txn, directory.schemaNormalizer().dn(entry.dn()).getNormName(), false, loaded);
+        groups.removeIf(group -> group.id() == entry.id());
+        return groups;
+    }
+
+    /**
+     * Groups read during one transaction, by ID, with their normalized DNs. Valid only while the
+     * groups do not change: build a new one after writing a group. Not thread-safe.
+     */
+    public static final class Loaded {
+        private final Map<Long, StoredEntry> entries = new HashMap<>();
+        private final Map<Long, String> normalizedDns = new HashMap<>();
+    }
+
+    private StoredEntry load(ReadTxn txn, long id, Loaded loaded) {
+        StoredEntry group = loaded.entries.get(id);
+        if (group == null && !loaded.entries.containsKey(id)) {
+            group = directory.load(txn, id);
+            loaded.entries.put(id, group);
+        }
+        return group;
+    }
+
+    private String normalizedDn(StoredEntry group, Loaded loaded) {
+        return loaded.normalizedDns.computeIfAbsent(
+                group.id(), id -> directory.schemaNormalizer().dn(group.dn()).getNormName());
     }
 
     /** Upward: the IDs of the groups whose member attributes name {@code normalizedDn}, nested groups followed. */
     IdSet groupsHolding(ReadTxn txn, String normalizedDn, boolean refuseOverBound) {
         IdSet.Builder ids = new IdSet.Builder();
-        for (StoredEntry group : holders(txn, normalizedDn, refuseOverBound)) {
+        for (StoredEntry group : holders(txn, normalizedDn, refuseOverBound, new Loaded())) {
             ids.add(group.id());
         }
         return ids.build();
@@ -110,7 +146,7 @@ public final class GroupGraph {
      * The groups whose member attributes name {@code normalizedDn}, nested groups followed, each
      * loaded once: the walk needs each group's DN to go a level up, and the caller its entry.
      */
-    private List<StoredEntry> holders(ReadTxn txn, String normalizedDn, boolean refuseOverBound) {
+    private List<StoredEntry> holders(ReadTxn txn, String normalizedDn, boolean refuseOverBound, Loaded loaded) {
         List<StoredEntry> found = new ArrayList<>();
         Set<Long> seen = new HashSet<>();
         List<String> frontier = List.of(normalizedDn);
@@ -131,7 +167,7 @@ public final class GroupGraph {
                         if (seen.contains(id)) {
                             continue;
                         }
-                        StoredEntry group = directory.load(txn, id);
+                        StoredEntry group = load(txn, id, loaded);
                         // Checking the filter normalizes every member value (a group of 100 members
                         // costs milliseconds): only a key cut short can name an entry that does not match.
                         if (group == null || (!exact(holds) && holds.evaluate(group) != Tri.TRUE)) {
@@ -145,7 +181,7 @@ public final class GroupGraph {
                             }
                             return found;
                         }
-                        next.add(directory.schemaNormalizer().dn(group.dn()).getNormName());
+                        next.add(normalizedDn(group, loaded));
                     }
                 }
             }
@@ -158,14 +194,28 @@ public final class GroupGraph {
         return filter instanceof Filter.Equality equality && equality.indexIsExact();
     }
 
-    /** Downward: the IDs of the entries {@code groupDn} names in its member attributes, nested groups followed. */
-    IdSet membersOf(ReadTxn txn, String groupDn, boolean refuseOverBound) {
-        IdSet.Builder found = new IdSet.Builder();
-        Set<Long> seen = new HashSet<>();
-        long root = directory.resolve(txn, directory.schemaNormalizer().dn(groupDn));
-        if (root == ReadTxn.NOT_FOUND) {
-            return IdSet.EMPTY;
+    /**
+     * Downward from entry {@code rootId}: adds to {@code seen} every entry it names in its member
+     * attributes, nested groups followed ({@link #MAX_DEPTH} levels, each entry once). Unlike the
+     * search walks, nothing is cut short: the entries whose stored memberOf a change affects must
+     * all be found, or refused.
+     *
+     * @param seen entries already found by earlier walks of the same change; they are not walked again
+     * @param bound at most this many entries in {@code seen}
+     * @throws ResultCodeException adminLimitExceeded past {@code bound}
+     */
+    public void membersBelow(ReadTxn txn, long rootId, Set<Long> seen, int bound) {
+        if (!seen.add(rootId)) {
+            return;
         }
+        walkDown(txn, rootId, seen, bound);
+        if (seen.size() > bound) {
+            throw tooMany(bound);
+        }
+    }
+
+    /** Breadth-first below {@code root}, at most {@code bound} entries in {@code seen}. */
+    private void walkDown(ReadTxn txn, long root, Set<Long> seen, int bound) {
         seen.add(root);
         List<Long> frontier = List.of(root);
         for (int depth = 0; depth < MAX_DEPTH && !frontier.isEmpty(); depth++) {
@@ -177,23 +227,18 @@ public final class GroupGraph {
                     if (id == ReadTxn.NOT_FOUND || !seen.add(id)) {
                         continue;
                     }
-                    found.add(id);
-                    if (seen.size() > MAX_ENTRIES) {
-                        if (refuseOverBound) {
-                            throw tooMany();
-                        }
-                        return found.build();
+                    if (seen.size() > bound) {
+                        throw tooMany(bound);
                     }
                     next.add(id);
                 }
             }
             frontier = next;
         }
-        return found.build();
     }
 
     /** The DNs a group's member and uniqueMember values name; values that are not DNs are skipped. */
-    private List<Dn> memberDns(StoredEntry group) {
+    public List<Dn> memberDns(StoredEntry group) {
         List<Dn> out = new ArrayList<>();
         if (group == null) {
             return out;
@@ -220,8 +265,12 @@ public final class GroupGraph {
     }
 
     private static ResultCodeException tooMany() {
+        return tooMany(MAX_ENTRIES);
+    }
+
+    private static ResultCodeException tooMany(int bound) {
         return new ResultCodeException(
                 ResultCodeEnum.ADMIN_LIMIT_EXCEEDED,
-                "the group membership walk passed " + MAX_ENTRIES + " entries; use a smaller group");
+                "the group membership walk passed " + bound + " entries; use a smaller group");
     }
 }

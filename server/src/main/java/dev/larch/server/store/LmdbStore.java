@@ -113,7 +113,7 @@ public final class LmdbStore implements AutoCloseable {
         this.dn = env.openDbi(DN, create);
         this.meta = env.openDbi(META, create);
         this.attributeIds = env.openDbi(ATTRIBUTE_IDS, create);
-        StoreFormat.check(directory, readFormat());
+        StoreFormat.check(directory, readFormat(), lastEntryId() == 0L);
         if (readOnly) {
             openBuiltIndexes();
         } else {

@@ -7,22 +7,32 @@ import java.nio.file.Path;
  * recorded in the store's {@code meta} database. A store of another version is refused, never
  * misread: its data moves by export with the Larch that wrote it and import with this one.
  *
- * <p>Stores written before the version was recorded have the layout of version 1 and are stamped
- * with it when next opened for writing.
+ * <p>Versions: 1, the first recorded; 2, entries store their {@code memberOf} values (kept by
+ * {@code dev.larch.server.group.MemberOfMaintainer}), which a version 1 store lacks, so it is
+ * refused rather than read with every memberOf missing. Stores written before the version was
+ * recorded have the layout of version 1 and are refused too; an empty store without a version is
+ * new and stamped with this one when opened for writing.
  */
 public final class StoreFormat {
     /** The layout this build reads and writes. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     static final String META_KEY = "format";
 
     private StoreFormat() {}
 
+    /** The layout of a store that holds entries but no recorded version. */
+    static final int UNRECORDED = 1;
+
     /**
      * @param found the version recorded in the store in {@code directory}, or null for none
-     * @throws StoreException when {@code found} is another version, saying how to move the data
+     * @param empty whether the store holds no entry (a new store)
+     * @throws StoreException when the store is of another version, saying how to move the data
      */
-    static void check(Path directory, Integer found) {
+    static void check(Path directory, Integer found, boolean empty) {
+        if (found == null && !empty) {
+            found = UNRECORDED;
+        }
         if (found == null || found == VERSION) {
             return;
         }

@@ -2,7 +2,10 @@ package dev.larch.server.store;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 import dev.larch.config.IndexKind;
 import org.lmdbjava.Dbi;
@@ -19,6 +22,8 @@ import org.lmdbjava.Txn;
  */
 public final class WriteTxn extends ReadTxn {
     private final List<Runnable> afterCommit = new ArrayList<>();
+    /** Work that must land in this transaction after every other change of it, by owner. */
+    private final Map<Object, Runnable> beforeCommit = new LinkedHashMap<>();
     // Puts reuse the thread's key and ID buffers (see ReadTxn): allocating them per put cost
     // ~12% of a bulk import's samples. Entries need a value buffer of their own.
     private ByteBuffer valueBuffer = ByteBuffer.allocateDirect(4096);
@@ -92,11 +97,30 @@ public final class WriteTxn extends ReadTxn {
     }
 
     /**
-     * Commits (and, with durable writes, syncs) the transaction.
+     * The action {@code owner} runs in this transaction just before it commits, created by {@code
+     * create} on the owner's first call and returned as is on later ones, so a change can add to
+     * work gathered over the whole transaction (derived values recomputed once, not per change).
+     * The actions run in registration order; one registered while they run runs too. An aborted
+     * transaction runs none. A failure an action throws fails the commit: nothing is written.
+     */
+    public <T extends Runnable> T beforeCommit(Object owner, Supplier<T> create) {
+        @SuppressWarnings("unchecked")
+        T action = (T) beforeCommit.computeIfAbsent(owner, o -> create.get());
+        return action;
+    }
+
+    /**
+     * Runs the {@link #beforeCommit} actions, then commits (and, with durable writes, syncs) the
+     * transaction.
      *
      * @throws StoreFullException when the map or the disk is full; nothing was written
      */
     public void commit() {
+        while (!beforeCommit.isEmpty()) {
+            List<Runnable> due = new ArrayList<>(beforeCommit.values());
+            beforeCommit.clear();
+            due.forEach(Runnable::run);
+        }
         try {
             txn.commit();
         } catch (LmdbException e) {

@@ -72,8 +72,7 @@ public final class AddHandler {
         this.writes = writes;
         this.access = access;
         this.passwordWork = passwordWork;
-        this.postRead =
-                ReadEntryControl.postRead(access, directory.schemaNormalizer().schema());
+        this.postRead = ReadEntryControl.postRead(access, directory);
     }
 
     public void handle(Operation op, AddRequest request) {

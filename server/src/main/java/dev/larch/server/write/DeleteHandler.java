@@ -63,8 +63,7 @@ public final class DeleteHandler {
         this.integrity = integrity;
         this.assertion = new AssertionControl(
                 new FilterCompiler(directory.schemaNormalizer().schema()), access);
-        this.preRead =
-                ReadEntryControl.preRead(access, directory.schemaNormalizer().schema());
+        this.preRead = ReadEntryControl.preRead(access, directory);
         this.directory = directory;
         this.writes = writes;
         this.access = access;

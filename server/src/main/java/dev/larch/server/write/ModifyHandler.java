@@ -87,10 +87,8 @@ public final class ModifyHandler {
         this.integrity = integrity;
         this.assertion = new AssertionControl(
                 new FilterCompiler(directory.schemaNormalizer().schema()), access);
-        this.preRead =
-                ReadEntryControl.preRead(access, directory.schemaNormalizer().schema());
-        this.postRead =
-                ReadEntryControl.postRead(access, directory.schemaNormalizer().schema());
+        this.preRead = ReadEntryControl.preRead(access, directory);
+        this.postRead = ReadEntryControl.postRead(access, directory);
         this.directory = directory;
         this.checker = checker;
         this.writes = writes;

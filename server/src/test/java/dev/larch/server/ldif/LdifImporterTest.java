@@ -1,6 +1,7 @@
 package dev.larch.server.ldif;
 
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.List;
 import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.StoredDirectory;
+import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.testing.Ldif;
@@ -53,6 +55,47 @@ class LdifImporterTest {
             try (ReadTxn txn = open.store().read()) {
                 assertEquals(253, txn.entryCount());
             }
+        }
+    }
+
+    @Test
+    void memberOfIsComputedAfterTheEntriesWhateverTheLdifSaid() throws Exception {
+        String groups = "ou=Groups,dc=example,dc=com";
+        String text = people(3)
+                // (the base tree holds ou=Groups) outer names inner before inner exists; u2 claims a group that does
+                // not hold it
+                + "dn: cn=outer," + groups + "\nobjectClass: groupOfNames\ncn: outer\nmember: cn=inner," + groups
+                + "\n\n"
+                + "dn: cn=inner," + groups + "\nobjectClass: groupOfUniqueNames\ncn: inner\nuniqueMember: "
+                + "uid=u0,ou=People,dc=example,dc=com\n\n";
+        text = text.replace(
+                "dn: uid=u2,ou=People,dc=example,dc=com\n",
+                "dn: uid=u2,ou=People,dc=example,dc=com\nmemberOf: cn=outer," + groups + "\n");
+        try (StoredDirectory open = open(dir.resolve("data"))) {
+            LdifImporter.Result result = new LdifImporter(open, 2).importFile(ldif(text), n -> {});
+            assertEquals(2, result.withMemberOf()); // u0 (inner, outer) and inner (outer)
+            assertEquals(
+                    List.of("cn=inner," + groups, "cn=outer," + groups),
+                    memberOf(open, "uid=u0,ou=People,dc=example,dc=com"));
+            assertEquals(List.of("cn=outer," + groups), memberOf(open, "cn=inner," + groups));
+            assertEquals(List.of(), memberOf(open, "uid=u2,ou=People,dc=example,dc=com"));
+        }
+    }
+
+    private static List<String> memberOf(StoredDirectory open, String dn) {
+        try (ReadTxn txn = open.store().read()) {
+            var directory = open.directory();
+            var entry = directory.load(
+                    txn, directory.require(txn, directory.schemaNormalizer().dn(dn)));
+            var values = entry.attribute(Directory.MEMBER_OF_OID);
+            List<String> out = new ArrayList<>();
+            if (values != null) {
+                for (byte[] v : values.values()) {
+                    out.add(new String(v, StandardCharsets.UTF_8));
+                }
+            }
+            out.sort(null);
+            return out;
         }
     }
 

@@ -72,6 +72,23 @@ class StoreVerifierTest {
     }
 
     @Test
+    void aWrongOrMissingMemberOfIsFound() throws Exception {
+        String group = "cn=verifiers,ou=groups," + TestServer.SUFFIX;
+        config = TestServer.config(dir.resolve("with-groups"));
+        TestServer.importOffline(
+                config,
+                TestServer.BASE_LDIF + "\ndn: " + PERSON
+                        + "\nobjectClass: inetOrgPerson\nuid: verified\ncn: Vera Fied\nsn: Fied\n\n"
+                        + "dn: " + group + "\nobjectClass: groupOfNames\ncn: verifiers\nmember: " + PERSON + "\n");
+        assertTrue(verify().clean(), verify().listed().toString());
+        tamper((txn, directory, person) -> directory.writeMemberOf(txn, person, List.of()));
+        assertFinds(verify(), "has memberOf [] but its groups say [" + group + "]");
+        tamper((txn, directory, person) ->
+                directory.writeMemberOf(txn, person, List.of(group, "cn=other,ou=groups," + TestServer.SUFFIX)));
+        assertFinds(verify(), "(" + PERSON + ") has memberOf");
+    }
+
+    @Test
     void aSoundStoreIsClean() throws Exception {
         VerifyReport report = verify();
         assertTrue(report.clean(), report.listed().toString());

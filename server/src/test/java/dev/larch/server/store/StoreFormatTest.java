@@ -60,7 +60,7 @@ class StoreFormatTest {
     }
 
     @Test
-    void aStoreWrittenBeforeTheVersionWasRecordedIsStampedWithTheFirstFormat() {
+    void anEmptyStoreWithoutAVersionIsStampedWithThisOne() {
         try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
             assertEquals(StoreFormat.VERSION, readFormat(store));
             writeFormat(store, null);
@@ -68,6 +68,31 @@ class StoreFormatTest {
         try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
             assertEquals(StoreFormat.VERSION, readFormat(store));
         }
+    }
+
+    @Test
+    void aStoreWithEntriesButNoVersionIsTheFirstFormatAndRefused() {
+        try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
+            try (WriteTxn txn = store.write()) {
+                txn.putEntry(txn.allocateId(), new byte[] {1});
+                txn.commit();
+            }
+            writeFormat(store, null);
+        }
+        StoreException refused = assertThrows(StoreException.class, () -> LmdbStore.open(dir, OPTIONS, Map.of()));
+        assertTrue(refused.getMessage().contains("format version 1;"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("./larch export"), refused.getMessage());
+    }
+
+    @Test
+    void aVersionOneStoreLacksStoredMemberOfAndIsRefused() {
+        assertEquals(2, StoreFormat.VERSION);
+        try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
+            writeFormat(store, 1);
+        }
+        StoreException refused = assertThrows(StoreException.class, () -> LmdbStore.open(dir, OPTIONS, Map.of()));
+        assertTrue(refused.getMessage().contains("format version 1;"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("./larch import"), refused.getMessage());
     }
 
     @Test

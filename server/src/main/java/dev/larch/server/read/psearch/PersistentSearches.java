@@ -93,8 +93,8 @@ public final class PersistentSearches implements ChangeObserver {
         this.filters = filters;
         this.writes = writes;
         GroupGraph groups = new GroupGraph(directory, filters, planner);
-        this.sources =
-                new ChangeView.Sources(access, filters, groups, new ResultEntries(VirtualEntries.SUBSCHEMA_DN, groups));
+        this.sources = new ChangeView.Sources(
+                access, filters, groups, new ResultEntries(VirtualEntries.SUBSCHEMA_DN, directory));
         this.maxSearches = maxSearches;
         this.queueBound = queueBound;
     }
