@@ -12,6 +12,7 @@ import java.util.Locale;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.larch.server.auth.PasswordAttributes;
+import dev.larch.server.protocol.OperationName;
 import dev.larch.server.protocol.Session;
 import dev.larch.server.protocol.TlsState;
 import org.apache.directory.api.ldap.model.message.AbandonRequest;
@@ -118,7 +119,7 @@ final class JsonAccessLog implements AccessLines {
             int entries,
             long startNanos,
             PasswordAttributes passwords) {
-        return line(session, request.getMessageId(), typeOf(request), true, g -> {
+        return line(session, request.getMessageId(), OperationName.of(request), true, g -> {
             describe(g, request, passwords);
             if (response == null) {
                 g.writeBooleanField("abandoned", true);
@@ -213,20 +214,6 @@ final class JsonAccessLog implements AccessLines {
             lastStamp = stamp;
         }
         return stamp.text();
-    }
-
-    private static String typeOf(Message request) {
-        return switch (request) {
-            case SearchRequest r -> "SEARCH";
-            case BindRequest r -> "BIND";
-            case AddRequest r -> "ADD";
-            case DeleteRequest r -> "DELETE";
-            case ModifyRequest r -> "MODIFY";
-            case ModifyDnRequest r -> "MODDN";
-            case CompareRequest r -> "COMPARE";
-            case ExtendedRequest r -> "EXTENDED";
-            default -> request.getType().name();
-        };
     }
 
     private static void describe(JsonGenerator g, Message request, PasswordAttributes passwords) throws IOException {

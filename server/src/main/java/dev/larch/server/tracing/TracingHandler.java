@@ -9,6 +9,7 @@ import dev.larch.server.accesslog.MaskedFilter;
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.protocol.ConnectionEvent;
 import dev.larch.server.protocol.Operation;
+import dev.larch.server.protocol.OperationName;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.protocol.Session;
 import dev.larch.server.protocol.WireResultCode;
@@ -22,7 +23,6 @@ import org.apache.directory.api.ldap.model.message.AddRequest;
 import org.apache.directory.api.ldap.model.message.BindRequest;
 import org.apache.directory.api.ldap.model.message.CompareRequest;
 import org.apache.directory.api.ldap.model.message.DeleteRequest;
-import org.apache.directory.api.ldap.model.message.ExtendedRequest;
 import org.apache.directory.api.ldap.model.message.ModifyDnRequest;
 import org.apache.directory.api.ldap.model.message.ModifyRequest;
 import org.apache.directory.api.ldap.model.message.Request;
@@ -99,7 +99,7 @@ final class TracingHandler implements RequestHandler {
 
     private Span start(Operation operation) {
         Request request = operation.request();
-        String type = operationName(request);
+        String type = OperationName.of(request);
         // The span starts when the request was decoded, not when this handler saw it.
         long waitedNanos = Math.max(0, System.nanoTime() - operation.startNanos());
         Instant started = Instant.now().minusNanos(waitedNanos);
@@ -178,20 +178,6 @@ final class TracingHandler implements RequestHandler {
                 || code == ResultCodeEnum.REFERRAL.getResultCode()
                 || code == ResultCodeEnum.SASL_BIND_IN_PROGRESS.getResultCode()
                 || code == WireResultCode.NO_OPERATION;
-    }
-
-    static String operationName(Request request) {
-        return switch (request) {
-            case SearchRequest r -> "SEARCH";
-            case BindRequest r -> "BIND";
-            case AddRequest r -> "ADD";
-            case DeleteRequest r -> "DELETE";
-            case ModifyRequest r -> "MODIFY";
-            case ModifyDnRequest r -> "MODDN";
-            case CompareRequest r -> "COMPARE";
-            case ExtendedRequest r -> "EXTENDED";
-            default -> request.getType().name();
-        };
     }
 
     private static String scope(SearchScope scope) {
