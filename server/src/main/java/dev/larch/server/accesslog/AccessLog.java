@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
 import dev.larch.server.auth.PasswordAttributes;
+import dev.larch.server.protocol.OperationName;
 import dev.larch.server.protocol.Session;
 import dev.larch.server.protocol.TlsState;
 import dev.larch.server.protocol.WireResultCode;
@@ -19,7 +20,6 @@ import org.apache.directory.api.ldap.model.message.ModifyRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
-import org.apache.directory.api.ldap.model.message.SearchScope;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -116,7 +116,7 @@ final class AccessLog implements AccessLines {
         if (response == null) {
             line.append(" result=abandoned");
         } else {
-            line.append(" result=").append(wireCode(response));
+            line.append(" result=").append(WireResultCode.seen(response));
             reason(line, response);
         }
         if (request instanceof SearchRequest) {
@@ -124,12 +124,6 @@ final class AccessLog implements AccessLines {
         }
         etime(line, startNanos);
         return line.toString();
-    }
-
-    /** The result code the client sees: the wire code the encoder writes over the enum's, if any. */
-    static int wireCode(ResultResponse response) {
-        int wire = WireResultCode.of(response);
-        return wire != 0 ? wire : response.getLdapResult().getResultCode().getResultCode();
     }
 
     /** The diagnostic message of a failed operation, which says why (busy for its rate, a limit hit). */
@@ -197,7 +191,7 @@ final class AccessLog implements AccessLines {
             case SearchRequest r -> {
                 line.append("SEARCH base=");
                 quote(line, r.getBase() == null ? "" : r.getBase().getName());
-                line.append(" scope=").append(scope(r.getScope())).append(" filter=");
+                line.append(" scope=").append(OperationName.scope(r.getScope())).append(" filter=");
                 quote(line, r.getFilter() == null ? "" : MaskedFilter.render(r.getFilter(), passwords));
             }
             case BindRequest r -> {
@@ -242,17 +236,6 @@ final class AccessLog implements AccessLines {
             case COMPARE_RESPONSE -> "COMPARE";
             case EXTENDED_RESPONSE -> "EXTENDED";
             default -> response.getType().name();
-        };
-    }
-
-    static String scope(SearchScope scope) {
-        if (scope == null) {
-            return "base";
-        }
-        return switch (scope) {
-            case OBJECT -> "base";
-            case ONELEVEL -> "one";
-            case SUBTREE -> "sub";
         };
     }
 

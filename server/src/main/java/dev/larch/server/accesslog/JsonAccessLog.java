@@ -15,6 +15,7 @@ import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.protocol.OperationName;
 import dev.larch.server.protocol.Session;
 import dev.larch.server.protocol.TlsState;
+import dev.larch.server.protocol.WireResultCode;
 import org.apache.directory.api.ldap.model.message.AbandonRequest;
 import org.apache.directory.api.ldap.model.message.AddRequest;
 import org.apache.directory.api.ldap.model.message.BindRequest;
@@ -124,7 +125,7 @@ final class JsonAccessLog implements AccessLines {
             if (response == null) {
                 g.writeBooleanField("abandoned", true);
             } else {
-                g.writeNumberField("result", AccessLog.wireCode(response));
+                g.writeNumberField("result", WireResultCode.seen(response));
                 reason(g, response);
             }
             if (request instanceof SearchRequest) {
@@ -220,7 +221,7 @@ final class JsonAccessLog implements AccessLines {
         switch (request) {
             case SearchRequest r -> {
                 string(g, "base", r.getBase() == null ? "" : r.getBase().getName());
-                g.writeStringField("scope", AccessLog.scope(r.getScope()));
+                g.writeStringField("scope", OperationName.scope(r.getScope()));
                 string(g, "filter", r.getFilter() == null ? "" : MaskedFilter.render(r.getFilter(), passwords));
                 attributes(g, r.getAttributes());
             }

@@ -41,7 +41,7 @@ public final class MonitoringHandler implements RequestHandler {
             if (response == null) {
                 metrics.abandoned(type, operation.startNanos());
             } else {
-                metrics.completed(type, wireCode(response), operation.startNanos());
+                metrics.completed(type, WireResultCode.seen(response), operation.startNanos());
             }
             if (type == OperationType.SEARCH) {
                 metrics.entriesSent(operation.entriesSent());
@@ -61,18 +61,12 @@ public final class MonitoringHandler implements RequestHandler {
                 OperationType type = OperationType.of(r.response().getType());
                 if (type != null) {
                     metrics.initiated(type);
-                    metrics.completed(type, wireCode(r.response()), r.startNanos());
+                    metrics.completed(type, WireResultCode.seen(r.response()), r.startNanos());
                 }
             }
             case ConnectionEvent.Disconnected d -> {}
             case ConnectionEvent.TlsEstablished t -> {}
         }
         next.connectionEvent(session, event);
-    }
-
-    /** The result code the client sees: the wire code written over the enum's placeholder, if any. */
-    static int wireCode(ResultResponse response) {
-        int wire = WireResultCode.of(response);
-        return wire != 0 ? wire : response.getLdapResult().getResultCode().getResultCode();
     }
 }

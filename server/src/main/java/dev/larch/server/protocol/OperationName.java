@@ -9,10 +9,11 @@ import org.apache.directory.api.ldap.model.message.Message;
 import org.apache.directory.api.ldap.model.message.ModifyDnRequest;
 import org.apache.directory.api.ldap.model.message.ModifyRequest;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
+import org.apache.directory.api.ldap.model.message.SearchScope;
 
 /**
- * The short upper-case name of a request's operation ({@code SEARCH}, {@code MODDN}, ...), as the
- * access log's type field and the trace's span names carry it, so log lines and spans agree.
+ * The names the access log and the traces give an operation ({@code SEARCH}, {@code MODDN}, ...) and
+ * a search scope ({@code base}, {@code one}, {@code sub}), so log lines and spans agree.
  */
 public final class OperationName {
     private OperationName() {}
@@ -28,6 +29,18 @@ public final class OperationName {
             case CompareRequest r -> "COMPARE";
             case ExtendedRequest r -> "EXTENDED";
             default -> request.getType().name();
+        };
+    }
+
+    /** A search's scope as OpenLDAP's logs name it; a missing scope is base. */
+    public static String scope(SearchScope scope) {
+        if (scope == null) {
+            return "base";
+        }
+        return switch (scope) {
+            case OBJECT -> "base";
+            case ONELEVEL -> "one";
+            case SUBTREE -> "sub";
         };
     }
 }

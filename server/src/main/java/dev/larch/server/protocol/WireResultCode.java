@@ -2,6 +2,7 @@ package dev.larch.server.protocol;
 
 import org.apache.directory.api.ldap.model.message.Message;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.ResultResponse;
 
 /**
  * A result code the Apache API's {@code ResultCodeEnum} cannot express (RFC 4528's assertionFailed,
@@ -53,5 +54,14 @@ public final class WireResultCode {
     /** The code to write in place of the response's own, or 0 for none. */
     public static int of(Message response) {
         return response.get(KEY) instanceof Integer code ? code : 0;
+    }
+
+    /**
+     * The result code the client sees for {@code response}: the wire code written over the enum's
+     * placeholder, if any, else the enum's own (what the access log, the metrics and the traces report).
+     */
+    public static int seen(ResultResponse response) {
+        int wire = of(response);
+        return wire != 0 ? wire : response.getLdapResult().getResultCode().getResultCode();
     }
 }

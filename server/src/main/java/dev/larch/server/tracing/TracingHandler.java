@@ -29,7 +29,6 @@ import org.apache.directory.api.ldap.model.message.Request;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
-import org.apache.directory.api.ldap.model.message.SearchScope;
 
 /**
  * Records one span per operation around a {@link RequestHandler}: started when the request was
@@ -125,7 +124,7 @@ final class TracingHandler implements RequestHandler {
             case SearchRequest r -> {
                 span.setAttribute(
                         DN, capped(r.getBase() == null ? "" : r.getBase().getName()));
-                span.setAttribute(SCOPE, scope(r.getScope()));
+                span.setAttribute(SCOPE, OperationName.scope(r.getScope()));
                 if (r.getFilter() != null) {
                     span.setAttribute(FILTER, capped(MaskedFilter.render(r.getFilter(), passwords)));
                 }
@@ -151,9 +150,7 @@ final class TracingHandler implements RequestHandler {
         if (response == null) {
             span.setAttribute(ABANDONED, true);
         } else {
-            int wire = WireResultCode.of(response);
-            ResultCodeEnum result = response.getLdapResult().getResultCode();
-            int code = wire != 0 ? wire : result.getResultCode();
+            int code = WireResultCode.seen(response);
             span.setAttribute(RESULT_CODE, (long) code);
             if (!isNormal(code)) {
                 String message = response.getLdapResult().getDiagnosticMessage();
@@ -178,17 +175,6 @@ final class TracingHandler implements RequestHandler {
                 || code == ResultCodeEnum.REFERRAL.getResultCode()
                 || code == ResultCodeEnum.SASL_BIND_IN_PROGRESS.getResultCode()
                 || code == WireResultCode.NO_OPERATION;
-    }
-
-    private static String scope(SearchScope scope) {
-        if (scope == null) {
-            return "base";
-        }
-        return switch (scope) {
-            case OBJECT -> "base";
-            case ONELEVEL -> "one";
-            case SUBTREE -> "sub";
-        };
     }
 
     private static String capped(String value) {
