@@ -17,30 +17,24 @@ import dev.larch.bench.mix.OperationSpec;
 public final class AnswerCheck {
     private AnswerCheck() {}
 
-    /** The verdict on one answer. */
-    public enum Verdict {
-        SUCCESS,
-        PARTIAL,
-        WRONG
-    }
-
-    public static Verdict judge(
+    public static Answer judge(
             OperationSpec op, int entryCount, List<SearchResultEntry> entries, boolean sizeLimitExceeded) {
         Expectation expect = op.expect();
         if (sizeLimitExceeded && (expect == Expectation.ONE || expect == Expectation.NONE)) {
-            return Verdict.WRONG;
+            return Answer.wrong(entryCount, 4, "sizeLimitExceeded where " + expect.label() + " entry was expected");
         }
         if (!expect.accepts(entryCount)) {
-            return Verdict.WRONG;
+            return Answer.wrong(entryCount, 0, entryCount + " entries where " + expect.label() + " was expected");
         }
         if (op.requireAttribute() != null) {
             for (SearchResultEntry e : entries) {
                 Attribute a = e.getAttribute(op.requireAttribute());
                 if (a == null || a.size() == 0) {
-                    return Verdict.WRONG; // e.g. a group without members
+                    // e.g. a group without members
+                    return Answer.wrong(entryCount, 0, e.getDN() + " lacks " + op.requireAttribute());
                 }
             }
         }
-        return sizeLimitExceeded ? Verdict.PARTIAL : Verdict.SUCCESS;
+        return sizeLimitExceeded ? Answer.partial(entryCount, 4) : Answer.success(entryCount);
     }
 }

@@ -46,6 +46,16 @@ public final class OpMetrics {
         }
     }
 
+    /** Records a judged answer that took {@code nanos}. */
+    public void record(Answer answer, long nanos) {
+        switch (answer.verdict()) {
+            case SUCCESS -> success(nanos, answer.entries(), false);
+            case PARTIAL -> success(nanos, answer.entries(), true);
+            case WRONG -> wrongAnswer();
+            case ERROR -> error(answer.resultCode());
+        }
+    }
+
     /** An answer of the wrong shape (e.g. an exact lookup that did not return one entry). */
     public void wrongAnswer() {
         wrong.increment();

@@ -43,9 +43,6 @@ public final class RequestFactory {
         this.variables = operations.stream().map(OperationSpec::variables).toList();
     }
 
-    /** A request and the index of the operation it belongs to. */
-    public record Request(int operation, SearchRequest search) {}
-
     /** The index of the next operation, drawn by share; never an operation with share 0. */
     public int nextOperation() {
         double u = rng.nextDouble() * cumulative[cumulative.length - 1];
@@ -76,7 +73,7 @@ public final class RequestFactory {
             SearchRequest request = new SearchRequest(
                     base, op.scope(), Filter.create(filterText), op.attributes().toArray(String[]::new));
             request.setSizeLimit(op.sizeLimit());
-            return new Request(index, request);
+            return new SearchCall(index, op, request);
         } catch (LDAPException e) {
             // Values are escaped and the template was checked at load time, so this is a harness bug.
             throw new IllegalStateException("rendered an invalid filter " + filterText, e);

@@ -66,7 +66,6 @@ public final class RunEngine {
                 Worker w = new Worker(
                         settings.target(),
                         settings.mix().connection(),
-                        ops,
                         new RequestFactory(settings.mix(), settings.data(), seed),
                         metrics,
                         connect,

@@ -8,13 +8,8 @@ import java.util.function.BooleanSupplier;
 
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
-import com.unboundid.ldap.sdk.LDAPSearchException;
-import com.unboundid.ldap.sdk.ResultCode;
-import com.unboundid.ldap.sdk.SearchResult;
 import dev.larch.bench.gen.SplitMix64;
 import dev.larch.bench.mix.ConnectionModel;
-import dev.larch.bench.mix.Expectation;
-import dev.larch.bench.mix.OperationSpec;
 
 /**
  * One thread of one client: runs its own script back to back, with no think time, on its own
@@ -30,7 +25,6 @@ final class Worker implements Runnable {
 
     private final ServerTarget target;
     private final ConnectionModel model;
-    private final List<OperationSpec> operations;
     private final RequestFactory script;
     private final List<OpMetrics> metrics;
     private final OpMetrics connectMetrics;
@@ -41,7 +35,6 @@ final class Worker implements Runnable {
     Worker(
             ServerTarget target,
             ConnectionModel model,
-            List<OperationSpec> operations,
             RequestFactory script,
             List<OpMetrics> metrics,
             OpMetrics connectMetrics,
@@ -50,7 +43,6 @@ final class Worker implements Runnable {
             long seed) {
         this.target = target;
         this.model = model;
-        this.operations = operations;
         this.script = script;
         this.metrics = metrics;
         this.connectMetrics = connectMetrics;
@@ -106,34 +98,11 @@ final class Worker implements Runnable {
     }
 
     /** Runs one request and records its outcome; returns whether the connection is still usable. */
-    private boolean execute(LDAPConnection conn, RequestFactory.Request request) {
-        OperationSpec op = operations.get(request.operation());
+    private boolean execute(LDAPConnection conn, Request request) {
         OpMetrics m = metrics.get(request.operation());
         long t0 = System.nanoTime();
-        try {
-            SearchResult result = conn.search(request.search());
-            record(op, m, System.nanoTime() - t0, result, false);
-            return true;
-        } catch (LDAPSearchException e) {
-            long nanos = System.nanoTime() - t0;
-            ResultCode rc = e.getResultCode();
-            if (rc.equals(ResultCode.SIZE_LIMIT_EXCEEDED)) {
-                record(op, m, nanos, e.getSearchResult(), true);
-            } else if (rc.equals(ResultCode.NO_SUCH_OBJECT) && op.expect() == Expectation.NONE) {
-                m.success(nanos, 0, false); // reading a DN that does not exist: "not found" is the right answer
-            } else {
-                m.error(rc.intValue());
-            }
-            return rc.isConnectionUsable();
-        }
-    }
-
-    private static void record(OperationSpec op, OpMetrics m, long nanos, SearchResult result, boolean sizeLimited) {
-        int count = result.getEntryCount();
-        switch (AnswerCheck.judge(op, count, result.getSearchEntries(), sizeLimited)) {
-            case SUCCESS -> m.success(nanos, count, false);
-            case PARTIAL -> m.success(nanos, count, true);
-            case WRONG -> m.wrongAnswer();
-        }
+        Answer answer = request.execute(conn);
+        m.record(answer, System.nanoTime() - t0);
+        return answer.connectionUsable();
     }
 }

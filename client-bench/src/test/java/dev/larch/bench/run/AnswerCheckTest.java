@@ -11,9 +11,9 @@ import dev.larch.bench.mix.OperationSpec;
 import dev.larch.bench.mix.Template;
 import org.junit.jupiter.api.Test;
 
-import static dev.larch.bench.run.AnswerCheck.Verdict.PARTIAL;
-import static dev.larch.bench.run.AnswerCheck.Verdict.SUCCESS;
-import static dev.larch.bench.run.AnswerCheck.Verdict.WRONG;
+import static dev.larch.bench.run.Answer.Verdict.PARTIAL;
+import static dev.larch.bench.run.Answer.Verdict.SUCCESS;
+import static dev.larch.bench.run.Answer.Verdict.WRONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class AnswerCheckTest {
@@ -37,31 +37,39 @@ class AnswerCheckTest {
     @Test
     void exactLookupMustReturnExactlyOneEntry() {
         OperationSpec one = op(Expectation.ONE, null);
-        assertEquals(SUCCESS, AnswerCheck.judge(one, 1, List.of(entry()), false));
-        assertEquals(WRONG, AnswerCheck.judge(one, 0, List.of(), false));
-        assertEquals(WRONG, AnswerCheck.judge(one, 2, List.of(entry(), entry()), false));
-        assertEquals(WRONG, AnswerCheck.judge(one, 1, List.of(entry()), true));
+        assertEquals(SUCCESS, AnswerCheck.judge(one, 1, List.of(entry()), false).verdict());
+        assertEquals(WRONG, AnswerCheck.judge(one, 0, List.of(), false).verdict());
+        assertEquals(
+                WRONG,
+                AnswerCheck.judge(one, 2, List.of(entry(), entry()), false).verdict());
+        assertEquals(WRONG, AnswerCheck.judge(one, 1, List.of(entry()), true).verdict());
     }
 
     @Test
     void notFoundThatFindsSomethingIsWrong() {
         OperationSpec none = op(Expectation.NONE, null);
-        assertEquals(SUCCESS, AnswerCheck.judge(none, 0, List.of(), false));
-        assertEquals(WRONG, AnswerCheck.judge(none, 1, List.of(entry()), false));
+        assertEquals(SUCCESS, AnswerCheck.judge(none, 0, List.of(), false).verdict());
+        assertEquals(WRONG, AnswerCheck.judge(none, 1, List.of(entry()), false).verdict());
     }
 
     @Test
     void sizeLimitExceededWithEntriesIsAPartialSuccessForWildcards() {
         OperationSpec some = op(Expectation.SOME, null);
-        assertEquals(PARTIAL, AnswerCheck.judge(some, 500, List.of(), true));
-        assertEquals(WRONG, AnswerCheck.judge(some, 0, List.of(), true));
-        assertEquals(SUCCESS, AnswerCheck.judge(some, 3, List.of(), false));
+        assertEquals(PARTIAL, AnswerCheck.judge(some, 500, List.of(), true).verdict());
+        assertEquals(WRONG, AnswerCheck.judge(some, 0, List.of(), true).verdict());
+        assertEquals(SUCCESS, AnswerCheck.judge(some, 3, List.of(), false).verdict());
     }
 
     @Test
     void groupWithoutMembersIsWrong() {
         OperationSpec group = op(Expectation.ONE, "member");
-        assertEquals(WRONG, AnswerCheck.judge(group, 1, List.of(entry(new Attribute("cn", "g"))), false));
-        assertEquals(SUCCESS, AnswerCheck.judge(group, 1, List.of(entry(new Attribute("member", "cn=a"))), false));
+        assertEquals(
+                WRONG,
+                AnswerCheck.judge(group, 1, List.of(entry(new Attribute("cn", "g"))), false)
+                        .verdict());
+        assertEquals(
+                SUCCESS,
+                AnswerCheck.judge(group, 1, List.of(entry(new Attribute("member", "cn=a"))), false)
+                        .verdict());
     }
 }

@@ -31,7 +31,9 @@ class RequestFactoryTest {
         RequestFactory a = new RequestFactory(mix, data, 42);
         RequestFactory b = new RequestFactory(mix, data, 42);
         for (int i = 0; i < 500; i++) {
-            assertEquals(a.next().search().toString(), b.next().search().toString());
+            assertEquals(
+                    ((SearchCall) a.next()).search().toString(),
+                    ((SearchCall) b.next()).search().toString());
         }
     }
 
@@ -65,7 +67,7 @@ class RequestFactoryTest {
         Mix mix = new MixLoader().load("addressing");
         RequestFactory f = new RequestFactory(mix, data, 1);
         for (int i = 0; i < 300; i++) {
-            RequestFactory.Request r = f.next();
+            SearchCall r = (SearchCall) f.next();
             String name = mix.operations().get(r.operation()).name();
             String filter = r.search().getFilter().toString();
             switch (name) {
@@ -88,8 +90,7 @@ class RequestFactoryTest {
         Mix mix = new MixLoader().parse(json.getBytes(StandardCharsets.UTF_8), "t");
         // Every sampled cn is plain letters; escaping is proven on the filter encoder directly.
         assertEquals("a\\2ab\\28\\29", Filter.encodeValue("a*b()"));
-        assertTrue(new RequestFactory(mix, data, 1)
-                .next()
+        assertTrue(((SearchCall) new RequestFactory(mix, data, 1).next())
                 .search()
                 .getFilter()
                 .toString()
