@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CompareTableTest {
@@ -36,6 +38,8 @@ class CompareTableTest {
         BenchResult back = JsonReport.read(dir.resolve("a.json"));
         assertEquals(a.summary(), back.summary());
         assertEquals(a.config(), back.config());
+        assertNull(back.runs().get(0).histograms(), "histograms stay out of result.json");
+        assertFalse(JsonReport.toJson(a).contains("histograms"));
         assertTrue(CompareTable.render(back, "a", back, "a").contains("+0.0%"));
     }
 }
