@@ -44,7 +44,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "bench",
         mixinStandardHelpOptions = true,
-        subcommands = CompareCommand.class,
+        subcommands = {CompareCommand.class, MergeCommand.class},
         description = "Replay a DirectoryMark mix (messaging, addressing or a mix file) against an LDAP server.")
 final class BenchCommand implements Callable<Integer> {
     @Option(names = "--mix", description = "messaging, addressing, or a mix file (JSON).")

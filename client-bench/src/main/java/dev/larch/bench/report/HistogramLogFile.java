@@ -66,8 +66,23 @@ public final class HistogramLogFile implements IntervalHistograms, Closeable {
             Map<String, Histogram> operations,
             Histogram all,
             Histogram connections) {
-        double start = epochSeconds(startNanos);
-        double end = epochSeconds(endNanos);
+        write(run, phase, epochSeconds(startNanos), epochSeconds(endNanos), operations, all, connections);
+    }
+
+    /** Writes an interval whose wall-clock times are already known, as in a merged log. */
+    public void write(HistogramLogContent.Interval i) {
+        double start = i.startEpochMillis() / 1000.0;
+        write(i.run(), i.phase(), start, start + i.seconds(), i.operations(), i.all(), i.connections());
+    }
+
+    private void write(
+            int run,
+            String phase,
+            double start,
+            double end,
+            Map<String, Histogram> operations,
+            Histogram all,
+            Histogram connections) {
         write(start, end, all, HistogramTag.all(run, phase));
         write(start, end, connections, HistogramTag.connect(run, phase));
         operations.forEach((name, h) -> write(start, end, h, HistogramTag.operation(run, phase, name)));
