@@ -21,6 +21,7 @@ import dev.larch.bench.mix.OperationSpec;
 import dev.larch.bench.mix.Variable;
 import dev.larch.bench.report.BenchResult;
 import dev.larch.bench.report.CsvReport;
+import dev.larch.bench.report.HistogramLogFile;
 import dev.larch.bench.report.HtmlReport;
 import dev.larch.bench.report.JsonReport;
 import dev.larch.bench.run.BenchSession;
@@ -30,6 +31,7 @@ import dev.larch.bench.run.ServerProbe;
 import dev.larch.bench.run.ServerProcess;
 import dev.larch.bench.run.ServerTarget;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -42,7 +44,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "bench",
         mixinStandardHelpOptions = true,
-        subcommands = CompareCommand.class,
+        subcommands = {CompareCommand.class, MergeCommand.class},
         description = "Replay a DirectoryMark mix (messaging, addressing or a mix file) against an LDAP server.")
 final class BenchCommand implements Callable<Integer> {
     @Option(names = "--mix", description = "messaging, addressing, or a mix file (JSON).")
@@ -137,6 +139,9 @@ final class BenchCommand implements Callable<Integer> {
             description = "Seconds before a request counts as a timeout (default ${DEFAULT-VALUE}).")
     double responseTimeout;
 
+    @Mixin
+    StartAtOptions startAt = new StartAtOptions();
+
     @Override
     public Integer call() throws IOException {
         checkOptions();
@@ -164,6 +169,7 @@ final class BenchCommand implements Callable<Integer> {
                 sample.sampledPeople(),
                 sample.sampledGroups());
 
+        startAt.awaitStart(System.err);
         String startedAt = Instant.now().toString();
         RunSettings settings = new RunSettings(loaded, sample, target, seed, warmup, duration, interval, server);
         BenchSession.Plan plan = new BenchSession.Plan(
@@ -174,7 +180,12 @@ final class BenchCommand implements Callable<Integer> {
                 rampStep == null ? clients : rampStep,
                 rampMaxClients,
                 new RampPolicy(rampP99Ms, rampMinGain));
-        BenchSession.Outcome outcome = new BenchSession(settings, System.out::println).execute(plan);
+        BenchSession.Outcome outcome;
+        try (HistogramLogFile hlog = HistogramLogFile.create(out.resolve(HistogramLogFile.NAME))) {
+            outcome = new BenchSession(settings, System.out::println)
+                    .histogramsTo(hlog)
+                    .execute(plan);
+        }
 
         Map<String, Double> shares = new LinkedHashMap<>();
         loaded.operations().forEach(o -> shares.put(o.name(), o.share()));
@@ -199,7 +210,9 @@ final class BenchCommand implements Callable<Integer> {
                         duration,
                         interval,
                         ramp ? outcome.runs().size() : runs,
-                        ramp),
+                        ramp,
+                        List.of(new BenchResult.Generator(
+                                LocalHost.name(), out.toAbsolutePath().toString(), clients, threads, startedAt))),
                 new BenchResult.Server(host, port, software.vendorName(), software.vendorVersion(), bindDn, serverPid),
                 notes(),
                 outcome.runs(),
@@ -231,7 +244,8 @@ final class BenchCommand implements Callable<Integer> {
                     op.latencyMs().p99(),
                     op.latencyMs().p999());
         }
-        System.out.println("results: " + out.resolve("result.json") + ", result.csv, intervals.csv, report.html");
+        System.out.println("results: " + out.resolve("result.json") + ", result.csv, intervals.csv, report.html, "
+                + HistogramLogFile.NAME);
         return 0;
     }
 
@@ -266,6 +280,7 @@ final class BenchCommand implements Callable<Integer> {
         if (Files.exists(out) && !Files.isDirectory(out)) {
             throw new BadInputException("--out must be a directory: " + out);
         }
+        startAt.check();
     }
 
     /** Every operation with a share must find its values in the data; otherwise nothing runs. */
@@ -296,7 +311,12 @@ final class BenchCommand implements Callable<Integer> {
                 "connect+bind is connection setup, reported on its own and not included in ops/s.",
                 "Clients are groups of threads in one load-generator JVM; each thread runs its own seeded script on its "
                         + "own connection(s) with no think time.",
-                "Summary latency percentiles are the mean of the summarised runs' percentiles; max is the largest.",
+                "Summary latency percentiles come from the summarised runs' histograms added together (the p99 of "
+                        + "all their requests, not a mean of per-run p99s); summary ops/s is the mean of the runs' ops/s "
+                        + "and the spread is that of their ops/s.",
+                "histograms.hlog holds every interval's latency histograms (HdrHistogram log, ns, absolute epoch "
+                        + "timestamps; tags run=R;phase=warm-up|measure;all|connect|op=NAME); bench merge combines "
+                        + "several load generators' logs.",
                 "Warm-up intervals are printed and kept in intervals.csv but never counted in totals.");
     }
 }

@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
  * Entry point of {@code ./larch gen} and {@code ./larch bench}.
  *
  * <p>Exit codes: 0 success, 1 an unexpected failure, 2 bad input (one line on stderr, no stack
- * trace). Set {@code LARCH_DEBUG=1} to see stack traces of unexpected failures.
+ * trace), 3 results that do not match ({@code bench compare} and {@code bench merge} without
+ * {@code --force}; one line per difference). Set {@code LARCH_DEBUG=1} to see stack traces of unexpected failures.
  */
 @Command(
         name = "larch",
@@ -22,6 +23,7 @@ import picocli.CommandLine.Command;
 public final class BenchMain implements Runnable {
     public static final int EXIT_FAILURE = 1;
     public static final int EXIT_BAD_INPUT = 2;
+    public static final int EXIT_MISMATCH = 3;
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
@@ -45,6 +47,10 @@ public final class BenchMain implements Runnable {
     private static int handle(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
         PrintWriter err = cl.getErr();
         String name = cl.getCommandSpec().qualifiedName(" ");
+        if (e instanceof MismatchException) {
+            err.println(name + ": " + e.getMessage());
+            return EXIT_MISMATCH;
+        }
         if (e instanceof BadInputException || e instanceof IllegalArgumentException) {
             err.println(name + ": " + e.getMessage());
             return EXIT_BAD_INPUT;

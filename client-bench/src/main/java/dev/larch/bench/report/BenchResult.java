@@ -3,6 +3,8 @@ package dev.larch.bench.report;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
 /**
  * Everything one {@code ./larch bench} invocation measured, as written to result.json and read
  * back by {@code bench compare}. Records nest so that the JSON reads top-down: what was run,
@@ -29,7 +31,11 @@ public record BenchResult(
         Summary summary,
         Ramp ramp) {
 
-    /** What was run. */
+    /**
+     * What was run. {@code generators} lists the load-generator processes (one for a plain run,
+     * several after {@code bench merge}, where {@code clients} is their sum); null in results
+     * written before it existed.
+     */
     public record Config(
             String mix,
             String mixSource,
@@ -47,7 +53,20 @@ public record BenchResult(
             double durationSeconds,
             double intervalSeconds,
             int runs,
-            boolean ramp) {}
+            boolean ramp,
+            List<Generator> generators) {}
+
+    /**
+     * One load-generator process that contributed to a result: the one process of a plain bench
+     * run, or each process a {@code bench merge} combined.
+     *
+     * @param host the generator's host name
+     * @param outDir its {@code --out} directory (as that process saw it)
+     * @param clients its clients
+     * @param threads its threads per client
+     * @param startedAt ISO-8601 start time of that process's first run
+     */
+    public record Generator(String host, String outDir, int clients, int threads, String startedAt) {}
 
     /** The server; {@code pid} is null unless {@code --server-pid} was given. */
     public record Server(String host, int port, String vendorName, String vendorVersion, String bindDn, Long pid) {}
@@ -104,7 +123,12 @@ public record BenchResult(
             Long serverRssMaxKb,
             Long serverRssMeanKb) {}
 
-    /** One measured run (warm-up excluded). {@code connections} is connection setup (connect + bind). */
+    /**
+     * One measured run (warm-up excluded). {@code connections} is connection setup (connect + bind).
+     * {@code histograms} holds the run's latency histograms in memory so summaries and merges can
+     * combine runs exactly; it is never written to result.json (histograms.hlog holds them) and is
+     * null for a run read back from JSON.
+     */
     public record Run(
             int run,
             int clients,
@@ -120,14 +144,28 @@ public record BenchResult(
             List<Operation> operations,
             Operation connections,
             List<Interval> intervals,
-            Cpu cpu) {}
-
-    /** Headline figures of one operation: throughput and latency averaged over the summarised runs. */
-    public record OperationSummary(String name, double opsPerSecond, Latency latencyMs, double spreadPercent) {}
+            Cpu cpu,
+            @JsonIgnore RunHistograms histograms) {}
 
     /**
-     * The headline. {@code basis} says which runs it averages; {@code spreadPercent} is
-     * |a − b| / mean × 100 of the two runs' throughput (0 with one run).
+     * Headline figures of one operation over the summarised runs: mean throughput, latency from the
+     * runs' merged histogram, the throughput spread, and the answers that were not plain successes
+     * (summed) with the mean entries per successful search.
+     */
+    public record OperationSummary(
+            String name,
+            double opsPerSecond,
+            Latency latencyMs,
+            double spreadPercent,
+            long partial,
+            long wrongAnswers,
+            long errors,
+            double entriesPerSearch) {}
+
+    /**
+     * The headline. {@code basis} says which runs it covers; throughput is their mean, latency comes
+     * from their merged histograms; {@code spreadPercent} is |a − b| / mean × 100 of the two runs'
+     * throughput (0 with one run).
      */
     public record Summary(
             String basis,

@@ -64,6 +64,15 @@ public final class HtmlReport {
                 f(c.warmupSeconds()) + " s warm-up, " + f(c.durationSeconds()) + " s measured, "
                         + f(c.intervalSeconds()) + " s intervals, " + (c.ramp() ? "ramp" : c.runs() + " run(s)"));
         kv(sb, "seed", Long.toString(c.seed()));
+        if (c.generators() != null) {
+            for (BenchResult.Generator g : c.generators()) {
+                kv(
+                        sb,
+                        "load generator",
+                        g.host() + ": " + g.clients() + " clients x " + g.threads() + " threads, " + g.outDir()
+                                + ", started " + g.startedAt());
+            }
+        }
         kv(sb, "harness", r.harness() + " " + r.harnessVersion() + ", started " + r.startedAt());
         sb.append("</table><ul>");
         for (String note : r.notes()) {

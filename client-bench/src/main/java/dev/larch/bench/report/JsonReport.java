@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
@@ -29,6 +30,20 @@ public final class JsonReport {
             return MAPPER.writeValueAsString(result);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a result record failed to serialise", e);
+        }
+    }
+
+    /** The JSON tree of a result record, for field-by-field comparison of records that grow. */
+    static JsonNode tree(Object record) {
+        return MAPPER.valueToTree(record);
+    }
+
+    /** A record of type {@code type} from a JSON tree made by {@link #tree(Object)}. */
+    static <T> T fromTree(JsonNode node, Class<T> type) {
+        try {
+            return MAPPER.treeToValue(node, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a result record failed to read back", e);
         }
     }
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import dev.larch.bench.report.BenchResult.Latency;
 import dev.larch.bench.report.BenchResult.Operation;
@@ -44,8 +45,13 @@ public final class Stats {
     }
 
     /**
-     * The headline of repeated runs: the mean of the last two (the first run warms caches and is
-     * reported but not averaged), or the only run.
+     * The headline of repeated runs: the last two (the first run warms caches and is reported but
+     * not summarised), or the only run. Throughput is the mean of the runs' ops/s and the spread is
+     * theirs; latency percentiles come from the runs' histograms added together, so a p99 is the
+     * p99 of every request in the summarised runs, not a mean of two p99s.
+     *
+     * @throws IllegalArgumentException if {@code runs} is empty, or if two runs are summarised and
+     *     either lacks its in-memory histograms (a run read back from result.json)
      */
     public static Summary summarize(List<Run> runs) {
         if (runs.isEmpty()) {
@@ -55,6 +61,9 @@ public final class Stats {
         String basis = used.size() == 1
                 ? "run " + used.get(0).run()
                 : "mean of runs " + used.get(0).run() + " and " + used.get(1).run();
+        if (used.size() > 1 && used.stream().anyMatch(r -> r.histograms() == null)) {
+            throw new IllegalArgumentException("summarising several runs needs their latency histograms");
+        }
         Run a = used.get(0);
         Run b = used.get(used.size() - 1);
         Map<String, List<Operation>> byName = new LinkedHashMap<>();
@@ -64,35 +73,39 @@ public final class Stats {
             }
         }
         List<OperationSummary> ops = new ArrayList<>();
-        byName.forEach((name, list) -> ops.add(new OperationSummary(
-                name,
-                list.stream().mapToDouble(Operation::opsPerSecond).average().orElse(0),
-                meanLatency(list.stream().map(Operation::latencyMs).toList()),
-                list.size() < 2
-                        ? 0
-                        : spreadPercent(list.get(0).opsPerSecond(), list.get(1).opsPerSecond()))));
+        byName.forEach((name, list) -> {
+            long succeeded = list.stream().mapToLong(Operation::ops).sum();
+            double entries = list.stream()
+                    .mapToDouble(o -> o.entriesPerSearch() * o.ops())
+                    .sum();
+            ops.add(new OperationSummary(
+                    name,
+                    list.stream().mapToDouble(Operation::opsPerSecond).average().orElse(0),
+                    used.size() == 1
+                            ? list.get(0).latencyMs()
+                            : latency(RunHistograms.sum(used.stream()
+                                    .map(r -> r.histograms().operations().get(name))
+                                    .filter(Objects::nonNull)
+                                    .toList())),
+                    list.size() < 2
+                            ? 0
+                            : spreadPercent(
+                                    list.get(0).opsPerSecond(), list.get(1).opsPerSecond()),
+                    list.stream().mapToLong(Operation::partial).sum(),
+                    list.stream().mapToLong(Operation::wrongAnswers).sum(),
+                    list.stream().mapToLong(Operation::errors).sum(),
+                    succeeded == 0 ? 0 : entries / succeeded));
+        });
         return new Summary(
                 basis,
                 used.stream().mapToDouble(Run::opsPerSecond).average().orElse(0),
-                meanLatency(used.stream().map(Run::latencyMs).toList()),
+                used.size() == 1
+                        ? a.latencyMs()
+                        : latency(RunHistograms.sum(
+                                used.stream().map(r -> r.histograms().all()).toList())),
                 used.size() < 2 ? 0 : spreadPercent(a.opsPerSecond(), b.opsPerSecond()),
                 used.stream().mapToLong(Run::wrongAnswers).sum(),
                 used.stream().mapToLong(Run::errors).sum(),
                 ops);
-    }
-
-    /** Field-by-field mean of latency figures (percentiles of separate runs are averaged, as published reports did). */
-    public static Latency meanLatency(List<Latency> list) {
-        if (list.isEmpty()) {
-            return Latency.NONE;
-        }
-        double n = list.size();
-        return new Latency(
-                list.stream().mapToDouble(Latency::mean).sum() / n,
-                list.stream().mapToDouble(Latency::p50).sum() / n,
-                list.stream().mapToDouble(Latency::p90).sum() / n,
-                list.stream().mapToDouble(Latency::p99).sum() / n,
-                list.stream().mapToDouble(Latency::p999).sum() / n,
-                list.stream().mapToDouble(Latency::max).max().orElse(0));
     }
 }

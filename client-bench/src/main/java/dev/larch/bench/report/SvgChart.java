@@ -156,6 +156,65 @@ final class SvgChart {
         return sb.append("</svg>").toString();
     }
 
+    /** Grouped bars on a linear scale from zero: one group per category, one bar per series value. */
+    static String bars(
+            String title, String yLabel, List<String> categories, List<String> seriesNames, double[][] values) {
+        double max = 0;
+        for (double[] row : values) {
+            for (double v : row) {
+                max = Math.max(max, v);
+            }
+        }
+        max = niceCeiling(max);
+        StringBuilder sb = frame(title, "", yLabel);
+        double plotH = H - TOP - BOTTOM;
+        double plotW = W - LEFT - RIGHT;
+        for (int k = 0; k <= 4; k++) {
+            double v = max * k / 4;
+            double yy = y(v, max);
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/><text x='%d' y='%.1f' font-size='11' text-anchor='end'>%s</text>",
+                    LEFT,
+                    W - RIGHT,
+                    yy,
+                    yy,
+                    LEFT - 6,
+                    yy + 4,
+                    fmt(v)));
+        }
+        double groupW = plotW / Math.max(1, categories.size());
+        double barW = groupW * 0.8 / Math.max(1, seriesNames.size());
+        for (int c = 0; c < categories.size(); c++) {
+            double gx = LEFT + c * groupW + groupW * 0.1;
+            for (int s = 0; s < seriesNames.size(); s++) {
+                double v = Math.max(0, values[c][s]);
+                double h = v / max * plotH;
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s'><title>%s %s: %s</title></rect>",
+                        gx + s * barW,
+                        TOP + plotH - h,
+                        barW - 1,
+                        h,
+                        COLORS[s % COLORS.length],
+                        Html.escape(categories.get(c)),
+                        Html.escape(seriesNames.get(s)),
+                        fmt(v)));
+            }
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "<text x='%.1f' y='%d' font-size='11' text-anchor='middle'>%s</text>",
+                    gx + groupW * 0.4,
+                    H - BOTTOM + 15,
+                    Html.escape(categories.get(c))));
+        }
+        for (int s = 0; s < seriesNames.size(); s++) {
+            legend(sb, s, seriesNames.get(s), COLORS[s % COLORS.length]);
+        }
+        return sb.append("</svg>").toString();
+    }
+
     private static StringBuilder frame(String title, String xLabel, String yLabel) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(

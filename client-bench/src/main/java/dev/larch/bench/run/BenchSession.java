@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.function.Consumer;
 
 import dev.larch.bench.report.BenchResult;
+import dev.larch.bench.report.IntervalHistograms;
 import dev.larch.bench.report.Stats;
 
 /**
@@ -18,6 +19,12 @@ public final class BenchSession {
     public BenchSession(RunSettings settings, Consumer<String> out) {
         this.engine = new RunEngine(settings, out);
         this.out = out;
+    }
+
+    /** Sends every interval's histograms to {@code sink} (histograms.hlog) as runs complete them. */
+    public BenchSession histogramsTo(IntervalHistograms sink) {
+        engine.histogramsTo(sink);
+        return this;
     }
 
     /**

@@ -13,6 +13,8 @@ import java.util.function.Consumer;
 import dev.larch.bench.gen.SplitMix64;
 import dev.larch.bench.mix.OperationSpec;
 import dev.larch.bench.report.BenchResult;
+import dev.larch.bench.report.IntervalHistograms;
+import dev.larch.bench.report.RunHistograms;
 import dev.larch.bench.report.Stats;
 import org.HdrHistogram.Histogram;
 
@@ -29,10 +31,16 @@ public final class RunEngine {
 
     private final RunSettings settings;
     private final Consumer<String> out;
+    private IntervalHistograms histograms = IntervalHistograms.NONE;
 
     public RunEngine(RunSettings settings, Consumer<String> out) {
         this.settings = settings;
         this.out = out;
+    }
+
+    /** Where every interval's histograms go (histograms.hlog); none by default. */
+    public void histogramsTo(IntervalHistograms sink) {
+        this.histograms = sink;
     }
 
     /** Interval ends in seconds from the start: warm-up ends first, then measurement ends. */
@@ -112,12 +120,14 @@ public final class RunEngine {
 
             Histogram combined = new Histogram(OpMetrics.SIGNIFICANT_DIGITS);
             Map<String, Double> perOp = new LinkedHashMap<>();
+            Map<String, Histogram> opHistograms = new LinkedHashMap<>();
             long errors = 0;
             long wrong = 0;
             for (int i = 0; i < ops.size(); i++) {
                 OpMetrics.Snapshot s = metrics.get(i).drain(null);
                 combined.add(s.latency());
                 perOp.put(ops.get(i).name(), s.successes() / seconds);
+                opHistograms.put(ops.get(i).name(), s.latency());
                 errors += s.errorCount();
                 wrong += s.wrong();
                 if (measuring) {
@@ -125,6 +135,8 @@ public final class RunEngine {
                 }
             }
             OpMetrics.Snapshot cs = connect.drain(null);
+            histograms.interval(
+                    runNumber, measuring ? MEASURE : WARM_UP, prevNanos, now, opHistograms, combined, cs.latency());
             errors += cs.errorCount();
             if (measuring) {
                 connectTotals.add(cs);
@@ -170,6 +182,7 @@ public final class RunEngine {
         List<BenchResult.Operation> operations = new ArrayList<>();
         Histogram all = new Histogram(OpMetrics.SIGNIFICANT_DIGITS);
         Map<Integer, Long> errorsByCode = new TreeMap<>();
+        Map<String, Histogram> opTotals = new LinkedHashMap<>();
         long ok = 0;
         long wrong = 0;
         long partial = 0;
@@ -177,6 +190,7 @@ public final class RunEngine {
             OpTotals t = totals.get(i);
             if (ops.get(i).share() > 0) {
                 operations.add(t.toOperation(ops.get(i).name(), measured));
+                opTotals.put(ops.get(i).name(), t.latency());
             }
             all.add(t.latency());
             ok += t.successes();
@@ -204,7 +218,8 @@ public final class RunEngine {
                 operations,
                 connectTotals.toOperation("connect+bind", measured),
                 intervals,
-                cpu);
+                cpu,
+                new RunHistograms(all, opTotals, connectTotals.latency()));
     }
 
     private static BenchResult.Cpu cpu(

@@ -8,7 +8,10 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.larch.bench.TestData;
 import dev.larch.bench.report.BenchResult;
+import dev.larch.bench.report.HistogramLogContent;
+import dev.larch.bench.report.HistogramLogFile;
 import dev.larch.bench.report.JsonReport;
+import dev.larch.bench.report.Stats;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -136,8 +139,11 @@ class InMemoryBenchIT {
                 "bench",
                 "compare",
                 out.resolve("result.json").toString(),
-                out.resolve("result.json").toString());
+                out.resolve("result.json").toString(),
+                "--html",
+                out.resolve("compare.html").toString());
         assertEquals(0, compare.exitCode(), compare.err());
+        assertTrue(Files.readString(out.resolve("compare.html")).contains("<svg"));
     }
 
     @Test
@@ -214,6 +220,17 @@ class InMemoryBenchIT {
         assertFalse(html.contains("<script")
                 || (html.contains("http://")
                         && html.replace("http://www.w3.org/2000/svg", "").contains("http://")));
+        BenchResult r = JsonReport.read(out.resolve("result.json"));
+        HistogramLogContent log = HistogramLogContent.read(out.resolve(HistogramLogFile.NAME));
+        for (BenchResult.Run run : r.runs()) {
+            assertEquals(run.ops(), log.measured(run.run()).all().getTotalCount(), "hlog holds every measured success");
+            assertEquals(run.latencyMs(), Stats.latency(log.measured(run.run()).all()));
+            assertEquals(
+                    run.intervals().size(),
+                    log.intervals(run.run(), "warm-up").size()
+                            + log.intervals(run.run(), "measure").size());
+        }
+        assertEquals(1, r.config().generators().size());
         String json = Files.readString(out.resolve("result.json"));
         assertTrue(json.contains("\"mixSha256\"") && json.contains("\"vendorName\""));
     }

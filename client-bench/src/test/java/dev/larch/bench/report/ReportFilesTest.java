@@ -60,6 +60,7 @@ class ReportFilesTest {
         assertTrue(html.contains("Latency percentiles per operation"));
         assertTrue(html.contains("Ramp: throughput by client count"));
         assertTrue(html.contains("a note &lt;with&gt; markup"));
+        assertTrue(html.contains("host-a: 2 clients x 4 threads, /tmp/a"), "the load generator is named");
         assertFalse(html.contains("<script"));
         assertFalse(html.contains("src=") || html.contains("href="), "no external resources");
     }

@@ -1,10 +1,12 @@
 package dev.larch.bench.report;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import dev.larch.bench.report.BenchResult.Latency;
+import org.HdrHistogram.Histogram;
 
 /** Small hand-made results for report tests. */
 final class Results {
@@ -25,9 +27,14 @@ final class Results {
 
     static BenchResult.Run run(int number, double... opsPerOperation) {
         List<BenchResult.Operation> ops = new ArrayList<>();
+        Map<String, Histogram> histograms = new LinkedHashMap<>();
         double total = 0;
         for (int i = 0; i < opsPerOperation.length; i++) {
-            ops.add(op("op" + i, opsPerOperation[i], 2.0));
+            BenchResult.Operation op = op("op" + i, opsPerOperation[i], 2.0);
+            ops.add(op);
+            Histogram h = RunHistograms.empty();
+            h.recordValueWithCount(2_000_000, Math.max(1, op.ops()));
+            histograms.put(op.name(), h);
             total += opsPerOperation[i];
         }
         BenchResult.Interval warm =
@@ -49,7 +56,8 @@ final class Results {
                 ops,
                 op("connect+bind", 5, 1),
                 List.of(warm, measure),
-                new BenchResult.Cpu(2, 3, 30, 15, null, null, null));
+                new BenchResult.Cpu(2, 3, 30, 15, null, null, null),
+                new RunHistograms(RunHistograms.sum(histograms.values()), histograms, RunHistograms.empty()));
     }
 
     static BenchResult result(List<BenchResult.Run> runs, BenchResult.Ramp ramp) {
@@ -70,7 +78,8 @@ final class Results {
                 10,
                 1,
                 runs.size(),
-                ramp != null);
+                ramp != null,
+                List.of(new BenchResult.Generator("host-a", "/tmp/a", 2, 4, "2025-01-01T00:00:00Z")));
         BenchResult.Server server = new BenchResult.Server("127.0.0.1", 389, "unknown", "unknown", null, null);
         return new BenchResult(
                 "larch client-bench",

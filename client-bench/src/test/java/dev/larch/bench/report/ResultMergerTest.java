@@ -1,0 +1,78 @@
+package dev.larch.bench.report;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ResultMergerTest {
+    /** A log holding, for each of {@code runs}, an empty warm-up interval and one measured interval. */
+    private static HistogramLogContent log(Path file, BenchResult r, int runs) throws Exception {
+        try (HistogramLogFile log = HistogramLogFile.create(file)) {
+            for (BenchResult.Run run : r.runs().subList(0, runs)) {
+                RunHistograms h = run.histograms();
+                Histogram none = RunHistograms.empty();
+                log.interval(run.run(), "warm-up", 0, 1_000_000_000L, Map.of(), none, none);
+                log.interval(
+                        run.run(), "measure", 1_000_000_000L, 2_000_000_000L, h.operations(), h.all(), h.connections());
+            }
+        }
+        return HistogramLogContent.read(file);
+    }
+
+    @Test
+    void twoGeneratorsAddUpAndKeepTheirPercentiles(@TempDir Path dir) throws Exception {
+        BenchResult a = Results.result(List.of(Results.run(1, 100, 50), Results.run(2, 120, 60)), null);
+        BenchResult b = Results.result(List.of(Results.run(1, 300, 10), Results.run(2, 320, 20)), null);
+        ResultMerger.Merged m = ResultMerger.merge(List.of(
+                new ResultMerger.Part("a", a, log(dir.resolve("a.hlog"), a, 2)),
+                new ResultMerger.Part("b", b, log(dir.resolve("b.hlog"), b, 2))));
+        BenchResult.Run run = m.result().runs().get(1);
+        assertEquals(a.runs().get(1).ops() + b.runs().get(1).ops(), run.ops());
+        assertEquals(180 + 340, run.opsPerSecond(), 1e-9);
+        assertEquals(4, run.clients());
+        assertEquals(2, run.errors(), "one connect error per generator");
+        assertEquals(Map.of("91 connect error", 2L), run.errorsByResultCode());
+        Histogram union = RunHistograms.sum(List.of(
+                a.runs().get(1).histograms().all(), b.runs().get(1).histograms().all()));
+        assertEquals(Stats.latency(union), run.latencyMs());
+        assertEquals(4, m.intervals().size(), "two intervals per run for the merged log");
+        assertEquals(2, m.result().config().generators().size());
+        assertEquals(4, m.result().config().clients());
+        assertTrue(m.result().notes().stream().anyMatch(n -> n.startsWith("Merged from 2 load generators")));
+    }
+
+    @Test
+    void aLogWithoutTheRunsItsResultListsIsRefused(@TempDir Path dir) throws Exception {
+        BenchResult a = Results.result(List.of(Results.run(1, 100), Results.run(2, 100)), null);
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> ResultMerger.merge(List.of(
+                        new ResultMerger.Part("a", a, log(dir.resolve("a.hlog"), a, 2)),
+                        new ResultMerger.Part("short", a, log(dir.resolve("s.hlog"), a, 1)))));
+        assertTrue(e.getMessage().contains("run 2"), e.getMessage());
+    }
+
+    @Test
+    void rampsAndSingleResultsAreRefused(@TempDir Path dir) throws Exception {
+        BenchResult a = Results.result(List.of(Results.run(1, 100)), null);
+        BenchResult ramp = Results.result(
+                List.of(Results.run(1, 100)),
+                new BenchResult.Ramp(List.of(new BenchResult.RampStep(2, 4, 100, 2, 10)), 100, "x", 100, 2, 4, 50));
+        HistogramLogContent log = log(dir.resolve("a.hlog"), a, 1);
+        assertThrows(
+                IllegalArgumentException.class, () -> ResultMerger.merge(List.of(new ResultMerger.Part("a", a, log))));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> ResultMerger.merge(
+                        List.of(new ResultMerger.Part("a", a, log), new ResultMerger.Part("ramp", ramp, log))));
+        assertTrue(e.getMessage().contains("ramp is a ramp"), e.getMessage());
+    }
+}
