@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.Locale;
 import java.util.stream.Stream;
 
 import dev.larch.config.LarchConfig;
@@ -76,7 +75,7 @@ public final class GeneratedDirectory implements AutoCloseable {
             insert(newEntries, txn, suffix());
             insert(newEntries, txn, People.unit(People.PEOPLE, "people"));
             for (int u = 0; u < units; u++) {
-                insert(newEntries, txn, People.unit(People.unitDn(u), String.format(Locale.ROOT, "unit%03d", u)));
+                insert(newEntries, txn, People.unit(People.unitDn(u), People.unitName(u)));
             }
             for (int i = 0; i < entries; i++) {
                 insert(newEntries, txn, People.person(i));
