@@ -1,10 +1,12 @@
 package dev.larch.jmh;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 
+import dev.larch.jmh.compare.BaselineNoise;
 import dev.larch.jmh.compare.Comparison;
 import dev.larch.jmh.compare.Report;
 import dev.larch.jmh.compare.ResultFile;
@@ -22,11 +24,24 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * {@code ./larch jmh}: runs the benchmark suite (full or quick) and writes JMH's JSON, and/or judges
- * a result against a baseline. Exit status: 0 fine, 1 a regression, 2 a usage, run or file error.
+ * a result against a baseline, or records a baseline. Exit status: 0 fine, 1 a regression (or a
+ * recorded baseline too noisy to judge against), 2 a usage, run or file error.
  */
 public final class JmhMain {
-    /** Store size of a quick run: big enough for every benchmark's targets, small enough to build fast. */
-    static final String QUICK_ENTRIES = "20000";
+    /** Store size of a quick run: ten units of people, built in a few seconds per store benchmark. */
+    static final String QUICK_ENTRIES = "10000";
+    /**
+     * A quick run's measurement: many short iterations rather than few long ones, because JMH's
+     * 99.9% error shrinks fast with the count (Student's t for 7 degrees of freedom is 5.4, for 2 it
+     * is 31.6), so the same 2 s per benchmark gives error bars narrow enough to judge.
+     */
+    static final int QUICK_MEASUREMENT_ITERATIONS = 8;
+
+    static final TimeValue QUICK_MEASUREMENT_TIME = TimeValue.milliseconds(250);
+    /** Forks of a recorded full baseline: fork-to-fork variation is part of the error it must bound. */
+    static final int RECORD_FORKS = 3;
+    /** Forks of a recorded quick baseline: its iterations are short, so it needs more of them. */
+    static final int RECORD_QUICK_FORKS = 5;
 
     private JmhMain() {}
 
@@ -51,6 +66,12 @@ public final class JmhMain {
             Path result = launch.runsSuite() ? runSuite(launch) : launch.against();
             if (result == null) {
                 return 0;
+            }
+            if (launch.recordBaseline()) {
+                List<Score> recorded = ResultFile.read(result);
+                System.out.println();
+                System.out.print(BaselineNoise.report(result.toString(), recorded));
+                return BaselineNoise.tooNoisy(recorded).isEmpty() ? 0 : 1;
             }
             if (launch.baseline() == null) {
                 System.out.println(
@@ -87,6 +108,12 @@ public final class JmhMain {
             return null;
         }
         Path resultFile = launch.effectiveResultFile();
+        Path folder = resultFile.toAbsolutePath().getParent();
+        if (folder != null && !Files.isDirectory(folder)) {
+            // Found before a run that may take an hour, not after.
+            throw new CommandLineOptionException("no folder " + folder + " for the results"
+                    + (launch.recordBaseline() ? ": run from the repository root, or give -rff FILE" : ""));
+        }
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .parent(cli)
                 .resultFormat(ResultFormatType.JSON)
@@ -94,8 +121,11 @@ public final class JmhMain {
         if (!cli.shouldFailOnError().hasValue()) {
             options.shouldFailOnError(true);
         }
+        if (launch.recordBaseline() && !cli.getForkCount().hasValue()) {
+            options.forks(launch.quick() ? RECORD_QUICK_FORKS : RECORD_FORKS);
+        }
         if (launch.quick()) {
-            quick(cli, options);
+            quick(cli, options, !launch.recordBaseline());
         }
         Collection<RunResult> results = new Runner(options.build()).run();
         if (results.isEmpty()) {
@@ -104,9 +134,14 @@ public final class JmhMain {
         return resultFile;
     }
 
-    /** Short settings for a smoke run; explicit JMH options on the command line still win. */
-    private static void quick(CommandLineOptions cli, ChainedOptionsBuilder options) {
-        if (!cli.getForkCount().hasValue()) {
+    /**
+     * Short settings for a smoke run that still has error bars; explicit JMH options on the command
+     * line still win.
+     *
+     * @param oneFork whether to run one fork (a recorded baseline sets its own count)
+     */
+    private static void quick(CommandLineOptions cli, ChainedOptionsBuilder options, boolean oneFork) {
+        if (oneFork && !cli.getForkCount().hasValue()) {
             options.forks(1);
         }
         if (!cli.getWarmupIterations().hasValue()) {
@@ -116,10 +151,10 @@ public final class JmhMain {
             options.warmupTime(TimeValue.seconds(1));
         }
         if (!cli.getMeasurementIterations().hasValue()) {
-            options.measurementIterations(2);
+            options.measurementIterations(QUICK_MEASUREMENT_ITERATIONS);
         }
         if (!cli.getMeasurementTime().hasValue()) {
-            options.measurementTime(TimeValue.seconds(1));
+            options.measurementTime(QUICK_MEASUREMENT_TIME);
         }
         if (!cli.getParameter("entries").hasValue()) {
             options.param("entries", QUICK_ENTRIES);
