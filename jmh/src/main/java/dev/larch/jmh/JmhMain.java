@@ -3,14 +3,18 @@ package dev.larch.jmh;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 import dev.larch.jmh.compare.BaselineNoise;
 import dev.larch.jmh.compare.Comparison;
 import dev.larch.jmh.compare.Report;
 import dev.larch.jmh.compare.ResultFile;
 import dev.larch.jmh.compare.Score;
+import dev.larch.jmh.data.GeneratedDirectory;
 import org.openjdk.jmh.Main;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -127,11 +131,44 @@ public final class JmhMain {
         if (launch.quick()) {
             quick(cli, options, !launch.recordBaseline());
         }
-        Collection<RunResult> results = new Runner(options.build()).run();
-        if (results.isEmpty()) {
-            throw new RunnerException("no benchmark matched " + cli.getIncludes());
+        Path storeCache = shareStores(cli, options);
+        try {
+            Collection<RunResult> results = new Runner(options.build()).run();
+            if (results.isEmpty()) {
+                throw new RunnerException("no benchmark matched " + cli.getIncludes());
+            }
+        } finally {
+            deleteTree(storeCache);
         }
         return resultFile;
+    }
+
+    /**
+     * Gives this run's forks a folder to share generated stores in ({@link GeneratedDirectory}): the
+     * first store benchmark builds, the others copy. Returns the folder, deleted after the run.
+     */
+    private static Path shareStores(CommandLineOptions cli, ChainedOptionsBuilder options) throws RunnerException {
+        Path folder;
+        try {
+            folder = Files.createTempDirectory("larch-jmh-stores-");
+        } catch (IOException e) {
+            throw new RunnerException("cannot create a folder for the run's stores: " + e.getMessage(), e);
+        }
+        List<String> prepend = new ArrayList<>();
+        if (cli.getJvmArgsPrepend().hasValue()) {
+            prepend.addAll(cli.getJvmArgsPrepend().get());
+        }
+        prepend.add("-D" + GeneratedDirectory.STORE_CACHE_PROPERTY + "=" + folder);
+        options.jvmArgsPrepend(prepend.toArray(String[]::new));
+        return folder;
+    }
+
+    private static void deleteTree(Path folder) {
+        try (Stream<Path> files = Files.walk(folder)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("larch jmh: could not delete " + folder + ": " + e.getMessage());
+        }
     }
 
     /**
