@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.larch.config.LarchConfig;
 import dev.larch.jmh.data.GeneratedDirectory;
+import dev.larch.jmh.data.People;
 import dev.larch.server.RequestHandlers;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.auth.Credentials;
@@ -45,7 +46,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * The bytes go through the pipeline a connection gets ({@link LdapChannelInitializer}: frame
  * decoder, message decoder, encoder, dispatcher) on an {@link EmbeddedChannel}, into the real
  * handlers ({@link RequestHandlers}) over a generated store of {@code entries} people. One operation is
- * {@code (uid=user012345)} from the suffix, subtree scope, all user attributes: one entry and a done.
+ * {@code (uid=<a random person's uid>)} from the suffix, subtree scope, all user attributes: one entry
+ * and a done; or, for {@link #exactMatchSearchMiss}, a uid nobody has: a done alone. The requests of
+ * every person are encoded in set-up and drawn by {@link KeyDraw}, so the store is read all over as
+ * real clients read it.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -57,7 +61,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 public class ExactMatchSearchBenchmark {
 
-    /** People in the store; at least 20,000 so the searched person exists. */
+    /** Requests each set-up checks, spread evenly over the people. */
+    static final int CHECKED_REQUESTS = 200;
+
+    /** People in the store; at least one. */
     @Param("100000")
     public int entries;
 
@@ -65,12 +72,15 @@ public class ExactMatchSearchBenchmark {
     private WriteQueue writes;
     private WorkerPool workers;
     private EmbeddedChannel channel;
-    private byte[] request;
+    /** Request {@code i} searches for person {@code i}. */
+    private byte[][] hits;
+    /** Request {@code i} searches for a uid beside person {@code i}'s that nobody has. */
+    private byte[][] misses;
 
     @Setup(Level.Trial)
     public void setUp() {
-        if (entries < 20_000) {
-            throw new IllegalArgumentException("entries must be at least 20000, was " + entries);
+        if (entries < 1) {
+            throw new IllegalArgumentException("entries must be at least 1, was " + entries);
         }
         data = GeneratedDirectory.create(entries);
         StoredDirectory open = data.open();
@@ -90,8 +100,17 @@ public class ExactMatchSearchBenchmark {
         ListenerOptions options = new ListenerOptions(l.host(), 0, 1, l.maxPduBytes(), 0, l.maxFilterDepth());
         channel = new EmbeddedChannel(LdapChannelInitializer.standalone(options, handler));
         LdapApiService codec = LdapApiServiceFactory.getSingleton();
-        request = Requests.encode(codec, Requests.exactMatch(2, "user012345"));
-        checkAnswer(codec);
+        hits = new byte[entries][];
+        misses = new byte[entries][];
+        for (int i = 0; i < entries; i++) {
+            hits[i] = Requests.encode(codec, Requests.exactMatch(2, People.uid(i)));
+            misses[i] = Requests.encode(codec, Requests.exactMatch(2, People.absentUid(i)));
+        }
+        int step = Math.max(1, entries / CHECKED_REQUESTS);
+        for (int i = 0; i < entries; i += step) {
+            checkAnswer(codec, hits[i], "uid=" + People.uid(i) + ",");
+            checkAnswer(codec, misses[i], null);
+        }
     }
 
     @TearDown(Level.Trial)
@@ -102,9 +121,19 @@ public class ExactMatchSearchBenchmark {
         data.close();
     }
 
-    /** Returns the number of response bytes, so nothing is optimized away. */
+    /** A random person found: one entry and a done. Returns the response bytes, so nothing is optimized away. */
     @Benchmark
-    public int exactMatchSearch() {
+    public int exactMatchSearch(KeyDraw draw) {
+        return search(hits[draw.next(hits.length)]);
+    }
+
+    /** A uid nobody has (beside a random person's): a done with no entry. */
+    @Benchmark
+    public int exactMatchSearchMiss(KeyDraw draw) {
+        return search(misses[draw.next(misses.length)]);
+    }
+
+    private int search(byte[] request) {
         ByteBuf in = channel.alloc().directBuffer(request.length).writeBytes(request);
         channel.writeInbound(in);
         int bytes = 0;
@@ -115,8 +144,11 @@ public class ExactMatchSearchBenchmark {
         return bytes;
     }
 
-    /** The benchmark must measure a successful search returning exactly the one person. */
-    private void checkAnswer(LdapApiService codec) {
+    /**
+     * The benchmark must measure a successful search returning exactly the one person whose DN starts
+     * with {@code dnStart}, or none when it is null.
+     */
+    private void checkAnswer(LdapApiService codec, byte[] request, String dnStart) {
         channel.writeInbound(channel.alloc().directBuffer(request.length).writeBytes(request));
         List<Message> answer = new ArrayList<>();
         for (ByteBuf pdu = channel.readOutbound(); pdu != null; pdu = channel.readOutbound()) {
@@ -134,13 +166,16 @@ public class ExactMatchSearchBenchmark {
                 pdu.release();
             }
         }
-        boolean ok = answer.size() == 2
-                && answer.get(0) instanceof SearchResultEntry e
-                && e.getObjectName().getName().startsWith("uid=user012345,")
-                && answer.get(1) instanceof SearchResultDone d
+        int entriesExpected = dnStart == null ? 0 : 1;
+        boolean ok = answer.size() == entriesExpected + 1
+                && (dnStart == null
+                        || (answer.get(0) instanceof SearchResultEntry e
+                                && e.getObjectName().getName().startsWith(dnStart)))
+                && answer.get(entriesExpected) instanceof SearchResultDone d
                 && d.getLdapResult().getResultCode() == ResultCodeEnum.SUCCESS;
         if (!ok) {
-            throw new IllegalStateException("benchmark set-up: expected one entry and success, got " + answer);
+            throw new IllegalStateException("benchmark set-up: expected " + entriesExpected + " entries (" + dnStart
+                    + "...) and success, got " + answer);
         }
     }
 

@@ -1,14 +1,20 @@
 package dev.larch.jmh;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
+import dev.larch.jmh.compare.BaselineNoise;
 import dev.larch.jmh.compare.Comparison;
 import dev.larch.jmh.compare.Report;
 import dev.larch.jmh.compare.ResultFile;
 import dev.larch.jmh.compare.Score;
+import dev.larch.jmh.data.GeneratedDirectory;
 import org.openjdk.jmh.Main;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -22,11 +28,24 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * {@code ./larch jmh}: runs the benchmark suite (full or quick) and writes JMH's JSON, and/or judges
- * a result against a baseline. Exit status: 0 fine, 1 a regression, 2 a usage, run or file error.
+ * a result against a baseline, or records a baseline. Exit status: 0 fine, 1 a regression (or a
+ * recorded baseline too noisy to judge against), 2 a usage, run or file error.
  */
 public final class JmhMain {
-    /** Store size of a quick run: big enough for every benchmark's targets, small enough to build fast. */
-    static final String QUICK_ENTRIES = "20000";
+    /** Store size of a quick run: ten units of people, built in a few seconds per store benchmark. */
+    static final String QUICK_ENTRIES = "10000";
+    /**
+     * A quick run's measurement: many short iterations rather than few long ones, because JMH's
+     * 99.9% error shrinks fast with the count (Student's t for 7 degrees of freedom is 5.4, for 2 it
+     * is 31.6), so the same 2 s per benchmark gives error bars narrow enough to judge.
+     */
+    static final int QUICK_MEASUREMENT_ITERATIONS = 8;
+
+    static final TimeValue QUICK_MEASUREMENT_TIME = TimeValue.milliseconds(250);
+    /** Forks of a recorded full baseline: fork-to-fork variation is part of the error it must bound. */
+    static final int RECORD_FORKS = 3;
+    /** Forks of a recorded quick baseline: its iterations are short, so it needs more of them. */
+    static final int RECORD_QUICK_FORKS = 5;
 
     private JmhMain() {}
 
@@ -51,6 +70,12 @@ public final class JmhMain {
             Path result = launch.runsSuite() ? runSuite(launch) : launch.against();
             if (result == null) {
                 return 0;
+            }
+            if (launch.recordBaseline()) {
+                List<Score> recorded = ResultFile.read(result);
+                System.out.println();
+                System.out.print(BaselineNoise.report(result.toString(), recorded));
+                return BaselineNoise.tooNoisy(recorded).isEmpty() ? 0 : 1;
             }
             if (launch.baseline() == null) {
                 System.out.println(
@@ -87,6 +112,12 @@ public final class JmhMain {
             return null;
         }
         Path resultFile = launch.effectiveResultFile();
+        Path folder = resultFile.toAbsolutePath().getParent();
+        if (folder != null && !Files.isDirectory(folder)) {
+            // Found before a run that may take an hour, not after.
+            throw new CommandLineOptionException("no folder " + folder + " for the results"
+                    + (launch.recordBaseline() ? ": run from the repository root, or give -rff FILE" : ""));
+        }
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .parent(cli)
                 .resultFormat(ResultFormatType.JSON)
@@ -94,19 +125,60 @@ public final class JmhMain {
         if (!cli.shouldFailOnError().hasValue()) {
             options.shouldFailOnError(true);
         }
-        if (launch.quick()) {
-            quick(cli, options);
+        if (launch.recordBaseline() && !cli.getForkCount().hasValue()) {
+            options.forks(launch.quick() ? RECORD_QUICK_FORKS : RECORD_FORKS);
         }
-        Collection<RunResult> results = new Runner(options.build()).run();
-        if (results.isEmpty()) {
-            throw new RunnerException("no benchmark matched " + cli.getIncludes());
+        if (launch.quick()) {
+            quick(cli, options, !launch.recordBaseline());
+        }
+        Path storeCache = shareStores(cli, options);
+        try {
+            Collection<RunResult> results = new Runner(options.build()).run();
+            if (results.isEmpty()) {
+                throw new RunnerException("no benchmark matched " + cli.getIncludes());
+            }
+        } finally {
+            deleteTree(storeCache);
         }
         return resultFile;
     }
 
-    /** Short settings for a smoke run; explicit JMH options on the command line still win. */
-    private static void quick(CommandLineOptions cli, ChainedOptionsBuilder options) {
-        if (!cli.getForkCount().hasValue()) {
+    /**
+     * Gives this run's forks a folder to share generated stores in ({@link GeneratedDirectory}): the
+     * first store benchmark builds, the others copy. Returns the folder, deleted after the run.
+     */
+    private static Path shareStores(CommandLineOptions cli, ChainedOptionsBuilder options) throws RunnerException {
+        Path folder;
+        try {
+            folder = Files.createTempDirectory("larch-jmh-stores-");
+        } catch (IOException e) {
+            throw new RunnerException("cannot create a folder for the run's stores: " + e.getMessage(), e);
+        }
+        List<String> prepend = new ArrayList<>();
+        if (cli.getJvmArgsPrepend().hasValue()) {
+            prepend.addAll(cli.getJvmArgsPrepend().get());
+        }
+        prepend.add("-D" + GeneratedDirectory.STORE_CACHE_PROPERTY + "=" + folder);
+        options.jvmArgsPrepend(prepend.toArray(String[]::new));
+        return folder;
+    }
+
+    private static void deleteTree(Path folder) {
+        try (Stream<Path> files = Files.walk(folder)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("larch jmh: could not delete " + folder + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Short settings for a smoke run that still has error bars; explicit JMH options on the command
+     * line still win.
+     *
+     * @param oneFork whether to run one fork (a recorded baseline sets its own count)
+     */
+    private static void quick(CommandLineOptions cli, ChainedOptionsBuilder options, boolean oneFork) {
+        if (oneFork && !cli.getForkCount().hasValue()) {
             options.forks(1);
         }
         if (!cli.getWarmupIterations().hasValue()) {
@@ -116,10 +188,10 @@ public final class JmhMain {
             options.warmupTime(TimeValue.seconds(1));
         }
         if (!cli.getMeasurementIterations().hasValue()) {
-            options.measurementIterations(2);
+            options.measurementIterations(QUICK_MEASUREMENT_ITERATIONS);
         }
         if (!cli.getMeasurementTime().hasValue()) {
-            options.measurementTime(TimeValue.seconds(1));
+            options.measurementTime(QUICK_MEASUREMENT_TIME);
         }
         if (!cli.getParameter("entries").hasValue()) {
             options.param("entries", QUICK_ENTRIES);

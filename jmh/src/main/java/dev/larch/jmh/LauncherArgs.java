@@ -8,11 +8,14 @@ import dev.larch.jmh.compare.Comparison;
 
 /**
  * The arguments of {@code ./larch jmh}: ours ({@code --quick}, {@code --compare}, {@code --against},
- * {@code --threshold}) and the result file ({@code -rff}); everything else goes to JMH unchanged.
+ * {@code --threshold}, {@code --record-baseline}) and the result file ({@code -rff}); everything else
+ * goes to JMH unchanged.
  *
  * @param resultFile where JMH writes its JSON (null: the default for the mode)
  * @param baseline with {@code --compare}: the baseline to judge against; null otherwise
  * @param against with {@code --against}: an existing result to judge instead of running the suite
+ * @param recordBaseline with {@code --record-baseline}: run with more forks, write the committed
+ *     baseline of the mode and check that every error is small enough to judge against
  */
 public record LauncherArgs(
         boolean quick,
@@ -21,18 +24,31 @@ public record LauncherArgs(
         double thresholdPercent,
         Path resultFile,
         List<String> jmhArgs,
-        boolean help) {
+        boolean help,
+        boolean recordBaseline) {
+
+    /** Where {@code --record-baseline} writes the full suite's baseline, from the repository root. */
+    public static final Path FULL_BASELINE = Path.of("jmh", "baseline", "baseline.json");
+    /** Where {@code --quick --record-baseline} writes the quick run's baseline. */
+    public static final Path QUICK_BASELINE = Path.of("jmh", "baseline", "quick-baseline.json");
 
     public static final String USAGE = """
             usage: ./larch jmh [--quick] [-rff FILE] [JMH options] [BENCHMARK REGEX...]
                    ./larch jmh --compare BASELINE.json [--against RESULT.json] [--threshold PCT] [--quick] [JMH options]
+                   ./larch jmh [--quick] --record-baseline [JMH options]
 
               (no option)       run the full suite; JMH's JSON goes to jmh-result.json (or -rff FILE)
-              --quick           every benchmark briefly: 1 fork, 1 warm-up and 2 measurement iterations of
-                                1 s, a store of 20,000 people; JSON to jmh-quick-result.json (or -rff FILE)
+              --quick           every benchmark briefly, with error bars: 1 fork, 1 warm-up iteration of 1 s
+                                and 8 measurement iterations of 250 ms, stores of 10,000 people; JSON to
+                                jmh-quick-result.json (or -rff FILE). Compare it with the quick baseline.
               --compare FILE    judge a result against this baseline: a table of each benchmark's change with
                                 its error bars; exit status 1 when one is slower beyond both error bars and
-                                the threshold. Without --against, runs the suite first.
+                                the threshold. Without --against, runs the suite first. Benchmarks whose
+                                baseline error is above 10% of the score are "baseline too noisy" (a warning).
+              --record-baseline run the suite (or with --quick the quick run) with 3 forks (quick: 5) unless -f
+                                says otherwise, write jmh/baseline/baseline.json (quick: quick-baseline.json;
+                                run from the repository root) or -rff FILE, and list every benchmark whose
+                                error is above 10% of its score: exit status 1 when there is one.
               --against FILE    the result to judge (no run)
               --threshold PCT   smallest change that counts, in percent (default 10)
               -h, --help        this text; JMH's own options: ./larch jmh -h-jmh
@@ -46,6 +62,7 @@ public record LauncherArgs(
     public static LauncherArgs parse(String... args) {
         boolean quick = false;
         boolean help = false;
+        boolean record = false;
         Path baseline = null;
         Path against = null;
         Path resultFile = null;
@@ -55,6 +72,7 @@ public record LauncherArgs(
             String a = args[i];
             switch (a) {
                 case "--quick" -> quick = true;
+                case "--record-baseline" -> record = true;
                 case "--compare" -> baseline = Path.of(value(args, ++i, a));
                 case "--against" -> against = Path.of(value(args, ++i, a));
                 case "--threshold" -> threshold = threshold(value(args, ++i, a));
@@ -67,7 +85,11 @@ public record LauncherArgs(
         if (against != null && baseline == null) {
             throw new IllegalArgumentException("--against needs --compare BASELINE.json");
         }
-        return new LauncherArgs(quick, baseline, against, threshold, resultFile, jmh, help);
+        if (record && baseline != null) {
+            throw new IllegalArgumentException(
+                    "--record-baseline writes a baseline; compare a result with it afterwards (--compare)");
+        }
+        return new LauncherArgs(quick, baseline, against, threshold, resultFile, jmh, help, record);
     }
 
     /** Whether the suite must run: always, unless an existing result is compared. */
@@ -79,6 +101,9 @@ public record LauncherArgs(
     public Path effectiveResultFile() {
         if (resultFile != null) {
             return resultFile;
+        }
+        if (recordBaseline) {
+            return quick ? QUICK_BASELINE : FULL_BASELINE;
         }
         return Path.of(quick ? "jmh-quick-result.json" : "jmh-result.json");
     }

@@ -92,7 +92,7 @@ public class PduCodecBenchmark {
         return decoder.decode(searchRequest);
     }
 
-    /** A SearchResultEntry of ten attributes to a pooled buffer, released after. */
+    /** A SearchResultEntry of a dbgen-shaped person (24 attribute types) to a pooled buffer, released after. */
     @Benchmark
     public int encodeSearchResultEntry() throws Exception {
         return encode(entry);

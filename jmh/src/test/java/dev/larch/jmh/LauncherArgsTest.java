@@ -42,7 +42,24 @@ class LauncherArgsTest {
     }
 
     @Test
+    void recordingWritesTheModesCommittedBaselineUnlessTold() {
+        LauncherArgs full = LauncherArgs.parse("--record-baseline");
+        assertTrue(full.recordBaseline());
+        assertTrue(full.runsSuite());
+        assertEquals(Path.of("jmh/baseline/baseline.json"), full.effectiveResultFile());
+        assertEquals(
+                Path.of("jmh/baseline/quick-baseline.json"),
+                LauncherArgs.parse("--quick", "--record-baseline").effectiveResultFile());
+        assertEquals(
+                Path.of("/tmp/b.json"),
+                LauncherArgs.parse("--record-baseline", "-rff", "/tmp/b.json").effectiveResultFile());
+        assertFalse(LauncherArgs.parse("--quick").recordBaseline());
+    }
+
+    @Test
     void mistakesAreExplained() {
+        assertThrows(
+                IllegalArgumentException.class, () -> LauncherArgs.parse("--record-baseline", "--compare", "b.json"));
         assertThrows(IllegalArgumentException.class, () -> LauncherArgs.parse("--against", "new.json"));
         assertThrows(IllegalArgumentException.class, () -> LauncherArgs.parse("--compare"));
         assertThrows(IllegalArgumentException.class, () -> LauncherArgs.parse("--compare", "b", "--threshold", "-3"));

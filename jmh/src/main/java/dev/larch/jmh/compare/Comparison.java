@@ -13,9 +13,11 @@ import java.util.Map;
  * <p>Each score comes with JMH's error (half its 99.9% confidence interval). A benchmark is
  * {@link Verdict#SLOWER} only when it got worse by more than the threshold <em>and</em> its new
  * interval lies wholly on the worse side of the baseline's: slower beyond both error bars. Faster
- * mirrors that. Anything else is {@link Verdict#NOISY} when an error bar is wider than the threshold
- * (or unknown), or when the change exceeds the threshold but stays inside the error bars; otherwise
- * {@link Verdict#SAME}.
+ * mirrors that. Anything else is {@link Verdict#BASELINE_NOISY} when the baseline's error is unknown
+ * or above {@link #BASELINE_MAX_ERROR_PERCENT} of its score (the baseline needs recording again),
+ * {@link Verdict#NOISY} when the result's error bar is wider than the threshold (or unknown), or when
+ * the change exceeds the threshold but stays inside the error bars; otherwise {@link Verdict#SAME}.
+ * A change beyond both error bars is judged even with a wide baseline bar: it is real either way.
  *
  * <p>Benchmarks are matched by name and params. A benchmark whose params differ between the files
  * (a quick run's smaller store, say) is still paired when each file has it once, with a note.
@@ -29,6 +31,13 @@ public record Comparison(
         List<Row> rows, List<Score> onlyInBaseline, List<Score> onlyInResult, double thresholdPercent) {
 
     public static final double DEFAULT_THRESHOLD_PERCENT = 10.0;
+
+    /**
+     * The largest error, in percent of the score, a baseline benchmark may have to judge against:
+     * {@code --record-baseline} reports benchmarks above it, and the comparison calls them
+     * {@link Verdict#BASELINE_NOISY}.
+     */
+    public static final double BASELINE_MAX_ERROR_PERCENT = 10.0;
 
     public Comparison {
         rows = List.copyOf(rows);
@@ -112,7 +121,15 @@ public record Comparison(
         double threshold = thresholdPercent / 100;
         double oldErr = baseline.error();
         double newErr = result.error();
-        if (Double.isNaN(oldErr) || Double.isNaN(newErr)) {
+        if (Double.isNaN(oldErr)) {
+            return new Row(
+                    baseline,
+                    result,
+                    change,
+                    Verdict.BASELINE_NOISY,
+                    join("no error estimate in the baseline: JMH needs 3 or more measurement iterations", paramsNote));
+        }
+        if (Double.isNaN(newErr)) {
             return new Row(
                     baseline,
                     result,
@@ -134,6 +151,20 @@ public record Comparison(
         }
         double oldRelative = oldErr / old;
         double newRelative = now > 0 ? newErr / now : Double.POSITIVE_INFINITY;
+        if (oldRelative * 100 > BASELINE_MAX_ERROR_PERCENT) {
+            return new Row(
+                    baseline,
+                    result,
+                    change,
+                    Verdict.BASELINE_NOISY,
+                    join(
+                            String.format(
+                                    Locale.ROOT,
+                                    "baseline error ±%.0f%% is above %s of its score",
+                                    oldRelative * 100,
+                                    percent(BASELINE_MAX_ERROR_PERCENT)),
+                            paramsNote));
+        }
         if (Math.max(oldRelative, newRelative) > threshold) {
             String side = oldRelative >= newRelative ? "baseline" : "result";
             return new Row(

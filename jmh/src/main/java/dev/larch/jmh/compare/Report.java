@@ -49,13 +49,15 @@ public final class Report {
     private static String summary(Comparison c) {
         int slower = c.withVerdict(Verdict.SLOWER).size();
         int noisy = c.withVerdict(Verdict.NOISY).size();
+        List<Row> baselineNoisy = c.withVerdict(Verdict.BASELINE_NOISY);
         StringBuilder s = new StringBuilder(String.format(
                 Locale.ROOT,
-                "%d slower, %d faster, %d same, %d noisy",
+                "%d slower, %d faster, %d same, %d noisy, %d baseline too noisy",
                 slower,
                 c.withVerdict(Verdict.FASTER).size(),
                 c.withVerdict(Verdict.SAME).size(),
-                noisy));
+                noisy,
+                baselineNoisy.size()));
         if (!c.onlyInBaseline().isEmpty() || !c.onlyInResult().isEmpty()) {
             s.append(String.format(
                     Locale.ROOT,
@@ -73,6 +75,14 @@ public final class Report {
                     .append(
                             ": their error bars are unknown, wider than the threshold, or hide the change. Rerun on a quieter")
                     .append(" machine, or with more iterations and forks (e.g. -f 2 -i 10), before trusting them.\n");
+        }
+        if (!baselineNoisy.isEmpty()) {
+            s.append("WARNING: the baseline is too noisy to judge ")
+                    .append(baselineNoisy.stream().map(Row::name).collect(Collectors.joining(", ")))
+                    .append(" (error unknown or above ")
+                    .append(Comparison.percent(Comparison.BASELINE_MAX_ERROR_PERCENT))
+                    .append(" of the score). Record the baseline again on a quiet machine")
+                    .append(" (./larch jmh --record-baseline, with --quick for the quick one).\n");
         }
         if (slower > 0) {
             s.append("REGRESSION: ")

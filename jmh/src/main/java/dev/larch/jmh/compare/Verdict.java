@@ -8,8 +8,14 @@ public enum Verdict {
     SLOWER("SLOWER"),
     /** Within the threshold, with error bars narrow enough to tell. */
     SAME("same"),
-    /** Too noisy to judge: error bars wider than the threshold, or a change inside them. */
-    NOISY("noisy");
+    /** Too noisy to judge: the result's error bar wider than the threshold, or a change inside the bars. */
+    NOISY("noisy"),
+    /**
+     * Cannot be judged because the baseline itself is too uncertain: its error is unknown or above
+     * {@link Comparison#BASELINE_MAX_ERROR_PERCENT} of its score. A warning that the baseline needs
+     * recording again; it does not fail the check.
+     */
+    BASELINE_NOISY("baseline too noisy");
 
     private final String label;
 

@@ -65,14 +65,48 @@ class ComparisonTest {
 
     @Test
     void errorWiderThanTheThresholdIsNoisyAndDoesNotFail() {
-        Comparison c = compare(avgt("a", 100, 30), avgt("a", 125, 35));
+        Comparison c = compare(avgt("a", 100, 2), avgt("a", 125, 35));
         Row row = c.rows().get(0);
         assertEquals(Verdict.NOISY, row.verdict());
-        assertTrue(row.note().contains("baseline error ±30% is wider than the 10% threshold"), row.note());
+        assertTrue(row.note().contains("result error ±28% is wider than the 10% threshold"), row.note());
         assertEquals(0, c.exitStatus());
         String report = Report.render(c, "base.json", "new.json");
         assertTrue(report.contains("The noise is too high to judge any benchmark"), report);
         assertTrue(report.contains("No regression"), report);
+    }
+
+    @Test
+    void aBaselineErrorAbove10PercentIsReportedAsBaselineTooNoisyAndDoesNotFail() {
+        Comparison c = compare(avgt("a", 100, 11), avgt("a", 105, 1));
+        Row row = c.rows().get(0);
+        assertEquals(Verdict.BASELINE_NOISY, row.verdict());
+        assertTrue(row.note().contains("baseline error ±11% is above 10% of its score"), row.note());
+        assertEquals(0, c.exitStatus());
+        String report = Report.render(c, "base.json", "new.json");
+        assertTrue(report.contains("0 noisy, 1 baseline too noisy"), report);
+        assertTrue(report.contains("WARNING: the baseline is too noisy to judge X.a"), report);
+        assertTrue(report.contains("./larch jmh --record-baseline"), report);
+    }
+
+    @Test
+    void aBaselineErrorOfExactly10PercentIsStillJudged() {
+        assertEquals(
+                Verdict.SAME,
+                compare(avgt("a", 100, 10), avgt("a", 101, 1)).rows().get(0).verdict());
+    }
+
+    @Test
+    void aBaselineWithoutAnErrorEstimateIsTooNoisy() {
+        Comparison c = compare(avgt("a", 100, Double.NaN), avgt("a", 101, 1));
+        assertEquals(Verdict.BASELINE_NOISY, c.rows().get(0).verdict());
+        assertTrue(c.rows().get(0).note().contains("no error estimate in the baseline"));
+    }
+
+    @Test
+    void aBaselineTooNoisyDoesNotHideARegressionBeyondBothErrorBars() {
+        Comparison c = compare(avgt("a", 100, 20), avgt("a", 160, 3));
+        assertEquals(Verdict.SLOWER, c.rows().get(0).verdict());
+        assertEquals(1, c.exitStatus());
     }
 
     @Test
@@ -164,7 +198,7 @@ class ComparisonTest {
                 10);
         String report = Report.render(c, "base.json", "new.json");
         assertTrue(report.contains("REGRESSION: X.walk +50.0%"), report);
-        assertTrue(report.contains("1 slower, 0 faster, 1 same, 0 noisy"), report);
+        assertTrue(report.contains("1 slower, 0 faster, 1 same, 0 noisy, 0 baseline too noisy"), report);
         assertFalse(report.contains("noise is too high"), report);
     }
 }
