@@ -60,6 +60,8 @@ public record BenchResult(
     /**
      * One operation over one measured run. {@code ops} counts successes (partial ones included);
      * wrong answers and errors are counted apart and are not in the latency figures.
+     * {@code wrongExamples} holds the first few wrong answers' problems (what was asked, what came
+     * back); empty in results written before it existed.
      */
     public record Operation(
             String name,
@@ -70,7 +72,12 @@ public record BenchResult(
             long partial,
             long wrongAnswers,
             long errors,
-            Map<String, Long> errorsByResultCode) {}
+            Map<String, Long> errorsByResultCode,
+            List<String> wrongExamples) {
+        public Operation {
+            wrongExamples = wrongExamples == null ? List.of() : List.copyOf(wrongExamples);
+        }
+    }
 
     /**
      * One printed interval; {@code phase} is "warm-up" or "measure". CPU figures are percent of one

@@ -20,7 +20,8 @@ final class Results {
                 0,
                 0,
                 0,
-                Map.of());
+                Map.of(),
+                List.of());
     }
 
     static BenchResult.Run run(int number, double... opsPerOperation) {

@@ -22,7 +22,7 @@ class RequestFactoryTest {
 
     @BeforeAll
     static void sample(@TempDir Path dir) throws Exception {
-        data = new LdifSampler(1_000, 100, 1).sample(TestData.ldif(dir.resolve("d.ldif"), 1_000));
+        data = new LdifSampler().sample(TestData.ldif(dir.resolve("d.ldif"), 1_000));
     }
 
     @Test
