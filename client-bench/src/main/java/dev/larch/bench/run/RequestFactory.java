@@ -135,19 +135,20 @@ public final class RequestFactory {
         if (scripts.stream().allMatch(s -> s.owned.size() == 0)) {
             return 0;
         }
-        LDAPConnection connection;
-        try {
-            connection = target.open();
+        try (LDAPConnection connection = target.open()) {
+            return deleteOwnEntries(scripts, connection);
         } catch (LDAPException e) {
             return 0;
         }
-        try (connection) {
-            int deleted = 0;
-            for (RequestFactory s : scripts) {
-                deleted += s.owned.deleteAll(connection);
-            }
-            return deleted;
+    }
+
+    /** Deletes the entries these scripts own through {@code connection}; returns how many were deleted. */
+    static int deleteOwnEntries(List<RequestFactory> scripts, LDAPConnection connection) {
+        int deleted = 0;
+        for (RequestFactory s : scripts) {
+            deleted += s.owned.deleteAll(connection);
         }
+        return deleted;
     }
 
     /** How many added entries this script owns now. */
