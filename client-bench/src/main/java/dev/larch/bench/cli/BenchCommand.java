@@ -139,6 +139,7 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         checkOptions();
+        double keySkew = keyOptions.keySkew();
         Mix loaded = new MixLoader().load(mix);
         System.err.printf(
                 Locale.ROOT,
@@ -146,7 +147,7 @@ final class BenchCommand implements Callable<Integer> {
                 loaded.name(),
                 loaded.connection().label(),
                 data);
-        DataSample sample = new LdifSampler().sample(data).withKeySkew(keyOptions.keySkew(), seed);
+        DataSample sample = new LdifSampler().sample(data).withKeySkew(keySkew, seed);
         MixFit.check(loaded, sample, bindDn);
         Files.createDirectories(out);
         ServerProcess server = serverPid == null ? null : ServerProcess.of(serverPid);
@@ -197,7 +198,8 @@ final class BenchCommand implements Callable<Integer> {
                         duration,
                         interval,
                         ramp ? outcome.runs().size() : runs,
-                        ramp),
+                        ramp,
+                        sample.keySkew()),
                 new BenchResult.Server(host, port, software.vendorName(), software.vendorVersion(), bindDn, serverPid),
                 notes(),
                 outcome.runs(),

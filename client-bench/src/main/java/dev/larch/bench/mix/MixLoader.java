@@ -255,6 +255,10 @@ public final class MixLoader {
             default -> throw new InvalidMixException(label + " has unknown expect '" + expect + "' (true, false)");
         };
         String attribute = op.attribute == null ? "mail" : op.attribute;
+        if (op.value == null && Variable.byPlaceholder(attribute).isEmpty()) {
+            throw new InvalidMixException(label + " compares '" + attribute
+                    + "', which has no placeholder of that name: give a value (e.g. a literal or ${random})");
+        }
         return nonSearch(
                 op,
                 OpType.COMPARE,

@@ -29,7 +29,10 @@ public record BenchResult(
         Summary summary,
         Ramp ramp) {
 
-    /** What was run. */
+    /**
+     * What was run. {@code keySkew} is the Zipf exponent people and groups were drawn with (0:
+     * uniformly; null in results written before it existed).
+     */
     public record Config(
             String mix,
             String mixSource,
@@ -47,7 +50,8 @@ public record BenchResult(
             double durationSeconds,
             double intervalSeconds,
             int runs,
-            boolean ramp) {}
+            boolean ramp,
+            Double keySkew) {}
 
     /** The server; {@code pid} is null unless {@code --server-pid} was given. */
     public record Server(String host, int port, String vendorName, String vendorVersion, String bindDn, Long pid) {}

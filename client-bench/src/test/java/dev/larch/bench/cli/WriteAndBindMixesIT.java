@@ -148,11 +148,4 @@ class WriteAndBindMixesIT {
                 "churn-entries");
         assertEquals(before, server.server.countEntries(), "what the run added it deleted");
     }
-
-    @Test
-    void aWriteMixWithoutBindDnStopsBeforeAnyLoad() {
-        CliRun run = run("modify", "no-bind", false);
-        assertEquals(2, run.exitCode());
-        assertTrue(run.err().contains("--bind-dn") && run.err().contains("write rights"), run.err());
-    }
 }

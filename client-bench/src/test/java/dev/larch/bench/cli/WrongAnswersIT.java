@@ -152,6 +152,47 @@ class WrongAnswersIT {
     }
 
     @Test
+    void skewedDrawsAreRecordedAndANegativeSkewIsBadInput() throws Exception {
+        Path out = dir.resolve("skewed");
+        CliRun run = CliRun.of(
+                "bench",
+                "--mix",
+                "messaging",
+                "--port",
+                Integer.toString(server.port()),
+                "--warmup",
+                "0",
+                "--duration",
+                "1",
+                "--runs",
+                "1",
+                "--key-skew",
+                "0.99",
+                "--data",
+                ldif.toString(),
+                "--out",
+                out.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        BenchResult r = JsonReport.read(out.resolve("result.json"));
+        assertEquals(0.99, r.config().keySkew(), 1e-12);
+        assertEquals(0, r.runs().get(0).wrongAnswers());
+        CliRun bad = CliRun.of(
+                "bench",
+                "--mix",
+                "messaging",
+                "--port",
+                Integer.toString(server.port()),
+                "--key-skew",
+                "-1",
+                "--data",
+                ldif.toString(),
+                "--out",
+                out.toString());
+        assertEquals(2, bad.exitCode());
+        assertTrue(bad.err().contains("--key-skew must be a number >= 0"), bad.err());
+    }
+
+    @Test
     void anotherPersonThanTheOneAskedForIsWrong() throws Exception {
         fault.set(Fault.WRONG_ENTRY);
         allWrong(bench("messaging", "wrong-entry"), ", got " + SOMEONE_ELSE);

@@ -71,7 +71,8 @@ final class Results {
                 10,
                 1,
                 runs.size(),
-                ramp != null);
+                ramp != null,
+                0.0);
         BenchResult.Server server = new BenchResult.Server("127.0.0.1", 389, "unknown", "unknown", null, null);
         return new BenchResult(
                 "larch client-bench",
