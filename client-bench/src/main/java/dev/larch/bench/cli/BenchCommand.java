@@ -41,7 +41,9 @@ import picocli.CommandLine.Option;
         subcommands = CompareCommand.class,
         description = "Replay a DirectoryMark mix (messaging, addressing or a mix file) against an LDAP server.")
 final class BenchCommand implements Callable<Integer> {
-    @Option(names = "--mix", description = "messaging, addressing, or a mix file (JSON).")
+    @Option(
+            names = "--mix",
+            description = "messaging, addressing, modify, mixed, authrate, churn, or a mix file (JSON).")
     String mix;
 
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Server host (default ${DEFAULT-VALUE}).")

@@ -81,6 +81,30 @@ public record BenchResult(
         public Operation {
             wrongExamples = wrongExamples == null ? List.of() : List.copyOf(wrongExamples);
         }
+
+        /** An operation without wrong-answer examples (e.g. one combined from several results). */
+        public Operation(
+                String name,
+                long ops,
+                double opsPerSecond,
+                Latency latencyMs,
+                double entriesPerSearch,
+                long partial,
+                long wrongAnswers,
+                long errors,
+                Map<String, Long> errorsByResultCode) {
+            this(
+                    name,
+                    ops,
+                    opsPerSecond,
+                    latencyMs,
+                    entriesPerSearch,
+                    partial,
+                    wrongAnswers,
+                    errors,
+                    errorsByResultCode,
+                    List.of());
+        }
     }
 
     /**
