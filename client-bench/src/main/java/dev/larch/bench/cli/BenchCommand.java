@@ -4,21 +4,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 
 import dev.larch.bench.data.DataSample;
 import dev.larch.bench.data.LdifSampler;
 import dev.larch.bench.mix.Mix;
 import dev.larch.bench.mix.MixLoader;
-import dev.larch.bench.mix.OperationSpec;
-import dev.larch.bench.mix.Variable;
 import dev.larch.bench.report.BenchResult;
 import dev.larch.bench.report.CsvReport;
 import dev.larch.bench.report.HistogramLogFile;
@@ -47,7 +42,9 @@ import picocli.CommandLine.Option;
         subcommands = {CompareCommand.class, MergeCommand.class},
         description = "Replay a DirectoryMark mix (messaging, addressing or a mix file) against an LDAP server.")
 final class BenchCommand implements Callable<Integer> {
-    @Option(names = "--mix", description = "messaging, addressing, or a mix file (JSON).")
+    @Option(
+            names = "--mix",
+            description = "messaging, addressing, modify, mixed, authrate, churn, or a mix file (JSON).")
     String mix;
 
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Server host (default ${DEFAULT-VALUE}).")
@@ -133,6 +130,9 @@ final class BenchCommand implements Callable<Integer> {
             description = "Seed of the request scripts and sampling (default ${DEFAULT-VALUE}).")
     long seed;
 
+    @Mixin
+    KeyOptions keyOptions = new KeyOptions();
+
     @Option(
             names = "--response-timeout",
             defaultValue = "30",
@@ -145,6 +145,7 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         checkOptions();
+        double keySkew = keyOptions.keySkew();
         Mix loaded = new MixLoader().load(mix);
         System.err.printf(
                 Locale.ROOT,
@@ -152,22 +153,21 @@ final class BenchCommand implements Callable<Integer> {
                 loaded.name(),
                 loaded.connection().label(),
                 data);
-        DataSample sample = new LdifSampler(LdifSampler.DEFAULT_PEOPLE, LdifSampler.DEFAULT_GROUPS, seed).sample(data);
-        checkDataFits(loaded, sample);
+        DataSample sample = new LdifSampler().sample(data).withKeySkew(keySkew, seed);
+        MixFit.check(loaded, sample, bindDn);
         Files.createDirectories(out);
         ServerProcess server = serverPid == null ? null : ServerProcess.of(serverPid);
         ServerTarget target = new ServerTarget(host, port, bindDn, bindPassword, (long) (responseTimeout * 1000));
         ServerProbe.Software software = ServerProbe.check(target);
         System.err.printf(
                 Locale.ROOT,
-                "bench: %s %s at %s; data %d people, %d groups (sampled %d, %d)%n",
+                "bench: %s %s at %s; data %d people, %d groups, drawn %s%n",
                 software.vendorName(),
                 software.vendorVersion(),
                 target.address(),
                 sample.people(),
                 sample.groups(),
-                sample.sampledPeople(),
-                sample.sampledGroups());
+                sample.keySkew() == 0 ? "uniformly" : "Zipf-skewed, --key-skew " + sample.keySkew());
 
         startAt.awaitStart(System.err);
         String startedAt = Instant.now().toString();
@@ -212,7 +212,8 @@ final class BenchCommand implements Callable<Integer> {
                         ramp ? outcome.runs().size() : runs,
                         ramp,
                         List.of(new BenchResult.Generator(
-                                LocalHost.name(), out.toAbsolutePath().toString(), clients, threads, startedAt))),
+                                LocalHost.name(), out.toAbsolutePath().toString(), clients, threads, startedAt)),
+                        sample.keySkew()),
                 new BenchResult.Server(host, port, software.vendorName(), software.vendorVersion(), bindDn, serverPid),
                 notes(),
                 outcome.runs(),
@@ -244,6 +245,7 @@ final class BenchCommand implements Callable<Integer> {
                     op.latencyMs().p99(),
                     op.latencyMs().p999());
         }
+        WrongExamples.print(result, System.out);
         System.out.println("results: " + out.resolve("result.json") + ", result.csv, intervals.csv, report.html, "
                 + HistogramLogFile.NAME);
         return 0;
@@ -283,29 +285,13 @@ final class BenchCommand implements Callable<Integer> {
         startAt.check();
     }
 
-    /** Every operation with a share must find its values in the data; otherwise nothing runs. */
-    private static void checkDataFits(Mix mix, DataSample sample) {
-        List<String> problems = new ArrayList<>();
-        for (OperationSpec op : mix.operations()) {
-            if (op.share() <= 0) {
-                continue;
-            }
-            Set<Variable> vars =
-                    EnumSet.copyOf(op.variables().isEmpty() ? EnumSet.of(Variable.SUFFIX) : op.variables());
-            for (String p : sample.missing(vars)) {
-                problems.add("operation '" + op.name() + "': " + p);
-            }
-        }
-        if (!problems.isEmpty()) {
-            throw new BadInputException("data file " + sample.source() + " lacks what mix '" + mix.name() + "' needs: "
-                    + String.join("; ", problems));
-        }
-    }
-
     private static List<String> notes() {
         return List.of(
-                "ops/s and latency count successful requests only; wrong answers (an answer of the wrong shape, "
-                        + "e.g. an exact lookup that did not return exactly one entry) and errors are counted apart.",
+                "ops/s and latency count successful requests only; wrong answers (checked against the data file: "
+                        + "the wrong entry count, another entry than the one asked for, a requested attribute missing, "
+                        + "a wildcard hit not matching its prefix, a group not listing all its members, noSuchObject "
+                        + "for a base the data holds, an unexpected compare or bind result) and errors are counted "
+                        + "apart; each operation lists its first wrong answers in wrongExamples.",
                 "sizeLimitExceeded counts as a partial success (in ops/s, latency and the 'partial' column) when the "
                         + "entries returned satisfy the expected shape; for an exact or not-found lookup it is a wrong answer.",
                 "connect+bind is connection setup, reported on its own and not included in ops/s.",

@@ -5,6 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 
 import com.unboundid.ldap.sdk.Entry;
 import com.unboundid.ldif.LDIFAddChangeRecord;
@@ -13,12 +17,11 @@ import com.unboundid.ldif.LDIFException;
 import com.unboundid.ldif.LDIFReader;
 import com.unboundid.ldif.LDIFRecord;
 import com.unboundid.ldif.TrailingSpaceBehavior;
-import dev.larch.bench.gen.SplitMix64;
 
 /**
- * Streams an LDIF file once and keeps a uniform random sample of its people and groups
- * (reservoir sampling, seeded), so request values come from the data actually loaded without
- * holding the data set in memory: memory grows with the sample capacities, not the file.
+ * Streams an LDIF file once and keeps every person (DN and {@link DataSample#ATTRIBUTES}) and
+ * every group with members (DN and full member list) in compact columns, so requests draw from the
+ * whole data set and group reads can be checked against the file.
  *
  * <p>Reads LDIF (RFC 2849) with UnboundID's {@link LDIFReader}: folded lines, comments, the
  * version line, base64 values and attribute options as {@code ./larch gen}, slapcat and ldapsearch
@@ -28,31 +31,25 @@ import dev.larch.bench.gen.SplitMix64;
  * groupOfUniqueNames with at least one member. Not thread-safe; use once.
  */
 public final class LdifSampler {
-    public static final int DEFAULT_PEOPLE = 20_000;
-    public static final int DEFAULT_GROUPS = 5_000;
-
-    private final int peopleCapacity;
-    private final int groupCapacity;
-    private final SplitMix64 rng;
-
-    private final String[][] columns;
-    private final long[] peopleWith = new long[DataSample.COLUMNS.length];
-    private final String[] groupDns;
+    private final DnColumn personDns = new DnColumn();
+    private final StringColumn[] columns = new StringColumn[DataSample.ATTRIBUTES.size()];
+    private final long[] peopleWith = new long[DataSample.ATTRIBUTES.size()];
+    private final DnColumn groupDns = new DnColumn();
+    private final DnColumn members = new DnColumn();
+    private int[] memberStart = new int[1 << 8];
+    private final Map<String, Long> peopleWithAttribute = new HashMap<>();
     private long entries;
-    private long people;
-    private long groups;
     private String suffix;
 
-    public LdifSampler(int peopleCapacity, int groupCapacity, long seed) {
-        this.peopleCapacity = peopleCapacity;
-        this.groupCapacity = groupCapacity;
-        this.rng = new SplitMix64(seed);
-        this.columns = new String[DataSample.COLUMNS.length][peopleCapacity];
-        this.groupDns = new String[groupCapacity];
+    public LdifSampler() {
+        for (int c = 0; c < columns.length; c++) {
+            columns[c] = new StringColumn();
+        }
     }
 
     /**
-     * Reads {@code file} and returns the sample.
+     * Reads {@code file} and returns its people and groups, drawn uniformly until {@link
+     * DataSample#withKeySkew} says otherwise.
      *
      * @throws IllegalArgumentException if the file is missing, unreadable, not LDIF (the message
      *     names the file and the line) or holds no entries
@@ -99,53 +96,57 @@ public final class LdifSampler {
             suffix = entry.dn();
         }
         if (entry.isPerson()) {
-            addPerson(entry.columns());
-        } else if (entry.isGroupWithMembers()) {
-            int slot = reservoirSlot(groups++, groupCapacity);
-            if (slot >= 0) {
-                groupDns[slot] = entry.dn();
+            personDns.add(entry.dn());
+            for (String name : entry.attributeNames()) {
+                peopleWithAttribute.merge(name, 1L, Long::sum);
             }
-        }
-    }
-
-    private void addPerson(String[] values) {
-        for (int c = 0; c < values.length; c++) {
-            if (values[c] != null) {
-                peopleWith[c]++;
-            }
-        }
-        int slot = reservoirSlot(people++, peopleCapacity);
-        if (slot >= 0) {
+            String[] values = entry.columns();
             for (int c = 0; c < values.length; c++) {
-                columns[c][slot] = values[c];
+                columns[c].add(values[c]);
+                if (values[c] != null && !values[c].isEmpty()) {
+                    peopleWith[c]++;
+                }
             }
+        } else if (entry.isGroupWithMembers()) {
+            int g = groupDns.add(entry.dn());
+            if (g + 1 >= memberStart.length) {
+                memberStart = Arrays.copyOf(memberStart, memberStart.length * 2);
+            }
+            for (String member : entry.members()) {
+                members.add(member);
+            }
+            memberStart[g + 1] = members.size();
         }
-    }
-
-    /**
-     * Algorithm R: the item with index {@code seen} takes a random slot with probability
-     * {@code capacity / (seen + 1)}; returns the slot, or -1 to drop the item.
-     */
-    private int reservoirSlot(long seen, int capacity) {
-        long slot = seen < capacity ? seen : (long) (rng.nextDouble() * (seen + 1));
-        return slot < capacity ? (int) slot : -1;
     }
 
     private DataSample result(Path file) {
-        int sampledPeople = (int) Math.min(people, peopleCapacity);
-        String[][] trimmed = new String[columns.length][];
-        for (int c = 0; c < columns.length; c++) {
-            trimmed[c] = Arrays.copyOf(columns[c], sampledPeople);
+        personDns.trim();
+        for (StringColumn c : columns) {
+            c.trim();
         }
-        return new DataSample(
+        groupDns.trim();
+        members.trim();
+        return new DataSample(new DataSample.Store(
                 file.toString(),
                 suffix,
                 entries,
-                people,
-                groups,
+                personDns,
+                columns,
                 peopleWith.clone(),
-                trimmed,
-                sampledPeople,
-                Arrays.copyOf(groupDns, (int) Math.min(groups, groupCapacity)));
+                groupDns,
+                members,
+                Arrays.copyOf(memberStart, groupDns.size() + 1),
+                universal()));
+    }
+
+    /** Attributes (lower-case base names) every person holds: an answer about a person may be required to show them. */
+    private Set<String> universal() {
+        Set<String> all = new HashSet<>();
+        peopleWithAttribute.forEach((name, n) -> {
+            if (n == personDns.size()) {
+                all.add(name);
+            }
+        });
+        return Set.copyOf(all);
     }
 }

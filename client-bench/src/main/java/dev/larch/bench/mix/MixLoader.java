@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
@@ -20,18 +21,35 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.unboundid.ldap.sdk.Filter;
 import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchScope;
 
 /**
  * Reads and validates mix files (JSON; see client-bench/README.md for the format).
  *
- * <p>{@code messaging} and {@code addressing} name the built-in mixes, shipped as resources in the
+ * <p>The names in {@link #BUILT_IN} name the built-in mixes, shipped as resources in the
  * same format; anything else is a path. Every problem is reported as an {@link InvalidMixException}
  * whose message names the mix and the field to fix.
  */
 public final class MixLoader {
-    public static final List<String> BUILT_IN = List.of("messaging", "addressing");
-    private static final Set<String> KNOWN_TYPES = Set.of("search");
+    public static final List<String> BUILT_IN =
+            List.of("messaging", "addressing", "modify", "mixed", "authrate", "churn");
+    private static final List<String> KNOWN_TYPES =
+            Arrays.stream(OpType.values()).map(OpType::label).toList();
+    /** Attributes that lookups search by or answers are checked on; a modify must leave them alone. */
+    private static final Set<String> KEY_ATTRIBUTES = Set.of(
+            "cn",
+            "sn",
+            "surname",
+            "givenname",
+            "gn",
+            "mail",
+            "uid",
+            "member",
+            "uniquemember",
+            "objectclass",
+            "userpassword");
+
     private static final double SHARE_TOLERANCE = 1e-6;
 
     private final ObjectMapper mapper = new ObjectMapper()
@@ -94,6 +112,7 @@ public final class MixLoader {
             total += spec.share();
             ops.add(spec);
         }
+        checkBindsAndWrites(ops, label);
         if (Math.abs(total - 100.0) > SHARE_TOLERANCE) {
             throw new InvalidMixException(
                     label + ": operation shares add up to " + String.format(Locale.ROOT, "%.6g", total) + ", not 100");
@@ -111,14 +130,66 @@ public final class MixLoader {
         if (op.name == null || op.name.isBlank()) {
             throw new InvalidMixException(label + " has no name");
         }
-        String type = op.type == null ? "search" : op.type;
-        if (!KNOWN_TYPES.contains(type)) {
-            throw new InvalidMixException(label + " has unknown operation type '" + type + "' (known: "
-                    + String.join(", ", KNOWN_TYPES) + ")");
-        }
+        String typeName = op.type == null ? "search" : op.type;
+        OpType type = OpType.byLabel(typeName)
+                .orElseThrow(() -> new InvalidMixException(label + " has unknown operation type '" + typeName
+                        + "' (known: " + String.join(", ", KNOWN_TYPES) + ")"));
         if (op.share == null || op.share < 0 || op.share.isNaN()) {
             throw new InvalidMixException(label + " needs a share between 0 and 100");
         }
+        for (String field : op.fieldsSet()) {
+            if (!allowedFields(type).contains(field)) {
+                throw new InvalidMixException(label + ": type " + type.label() + " takes no '" + field + "' (it takes: "
+                        + String.join(", ", allowedFields(type)) + ")");
+            }
+        }
+        try {
+            return switch (type) {
+                case SEARCH -> search(op, label);
+                case MODIFY -> modify(op, label);
+                case ADD, DELETE, MODRDN ->
+                    new OperationSpec(
+                            op.name,
+                            op.share,
+                            Template.parse("${personDn}"), // the person whose container gets the new entry
+                            SearchScope.BASE,
+                            List.of(),
+                            List.of(),
+                            Expectation.ANY,
+                            List.of(),
+                            0,
+                            type,
+                            null,
+                            null,
+                            null,
+                            ResultCode.SUCCESS_INT_VALUE);
+                case COMPARE -> compare(op, label);
+                case BIND, AUTHENTICATE, CHURN -> bind(op, type, label);
+            };
+        } catch (InvalidMixException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new InvalidMixException(label + ": " + e.getMessage());
+        }
+    }
+
+    /** The fields each type reads; any other field set is a mistake worth stopping for. */
+    private static List<String> allowedFields(OpType type) {
+        List<String> common = List.of("name", "type", "share");
+        List<String> own = switch (type) {
+            case SEARCH -> List.of("base", "scope", "filter", "attributes", "expect", "requireAttribute", "sizeLimit");
+            case MODIFY -> List.of("base", "attribute", "value");
+            case ADD, DELETE, MODRDN -> List.of();
+            case COMPARE -> List.of("base", "attribute", "value", "expect");
+            case BIND -> List.of("base", "password", "expect");
+            case AUTHENTICATE, CHURN -> List.of("base", "password", "attributes", "requireAttribute");
+        };
+        List<String> all = new ArrayList<>(common);
+        all.addAll(own);
+        return all;
+    }
+
+    private static OperationSpec search(RawOperation op, String label) {
         if (op.filter == null || op.filter.isEmpty()) {
             throw new InvalidMixException(label + " needs a filter");
         }
@@ -131,35 +202,157 @@ public final class MixLoader {
         } catch (IllegalArgumentException e) {
             throw new InvalidMixException(label + " has unknown expect '" + op.expect + "' (one, none, some, any)");
         }
-        try {
-            Template base = Template.parse(op.base == null ? "${suffix}" : op.base);
-            List<Template> filters = new ArrayList<>();
-            for (String f : op.filter) {
-                Template t = Template.parse(f);
+        Template base = Template.parse(op.base == null ? "${suffix}" : op.base);
+        List<Template> filters = new ArrayList<>();
+        for (String f : op.filter) {
+            Template t = Template.parse(f);
+            try {
                 // A trial rendering with a harmless value proves the filter's syntax before any load.
                 Filter.create(t.render(v -> "x", s -> s));
-                filters.add(t);
+            } catch (LDAPException e) {
+                throw new InvalidMixException(label + " has an invalid filter: " + e.getMessage());
             }
-            int sizeLimit = op.sizeLimit == null ? 0 : op.sizeLimit;
-            if (sizeLimit < 0) {
-                throw new InvalidMixException(label + " has a negative sizeLimit");
+            filters.add(t);
+        }
+        int sizeLimit = op.sizeLimit == null ? 0 : op.sizeLimit;
+        if (sizeLimit < 0) {
+            throw new InvalidMixException(label + " has a negative sizeLimit");
+        }
+        return OperationSpec.search(
+                op.name,
+                op.share,
+                base,
+                scope(op.scope, label),
+                List.copyOf(filters),
+                op.attributes == null ? List.of() : List.copyOf(op.attributes),
+                expect,
+                op.requireAttribute == null ? List.of() : List.copyOf(op.requireAttribute),
+                sizeLimit);
+    }
+
+    private static OperationSpec modify(RawOperation op, String label) {
+        String attribute = op.attribute == null ? "description" : op.attribute;
+        if (KEY_ATTRIBUTES.contains(attribute.toLowerCase(Locale.ROOT))) {
+            throw new InvalidMixException(label + " may not modify '" + attribute
+                    + "': other operations look people up by it or check it; pick a non-key attribute"
+                    + " such as description or telephoneNumber");
+        }
+        return nonSearch(
+                op,
+                OpType.MODIFY,
+                "${personDn}",
+                attribute,
+                Template.parse(op.value == null ? "${random}" : op.value),
+                null,
+                ResultCode.SUCCESS_INT_VALUE);
+    }
+
+    private static OperationSpec compare(RawOperation op, String label) {
+        String expect = op.expect == null ? "true" : op.expect;
+        int code = switch (expect) {
+            case "true", "compareTrue" -> ResultCode.COMPARE_TRUE_INT_VALUE;
+            case "false", "compareFalse" -> ResultCode.COMPARE_FALSE_INT_VALUE;
+            default -> throw new InvalidMixException(label + " has unknown expect '" + expect + "' (true, false)");
+        };
+        String attribute = op.attribute == null ? "mail" : op.attribute;
+        if (op.value == null && Variable.byPlaceholder(attribute).isEmpty()) {
+            throw new InvalidMixException(label + " compares '" + attribute
+                    + "', which has no placeholder of that name: give a value (e.g. a literal or ${random})");
+        }
+        return nonSearch(
+                op,
+                OpType.COMPARE,
+                "${personDn}",
+                attribute,
+                Template.parse(op.value == null ? "${" + attribute + "}" : op.value),
+                null,
+                code);
+    }
+
+    private static OperationSpec bind(RawOperation op, OpType type, String label) {
+        String expect = op.expect == null ? "success" : op.expect;
+        int code = switch (expect) {
+            case "success" -> ResultCode.SUCCESS_INT_VALUE;
+            case "invalidCredentials" -> ResultCode.INVALID_CREDENTIALS_INT_VALUE;
+            default ->
+                throw new InvalidMixException(
+                        label + " has unknown expect '" + expect + "' (success, invalidCredentials)");
+        };
+        OperationSpec spec = nonSearch(
+                op,
+                type,
+                "${personDn}",
+                null,
+                null,
+                Template.parse(op.password == null ? "${uid}" : op.password),
+                code);
+        if (type == OpType.BIND) {
+            return spec;
+        }
+        // authenticate and churn read the bound person's own entry
+        return new OperationSpec(
+                spec.name(),
+                spec.share(),
+                spec.base(),
+                SearchScope.BASE,
+                List.of(Template.parse("(objectClass=*)")),
+                op.attributes == null ? List.of() : List.copyOf(op.attributes),
+                Expectation.ONE,
+                op.requireAttribute == null ? List.of() : List.copyOf(op.requireAttribute),
+                0,
+                type,
+                null,
+                null,
+                spec.password(),
+                code);
+    }
+
+    private static OperationSpec nonSearch(
+            RawOperation op,
+            OpType type,
+            String defaultBase,
+            String attribute,
+            Template value,
+            Template password,
+            int expectedResultCode) {
+        return new OperationSpec(
+                op.name,
+                op.share,
+                Template.parse(op.base == null ? defaultBase : op.base),
+                SearchScope.BASE,
+                List.of(),
+                List.of(),
+                Expectation.ANY,
+                List.of(),
+                0,
+                type,
+                attribute,
+                value,
+                password,
+                expectedResultCode);
+    }
+
+    /**
+     * A bind changes who the worker's connection is, so the writes after it would run as a person
+     * without write rights; churn binds on a connection of its own and may be mixed with anything.
+     */
+    private static void checkBindsAndWrites(List<OperationSpec> ops, String label) {
+        OperationSpec bind = null;
+        OperationSpec write = null;
+        for (OperationSpec op : ops) {
+            if (op.share() > 0 && op.type().rebindsConnection()) {
+                bind = op;
             }
-            return new OperationSpec(
-                    op.name,
-                    op.share,
-                    base,
-                    scope(op.scope, label),
-                    List.copyOf(filters),
-                    op.attributes == null ? List.of() : List.copyOf(op.attributes),
-                    expect,
-                    op.requireAttribute,
-                    sizeLimit);
-        } catch (LDAPException e) {
-            throw new InvalidMixException(label + " has an invalid filter: " + e.getMessage());
-        } catch (InvalidMixException e) {
-            throw e;
-        } catch (IllegalArgumentException e) {
-            throw new InvalidMixException(label + ": " + e.getMessage());
+            if (op.share() > 0 && op.type().writes()) {
+                write = op;
+            }
+        }
+        if (bind != null && write != null) {
+            throw new InvalidMixException(
+                    label + ": '" + bind.name() + "' (" + bind.type().label()
+                            + ") rebinds the connection as a person, so '" + write.name() + "' ("
+                            + write.type().label()
+                            + ") would run without write rights; use type churn for binds on their own connection");
         }
     }
 
@@ -220,7 +413,37 @@ public final class MixLoader {
         public List<String> filter;
         public List<String> attributes;
         public String expect;
-        public String requireAttribute;
+        public List<String> requireAttribute;
         public Integer sizeLimit;
+        public String attribute;
+        public String value;
+        public String password;
+
+        /** The names of the fields this operation sets, for the per-type check. */
+        List<String> fieldsSet() {
+            List<String> set = new ArrayList<>(List.of("name", "share"));
+            Object[] values = {
+                type, base, scope, filter, attributes, expect, requireAttribute, sizeLimit, attribute, value, password
+            };
+            String[] names = {
+                "type",
+                "base",
+                "scope",
+                "filter",
+                "attributes",
+                "expect",
+                "requireAttribute",
+                "sizeLimit",
+                "attribute",
+                "value",
+                "password"
+            };
+            for (int i = 0; i < names.length; i++) {
+                if (values[i] != null) {
+                    set.add(names[i]);
+                }
+            }
+            return set;
+        }
     }
 }

@@ -25,7 +25,14 @@ public enum Variable {
     SUFFIX("suffix", null),
     /** A "Given Surname" that exists nowhere: a real given name with a surname no data set has. */
     ABSENT_NAME("absentName", null),
-    ABSENT_MAIL("absentMail", null);
+    ABSENT_MAIL("absentMail", null),
+    /**
+     * A DN under a real people container that no entry has: {@code cn=<absent name>,<container>}, the
+     * one base for which noSuchObject is the right answer.
+     */
+    ABSENT_PERSON_DN("absentPersonDn", "person entries"),
+    /** A random token (letters and digits), e.g. a new value for a modify. */
+    RANDOM("random", null);
 
     private final String placeholder;
     private final String needs;

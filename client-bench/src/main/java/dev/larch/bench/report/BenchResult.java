@@ -34,7 +34,8 @@ public record BenchResult(
     /**
      * What was run. {@code generators} lists the load-generator processes (one for a plain run,
      * several after {@code bench merge}, where {@code clients} is their sum); null in results
-     * written before it existed.
+     * written before it existed. {@code keySkew} is the Zipf exponent people and groups were drawn
+     * with (0: uniformly; null in results written before it existed).
      */
     public record Config(
             String mix,
@@ -54,7 +55,8 @@ public record BenchResult(
             double intervalSeconds,
             int runs,
             boolean ramp,
-            List<Generator> generators) {}
+            List<Generator> generators,
+            Double keySkew) {}
 
     /**
      * One load-generator process that contributed to a result: the one process of a plain bench
@@ -79,6 +81,8 @@ public record BenchResult(
     /**
      * One operation over one measured run. {@code ops} counts successes (partial ones included);
      * wrong answers and errors are counted apart and are not in the latency figures.
+     * {@code wrongExamples} holds the first few wrong answers' problems (what was asked, what came
+     * back); empty in results written before it existed.
      */
     public record Operation(
             String name,
@@ -89,7 +93,36 @@ public record BenchResult(
             long partial,
             long wrongAnswers,
             long errors,
-            Map<String, Long> errorsByResultCode) {}
+            Map<String, Long> errorsByResultCode,
+            List<String> wrongExamples) {
+        public Operation {
+            wrongExamples = wrongExamples == null ? List.of() : List.copyOf(wrongExamples);
+        }
+
+        /** An operation without wrong-answer examples (e.g. one combined from several results). */
+        public Operation(
+                String name,
+                long ops,
+                double opsPerSecond,
+                Latency latencyMs,
+                double entriesPerSearch,
+                long partial,
+                long wrongAnswers,
+                long errors,
+                Map<String, Long> errorsByResultCode) {
+            this(
+                    name,
+                    ops,
+                    opsPerSecond,
+                    latencyMs,
+                    entriesPerSearch,
+                    partial,
+                    wrongAnswers,
+                    errors,
+                    errorsByResultCode,
+                    List.of());
+        }
+    }
 
     /**
      * One printed interval; {@code phase} is "warm-up" or "measure". CPU figures are percent of one

@@ -89,6 +89,9 @@ public final class ResultMerger {
         return new Merged(merged, logIntervals);
     }
 
+    /** Wrong-answer examples kept per merged operation, as one generator keeps. */
+    private static final int WRONG_EXAMPLES = 5;
+
     private static BenchResult.Config mergedConfig(List<Part> parts) {
         BenchResult.Config first = parts.get(0).result().config();
         List<BenchResult.Generator> generators = new ArrayList<>();
@@ -175,7 +178,11 @@ public final class ResultMerger {
                 parts.stream().mapToLong(Operation::partial).sum(),
                 parts.stream().mapToLong(Operation::wrongAnswers).sum(),
                 parts.stream().mapToLong(Operation::errors).sum(),
-                sumCounts(parts.stream().map(Operation::errorsByResultCode).toList()));
+                sumCounts(parts.stream().map(Operation::errorsByResultCode).toList()),
+                parts.stream()
+                        .flatMap(o -> o.wrongExamples().stream())
+                        .limit(WRONG_EXAMPLES)
+                        .toList());
     }
 
     /** Interval i of every generator becomes interval i of the merged run; the shortest run sets the count. */

@@ -1,8 +1,13 @@
 package dev.larch.bench.run;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -21,11 +26,15 @@ import org.HdrHistogram.Recorder;
 public final class OpMetrics {
     /** Latencies are recorded in nanoseconds with three significant digits. */
     static final int SIGNIFICANT_DIGITS = 3;
+    /** Wrong answers kept as examples, per interval here and per run in the totals. */
+    static final int EXAMPLES = 5;
 
     private final Recorder latency = new Recorder(SIGNIFICANT_DIGITS);
     private final LongAdder entries = new LongAdder();
     private final LongAdder partial = new LongAdder();
     private final LongAdder wrong = new LongAdder();
+    private final Queue<String> wrongExamples = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger examplesTaken = new AtomicInteger();
     private final Map<Integer, LongAdder> errors = new ConcurrentHashMap<>();
     // One answer's latency and its entries must land in the same interval: without this, a drain
     // between the two moved the entries into the next interval, and the run's last ones were lost
@@ -51,14 +60,27 @@ public final class OpMetrics {
         switch (answer.verdict()) {
             case SUCCESS -> success(nanos, answer.entries(), false);
             case PARTIAL -> success(nanos, answer.entries(), true);
-            case WRONG -> wrongAnswer();
+            case WRONG -> wrongAnswer(answer.problem());
             case ERROR -> error(answer.resultCode());
         }
     }
 
-    /** An answer of the wrong shape (e.g. an exact lookup that did not return one entry). */
-    public void wrongAnswer() {
-        wrong.increment();
+    /**
+     * A wrong answer (e.g. an exact lookup that returned somebody else); the first {@link
+     * #EXAMPLES} problems of each interval are kept as examples.
+     *
+     * @param problem what was wrong, or null
+     */
+    public void wrongAnswer(String problem) {
+        phase.readLock().lock();
+        try {
+            wrong.increment();
+            if (problem != null && examplesTaken.getAndIncrement() < EXAMPLES) {
+                wrongExamples.add(problem);
+            }
+        } finally {
+            phase.readLock().unlock();
+        }
     }
 
     /** A failed request, by LDAP result code (client-side codes such as 91 connectError included). */
@@ -89,7 +111,13 @@ public final class OpMetrics {
                 errorCounts.put(code, c);
             }
         });
-        return new Snapshot(h, entries.sumThenReset(), partial.sumThenReset(), wrong.sumThenReset(), errorCounts);
+        List<String> examples = new ArrayList<>();
+        for (String e = wrongExamples.poll(); e != null; e = wrongExamples.poll()) {
+            examples.add(e);
+        }
+        examplesTaken.set(0);
+        return new Snapshot(
+                h, entries.sumThenReset(), partial.sumThenReset(), wrong.sumThenReset(), errorCounts, examples);
     }
 
     /**
@@ -100,8 +128,15 @@ public final class OpMetrics {
      * @param partial successes that ended in sizeLimitExceeded
      * @param wrong wrong answers
      * @param errors failures by result code
+     * @param wrongExamples the first few wrong answers' problems
      */
-    public record Snapshot(Histogram latency, long entries, long partial, long wrong, Map<Integer, Long> errors) {
+    public record Snapshot(
+            Histogram latency,
+            long entries,
+            long partial,
+            long wrong,
+            Map<Integer, Long> errors,
+            List<String> wrongExamples) {
         public long successes() {
             return latency.getTotalCount();
         }

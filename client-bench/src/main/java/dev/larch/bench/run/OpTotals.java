@@ -1,6 +1,8 @@
 package dev.larch.bench.run;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -16,12 +18,18 @@ final class OpTotals {
     private long entries;
     private long partial;
     private long wrong;
+    private final List<String> wrongExamples = new ArrayList<>();
 
     void add(OpMetrics.Snapshot s) {
         latency.add(s.latency());
         entries += s.entries();
         partial += s.partial();
         wrong += s.wrong();
+        for (String e : s.wrongExamples()) {
+            if (wrongExamples.size() < OpMetrics.EXAMPLES) {
+                wrongExamples.add(e);
+            }
+        }
         s.errors().forEach((code, n) -> errors.merge(code, n, Long::sum));
     }
 
@@ -60,7 +68,8 @@ final class OpTotals {
                 partial,
                 wrong,
                 errorCount(),
-                label(errors));
+                label(errors),
+                List.copyOf(wrongExamples));
     }
 
     /** Result codes as "49 invalidCredentials", so the JSON reads without a code table. */

@@ -68,13 +68,15 @@ public final class RunEngine {
         StopFlag flag = new StopFlag();
 
         List<Thread> threadsList = new ArrayList<>();
+        List<RequestFactory> scripts = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
             for (int t = 0; t < threads; t++) {
                 long seed = SplitMix64.derive(SplitMix64.derive(settings.seed(), c), t);
+                scripts.add(new RequestFactory(settings.mix(), settings.data(), seed));
                 Worker w = new Worker(
                         settings.target(),
                         settings.mix().connection(),
-                        new RequestFactory(settings.mix(), settings.data(), seed),
+                        scripts.get(scripts.size() - 1),
                         metrics,
                         connect,
                         start,
@@ -177,6 +179,7 @@ public final class RunEngine {
         long measureEndNanos = prevNanos;
         flag.set();
         joinAll(threadsList);
+        RequestFactory.deleteOwnEntries(scripts, settings.target()); // adds and deletes leave the data set's size
 
         double measured = (measureEndNanos - measureStartNanos) / 1e9;
         List<BenchResult.Operation> operations = new ArrayList<>();

@@ -14,19 +14,20 @@ import com.unboundid.ldap.sdk.SearchRequest;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchResultReference;
-import dev.larch.bench.mix.Expectation;
 import dev.larch.bench.mix.OperationSpec;
 
-/** A search and the check of its answer. */
+/** A search and the check of its answer against what the data file says it must hold. */
 final class SearchCall implements Request {
     private final int operation;
     private final OperationSpec spec;
     private final SearchRequest search;
+    private final Expected expected;
 
-    SearchCall(int operation, OperationSpec spec, SearchRequest search) {
+    SearchCall(int operation, OperationSpec spec, SearchRequest search, Expected expected) {
         this.operation = operation;
         this.spec = spec;
         this.search = search;
+        this.expected = expected;
     }
 
     @Override
@@ -36,6 +37,10 @@ final class SearchCall implements Request {
 
     SearchRequest search() {
         return search;
+    }
+
+    Expected expected() {
+        return expected;
     }
 
     @Override
@@ -84,10 +89,11 @@ final class SearchCall implements Request {
     private Answer judge(SearchResult result, List<SearchResultEntry> entries) {
         ResultCode rc = result.getResultCode();
         if (rc.equals(ResultCode.SUCCESS) || rc.equals(ResultCode.SIZE_LIMIT_EXCEEDED)) {
-            return AnswerCheck.judge(spec, result.getEntryCount(), entries, rc.equals(ResultCode.SIZE_LIMIT_EXCEEDED));
+            return AnswerCheck.judge(
+                    spec, expected, result.getEntryCount(), entries, rc.equals(ResultCode.SIZE_LIMIT_EXCEEDED));
         }
-        if (rc.equals(ResultCode.NO_SUCH_OBJECT) && spec.expect() == Expectation.NONE) {
-            return Answer.success(0); // reading a DN that does not exist: "not found" is the right answer
+        if (rc.equals(ResultCode.NO_SUCH_OBJECT)) {
+            return AnswerCheck.noSuchObject(spec, expected, search.getBaseDN());
         }
         return Answer.error(rc.intValue(), rc.isConnectionUsable());
     }

@@ -89,11 +89,16 @@ class BadInputIT {
     }
 
     @Test
+    void writeMixWithoutBindDn() {
+        assertRejected(bench("modify", server.port(), ldif), "give --bind-dn and --bind-password");
+    }
+
+    @Test
     void mixWithUnknownOperation() throws Exception {
         Path mix = Files.writeString(
                 dir.resolve("unknown-op.json"),
-                "{\"operations\":[{\"name\":\"m\",\"type\":\"modify\",\"share\":100,\"filter\":\"(cn=x)\",\"expect\":\"one\"}]}");
-        assertRejected(bench(mix.toString(), server.port(), ldif), "unknown operation type 'modify'");
+                "{\"operations\":[{\"name\":\"m\",\"type\":\"rename\",\"share\":100,\"filter\":\"(cn=x)\",\"expect\":\"one\"}]}");
+        assertRejected(bench(mix.toString(), server.port(), ldif), "unknown operation type 'rename'");
     }
 
     @Test

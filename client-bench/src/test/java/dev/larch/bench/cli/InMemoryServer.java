@@ -19,8 +19,18 @@ final class InMemoryServer implements AutoCloseable {
     private final AtomicLong searchesAnswered = new AtomicLong();
 
     InMemoryServer(Path ldif) throws Exception {
+        this(ldif, new InMemoryOperationInterceptor[0]);
+    }
+
+    /** A server whose answers pass through {@code interceptors} too, e.g. to make it answer wrongly. */
+    InMemoryServer(Path ldif, InMemoryOperationInterceptor... interceptors) throws Exception {
         InMemoryDirectoryServerConfig config = new InMemoryDirectoryServerConfig("dc=example,dc=com");
         config.addAdditionalBindCredentials(ADMIN_DN, ADMIN_PASSWORD);
+        // Generated people carry {SSHA} passwords (their uid); binds as them check against those.
+        config.setPasswordEncoders(null, new SshaPasswords());
+        for (InMemoryOperationInterceptor interceptor : interceptors) {
+            config.addInMemoryOperationInterceptor(interceptor);
+        }
         config.setListenerConfigs(
                 InMemoryListenerConfig.createLDAPConfig("ldap", InetAddress.getLoopbackAddress(), 0, null));
         config.addInMemoryOperationInterceptor(new InMemoryOperationInterceptor() {

@@ -96,4 +96,16 @@ class SlapdBenchIT {
         assertEquals(0, run.wrongAnswers());
         assertTrue(run.ops() > 100);
     }
+
+    @Test
+    void writeAndLoginMixesAgainstSlapdGetRightAnswersOnly() throws Exception {
+        for (String mix : List.of("modify", "mixed", "authrate", "churn")) {
+            BenchResult.Run run = bench(mix, dir.resolve(mix)).runs().get(0);
+            assertEquals(0, run.errors(), mix + " " + run.errorsByResultCode());
+            for (BenchResult.Operation op : run.operations()) {
+                assertTrue(op.ops() > 0, mix + " " + op.name());
+                assertEquals(0, op.wrongAnswers(), mix + " " + op.name() + ": " + op.wrongExamples());
+            }
+        }
+    }
 }

@@ -2,10 +2,9 @@ package dev.larch.bench.data;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 import dev.larch.bench.TestData;
 import dev.larch.bench.gen.SplitMix64;
@@ -23,37 +22,54 @@ class LdifSamplerTest {
     Path dir;
 
     @Test
-    void countsEverythingAndKeepsAUniformSampleOfBoundedSize() throws Exception {
+    void keepsEveryPersonAndEveryGroupWithItsMembers() throws Exception {
         Path f = TestData.ldif(dir.resolve("d.ldif"), 3_000);
-        DataSample s = new LdifSampler(500, 10, 1).sample(f);
+        DataSample s = new LdifSampler().sample(f);
         assertEquals(3_000, s.people());
         assertEquals(30, s.groups());
         assertEquals(3_000 + 30 + 7, s.entries());
-        assertEquals(500, s.sampledPeople());
-        assertEquals(10, s.sampledGroups());
         assertEquals("dc=example,dc=com", s.suffix());
         assertTrue(s.missing(EnumSet.allOf(Variable.class)).isEmpty());
-        // A uniform sample of 500 from 3,000 holds about 83 of the first 500 people, not all of them.
-        Set<String> first500 = new HashSet<>();
+        // Every person of the file, in file order, with the DN exactly as written.
+        List<String> personDns = new ArrayList<>();
+        List<String> groupDns = new ArrayList<>();
         for (String line : Files.readAllLines(f)) {
-            if (line.startsWith("dn: cn=") && !line.contains("ou=Groups") && first500.size() < 500) {
-                first500.add(line.substring(4));
+            if (line.startsWith("dn: cn=Group ")) {
+                groupDns.add(line.substring(4));
+            } else if (line.startsWith("dn: cn=")) {
+                personDns.add(line.substring(4));
             }
         }
-        int early = 0;
-        for (int i = 0; i < 500; i++) {
-            early += first500.contains(s.value(Variable.PERSON_DN, i, null)) ? 1 : 0;
+        for (int i = 0; i < s.people(); i++) {
+            assertEquals(personDns.get(i), s.personDn(i));
         }
-        assertTrue(early > 30 && early < 160, "people from the first sixth: " + early);
+        assertEquals(groupDns.get(29), s.groupDn(29));
+        // generated groups hold the 100 people written before them
+        List<String> members = s.groupMembers(1);
+        assertEquals(100, members.size());
+        assertEquals(personDns.subList(100, 200), members);
+        assertEquals(personDns.get(0).substring(personDns.get(0).indexOf(',') + 1), s.container(0));
+        assertTrue(s.everyPersonHas("telephoneNumber") && s.everyPersonHas("MAIL"));
+        assertFalse(s.everyPersonHas("member"));
     }
 
     @Test
-    void sameSeedSamplesTheSamePeople() throws Exception {
-        Path f = TestData.ldif(dir.resolve("d.ldif"), 2_000);
-        DataSample a = new LdifSampler(100, 5, 9).sample(f);
-        DataSample b = new LdifSampler(100, 5, 9).sample(f);
+    void drawsUniformlyByDefaultAndReproduciblyWithASeed() throws Exception {
+        DataSample s = new LdifSampler().sample(TestData.ldif(dir.resolve("d.ldif"), 1_000));
+        int[] seen = new int[s.people()];
+        SplitMix64 rng = new SplitMix64(4);
+        for (int i = 0; i < 100_000; i++) {
+            seen[s.pickPerson(List.of(), rng)]++;
+        }
+        for (int n : seen) {
+            assertTrue(n > 40 && n < 170, "draws of one person: " + n); // mean 100
+        }
+        DataSample skewed = s.withKeySkew(0.99, 5);
+        SplitMix64 a = new SplitMix64(8);
+        SplitMix64 b = new SplitMix64(8);
         for (int i = 0; i < 100; i++) {
-            assertEquals(a.value(Variable.MAIL, i, null), b.value(Variable.MAIL, i, null));
+            assertEquals(
+                    skewed.pickPerson(List.of(), a), skewed.withKeySkew(0.99, 5).pickPerson(List.of(), b));
         }
     }
 
@@ -82,13 +98,13 @@ class LdifSamplerTest {
                         "objectClass: groupOfNames",
                         "member: cn=Ann Lee,dc=example,dc=com",
                         ""));
-        DataSample s = new LdifSampler(10, 10, 1).sample(f);
+        DataSample s = new LdifSampler().sample(f);
         assertEquals(3, s.entries());
         assertEquals(1, s.people());
         assertEquals(1, s.groups());
-        assertEquals("cn=Ann Lee,dc=example,dc=com", s.value(Variable.PERSON_DN, 0, null));
-        assertEquals("Lee", s.value(Variable.SN, 0, null));
-        assertEquals("Ann Lee", s.value(Variable.CN, 0, null));
+        assertEquals("cn=Ann Lee,dc=example,dc=com", s.value(Variable.PERSON_DN, 0, -1, null));
+        assertEquals("Lee", s.value(Variable.SN, 0, -1, null));
+        assertEquals("Ann Lee", s.value(Variable.CN, 0, -1, null));
         List<String> missing = s.missing(EnumSet.of(Variable.UID, Variable.GIVEN_NAME_PREFIX, Variable.MAIL));
         assertEquals(2, missing.size(), missing.toString());
         assertTrue(missing.get(0).contains("'uid'"));
@@ -105,10 +121,10 @@ class LdifSamplerTest {
                 " w7xsbGVy",
                 "sn: Müller",
                 "");
-        DataSample s = new LdifSampler(10, 10, 1).sample(f);
-        assertEquals("cn=Jürgen Müller,dc=example,dc=com", s.value(Variable.PERSON_DN, 0, null));
-        assertEquals("Jürgen Müller", s.value(Variable.CN, 0, null));
-        assertEquals("Müller", s.value(Variable.SN, 0, null));
+        DataSample s = new LdifSampler().sample(f);
+        assertEquals("cn=Jürgen Müller,dc=example,dc=com", s.value(Variable.PERSON_DN, 0, -1, null));
+        assertEquals("Jürgen Müller", s.value(Variable.CN, 0, -1, null));
+        assertEquals("Müller", s.value(Variable.SN, 0, -1, null));
     }
 
     @Test
@@ -124,13 +140,13 @@ class LdifSamplerTest {
                 "mail: ann.lee@example.com",
                 "uid: ann",
                 "");
-        DataSample s = new LdifSampler(10, 10, 1).sample(f);
+        DataSample s = new LdifSampler().sample(f);
         assertEquals(1, s.people());
-        assertEquals("Anna Lee", s.value(Variable.CN, 0, null));
-        assertEquals("Lee", s.value(Variable.SN, 0, null));
-        assertEquals("Ann", s.value(Variable.GIVEN_NAME, 0, null));
-        assertEquals("ann@example.com", s.value(Variable.MAIL, 0, null), "trailing spaces are stripped");
-        assertEquals("ann", s.value(Variable.UID, 0, null));
+        assertEquals("Anna Lee", s.value(Variable.CN, 0, -1, null));
+        assertEquals("Lee", s.value(Variable.SN, 0, -1, null));
+        assertEquals("Ann", s.value(Variable.GIVEN_NAME, 0, -1, null));
+        assertEquals("ann@example.com", s.value(Variable.MAIL, 0, -1, null), "trailing spaces are stripped");
+        assertEquals("ann", s.value(Variable.UID, 0, -1, null));
     }
 
     @Test
@@ -144,10 +160,11 @@ class LdifSamplerTest {
                 "objectClass: groupOfUniqueNames",
                 "uniqueMember: cn=Ann Lee,dc=example,dc=com",
                 "");
-        DataSample s = new LdifSampler(10, 10, 1).sample(f);
+        DataSample s = new LdifSampler().sample(f);
         assertEquals(2, s.entries());
         assertEquals(1, s.groups());
-        assertEquals("cn=staff,dc=example,dc=com", s.value(Variable.GROUP_DN, -1, new SplitMix64(1)));
+        assertEquals("cn=staff,dc=example,dc=com", s.groupDn(0));
+        assertEquals(List.of("cn=Ann Lee,dc=example,dc=com"), s.groupMembers(0));
     }
 
     @Test
@@ -159,12 +176,12 @@ class LdifSamplerTest {
                 "cn: Ann Lee",
                 "sn: Lee",
                 "");
-        DataSample s = new LdifSampler(10, 10, 1).sample(adds);
+        DataSample s = new LdifSampler().sample(adds);
         assertEquals(1, s.people());
-        assertEquals("Ann Lee", s.value(Variable.CN, 0, null));
+        assertEquals("Ann Lee", s.value(Variable.CN, 0, -1, null));
 
         Path deletes = ldif("dn: cn=Ann Lee,dc=example,dc=com", "changetype: delete", "");
-        String message = assertThrows(IllegalArgumentException.class, () -> new LdifSampler(10, 10, 1).sample(deletes))
+        String message = assertThrows(IllegalArgumentException.class, () -> new LdifSampler().sample(deletes))
                 .getMessage();
         assertTrue(message.contains(deletes.toString()) && message.contains("'delete' change record"), message);
     }
@@ -187,7 +204,7 @@ class LdifSamplerTest {
     }
 
     private static void assertErrorNames(Path file, String line) {
-        String message = assertThrows(IllegalArgumentException.class, () -> new LdifSampler(10, 10, 1).sample(file))
+        String message = assertThrows(IllegalArgumentException.class, () -> new LdifSampler().sample(file))
                 .getMessage();
         assertTrue(message.startsWith("data file " + file + " is not valid LDIF near " + line + ":"), message);
     }
@@ -198,37 +215,44 @@ class LdifSamplerTest {
 
     @Test
     void prefixesAreFourOrFiveCharactersOfARealName() throws Exception {
-        DataSample s = new LdifSampler(100, 5, 1).sample(TestData.ldif(dir.resolve("d.ldif"), 200));
+        DataSample s = new LdifSampler().sample(TestData.ldif(dir.resolve("d.ldif"), 200));
         SplitMix64 rng = new SplitMix64(3);
         for (int i = 0; i < 100; i++) {
-            String sn = s.value(Variable.SN, i, rng);
-            String p = s.value(Variable.SN_PREFIX, i, rng);
+            String sn = s.value(Variable.SN, i, -1, rng);
+            String p = s.value(Variable.SN_PREFIX, i, -1, rng);
             assertTrue(sn.startsWith(p));
             assertTrue(p.length() == Math.min(sn.length(), 4) || p.length() == Math.min(sn.length(), 5), p);
         }
     }
 
     @Test
+    void anAbsentPersonDnLiesInARealContainer() throws Exception {
+        DataSample s = new LdifSampler().sample(TestData.ldif(dir.resolve("d.ldif"), 100));
+        String absent = s.value(Variable.ABSENT_PERSON_DN, 3, -1, new SplitMix64(3));
+        assertTrue(absent.startsWith("cn=") && absent.contains(" Absent"), absent);
+        assertTrue(absent.endsWith("," + s.container(3)), absent);
+    }
+
+    @Test
     void absentNamesAndMailsNeverMatchSampledOnes() throws Exception {
-        DataSample s = new LdifSampler(100, 5, 1).sample(TestData.ldif(dir.resolve("d.ldif"), 100));
+        DataSample s = new LdifSampler().sample(TestData.ldif(dir.resolve("d.ldif"), 100));
         SplitMix64 rng = new SplitMix64(3);
-        String absent = s.value(Variable.ABSENT_NAME, 0, rng);
-        assertFalse(absent.equals(s.value(Variable.CN, 0, rng)));
+        String absent = s.value(Variable.ABSENT_NAME, 0, -1, rng);
+        assertFalse(absent.equals(s.value(Variable.CN, 0, -1, rng)));
         assertTrue(absent.contains(" Absent"));
-        assertTrue(s.value(Variable.ABSENT_MAIL, 0, rng).endsWith("@example.com"));
+        assertTrue(s.value(Variable.ABSENT_MAIL, 0, -1, rng).endsWith("@example.com"));
     }
 
     @Test
     void missingOrEmptyFilesAreClearErrors() throws Exception {
-        assertTrue(assertThrows(
-                        IllegalArgumentException.class,
-                        () -> new LdifSampler(10, 10, 1).sample(dir.resolve("none.ldif")))
-                .getMessage()
-                .contains("not found"));
+        assertTrue(
+                assertThrows(IllegalArgumentException.class, () -> new LdifSampler().sample(dir.resolve("none.ldif")))
+                        .getMessage()
+                        .contains("not found"));
         for (String content : List.of("", "# nothing\n", "version: 1\n\n")) {
             Path empty = Files.writeString(dir.resolve("empty.ldif"), content);
             assertTrue(
-                    assertThrows(IllegalArgumentException.class, () -> new LdifSampler(10, 10, 1).sample(empty))
+                    assertThrows(IllegalArgumentException.class, () -> new LdifSampler().sample(empty))
                             .getMessage()
                             .contains("no LDIF entries"),
                     content);

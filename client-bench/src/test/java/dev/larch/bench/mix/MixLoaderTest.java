@@ -38,7 +38,7 @@ class MixLoaderTest {
                 mix.operations().stream().map(OperationSpec::share).toList());
         OperationSpec group = mix.operations().get(4);
         assertEquals(SearchScope.BASE, group.scope());
-        assertEquals("member", group.requireAttribute());
+        assertEquals(List.of("member"), group.requireAttributes());
         assertEquals(Set.of(Variable.GROUP_DN), group.variables());
         assertEquals(2, mix.operations().get(1).filters().size());
         assertEquals(64, mix.sha256().length());
@@ -62,8 +62,62 @@ class MixLoaderTest {
     @Test
     void unknownOperationTypeIsRejected() {
         String m = failure(
-                "{\"operations\":[{\"name\":\"a\",\"type\":\"modify\",\"share\":100,\"filter\":\"(cn=x)\",\"expect\":\"one\"}]}");
-        assertTrue(m.contains("unknown operation type 'modify'"), m);
+                "{\"operations\":[{\"name\":\"a\",\"type\":\"rename\",\"share\":100,\"filter\":\"(cn=x)\",\"expect\":\"one\"}]}");
+        assertTrue(m.contains("unknown operation type 'rename'") && m.contains("modrdn"), m);
+    }
+
+    @Test
+    void everyBuiltInMixLoadsAndTheWriteMixesWriteAPersonsDescription() {
+        for (String name : MixLoader.BUILT_IN) {
+            assertEquals(name, loader.load(name).name());
+        }
+        OperationSpec modify = loader.load("modify").operations().get(0);
+        assertEquals(OpType.MODIFY, modify.type());
+        assertEquals("description", modify.attribute());
+        assertEquals(Set.of(Variable.PERSON_DN, Variable.RANDOM), modify.variables());
+        Mix mixed = loader.load("mixed");
+        assertEquals(
+                List.of(80.0, 20.0),
+                mixed.operations().stream().map(OperationSpec::share).toList());
+        assertEquals(
+                OpType.AUTHENTICATE, loader.load("authrate").operations().get(0).type());
+        assertEquals(OpType.CHURN, loader.load("churn").operations().get(0).type());
+    }
+
+    @Test
+    void eachOperationTypeGetsItsDefaults() {
+        Mix mix = parse("{\"operations\":[{\"name\":\"m\",\"type\":\"modify\",\"share\":20},"
+                + "{\"name\":\"a\",\"type\":\"add\",\"share\":20},"
+                + "{\"name\":\"d\",\"type\":\"delete\",\"share\":20},"
+                + "{\"name\":\"r\",\"type\":\"modrdn\",\"share\":20},"
+                + "{\"name\":\"c\",\"type\":\"compare\",\"share\":10,\"expect\":\"false\","
+                + "\"value\":\"${absentMail}\"},"
+                + "{\"name\":\"ch\",\"type\":\"churn\",\"share\":10}]}");
+        List<OperationSpec> ops = mix.operations();
+        assertEquals("description", ops.get(0).attribute());
+        assertEquals(Set.of(Variable.PERSON_DN), ops.get(1).variables(), "an add needs a people container");
+        assertEquals(OpType.DELETE, ops.get(2).type());
+        assertEquals(OpType.MODRDN, ops.get(3).type());
+        assertEquals("mail", ops.get(4).attribute());
+        assertEquals(5, ops.get(4).expectedResultCode(), "compareFalse");
+        assertEquals("${uid}", ops.get(5).password().toString());
+        assertEquals(Expectation.ONE, ops.get(5).expect());
+    }
+
+    @Test
+    void misusedTypesAreRejectedWithWhatToFix() {
+        String key =
+                failure("{\"operations\":[{\"name\":\"m\",\"type\":\"modify\",\"share\":100,\"attribute\":\"mail\"}]}");
+        assertTrue(key.contains("may not modify 'mail'"), key);
+        String field =
+                failure("{\"operations\":[{\"name\":\"m\",\"type\":\"add\",\"share\":100,\"filter\":\"(cn=x)\"}]}");
+        assertTrue(field.contains("type add takes no 'filter'"), field);
+        String expect =
+                failure("{\"operations\":[{\"name\":\"b\",\"type\":\"bind\",\"share\":100,\"expect\":\"one\"}]}");
+        assertTrue(expect.contains("success, invalidCredentials"), expect);
+        String bindAndWrite = failure("{\"operations\":[{\"name\":\"b\",\"type\":\"authenticate\",\"share\":50},"
+                + "{\"name\":\"m\",\"type\":\"modify\",\"share\":50}]}");
+        assertTrue(bindAndWrite.contains("without write rights") && bindAndWrite.contains("churn"), bindAndWrite);
     }
 
     @Test

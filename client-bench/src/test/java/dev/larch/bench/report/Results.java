@@ -22,7 +22,8 @@ final class Results {
                 0,
                 0,
                 0,
-                Map.of());
+                Map.of(),
+                List.of());
     }
 
     static BenchResult.Run run(int number, double... opsPerOperation) {
@@ -79,7 +80,8 @@ final class Results {
                 1,
                 runs.size(),
                 ramp != null,
-                List.of(new BenchResult.Generator("host-a", "/tmp/a", 2, 4, "2025-01-01T00:00:00Z")));
+                List.of(new BenchResult.Generator("host-a", "/tmp/a", 2, 4, "2025-01-01T00:00:00Z")),
+                0.0);
         BenchResult.Server server = new BenchResult.Server("127.0.0.1", 389, "unknown", "unknown", null, null);
         return new BenchResult(
                 "larch client-bench",

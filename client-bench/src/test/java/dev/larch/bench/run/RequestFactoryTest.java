@@ -2,6 +2,7 @@ package dev.larch.bench.run;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 
 import com.unboundid.ldap.sdk.Filter;
 import com.unboundid.ldap.sdk.SearchScope;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RequestFactoryTest {
@@ -22,7 +24,7 @@ class RequestFactoryTest {
 
     @BeforeAll
     static void sample(@TempDir Path dir) throws Exception {
-        data = new LdifSampler(1_000, 100, 1).sample(TestData.ldif(dir.resolve("d.ldif"), 1_000));
+        data = new LdifSampler().sample(TestData.ldif(dir.resolve("d.ldif"), 1_000));
     }
 
     @Test
@@ -95,5 +97,41 @@ class RequestFactoryTest {
                 .getFilter()
                 .toString()
                 .startsWith("(description="));
+    }
+
+    @Test
+    void requestsCarryTheRightAnswerFromTheDataFile() {
+        RequestFactory f = new RequestFactory(new MixLoader().load("addressing"), data, 5);
+        int groups = 0;
+        int wildcards = 0;
+        for (int i = 0; i < 300; i++) {
+            SearchCall r = (SearchCall) f.next();
+            Expected e = r.expected();
+            String filter = r.search().getFilter().toString();
+            switch (r.operation()) {
+                case 0 -> { // exact name: that person, with the kept attributes asked for
+                    assertTrue(filter.equalsIgnoreCase("(cn=" + e.values().get("cn") + ")"), filter);
+                    assertTrue(e.dn().startsWith("cn=" + e.values().get("cn") + ","), e.dn());
+                    assertTrue(e.values().containsKey("mail"));
+                    assertTrue(e.required().contains("telephoneNumber"), "every generated person has one");
+                }
+                case 1 -> { // wildcard: the prefix attribute is asked for so every hit can be checked
+                    wildcards++;
+                    String attribute = filter.startsWith("(sn=") ? "sn" : "givenName";
+                    assertTrue(List.of(r.search().getAttributes()).contains(attribute), filter);
+                    assertEquals(
+                            filter.substring(filter.indexOf('=') + 1, filter.length() - 2),
+                            e.prefixes().get(attribute));
+                }
+                case 3 -> assertFalse(e.baseAbsent(), "a subtree search from the suffix: noSuchObject is wrong");
+                case 4 -> { // group: all members of that group in the file
+                    groups++;
+                    assertEquals(r.search().getBaseDN(), e.dn());
+                    assertEquals(100, e.members().size());
+                }
+                default -> assertEquals(r.search().getBaseDN(), e.dn());
+            }
+        }
+        assertTrue(groups > 10 && wildcards > 10);
     }
 }
