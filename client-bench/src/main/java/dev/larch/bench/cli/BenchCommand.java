@@ -23,13 +23,14 @@ import dev.larch.bench.report.BenchResult;
 import dev.larch.bench.report.CsvReport;
 import dev.larch.bench.report.HtmlReport;
 import dev.larch.bench.report.JsonReport;
+import dev.larch.bench.resource.JvmGauges;
 import dev.larch.bench.run.BenchSession;
-import dev.larch.bench.run.RampPolicy;
 import dev.larch.bench.run.RunSettings;
 import dev.larch.bench.run.ServerProbe;
 import dev.larch.bench.run.ServerProcess;
 import dev.larch.bench.run.ServerTarget;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -90,31 +91,11 @@ final class BenchCommand implements Callable<Integer> {
             description = "Measured runs; the summary is the mean of the last two (default ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(
-            names = "--ramp",
-            description = "Step the client count up until throughput stops rising or p99 passes --ramp-p99-ms.")
-    boolean ramp;
+    @Mixin
+    RampOptions rampOptions = new RampOptions();
 
-    @Option(names = "--ramp-step", description = "Clients added per ramp step (default: --clients).")
-    Integer rampStep;
-
-    @Option(
-            names = "--ramp-max-clients",
-            defaultValue = "64",
-            description = "Largest client count a ramp tries (default ${DEFAULT-VALUE}).")
-    int rampMaxClients;
-
-    @Option(
-            names = "--ramp-p99-ms",
-            defaultValue = "100",
-            description = "p99 bound in ms that ends a ramp (default ${DEFAULT-VALUE}).")
-    double rampP99Ms;
-
-    @Option(
-            names = "--ramp-min-gain",
-            defaultValue = "2",
-            description = "Percent a ramp step must beat the best so far by (default ${DEFAULT-VALUE}).")
-    double rampMinGain;
+    @Mixin
+    ResourceOptions resourceOptions = new ResourceOptions();
 
     @Option(names = "--data", description = "The LDIF the server was loaded with; request values are sampled from it.")
     Path data;
@@ -140,6 +121,8 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         checkOptions();
+        BenchSession.Plan plan = rampOptions.plan(clients, threads, runs);
+        boolean ramp = plan.ramp();
         Mix loaded = new MixLoader().load(mix);
         System.err.printf(
                 Locale.ROOT,
@@ -151,6 +134,7 @@ final class BenchCommand implements Callable<Integer> {
         checkDataFits(loaded, sample);
         Files.createDirectories(out);
         ServerProcess server = serverPid == null ? null : ServerProcess.of(serverPid);
+        JvmGauges jvm = resourceOptions.open(); // closed at the end; a failed run ends the process anyway
         ServerTarget target = new ServerTarget(host, port, bindDn, bindPassword, (long) (responseTimeout * 1000));
         ServerProbe.Software software = ServerProbe.check(target);
         System.err.printf(
@@ -165,15 +149,7 @@ final class BenchCommand implements Callable<Integer> {
                 sample.sampledGroups());
 
         String startedAt = Instant.now().toString();
-        RunSettings settings = new RunSettings(loaded, sample, target, seed, warmup, duration, interval, server);
-        BenchSession.Plan plan = new BenchSession.Plan(
-                clients,
-                threads,
-                runs,
-                ramp,
-                rampStep == null ? clients : rampStep,
-                rampMaxClients,
-                new RampPolicy(rampP99Ms, rampMinGain));
+        RunSettings settings = new RunSettings(loaded, sample, target, seed, warmup, duration, interval, server, jvm);
         BenchSession.Outcome outcome = new BenchSession(settings, System.out::println).execute(plan);
 
         Map<String, Double> shares = new LinkedHashMap<>();
@@ -232,6 +208,9 @@ final class BenchCommand implements Callable<Integer> {
                     op.latencyMs().p999());
         }
         System.out.println("results: " + out.resolve("result.json") + ", result.csv, intervals.csv, report.html");
+        if (jvm != null) {
+            jvm.close();
+        }
         return 0;
     }
 
@@ -256,9 +235,6 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (warmup < 0 || duration <= 0 || interval <= 0 || responseTimeout <= 0) {
             throw new BadInputException("--warmup must be >= 0; --duration, --interval and --response-timeout > 0");
-        }
-        if (ramp && ((rampStep != null && rampStep < 1) || rampMaxClients < clients)) {
-            throw new BadInputException("--ramp-step must be >= 1 and --ramp-max-clients >= --clients");
         }
         if (!Files.isRegularFile(data)) {
             throw new BadInputException("data file not found: " + data);

@@ -96,6 +96,7 @@ public final class HtmlReport {
         sb.append("<tr><th class='l'>ALL</th><th>").append(f(s.opsPerSecond())).append("</th>");
         latencyCells(sb, s.latencyMs());
         sb.append("<td>").append(f(s.spreadPercent())).append("</td></tr></table>");
+        ResourceHtml.summary(sb, s);
 
         List<String> cats = new ArrayList<>();
         double[][] vals = new double[s.operations().size()][];
@@ -147,9 +148,10 @@ public final class HtmlReport {
                     .append(ramp.peakThreads())
                     .append(" threads; recommended capacity <b>")
                     .append(f(ramp.recommendedCapacityOpsPerSecond()))
-                    .append(" ops/s</b> (50% of peak); p99 bound ")
+                    .append(" ops/s</b>; p99 bound ")
                     .append(f(ramp.p99BoundMs()))
                     .append(" ms.</p>");
+            ResourceHtml.ramp(sb, ramp);
             sb.append(SvgChart.lines(
                     "Ramp: throughput by client count",
                     "clients",
@@ -204,6 +206,7 @@ public final class HtmlReport {
                         .append(" MB");
             }
             sb.append(".</p>");
+            ResourceHtml.run(sb, run.resources());
         }
         sb.append("</body></html>\n");
         return sb.toString();

@@ -78,7 +78,8 @@ public final class Stats {
                 used.size() < 2 ? 0 : spreadPercent(a.opsPerSecond(), b.opsPerSecond()),
                 used.stream().mapToLong(Run::wrongAnswers).sum(),
                 used.stream().mapToLong(Run::errors).sum(),
-                ops);
+                ops,
+                BenchResult.Resources.meanOpsPerServerCpuSecond(used));
     }
 
     /** Field-by-field mean of latency figures (percentiles of separate runs are averaged, as published reports did). */

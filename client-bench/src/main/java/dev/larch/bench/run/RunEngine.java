@@ -88,6 +88,7 @@ public final class RunEngine {
         long measureStartServerCpu = 0;
         long measureStartNanos = 0;
         List<Long> rssSamples = new ArrayList<>();
+        ResourceMonitor resources = ResourceMonitor.of(settings);
 
         long t0 = System.nanoTime();
         start.countDown();
@@ -99,6 +100,7 @@ public final class RunEngine {
             measureStartCpu = prevCpu;
             measureStartServerCpu = prevServerCpu;
             measureStartNanos = t0;
+            resources.measureStarts();
         }
         for (double end :
                 boundaries(settings.warmupSeconds(), settings.durationSeconds(), settings.intervalSeconds())) {
@@ -127,6 +129,7 @@ public final class RunEngine {
             OpMetrics.Snapshot cs = connect.drain(null);
             errors += cs.errorCount();
             if (measuring) {
+                resources.sample();
                 connectTotals.add(cs);
                 if (rss >= 0) {
                     rssSamples.add(rss);
@@ -156,6 +159,7 @@ public final class RunEngine {
                 measureStartCpu = cpu;
                 measureStartServerCpu = serverCpu;
                 measureStartNanos = now;
+                resources.measureStarts();
             }
             prevNanos = now;
             prevCpu = cpu;
@@ -204,7 +208,8 @@ public final class RunEngine {
                 operations,
                 connectTotals.toOperation("connect+bind", measured),
                 intervals,
-                cpu);
+                cpu,
+                resources.finish(ok, measured));
     }
 
     private static BenchResult.Cpu cpu(

@@ -49,7 +49,8 @@ final class Results {
                 ops,
                 op("connect+bind", 5, 1),
                 List.of(warm, measure),
-                new BenchResult.Cpu(2, 3, 30, 15, null, null, null));
+                new BenchResult.Cpu(2, 3, 30, 15, null, null, null),
+                null);
     }
 
     static BenchResult result(List<BenchResult.Run> runs, BenchResult.Ramp ramp) {

@@ -1,0 +1,28 @@
+package dev.larch.bench.resource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Where {@code /proc} text comes from: the real file system, or a test's own text.
+ *
+ * <p>Implementations throw {@link java.nio.file.NoSuchFileException} for a missing file and
+ * {@link java.nio.file.AccessDeniedException} for one the process may not read.
+ */
+@FunctionalInterface
+public interface ProcSource {
+    /** The text of {@code relative} (e.g. {@code "stat"}, {@code "1234/io"}) below the proc root. */
+    String read(String relative) throws IOException;
+
+    /** The files below {@code root} (normally {@code /proc}). */
+    static ProcSource of(Path root) {
+        return relative -> Files.readString(root.resolve(relative), StandardCharsets.US_ASCII);
+    }
+
+    /** The real {@code /proc}. */
+    static ProcSource system() {
+        return of(Path.of("/proc"));
+    }
+}
