@@ -48,8 +48,15 @@ final class ResourceOptions {
             return gauges;
         } catch (IOException e) {
             gauges.close();
-            throw new BadInputException("cannot read " + gauges.source() + ": " + e.getMessage(), e);
+            throw new BadInputException("cannot read " + gauges.source() + ": " + why(e), e);
         }
+    }
+
+    /** One line: JDK network exceptions often have no message, and JMX ones nest several lines. */
+    private static String why(Exception e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
     }
 
     private JvmGauges endpoint() {
@@ -70,7 +77,7 @@ final class ResourceOptions {
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage(), e);
         } catch (IOException e) {
-            throw new BadInputException("cannot reach --server-jmx " + jmx + ": " + e.getMessage(), e);
+            throw new BadInputException("cannot reach --server-jmx " + jmx + ": " + why(e), e);
         }
     }
 }

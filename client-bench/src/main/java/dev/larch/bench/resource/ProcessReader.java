@@ -11,8 +11,11 @@ import java.util.Map;
  * Reads one process's counters from {@code /proc/PID/stat}, {@code status}, {@code io} and
  * {@code net/dev}.
  *
- * <p>Linux keeps no per-process socket byte counter, so the network figures are those of the
- * process's network namespace: the whole machine's traffic unless the server runs in a container.
+ * <p>CPU times in {@code stat} cover the whole process. Context switches are counted per thread
+ * in Linux, so they are summed over {@code /proc/PID/task/*}{@code /status}: the live threads at the
+ * time of reading (a thread that ends between two readings takes its switches with it). Linux keeps
+ * no per-process socket byte counter, so the network figures are those of the process's network
+ * namespace: the whole machine's traffic unless the server runs in a container.
  * Thread-safe (holds no state between readings).
  */
 public final class ProcessReader {
@@ -40,6 +43,7 @@ public final class ProcessReader {
         long[] cpu = parseStat(proc.read(pid + "/stat"));
         List<String> notes = new ArrayList<>();
         Map<String, Long> status = optional(pid + "/status", notes);
+        long[] switches = contextSwitches(notes);
         Map<String, Long> io = optional(pid + "/io", notes);
         NetDev net = null;
         try {
@@ -50,14 +54,47 @@ public final class ProcessReader {
         return new ProcessCounters(
                 cpu[0] * 1_000_000_000L / ticksPerSecond,
                 cpu[1] * 1_000_000_000L / ticksPerSecond,
-                status.get("voluntary_ctxt_switches"),
-                status.get("nonvoluntary_ctxt_switches"),
+                switches == null ? null : switches[0],
+                switches == null ? null : switches[1],
                 status.get("VmRSS"),
                 io.get("read_bytes"),
                 io.get("write_bytes"),
                 net == null ? null : net.receivedBytes(),
                 net == null ? null : net.sentBytes(),
                 notes);
+    }
+
+    /** CPU time (user + system) in nanoseconds, reading only {@code stat}. */
+    public long cpuNanos() throws IOException {
+        long[] cpu = parseStat(proc.read(pid + "/stat"));
+        return (cpu[0] + cpu[1]) * 1_000_000_000L / ticksPerSecond;
+    }
+
+    /** Resident set size in kB (null if {@code status} has none), reading only {@code status}. */
+    public Long rssKb() throws IOException {
+        return parseKeyValues(proc.read(pid + "/status")).get("VmRSS");
+    }
+
+    /** Voluntary and involuntary switches summed over the live threads, or null with a note. */
+    private long[] contextSwitches(List<String> notes) {
+        List<String> tasks;
+        try {
+            tasks = proc.list(pid + "/task");
+        } catch (IOException | RuntimeException e) {
+            notes.add(problem(pid + "/task", e));
+            return null;
+        }
+        long[] sum = new long[2];
+        for (String task : tasks) {
+            try {
+                Map<String, Long> s = parseKeyValues(proc.read(pid + "/task/" + task + "/status"));
+                sum[0] += s.getOrDefault("voluntary_ctxt_switches", 0L);
+                sum[1] += s.getOrDefault("nonvoluntary_ctxt_switches", 0L);
+            } catch (IOException e) {
+                // the thread ended after the listing: nothing to add
+            }
+        }
+        return sum;
     }
 
     private Map<String, Long> optional(String file, List<String> notes) {

@@ -28,7 +28,7 @@ public final class ServerProcess {
     public static ServerProcess of(long pid) {
         ProcessReader reader = new ProcessReader(ProcSource.system(), pid, ClockTicks.perSecond());
         try {
-            reader.read();
+            reader.cpuNanos();
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("--server-pid " + pid + ": no such process (or /proc is not readable)");
         }
@@ -51,7 +51,7 @@ public final class ServerProcess {
     /** user + system CPU time in nanoseconds, or -1. */
     public long cpuNanos() {
         try {
-            return reader.read().cpuNanos();
+            return reader.cpuNanos();
         } catch (IOException | RuntimeException e) {
             return -1;
         }
@@ -60,7 +60,7 @@ public final class ServerProcess {
     /** Resident set size in kB, or -1. */
     public long rssKb() {
         try {
-            Long rss = reader.read().rssKb();
+            Long rss = reader.rssKb();
             return rss == null ? -1 : rss;
         } catch (IOException | RuntimeException e) {
             return -1;
