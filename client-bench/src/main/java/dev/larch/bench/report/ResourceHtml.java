@@ -112,7 +112,7 @@ final class ResourceHtml {
         BenchResult.JvmUse j = r.serverJvm();
         if (j != null) {
             p.append("Server JVM (")
-                    .append(Html.escape(j.source()))
+                    .append(Html.escape(source(j.source())))
                     .append("): heap used mean ")
                     .append(mb(j.heapUsedMeanBytes()))
                     .append(" MB, max ")
@@ -124,7 +124,7 @@ final class ResourceHtml {
                     .append(". ");
         }
         for (String note : r.notes()) {
-            p.append(Html.escape(note)).append(". ");
+            p.append(Html.escape(note.replaceAll("https?://", ""))).append(". ");
         }
         if (!p.isEmpty()) {
             sb.append("<p>").append(p.toString().trim()).append("</p>");
@@ -161,6 +161,14 @@ final class ResourceHtml {
                 .append("</td><td>")
                 .append(mb(sent))
                 .append("</td></tr>");
+    }
+
+    /**
+     * The source without its scheme: the page makes no network references, not even as text a
+     * reader's tool might turn into a link (result.json keeps the full URL).
+     */
+    static String source(String s) {
+        return s.replaceFirst("^https?://", "metrics endpoint ");
     }
 
     private static String mb(Long bytes) {

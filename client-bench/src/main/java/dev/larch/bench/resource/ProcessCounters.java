@@ -1,6 +1,7 @@
 package dev.larch.bench.resource;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * One reading of a process's cumulative counters. A null counter could not be read; {@code notes}
@@ -16,6 +17,8 @@ import java.util.List;
  * @param netReceivedBytes bytes received on the interfaces of the process's network namespace, or null
  * @param netSentBytes bytes sent on the interfaces of the process's network namespace, or null
  * @param notes counters that could not be read, and why
+ * @param threadSwitches voluntary and involuntary switches of each live thread by thread id, or an
+ *     empty map when they could not be read
  */
 public record ProcessCounters(
         long userNanos,
@@ -27,10 +30,37 @@ public record ProcessCounters(
         Long diskWriteBytes,
         Long netReceivedBytes,
         Long netSentBytes,
-        List<String> notes) {
+        List<String> notes,
+        Map<Long, Switches> threadSwitches) {
 
     public ProcessCounters {
         notes = List.copyOf(notes);
+        threadSwitches = Map.copyOf(threadSwitches);
+    }
+
+    /** One thread's context switches. */
+    public record Switches(long voluntary, long involuntary) {}
+
+    /**
+     * Switches between {@code earlier} and this reading: for each thread alive now, its count minus
+     * its count in {@code earlier} (all of it for a thread started since). Linux counts switches per
+     * thread only, so a thread that ended between the readings takes its switches along; a sum of
+     * totals would even go backwards then.
+     *
+     * @return voluntary and involuntary, or null when either reading lacks the threads
+     */
+    public Switches switchesSince(ProcessCounters earlier) {
+        if (voluntaryContextSwitches == null || earlier.voluntaryContextSwitches() == null) {
+            return null;
+        }
+        long voluntary = 0;
+        long involuntary = 0;
+        for (Map.Entry<Long, Switches> t : threadSwitches.entrySet()) {
+            Switches before = earlier.threadSwitches().getOrDefault(t.getKey(), new Switches(0, 0));
+            voluntary += Math.max(0, t.getValue().voluntary() - before.voluntary());
+            involuntary += Math.max(0, t.getValue().involuntary() - before.involuntary());
+        }
+        return new Switches(voluntary, involuntary);
     }
 
     public long cpuNanos() {

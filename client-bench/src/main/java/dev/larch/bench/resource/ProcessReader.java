@@ -12,8 +12,8 @@ import java.util.Map;
  * {@code net/dev}.
  *
  * <p>CPU times in {@code stat} cover the whole process. Context switches are counted per thread
- * in Linux, so they are summed over {@code /proc/PID/task/*}{@code /status}: the live threads at the
- * time of reading (a thread that ends between two readings takes its switches with it). Linux keeps
+ * in Linux, so they are read from {@code /proc/PID/task/*}{@code /status} for each live thread
+ * (see {@link ProcessCounters#switchesSince}). Linux keeps
  * no per-process socket byte counter, so the network figures are those of the process's network
  * namespace: the whole machine's traffic unless the server runs in a container.
  * Thread-safe (holds no state between readings).
@@ -43,7 +43,7 @@ public final class ProcessReader {
         long[] cpu = parseStat(proc.read(pid + "/stat"));
         List<String> notes = new ArrayList<>();
         Map<String, Long> status = optional(pid + "/status", notes);
-        long[] switches = contextSwitches(notes);
+        Map<Long, ProcessCounters.Switches> threads = threadSwitches(notes);
         Map<String, Long> io = optional(pid + "/io", notes);
         NetDev net = null;
         try {
@@ -54,14 +54,23 @@ public final class ProcessReader {
         return new ProcessCounters(
                 cpu[0] * 1_000_000_000L / ticksPerSecond,
                 cpu[1] * 1_000_000_000L / ticksPerSecond,
-                switches == null ? null : switches[0],
-                switches == null ? null : switches[1],
+                threads == null
+                        ? null
+                        : threads.values().stream()
+                                .mapToLong(ProcessCounters.Switches::voluntary)
+                                .sum(),
+                threads == null
+                        ? null
+                        : threads.values().stream()
+                                .mapToLong(ProcessCounters.Switches::involuntary)
+                                .sum(),
                 status.get("VmRSS"),
                 io.get("read_bytes"),
                 io.get("write_bytes"),
                 net == null ? null : net.receivedBytes(),
                 net == null ? null : net.sentBytes(),
-                notes);
+                notes,
+                threads == null ? Map.of() : threads);
     }
 
     /** CPU time (user + system) in nanoseconds, reading only {@code stat}. */
@@ -75,8 +84,8 @@ public final class ProcessReader {
         return parseKeyValues(proc.read(pid + "/status")).get("VmRSS");
     }
 
-    /** Voluntary and involuntary switches summed over the live threads, or null with a note. */
-    private long[] contextSwitches(List<String> notes) {
+    /** Each live thread's switches by thread id, or null with a note. */
+    private Map<Long, ProcessCounters.Switches> threadSwitches(List<String> notes) {
         List<String> tasks;
         try {
             tasks = proc.list(pid + "/task");
@@ -84,17 +93,20 @@ public final class ProcessReader {
             notes.add(problem(pid + "/task", e));
             return null;
         }
-        long[] sum = new long[2];
+        Map<Long, ProcessCounters.Switches> threads = new HashMap<>();
         for (String task : tasks) {
             try {
                 Map<String, Long> s = parseKeyValues(proc.read(pid + "/task/" + task + "/status"));
-                sum[0] += s.getOrDefault("voluntary_ctxt_switches", 0L);
-                sum[1] += s.getOrDefault("nonvoluntary_ctxt_switches", 0L);
-            } catch (IOException e) {
-                // the thread ended after the listing: nothing to add
+                threads.put(
+                        Long.parseLong(task),
+                        new ProcessCounters.Switches(
+                                s.getOrDefault("voluntary_ctxt_switches", 0L),
+                                s.getOrDefault("nonvoluntary_ctxt_switches", 0L)));
+            } catch (IOException | NumberFormatException e) {
+                // the thread ended after the listing (or is not a thread): nothing to add
             }
         }
-        return sum;
+        return threads;
     }
 
     private Map<String, Long> optional(String file, List<String> notes) {

@@ -120,12 +120,13 @@ public final class ResourceMonitor {
 
     static BenchResult.ProcessUse processUse(ProcessCounters a, ProcessCounters b, double seconds) {
         double cpu = (b.cpuNanos() - a.cpuNanos()) / 1e9;
+        ProcessCounters.Switches switches = b.switchesSince(a);
         return new BenchResult.ProcessUse(
                 (b.userNanos() - a.userNanos()) / 1e9,
                 (b.systemNanos() - a.systemNanos()) / 1e9,
                 seconds > 0 ? cpu / seconds / HarnessCpu.cores() * 100 : 0,
-                delta(a.voluntaryContextSwitches(), b.voluntaryContextSwitches()),
-                delta(a.involuntaryContextSwitches(), b.involuntaryContextSwitches()),
+                switches == null ? null : switches.voluntary(),
+                switches == null ? null : switches.involuntary(),
                 delta(a.diskReadBytes(), b.diskReadBytes()),
                 delta(a.diskWriteBytes(), b.diskWriteBytes()),
                 delta(a.netReceivedBytes(), b.netReceivedBytes()),

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.larch.bench.report.BenchResult;
@@ -13,6 +14,7 @@ import dev.larch.bench.resource.JvmReading;
 import dev.larch.bench.resource.MachineCounters;
 import dev.larch.bench.resource.MachineReader;
 import dev.larch.bench.resource.ProcessCounters;
+import dev.larch.bench.resource.ProcessCounters.Switches;
 import dev.larch.bench.resource.ProcessReader;
 import org.junit.jupiter.api.Test;
 
@@ -107,14 +109,36 @@ class ResourceMonitorTest {
 
     @Test
     void deltasSubtractTheStartFromTheEndAndKeepUnknownsUnknown() {
-        ProcessCounters a =
-                new ProcessCounters(1_000_000_000L, 500_000_000L, 10L, 1L, 100L, null, 0L, 5L, 6L, List.of());
-        ProcessCounters b =
-                new ProcessCounters(3_000_000_000L, 1_500_000_000L, 30L, 4L, 100L, null, 4096L, 105L, 56L, List.of());
+        ProcessCounters a = new ProcessCounters(
+                1_000_000_000L,
+                500_000_000L,
+                10L,
+                1L,
+                100L,
+                null,
+                0L,
+                5L,
+                6L,
+                List.of(),
+                Map.of(1L, new Switches(5, 1), 3L, new Switches(5, 0)));
+        ProcessCounters b = new ProcessCounters(
+                3_000_000_000L,
+                1_500_000_000L,
+                25L,
+                4L,
+                100L,
+                null,
+                4096L,
+                105L,
+                56L,
+                List.of(),
+                Map.of(1L, new Switches(15, 3), 2L, new Switches(10, 1)));
         BenchResult.ProcessUse u = ResourceMonitor.processUse(a, b, 1);
         assertEquals(2.0, u.userCpuSeconds(), 1e-9);
         assertEquals(1.0, u.systemCpuSeconds(), 1e-9);
         assertEquals(300.0 / HarnessCpu.cores(), u.cpuPercentOfMachine(), 1e-9);
+        // thread 1 switched 10 more times, thread 2 started and switched 10 times, thread 3 ended:
+        // 20, where the difference of the totals would say 15
         assertEquals(20L, u.voluntaryContextSwitches());
         assertEquals(3L, u.involuntaryContextSwitches());
         assertNull(u.diskReadBytes());
