@@ -129,9 +129,16 @@ public final class HtmlReport {
 
         if (r.ramp() != null) {
             BenchResult.Ramp ramp = r.ramp();
+            // a clients x threads ramp is charted by threads in all, the load it orders its steps by
+            boolean grid = ramp.steps().stream()
+                            .mapToInt(BenchResult.RampStep::threads)
+                            .distinct()
+                            .count()
+                    > 1;
             double[] xs = ramp.steps().stream()
-                    .mapToDouble(BenchResult.RampStep::clients)
+                    .mapToDouble(st -> grid ? st.clients() * st.threads() : st.clients())
                     .toArray();
+            String by = grid ? "clients x threads" : "client count";
             double[] ys = ramp.steps().stream()
                     .mapToDouble(BenchResult.RampStep::opsPerSecond)
                     .toArray();
@@ -153,14 +160,14 @@ public final class HtmlReport {
                     .append(" ms.</p>");
             ResourceHtml.ramp(sb, ramp);
             sb.append(SvgChart.lines(
-                    "Ramp: throughput by client count",
-                    "clients",
+                    "Ramp: throughput by " + by,
+                    grid ? "threads in all" : "clients",
                     "ops/s",
                     List.of(new SvgChart.Series("ops/s", xs, ys)),
                     0));
             sb.append(SvgChart.lines(
-                    "Ramp: p99 latency by client count",
-                    "clients",
+                    "Ramp: p99 latency by " + by,
+                    grid ? "threads in all" : "clients",
                     "p99 ms",
                     List.of(new SvgChart.Series("p99 ms", xs, p99)),
                     0));
