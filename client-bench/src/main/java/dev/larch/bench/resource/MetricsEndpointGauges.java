@@ -55,6 +55,11 @@ public final class MetricsEndpointGauges implements JvmGauges {
         }
     }
 
+    @Override
+    public void close() {
+        http.close(); // its selector thread would otherwise live until the client is collected
+    }
+
     /** The JVM figures among {@code samples}. */
     public static JvmReading reading(List<PrometheusText.Sample> samples) {
         Double used = first(
