@@ -172,6 +172,7 @@ public record BenchResult(
      *     generator's limit, a lower bound of the server's
      * @param capacity how {@code recommendedCapacityOpsPerSecond} was chosen
      * @param thenRuns runs made at the peak after the ramp ({@code --then-runs}), 0 if none
+     * @param bounds the ramp's settings, so the result says how it was found
      */
     public record Ramp(
             List<RampStep> steps,
@@ -184,7 +185,17 @@ public record BenchResult(
             String stopKind,
             boolean generatorBound,
             Capacity capacity,
-            int thenRuns) {}
+            int thenRuns,
+            RampBounds bounds) {}
+
+    /** The ramp's settings: runs per step and every bound ({@code --ramp-*}, {@code --max-harness-cpu}). */
+    public record RampBounds(
+            int repeats,
+            double p99Ms,
+            double minGainPercent,
+            double maxErrorPercent,
+            long maxWrongAnswers,
+            double maxHarnessCpuPercentOfMachine) {}
 
     /**
      * Capacity advice: the lower of half the peak and the throughput at which the server's CPU would

@@ -139,7 +139,14 @@ public final class BenchSession {
                 stop.kind(),
                 generatorBound,
                 capacity,
-                plan.thenRuns());
+                plan.thenRuns(),
+                new BenchResult.RampBounds(
+                        plan.repeats(),
+                        plan.policy().p99BoundMs(),
+                        plan.policy().minGainPercent(),
+                        plan.policy().maxErrorPercent(),
+                        plan.policy().maxWrongAnswers(),
+                        plan.policy().maxHarnessCpuPercent()));
         out.accept(String.format(
                 Locale.ROOT,
                 "ramp: %s; peak %.1f ops/s at %d clients x %d threads%s; recommended capacity %.1f ops/s (%s)",

@@ -25,7 +25,8 @@ class ReportFilesTest {
                     "last-step",
                     false,
                     new BenchResult.Capacity(110, "50% of peak", 110, null),
-                    0));
+                    0,
+                    null));
 
     @Test
     void csvHasOneRowPerRunAndOperationPlusTotalsAndSummary() {

@@ -59,7 +59,8 @@ class ResourceReportTest {
                         "last-step",
                         true,
                         new BenchResult.Capacity(80, "50% of peak, below the 5000.0 ops/s ...", 80, 5000.0),
-                        0));
+                        0,
+                        new BenchResult.RampBounds(2, 100, 2, 0.1, 0, 80)));
     }
 
     @Test
@@ -99,6 +100,7 @@ class ResourceReportTest {
         assertTrue(json.contains("\"opsPerServerCpuSecond\" : 5000.0"), json);
         assertTrue(json.contains("\"voluntaryContextSwitches\" : 1200"));
         assertFalse(json.contains("\"diskReadBytes\" : null"), "unknown figures are left out");
+        assertTrue(json.contains("\"maxHarnessCpuPercentOfMachine\" : 80.0"), json);
     }
 
     @Test

@@ -132,6 +132,7 @@ class BenchSessionTest {
         assertEquals(List.of(1, 2), first.runs());
         assertEquals(List.of(3, 4), o.ramp().steps().get(1).runs());
         assertEquals(RampPolicy.LAST_STEP, o.ramp().stopKind());
+        assertEquals(new BenchResult.RampBounds(2, 50, 2, 1, 0, 80), o.ramp().bounds());
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("ramp step 1: 1 clients x 1 threads, mean of 2 runs")));
         assertTrue(o.summary().basis().startsWith("ramp peak 2 clients x 1 threads: mean of runs 3 and 4"));
     }
