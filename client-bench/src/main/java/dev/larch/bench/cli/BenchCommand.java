@@ -19,8 +19,8 @@ import dev.larch.bench.report.CsvReport;
 import dev.larch.bench.report.HistogramLogFile;
 import dev.larch.bench.report.HtmlReport;
 import dev.larch.bench.report.JsonReport;
+import dev.larch.bench.resource.JvmGauges;
 import dev.larch.bench.run.BenchSession;
-import dev.larch.bench.run.RampPolicy;
 import dev.larch.bench.run.RunSettings;
 import dev.larch.bench.run.ServerProbe;
 import dev.larch.bench.run.ServerProcess;
@@ -89,31 +89,11 @@ final class BenchCommand implements Callable<Integer> {
             description = "Measured runs; the summary is the mean of the last two (default ${DEFAULT-VALUE}).")
     int runs;
 
-    @Option(
-            names = "--ramp",
-            description = "Step the client count up until throughput stops rising or p99 passes --ramp-p99-ms.")
-    boolean ramp;
+    @Mixin
+    RampOptions rampOptions = new RampOptions();
 
-    @Option(names = "--ramp-step", description = "Clients added per ramp step (default: --clients).")
-    Integer rampStep;
-
-    @Option(
-            names = "--ramp-max-clients",
-            defaultValue = "64",
-            description = "Largest client count a ramp tries (default ${DEFAULT-VALUE}).")
-    int rampMaxClients;
-
-    @Option(
-            names = "--ramp-p99-ms",
-            defaultValue = "100",
-            description = "p99 bound in ms that ends a ramp (default ${DEFAULT-VALUE}).")
-    double rampP99Ms;
-
-    @Option(
-            names = "--ramp-min-gain",
-            defaultValue = "2",
-            description = "Percent a ramp step must beat the best so far by (default ${DEFAULT-VALUE}).")
-    double rampMinGain;
+    @Mixin
+    ResourceOptions resourceOptions = new ResourceOptions();
 
     @Option(names = "--data", description = "The LDIF the server was loaded with; request values are sampled from it.")
     Path data;
@@ -146,6 +126,8 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         checkOptions();
         double keySkew = keyOptions.keySkew();
+        BenchSession.Plan plan = rampOptions.plan(clients, threads, runs);
+        boolean ramp = plan.ramp();
         Mix loaded = new MixLoader().load(mix);
         System.err.printf(
                 Locale.ROOT,
@@ -157,6 +139,7 @@ final class BenchCommand implements Callable<Integer> {
         MixFit.check(loaded, sample, bindDn);
         Files.createDirectories(out);
         ServerProcess server = serverPid == null ? null : ServerProcess.of(serverPid);
+        JvmGauges jvm = resourceOptions.open(); // closed at the end; a failed run ends the process anyway
         ServerTarget target = new ServerTarget(host, port, bindDn, bindPassword, (long) (responseTimeout * 1000));
         ServerProbe.Software software = ServerProbe.check(target);
         System.err.printf(
@@ -171,15 +154,7 @@ final class BenchCommand implements Callable<Integer> {
 
         startAt.awaitStart(System.err);
         String startedAt = Instant.now().toString();
-        RunSettings settings = new RunSettings(loaded, sample, target, seed, warmup, duration, interval, server);
-        BenchSession.Plan plan = new BenchSession.Plan(
-                clients,
-                threads,
-                runs,
-                ramp,
-                rampStep == null ? clients : rampStep,
-                rampMaxClients,
-                new RampPolicy(rampP99Ms, rampMinGain));
+        RunSettings settings = new RunSettings(loaded, sample, target, seed, warmup, duration, interval, server, jvm);
         BenchSession.Outcome outcome;
         try (HistogramLogFile hlog = HistogramLogFile.create(out.resolve(HistogramLogFile.NAME))) {
             outcome = new BenchSession(settings, System.out::println)
@@ -248,6 +223,9 @@ final class BenchCommand implements Callable<Integer> {
         WrongExamples.print(result, System.out);
         System.out.println("results: " + out.resolve("result.json") + ", result.csv, intervals.csv, report.html, "
                 + HistogramLogFile.NAME);
+        if (jvm != null) {
+            jvm.close();
+        }
         return 0;
     }
 
@@ -272,9 +250,6 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (warmup < 0 || duration <= 0 || interval <= 0 || responseTimeout <= 0) {
             throw new BadInputException("--warmup must be >= 0; --duration, --interval and --response-timeout > 0");
-        }
-        if (ramp && ((rampStep != null && rampStep < 1) || rampMaxClients < clients)) {
-            throw new BadInputException("--ramp-step must be >= 1 and --ramp-max-clients >= --clients");
         }
         if (!Files.isRegularFile(data)) {
             throw new BadInputException("data file not found: " + data);

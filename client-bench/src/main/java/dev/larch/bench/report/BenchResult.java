@@ -178,7 +178,8 @@ public record BenchResult(
             Operation connections,
             List<Interval> intervals,
             Cpu cpu,
-            @JsonIgnore RunHistograms histograms) {}
+            @JsonIgnore RunHistograms histograms,
+            Resources resources) {}
 
     /**
      * Headline figures of one operation over the summarised runs: mean throughput, latency from the
@@ -198,7 +199,8 @@ public record BenchResult(
     /**
      * The headline. {@code basis} says which runs it covers; throughput is their mean, latency comes
      * from their merged histograms; {@code spreadPercent} is |a − b| / mean × 100 of the two runs'
-     * throughput (0 with one run).
+     * throughput (0 with one run); {@code opsPerServerCpuSecond} is the mean over the same runs (null
+     * unless every one of them knew the server's CPU).
      */
     public record Summary(
             String basis,
@@ -207,13 +209,42 @@ public record BenchResult(
             double spreadPercent,
             long wrongAnswers,
             long errors,
-            List<OperationSummary> operations) {}
+            List<OperationSummary> operations,
+            Double opsPerServerCpuSecond) {}
 
-    /** One ramp step. */
+    /**
+     * One ramp step: the means of its {@code repeats} runs (numbers in {@code runs}).
+     *
+     * @param spreadPercent (max − min) / mean × 100 of the repeats' throughput; 0 with one repeat
+     * @param errorPercent errors per request sent (successes + wrong answers + errors), in percent
+     * @param wrongAnswers wrong answers over all repeats
+     * @param opsPerServerCpuSecond mean over the repeats, or null without the server's CPU
+     * @param serverCpuPercentOfMachine mean over the repeats, or null without the server's CPU
+     */
     public record RampStep(
-            int clients, int threads, double opsPerSecond, double p99Ms, double harnessCpuPercentOfMachine) {}
+            int clients,
+            int threads,
+            double opsPerSecond,
+            double p99Ms,
+            double harnessCpuPercentOfMachine,
+            int repeats,
+            double spreadPercent,
+            double errorPercent,
+            long wrongAnswers,
+            Double opsPerServerCpuSecond,
+            Double serverCpuPercentOfMachine,
+            List<Integer> runs) {}
 
-    /** The ramp: steps, the peak, and recommended capacity at 50% of the peak. */
+    /**
+     * The ramp: steps, why it stopped, the peak, and the recommended capacity.
+     *
+     * @param stopKind p99, errors, wrong-answers, generator-bound, no-gain or last-step
+     * @param generatorBound the load generator passed {@code --max-harness-cpu}: the peak is the
+     *     generator's limit, a lower bound of the server's
+     * @param capacity how {@code recommendedCapacityOpsPerSecond} was chosen
+     * @param thenRuns runs made at the peak after the ramp ({@code --then-runs}), 0 if none
+     * @param bounds the ramp's settings, so the result says how it was found
+     */
     public record Ramp(
             List<RampStep> steps,
             double p99BoundMs,
@@ -221,5 +252,87 @@ public record BenchResult(
             double peakOpsPerSecond,
             int peakClients,
             int peakThreads,
-            double recommendedCapacityOpsPerSecond) {}
+            double recommendedCapacityOpsPerSecond,
+            String stopKind,
+            boolean generatorBound,
+            Capacity capacity,
+            int thenRuns,
+            RampBounds bounds) {}
+
+    /** The ramp's settings: runs per step and every bound ({@code --ramp-*}, {@code --max-harness-cpu}). */
+    public record RampBounds(
+            int repeats,
+            double p99Ms,
+            double minGainPercent,
+            double maxErrorPercent,
+            long maxWrongAnswers,
+            double maxHarnessCpuPercentOfMachine) {}
+
+    /**
+     * Capacity advice: the lower of half the peak and the throughput at which the server's CPU would
+     * be half the machine (extrapolated linearly from operations per server CPU-second).
+     *
+     * @param opsPerSecond the advice
+     * @param rule which limit applied, in words
+     * @param halfOfPeakOpsPerSecond 50% of the peak
+     * @param halfServerCpuOpsPerSecond opsPerServerCpuSecond × cores × 0.5, or null without the server's CPU
+     */
+    public record Capacity(
+            double opsPerSecond, String rule, double halfOfPeakOpsPerSecond, Double halfServerCpuOpsPerSecond) {}
+
+    /**
+     * What a run cost, over its measurement phase. Null parts were not measured: {@code server}
+     * needs {@code --server-pid}, {@code serverJvm} needs {@code --server-metrics-url} or
+     * {@code --server-jmx}; {@code notes} says what could not be read.
+     *
+     * @param opsPerServerCpuSecond successful operations per second of server CPU (user + system)
+     */
+    public record Resources(
+            Double opsPerServerCpuSecond, ProcessUse server, MachineUse machine, JvmUse serverJvm, List<String> notes) {
+
+        /** Mean of the runs' figures, or null if any run lacks one (a mean of some runs would mislead). */
+        public static Double meanOpsPerServerCpuSecond(List<Run> runs) {
+            double sum = 0;
+            for (Run r : runs) {
+                if (r.resources() == null || r.resources().opsPerServerCpuSecond() == null) {
+                    return null;
+                }
+                sum += r.resources().opsPerServerCpuSecond();
+            }
+            return runs.isEmpty() ? null : sum / runs.size();
+        }
+    }
+
+    /**
+     * The server process during the measurement. Disk bytes are null when /proc/PID/io is
+     * unreadable (another user's process); network bytes are those of the process's network
+     * namespace (Linux has no per-process socket byte counter).
+     */
+    public record ProcessUse(
+            double userCpuSeconds,
+            double systemCpuSeconds,
+            double cpuPercentOfMachine,
+            Long voluntaryContextSwitches,
+            Long involuntaryContextSwitches,
+            Long diskReadBytes,
+            Long diskWriteBytes,
+            Long netReceivedBytes,
+            Long netSentBytes) {}
+
+    /** The whole machine during the measurement (all cores; network over every interface, loopback included). */
+    public record MachineUse(
+            int cores,
+            double userCpuSeconds,
+            double systemCpuSeconds,
+            double iowaitSeconds,
+            double busyPercent,
+            long contextSwitches,
+            Long diskReadBytes,
+            Long diskWriteBytes,
+            Long netReceivedBytes,
+            Long netSentBytes) {}
+
+    /** A Java server's heap (sampled at each interval boundary) and GC time during the measurement. */
+    public record JvmUse(
+            String source, Long heapUsedMeanBytes, Long heapUsedMaxBytes, Long heapMaxBytes, Double gcSeconds) {}
 }

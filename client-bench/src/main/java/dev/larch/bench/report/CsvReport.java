@@ -14,7 +14,7 @@ import dev.larch.bench.report.BenchResult.Latency;
  */
 public final class CsvReport {
     static final String RESULT_HEADER = "run,clients,threads,operation,ops,ops_per_s,mean_ms,p50_ms,p90_ms,p99_ms,"
-            + "p999_ms,max_ms,entries_per_search,partial,wrong_answers,errors";
+            + "p999_ms,max_ms,entries_per_search,partial,wrong_answers,errors" + ResourceColumns.HEADER;
 
     private CsvReport() {}
 
@@ -34,7 +34,8 @@ public final class CsvReport {
                         op.entriesPerSearch(),
                         op.partial(),
                         op.wrongAnswers(),
-                        op.errors());
+                        op.errors(),
+                        ResourceColumns.blank());
             }
             row(
                     sb,
@@ -48,7 +49,8 @@ public final class CsvReport {
                     Double.NaN,
                     run.partial(),
                     run.wrongAnswers(),
-                    run.errors());
+                    run.errors(),
+                    ResourceColumns.of(run.resources()));
         }
         BenchResult.Summary s = r.summary();
         for (BenchResult.OperationSummary op : s.operations()) {
@@ -64,7 +66,8 @@ public final class CsvReport {
                     Double.NaN,
                     -1,
                     -1,
-                    -1);
+                    -1,
+                    ResourceColumns.blank());
         }
         row(
                 sb,
@@ -78,7 +81,8 @@ public final class CsvReport {
                 Double.NaN,
                 -1,
                 s.wrongAnswers(),
-                s.errors());
+                s.errors(),
+                ResourceColumns.summary(s.opsPerServerCpuSecond()));
         return sb.toString();
     }
 
@@ -133,7 +137,8 @@ public final class CsvReport {
             double entries,
             long partial,
             long wrong,
-            long errors) {
+            long errors,
+            String resourceCells) {
         sb.append(run)
                 .append(',')
                 .append(clients)
@@ -165,6 +170,7 @@ public final class CsvReport {
                 .append(wrong < 0 ? "" : Long.toString(wrong))
                 .append(',')
                 .append(errors < 0 ? "" : Long.toString(errors))
+                .append(resourceCells)
                 .append('\n');
     }
 

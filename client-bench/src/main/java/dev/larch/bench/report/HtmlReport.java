@@ -105,6 +105,7 @@ public final class HtmlReport {
         sb.append("<tr><th class='l'>ALL</th><th>").append(f(s.opsPerSecond())).append("</th>");
         latencyCells(sb, s.latencyMs());
         sb.append("<td>").append(f(s.spreadPercent())).append("</td></tr></table>");
+        ResourceHtml.summary(sb, s);
 
         List<String> cats = new ArrayList<>();
         double[][] vals = new double[s.operations().size()][];
@@ -137,9 +138,16 @@ public final class HtmlReport {
 
         if (r.ramp() != null) {
             BenchResult.Ramp ramp = r.ramp();
+            // a clients x threads ramp is charted by threads in all, the load it orders its steps by
+            boolean grid = ramp.steps().stream()
+                            .mapToInt(BenchResult.RampStep::threads)
+                            .distinct()
+                            .count()
+                    > 1;
             double[] xs = ramp.steps().stream()
-                    .mapToDouble(BenchResult.RampStep::clients)
+                    .mapToDouble(st -> grid ? st.clients() * st.threads() : st.clients())
                     .toArray();
+            String by = grid ? "clients x threads" : "client count";
             double[] ys = ramp.steps().stream()
                     .mapToDouble(BenchResult.RampStep::opsPerSecond)
                     .toArray();
@@ -156,18 +164,19 @@ public final class HtmlReport {
                     .append(ramp.peakThreads())
                     .append(" threads; recommended capacity <b>")
                     .append(f(ramp.recommendedCapacityOpsPerSecond()))
-                    .append(" ops/s</b> (50% of peak); p99 bound ")
+                    .append(" ops/s</b>; p99 bound ")
                     .append(f(ramp.p99BoundMs()))
                     .append(" ms.</p>");
+            ResourceHtml.ramp(sb, ramp);
             sb.append(SvgChart.lines(
-                    "Ramp: throughput by client count",
-                    "clients",
+                    "Ramp: throughput by " + by,
+                    grid ? "threads in all" : "clients",
                     "ops/s",
                     List.of(new SvgChart.Series("ops/s", xs, ys)),
                     0));
             sb.append(SvgChart.lines(
-                    "Ramp: p99 latency by client count",
-                    "clients",
+                    "Ramp: p99 latency by " + by,
+                    grid ? "threads in all" : "clients",
                     "p99 ms",
                     List.of(new SvgChart.Series("p99 ms", xs, p99)),
                     0));
@@ -213,6 +222,7 @@ public final class HtmlReport {
                         .append(" MB");
             }
             sb.append(".</p>");
+            ResourceHtml.run(sb, run.resources());
         }
         sb.append("</body></html>\n");
         return sb.toString();

@@ -162,7 +162,8 @@ public final class ResultMerger {
                         connect),
                 mergeIntervals(parts, k, logIntervals),
                 mergeCpu(runs),
-                new RunHistograms(all, opHists, connect));
+                new RunHistograms(all, opHists, connect),
+                null); // each generator measured its own machine's resources; they do not add up
     }
 
     private static Operation mergeOperation(String name, List<Operation> parts, Histogram latency) {

@@ -106,6 +106,7 @@ public final class Stats {
                 used.size() < 2 ? 0 : spreadPercent(a.opsPerSecond(), b.opsPerSecond()),
                 used.stream().mapToLong(Run::wrongAnswers).sum(),
                 used.stream().mapToLong(Run::errors).sum(),
-                ops);
+                ops,
+                BenchResult.Resources.meanOpsPerServerCpuSecond(used));
     }
 }

@@ -98,6 +98,7 @@ public final class RunEngine {
         long measureStartServerCpu = 0;
         long measureStartNanos = 0;
         List<Long> rssSamples = new ArrayList<>();
+        ResourceMonitor resources = ResourceMonitor.of(settings);
 
         long t0 = System.nanoTime();
         start.countDown();
@@ -109,6 +110,7 @@ public final class RunEngine {
             measureStartCpu = prevCpu;
             measureStartServerCpu = prevServerCpu;
             measureStartNanos = t0;
+            resources.measureStarts();
         }
         for (double end :
                 boundaries(settings.warmupSeconds(), settings.durationSeconds(), settings.intervalSeconds())) {
@@ -141,6 +143,7 @@ public final class RunEngine {
                     runNumber, measuring ? MEASURE : WARM_UP, prevNanos, now, opHistograms, combined, cs.latency());
             errors += cs.errorCount();
             if (measuring) {
+                resources.sample();
                 connectTotals.add(cs);
                 if (rss >= 0) {
                     rssSamples.add(rss);
@@ -170,6 +173,7 @@ public final class RunEngine {
                 measureStartCpu = cpu;
                 measureStartServerCpu = serverCpu;
                 measureStartNanos = now;
+                resources.measureStarts();
             }
             prevNanos = now;
             prevCpu = cpu;
@@ -222,7 +226,8 @@ public final class RunEngine {
                 connectTotals.toOperation("connect+bind", measured),
                 intervals,
                 cpu,
-                new RunHistograms(all, opTotals, connectTotals.latency()));
+                new RunHistograms(all, opTotals, connectTotals.latency()),
+                resources.finish(ok, measured));
     }
 
     private static BenchResult.Cpu cpu(

@@ -2,6 +2,7 @@ package dev.larch.bench.run;
 
 import dev.larch.bench.data.DataSample;
 import dev.larch.bench.mix.Mix;
+import dev.larch.bench.resource.JvmGauges;
 
 /**
  * What every run of one invocation shares.
@@ -14,6 +15,7 @@ import dev.larch.bench.mix.Mix;
  * @param durationSeconds measured length
  * @param intervalSeconds length of a printed interval
  * @param server the server process to sample, or null
+ * @param jvm the server's JVM heap and GC gauges, or null
  */
 public record RunSettings(
         Mix mix,
@@ -23,4 +25,5 @@ public record RunSettings(
         double warmupSeconds,
         double durationSeconds,
         double intervalSeconds,
-        ServerProcess server) {}
+        ServerProcess server,
+        JvmGauges jvm) {}

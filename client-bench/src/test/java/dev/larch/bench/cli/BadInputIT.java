@@ -152,4 +152,42 @@ class BadInputIT {
         assertFalse(Files.exists(dir.resolve("x.ldif")));
         assertFalse(Files.exists(dir.resolve("x.ldif.partial")));
     }
+
+    @Test
+    void rampAndResourceOptionsThatDoNotFit() throws Exception {
+        assertRejected(bench("messaging", server.port(), ldif, "--ramp-repeats", "2"), "need --ramp");
+        assertRejected(bench("messaging", server.port(), ldif, "--ramp-clients", "1,2"), "need --ramp");
+        assertRejected(
+                bench("messaging", server.port(), ldif, "--ramp", "--then-runs", "1"),
+                "--then-runs must be 0 or at least 2");
+        assertRejected(
+                bench("messaging", server.port(), ldif, "--ramp", "--ramp-clients", "1,0"),
+                "--ramp-clients must list counts");
+        assertRejected(
+                bench("messaging", server.port(), ldif, "--ramp", "--ramp-clients", "1,2", "--ramp-step", "2"),
+                "does not go with --ramp-step");
+        assertRejected(
+                bench("messaging", server.port(), ldif, "--ramp", "--clients", "4", "--ramp-max-clients", "2"),
+                "--ramp-max-clients >= --clients");
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        assertRejected(
+                bench(
+                        "messaging",
+                        server.port(),
+                        ldif,
+                        "--server-metrics-url",
+                        "http://127.0.0.1:" + closedPort + "/metrics"),
+                "cannot read http://127.0.0.1:" + closedPort + "/metrics");
+        assertRejected(
+                bench("messaging", server.port(), ldif, "--server-metrics-url", "ftp://x/metrics"),
+                "must be an http(s) URL");
+        assertRejected(
+                bench("messaging", server.port(), ldif, "--server-jmx", "nohost"), "--server-jmx wants host:port");
+        assertRejected(
+                bench("messaging", server.port(), ldif, "--server-jmx", "127.0.0.1:" + closedPort),
+                "cannot reach --server-jmx 127.0.0.1:" + closedPort);
+    }
 }

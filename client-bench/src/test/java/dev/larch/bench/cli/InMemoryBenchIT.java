@@ -1,11 +1,16 @@
 package dev.larch.bench.cli;
 
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.larch.bench.TestData;
 import dev.larch.bench.report.BenchResult;
 import dev.larch.bench.report.HistogramLogContent;
@@ -85,13 +90,32 @@ class InMemoryBenchIT {
     @Test
     void messagingMixResolvesEveryRecipientToExactlyOneEntry() throws Exception {
         Path out = dir.resolve("messaging");
-        BenchResult r = bench(
-                "messaging",
-                out,
-                "--bind-dn",
-                InMemoryServer.ADMIN_DN,
-                "--bind-password",
-                InMemoryServer.ADMIN_PASSWORD);
+        // a metrics endpoint in Larch's text format (heap only: Larch's endpoint has no GC series)
+        HttpServer metrics = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        metrics.createContext("/metrics", exchange -> {
+            byte[] body = ("# TYPE larch_jvm_heap_used_bytes gauge\nlarch_jvm_heap_used_bytes 4.6137344E7\n"
+                            + "# TYPE larch_jvm_heap_max_bytes gauge\nlarch_jvm_heap_max_bytes 5.36870912E8\n")
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream o = exchange.getResponseBody()) {
+                o.write(body);
+            }
+        });
+        metrics.start();
+        BenchResult r;
+        try {
+            r = bench(
+                    "messaging",
+                    out,
+                    "--bind-dn",
+                    InMemoryServer.ADMIN_DN,
+                    "--bind-password",
+                    InMemoryServer.ADMIN_PASSWORD,
+                    "--server-metrics-url",
+                    "http://127.0.0.1:" + metrics.getAddress().getPort() + "/metrics");
+        } finally {
+            metrics.stop(0);
+        }
         BenchResult.Run run = r.runs().get(0);
         assertTrue(run.ops() > 100, "ops " + run.ops());
         assertEquals(0, run.errors(), run.errorsByResultCode().toString());
@@ -110,6 +134,28 @@ class InMemoryBenchIT {
         assertTrue(run.cpu().harnessCpuSeconds() > 0);
         assertNotNull(run.cpu().serverCpuPercentOfOneCore(), "server sampled through /proc");
         assertTrue(run.cpu().serverRssMaxKb() > 0);
+        // the "server" is this JVM: its CPU is the in-memory server's and the harness's together
+        assertTrue(r.summary().opsPerServerCpuSecond() > 0, "ops per server CPU-second");
+        BenchResult.Resources res = run.resources();
+        assertEquals(
+                run.ops() / (res.server().userCpuSeconds() + res.server().systemCpuSeconds()),
+                res.opsPerServerCpuSecond(),
+                1e-6);
+        assertTrue(res.server().voluntaryContextSwitches() > 0);
+        assertNotNull(res.server().diskWriteBytes(), "own /proc/PID/io is readable");
+        assertTrue(res.machine().contextSwitches() > 0);
+        assertTrue(res.machine().netReceivedBytes() > 0, "LDAP over loopback counts");
+        assertEquals(46_137_344L, res.serverJvm().heapUsedMaxBytes());
+        assertEquals(536_870_912L, res.serverJvm().heapMaxBytes());
+        assertTrue(
+                res.notes().stream().anyMatch(n -> n.contains("gives no GC time")),
+                res.notes().toString());
+        assertTrue(Files.readString(out.resolve("result.csv"))
+                .lines()
+                .findFirst()
+                .orElseThrow()
+                .endsWith(",server_gc_s"));
+        assertTrue(Files.readString(out.resolve("report.html")).contains("Operations per server CPU-second"));
         checkFiles(out);
     }
 
@@ -165,9 +211,52 @@ class InMemoryBenchIT {
         assertNotNull(ramp);
         assertFalse(ramp.steps().isEmpty());
         assertEquals(1, ramp.steps().get(0).clients());
-        assertEquals(ramp.peakOpsPerSecond() / 2, ramp.recommendedCapacityOpsPerSecond(), 1e-9);
+        assertEquals(ramp.capacity().opsPerSecond(), ramp.recommendedCapacityOpsPerSecond(), 1e-9);
+        assertTrue(ramp.recommendedCapacityOpsPerSecond() <= ramp.peakOpsPerSecond() / 2 + 1e-9);
         assertEquals(ramp.steps().size(), r.runs().size());
         assertTrue(Files.readString(out.resolve("report.html")).contains("Ramp: throughput by client count"));
+    }
+
+    @Test
+    void rampOverAGridOfClientsAndThreadsThenRunsAtThePeak() throws Exception {
+        Path out = dir.resolve("ramp-grid");
+        BenchResult r = bench(
+                "messaging",
+                out,
+                "--warmup",
+                "0",
+                "--duration",
+                "1",
+                "--ramp",
+                "--ramp-clients",
+                "1,2",
+                "--ramp-threads",
+                "1,2",
+                "--max-harness-cpu",
+                "100", // harness and server share this JVM: its CPU is not the generator's alone
+                "--ramp-p99-ms",
+                "10000", // a busy shared machine must not end the ramp early
+                "--then-runs",
+                "2");
+        BenchResult.Ramp ramp = r.ramp();
+        List<String> loads =
+                ramp.steps().stream().map(s -> s.clients() + "x" + s.threads()).toList();
+        // lightest first; on two shared cores throughput may stop rising before the last step
+        assertEquals(List.of("1x1", "1x2", "2x1", "2x2").subList(0, loads.size()), loads, ramp.stopReason());
+        assertTrue(loads.size() == 4 || ramp.stopKind().equals("no-gain"), ramp.stopReason());
+        int steps = loads.size();
+        assertEquals(steps + 2, r.runs().size(), "the steps, then 2 runs");
+        BenchResult.Run last = r.runs().get(steps + 1);
+        assertEquals(ramp.peakClients(), last.clients());
+        assertEquals(ramp.peakThreads(), last.threads());
+        assertEquals(
+                (r.runs().get(steps).opsPerSecond() + last.opsPerSecond()) / 2,
+                r.summary().opsPerSecond(),
+                1e-6);
+        assertTrue(
+                r.summary().basis().contains("then 2 runs: mean of runs " + (steps + 1) + " and " + (steps + 2)),
+                r.summary().basis());
+        assertNotNull(ramp.capacity().halfServerCpuOpsPerSecond(), "--server-pid gives the CPU rule");
     }
 
     @Test

@@ -13,13 +13,20 @@ class ReportFilesTest {
     private final BenchResult result = Results.result(
             List.of(Results.run(1, 100, 50), Results.run(2, 120, 60)),
             new BenchResult.Ramp(
-                    List.of(new BenchResult.RampStep(2, 4, 150, 2, 10), new BenchResult.RampStep(4, 4, 220, 3, 20)),
+                    List.of(
+                            new BenchResult.RampStep(2, 4, 150, 2, 10, 1, 0, 0, 0, null, null, List.of(1)),
+                            new BenchResult.RampStep(4, 4, 220, 3, 20, 1, 0, 0, 0, null, null, List.of(2))),
                     100,
                     "reached --ramp-max-clients 4",
                     220,
                     4,
                     4,
-                    110));
+                    110,
+                    "last-step",
+                    false,
+                    new BenchResult.Capacity(110, "50% of peak", 110, null),
+                    0,
+                    null));
 
     @Test
     void csvHasOneRowPerRunAndOperationPlusTotalsAndSummary() {

@@ -65,7 +65,19 @@ class ResultMergerTest {
         BenchResult a = Results.result(List.of(Results.run(1, 100)), null);
         BenchResult ramp = Results.result(
                 List.of(Results.run(1, 100)),
-                new BenchResult.Ramp(List.of(new BenchResult.RampStep(2, 4, 100, 2, 10)), 100, "x", 100, 2, 4, 50));
+                new BenchResult.Ramp(
+                        List.of(new BenchResult.RampStep(2, 4, 100, 2, 10, 1, 0, 0, 0, null, null, List.of(1))),
+                        100,
+                        "x",
+                        100,
+                        2,
+                        4,
+                        50,
+                        "no-gain",
+                        false,
+                        null,
+                        0,
+                        null));
         HistogramLogContent log = log(dir.resolve("a.hlog"), a, 1);
         assertThrows(
                 IllegalArgumentException.class, () -> ResultMerger.merge(List.of(new ResultMerger.Part("a", a, log))));

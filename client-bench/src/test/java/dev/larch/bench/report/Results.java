@@ -58,7 +58,8 @@ final class Results {
                 op("connect+bind", 5, 1),
                 List.of(warm, measure),
                 new BenchResult.Cpu(2, 3, 30, 15, null, null, null),
-                new RunHistograms(RunHistograms.sum(histograms.values()), histograms, RunHistograms.empty()));
+                new RunHistograms(RunHistograms.sum(histograms.values()), histograms, RunHistograms.empty()),
+                null);
     }
 
     static BenchResult result(List<BenchResult.Run> runs, BenchResult.Ramp ramp) {

@@ -85,6 +85,7 @@ class StatsTest {
                 b.connections(),
                 b.intervals(),
                 b.cpu(),
+                null,
                 null);
         assertThrows(IllegalArgumentException.class, () -> Stats.summarize(List.of(a, bare)));
         assertEquals("run 2", Stats.summarize(List.of(bare)).basis(), "one run needs no histogram");
@@ -118,7 +119,8 @@ class StatsTest {
                 r.connections(),
                 r.intervals(),
                 r.cpu(),
-                new RunHistograms(h, Map.of("op0", h), new Histogram(3)));
+                new RunHistograms(h, Map.of("op0", h), new Histogram(3)),
+                null);
     }
 
     @Test
