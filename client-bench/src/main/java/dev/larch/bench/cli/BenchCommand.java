@@ -24,12 +24,14 @@ import dev.larch.bench.report.CsvReport;
 import dev.larch.bench.report.HtmlReport;
 import dev.larch.bench.report.JsonReport;
 import dev.larch.bench.run.BenchSession;
+import dev.larch.bench.run.ConnectionSweep;
 import dev.larch.bench.run.RampPolicy;
 import dev.larch.bench.run.RunSettings;
 import dev.larch.bench.run.ServerProbe;
 import dev.larch.bench.run.ServerProcess;
 import dev.larch.bench.run.ServerTarget;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -137,9 +139,13 @@ final class BenchCommand implements Callable<Integer> {
             description = "Seconds before a request counts as a timeout (default ${DEFAULT-VALUE}).")
     double responseTimeout;
 
+    @Mixin
+    LoadOptions load;
+
     @Override
     public Integer call() throws IOException {
         checkOptions();
+        load.check(ramp);
         Mix loaded = new MixLoader().load(mix);
         System.err.printf(
                 Locale.ROOT,
@@ -151,7 +157,11 @@ final class BenchCommand implements Callable<Integer> {
         checkDataFits(loaded, sample);
         Files.createDirectories(out);
         ServerProcess server = serverPid == null ? null : ServerProcess.of(serverPid);
-        ServerTarget target = new ServerTarget(host, port, bindDn, bindPassword, (long) (responseTimeout * 1000));
+        ServerTarget target =
+                new ServerTarget(host, port, bindDn, bindPassword, (long) (responseTimeout * 1000), load.tls());
+        if (load.trustAll) {
+            System.err.println("bench: WARNING: --trust-all accepts any server certificate; TLS is not authenticated");
+        }
         ServerProbe.Software software = ServerProbe.check(target);
         System.err.printf(
                 Locale.ROOT,
@@ -165,7 +175,13 @@ final class BenchCommand implements Callable<Integer> {
                 sample.sampledGroups());
 
         String startedAt = Instant.now().toString();
-        RunSettings settings = new RunSettings(loaded, sample, target, seed, warmup, duration, interval, server);
+        RunSettings settings =
+                new RunSettings(loaded, sample, target, seed, warmup, duration, interval, server, load.model());
+        System.err.printf(
+                Locale.ROOT,
+                "bench: load %s, tls %s%n",
+                settings.load().describe(),
+                target.tls().label());
         BenchSession.Plan plan = new BenchSession.Plan(
                 clients,
                 threads,
@@ -174,7 +190,16 @@ final class BenchCommand implements Callable<Integer> {
                 rampStep == null ? clients : rampStep,
                 rampMaxClients,
                 new RampPolicy(rampP99Ms, rampMinGain));
-        BenchSession.Outcome outcome = new BenchSession(settings, System.out::println).execute(plan);
+        BenchSession.Outcome outcome;
+        BenchResult.MaxConnections maxConnections = null;
+        if (load.findMaxConnections) {
+            ConnectionSweep.Outcome swept =
+                    new ConnectionSweep(settings, System.out::println).execute(load.sweepPlan());
+            outcome = new BenchSession.Outcome(swept.runs(), swept.summary(), null);
+            maxConnections = swept.maxConnections();
+        } else {
+            outcome = new BenchSession(settings, System.out::println).execute(plan);
+        }
 
         Map<String, Double> shares = new LinkedHashMap<>();
         loaded.operations().forEach(o -> shares.put(o.name(), o.share()));
@@ -198,13 +223,15 @@ final class BenchCommand implements Callable<Integer> {
                         warmup,
                         duration,
                         interval,
-                        ramp ? outcome.runs().size() : runs,
-                        ramp),
+                        ramp || load.findMaxConnections ? outcome.runs().size() : runs,
+                        ramp,
+                        load.record(target.tls())),
                 new BenchResult.Server(host, port, software.vendorName(), software.vendorVersion(), bindDn, serverPid),
                 notes(),
                 outcome.runs(),
                 outcome.summary(),
-                outcome.ramp());
+                outcome.ramp(),
+                maxConnections);
         JsonReport.write(result, out.resolve("result.json"));
         CsvReport.write(result, out);
         HtmlReport.write(result, out.resolve("report.html"));

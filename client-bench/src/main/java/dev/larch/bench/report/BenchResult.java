@@ -17,6 +17,7 @@ import java.util.Map;
  * @param runs each measured run in order
  * @param summary the headline numbers (mean of the last two runs, or the ramp's peak step)
  * @param ramp the ramp, or null without {@code --ramp}
+ * @param maxConnections the connection sweep, or null without {@code --find-max-connections}
  */
 public record BenchResult(
         String harness,
@@ -27,9 +28,27 @@ public record BenchResult(
         List<String> notes,
         List<Run> runs,
         Summary summary,
-        Ramp ramp) {
+        Ramp ramp,
+        MaxConnections maxConnections) {
 
-    /** What was run. */
+    /** A result without a connection sweep. */
+    public BenchResult(
+            String harness,
+            String harnessVersion,
+            String startedAt,
+            Config config,
+            Server server,
+            List<String> notes,
+            List<Run> runs,
+            Summary summary,
+            Ramp ramp) {
+        this(harness, harnessVersion, startedAt, config, server, notes, runs, summary, ramp, null);
+    }
+
+    /**
+     * What was run. {@code load} is null in results written before load models existed (read them as
+     * closed loop without TLS).
+     */
     public record Config(
             String mix,
             String mixSource,
@@ -47,7 +66,24 @@ public record BenchResult(
             double durationSeconds,
             double intervalSeconds,
             int runs,
-            boolean ramp) {}
+            boolean ramp,
+            Load load) {}
+
+    /**
+     * When requests were sent. {@code model} is "closed", "rate", "outstanding", "rate+outstanding"
+     * or "find-max-connections"; {@code rateOpsPerSecond} is the total scheduled rate (0: none);
+     * {@code outstanding} the requests in flight per asynchronous connection (0: synchronous);
+     * {@code driverThreads} the threads sending on asynchronous connections; {@code tls} "none",
+     * "ldaps" or "starttls"; {@code connectionRateOpsPerSecond} the per-connection rate of a
+     * connection sweep (null otherwise).
+     */
+    public record Load(
+            String model,
+            double rateOpsPerSecond,
+            int outstanding,
+            int driverThreads,
+            String tls,
+            Double connectionRateOpsPerSecond) {}
 
     /** The server; {@code pid} is null unless {@code --server-pid} was given. */
     public record Server(String host, int port, String vendorName, String vendorVersion, String bindDn, Long pid) {}
@@ -120,7 +156,34 @@ public record BenchResult(
             List<Operation> operations,
             Operation connections,
             List<Interval> intervals,
-            Cpu cpu) {}
+            Cpu cpu,
+            Pacing pacing) {}
+
+    /**
+     * How the sending went, beside latency. Under a schedule, a run's latency counts from each
+     * request's intended start (coordinated omission corrected) and {@code serviceLatencyMs} from
+     * its real send; in closed loop both count from the send. A start later than 1 ms after its
+     * intended time is a late start; {@code missedStartMsMax} is the furthest behind any start was.
+     * Many late starts with a low service time mean the generator, not the server, fell behind.
+     *
+     * @param loadModel as in {@link Load#model()}
+     * @param offeredOpsPerSecond the scheduled rate (0 in closed loop)
+     * @param sentOpsPerSecond requests sent per second (all outcomes)
+     * @param serviceLatencyMs successful requests, from real send to answer
+     * @param sent requests sent
+     * @param lateStarts requests sent more than 1 ms after their intended start
+     * @param missedStartMsMax the latest start, in ms behind its schedule
+     * @param maxInFlightPerConnection most requests seen in flight on one connection
+     */
+    public record Pacing(
+            String loadModel,
+            double offeredOpsPerSecond,
+            double sentOpsPerSecond,
+            Latency serviceLatencyMs,
+            long sent,
+            long lateStarts,
+            double missedStartMsMax,
+            int maxInFlightPerConnection) {}
 
     /** Headline figures of one operation: throughput and latency averaged over the summarised runs. */
     public record OperationSummary(String name, double opsPerSecond, Latency latencyMs, double spreadPercent) {}
@@ -151,4 +214,33 @@ public record BenchResult(
             int peakClients,
             int peakThreads,
             double recommendedCapacityOpsPerSecond) {}
+
+    /**
+     * One step of {@code --find-max-connections}: {@code connections} connections each offered the
+     * same rate. {@code failed} names the bound it broke, or is null when the step was sustained.
+     */
+    public record ConnectionStep(
+            int connections,
+            double offeredOpsPerSecond,
+            double opsPerSecond,
+            double p99Ms,
+            long errors,
+            long wrongAnswers,
+            long lateStarts,
+            double missedStartMsMax,
+            double harnessCpuPercentOfMachine,
+            String failed) {}
+
+    /**
+     * The connection sweep: its steps, its bounds, why it stopped and the most connections that
+     * held every bound ({@code maxSustainedConnections}, null if not even the first step did).
+     */
+    public record MaxConnections(
+            List<ConnectionStep> steps,
+            double connectionRateOpsPerSecond,
+            double p99BoundMs,
+            double errorBoundPercent,
+            double rateShortfallPercent,
+            String stopReason,
+            Integer maxSustainedConnections) {}
 }

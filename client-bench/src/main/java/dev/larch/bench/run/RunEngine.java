@@ -56,28 +56,10 @@ public final class RunEngine {
         List<OpMetrics> metrics = new ArrayList<>();
         ops.forEach(o -> metrics.add(new OpMetrics()));
         OpMetrics connect = new OpMetrics();
-        CountDownLatch start = new CountDownLatch(1);
+        PacingMetrics pacing = new PacingMetrics();
+        StartGate start = new StartGate();
         StopFlag flag = new StopFlag();
-
-        List<Thread> threadsList = new ArrayList<>();
-        for (int c = 0; c < clients; c++) {
-            for (int t = 0; t < threads; t++) {
-                long seed = SplitMix64.derive(SplitMix64.derive(settings.seed(), c), t);
-                Worker w = new Worker(
-                        settings.target(),
-                        settings.mix().connection(),
-                        new RequestFactory(settings.mix(), settings.data(), seed),
-                        metrics,
-                        connect,
-                        start,
-                        flag::isSet,
-                        SplitMix64.derive(seed, 0x5E55));
-                Thread th = new Thread(w, "bench-c" + (c + 1) + "-t" + (t + 1));
-                th.setDaemon(true);
-                th.start();
-                threadsList.add(th);
-            }
-        }
+        List<Thread> threadsList = startSenders(runNumber, clients, threads, metrics, connect, pacing, start, flag);
 
         List<OpTotals> totals = new ArrayList<>();
         ops.forEach(o -> totals.add(new OpTotals()));
@@ -88,9 +70,10 @@ public final class RunEngine {
         long measureStartServerCpu = 0;
         long measureStartNanos = 0;
         List<Long> rssSamples = new ArrayList<>();
+        PacingMetrics.Totals pacingTotals = new PacingMetrics.Totals();
 
         long t0 = System.nanoTime();
-        start.countDown();
+        start.open(t0);
         long prevNanos = t0;
         long prevCpu = HarnessCpu.processCpuNanos();
         long prevServerCpu = server == null ? -1 : server.cpuNanos();
@@ -126,8 +109,10 @@ public final class RunEngine {
             }
             OpMetrics.Snapshot cs = connect.drain(null);
             errors += cs.errorCount();
+            PacingMetrics.Snapshot ps = pacing.drain();
             if (measuring) {
                 connectTotals.add(cs);
+                pacingTotals.add(ps);
                 if (rss >= 0) {
                     rssSamples.add(rss);
                 }
@@ -204,7 +189,105 @@ public final class RunEngine {
                 operations,
                 connectTotals.toOperation("connect+bind", measured),
                 intervals,
-                cpu);
+                cpu,
+                pacingTotals.toPacing(settings.load(), measured));
+    }
+
+    /**
+     * The seed of one sender's script: derived from the base seed, the run number, the client and
+     * the thread, so each run sends different requests and the same seed and run send the same ones.
+     */
+    static long scriptSeed(long seed, int runNumber, int client, int thread) {
+        return SplitMix64.derive(SplitMix64.derive(SplitMix64.derive(seed, runNumber), client), thread);
+    }
+
+    /**
+     * Starts the senders and waits until each is ready (asynchronous drivers connect first): one
+     * synchronous worker per client thread, or the client threads' connections spread over the
+     * load model's driver threads. Under a rate each connection paces rate / connections, phases
+     * staggered.
+     */
+    private List<Thread> startSenders(
+            int runNumber,
+            int clients,
+            int threads,
+            List<OpMetrics> metrics,
+            OpMetrics connect,
+            PacingMetrics pacing,
+            StartGate start,
+            StopFlag flag) {
+        LoadModel load = settings.load();
+        int connections = clients * threads;
+        double perConnection = load.rateOpsPerSecond() / connections;
+        List<Runnable> senders = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        int drivers = load.asynchronous() ? Math.min(connections, load.driverThreads()) : connections;
+        CountDownLatch ready = new CountDownLatch(drivers);
+        if (!load.asynchronous()) {
+            for (int c = 0; c < clients; c++) {
+                for (int t = 0; t < threads; t++) {
+                    long seed = scriptSeed(settings.seed(), runNumber, c, t);
+                    senders.add(new Worker(
+                            settings.target(),
+                            settings.mix().connection(),
+                            new RequestFactory(settings.mix(), settings.data(), seed),
+                            metrics,
+                            connect,
+                            pacing,
+                            start,
+                            ready,
+                            flag::isSet,
+                            SplitMix64.derive(seed, 0x5E55),
+                            perConnection,
+                            c * threads + t,
+                            connections));
+                    names.add("bench-c" + (c + 1) + "-t" + (t + 1));
+                }
+            }
+        } else {
+            List<List<AsyncDriver.Slot>> slots = new ArrayList<>();
+            for (int d = 0; d < drivers; d++) {
+                slots.add(new ArrayList<>());
+            }
+            for (int c = 0; c < clients; c++) {
+                for (int t = 0; t < threads; t++) {
+                    long seed = scriptSeed(settings.seed(), runNumber, c, t);
+                    RequestFactory script = new RequestFactory(settings.mix(), settings.data(), seed);
+                    int index = c * threads + t;
+                    slots.get(index % drivers)
+                            .add(new AsyncDriver.Slot(
+                                    script::next, SplitMix64.derive(seed, 0x5E55), perConnection, index, connections));
+                }
+            }
+            for (int d = 0; d < drivers; d++) {
+                senders.add(new AsyncDriver(
+                        settings.target(),
+                        settings.mix().connection(),
+                        slots.get(d),
+                        metrics,
+                        connect,
+                        pacing,
+                        start,
+                        ready,
+                        flag::isSet,
+                        load.outstanding(),
+                        settings.target().responseTimeoutMillis()));
+                names.add("bench-driver-" + (d + 1));
+            }
+        }
+        List<Thread> started = new ArrayList<>();
+        for (int i = 0; i < senders.size(); i++) {
+            Thread th = new Thread(senders.get(i), names.get(i));
+            th.setDaemon(true);
+            th.start();
+            started.add(th);
+        }
+        try {
+            ready.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return started;
     }
 
     private static BenchResult.Cpu cpu(

@@ -9,11 +9,12 @@ import dev.larch.bench.mix.Mix;
  * @param mix the workload
  * @param data values to draw from
  * @param target the server
- * @param seed base seed; worker (client c, thread t) uses a seed derived from (seed, c, t)
+ * @param seed base seed; the script of run r, client c, thread t uses a seed derived from (seed, r, c, t)
  * @param warmupSeconds warm-up length (measured, printed, never counted)
  * @param durationSeconds measured length
  * @param intervalSeconds length of a printed interval
  * @param server the server process to sample, or null
+ * @param load when requests are sent (closed loop, fixed rate, outstanding requests)
  */
 public record RunSettings(
         Mix mix,
@@ -23,4 +24,24 @@ public record RunSettings(
         double warmupSeconds,
         double durationSeconds,
         double intervalSeconds,
-        ServerProcess server) {}
+        ServerProcess server,
+        LoadModel load) {
+
+    /** Closed-loop settings. */
+    public RunSettings(
+            Mix mix,
+            DataSample data,
+            ServerTarget target,
+            long seed,
+            double warmupSeconds,
+            double durationSeconds,
+            double intervalSeconds,
+            ServerProcess server) {
+        this(mix, data, target, seed, warmupSeconds, durationSeconds, intervalSeconds, server, LoadModel.CLOSED);
+    }
+
+    /** The same settings under another load model (a step of the connection sweep). */
+    public RunSettings withLoad(LoadModel other) {
+        return new RunSettings(mix, data, target, seed, warmupSeconds, durationSeconds, intervalSeconds, server, other);
+    }
+}

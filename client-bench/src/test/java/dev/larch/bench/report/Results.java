@@ -49,7 +49,8 @@ final class Results {
                 ops,
                 op("connect+bind", 5, 1),
                 List.of(warm, measure),
-                new BenchResult.Cpu(2, 3, 30, 15, null, null, null));
+                new BenchResult.Cpu(2, 3, 30, 15, null, null, null),
+                null);
     }
 
     static BenchResult result(List<BenchResult.Run> runs, BenchResult.Ramp ramp) {
@@ -70,7 +71,8 @@ final class Results {
                 10,
                 1,
                 runs.size(),
-                ramp != null);
+                ramp != null,
+                null);
         BenchResult.Server server = new BenchResult.Server("127.0.0.1", 389, "unknown", "unknown", null, null);
         return new BenchResult(
                 "larch client-bench",
