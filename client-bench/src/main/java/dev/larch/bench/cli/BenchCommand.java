@@ -227,7 +227,7 @@ final class BenchCommand implements Callable<Integer> {
                         ramp,
                         load.record(target.tls())),
                 new BenchResult.Server(host, port, software.vendorName(), software.vendorVersion(), bindDn, serverPid),
-                notes(),
+                notes(load.note()),
                 outcome.runs(),
                 outcome.summary(),
                 outcome.ramp(),
@@ -314,15 +314,17 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private static List<String> notes() {
+    private static List<String> notes(String loadNote) {
         return List.of(
+                loadNote,
                 "ops/s and latency count successful requests only; wrong answers (an answer of the wrong shape, "
                         + "e.g. an exact lookup that did not return exactly one entry) and errors are counted apart.",
                 "sizeLimitExceeded counts as a partial success (in ops/s, latency and the 'partial' column) when the "
                         + "entries returned satisfy the expected shape; for an exact or not-found lookup it is a wrong answer.",
                 "connect+bind is connection setup, reported on its own and not included in ops/s.",
-                "Clients are groups of threads in one load-generator JVM; each thread runs its own seeded script on its "
-                        + "own connection(s) with no think time.",
+                "Clients are groups of threads in one load-generator JVM; each thread (each connection under "
+                        + "--outstanding) runs its own script, seeded from (seed, run, client, thread), so every run "
+                        + "sends different requests.",
                 "Summary latency percentiles are the mean of the summarised runs' percentiles; max is the largest.",
                 "Warm-up intervals are printed and kept in intervals.csv but never counted in totals.");
     }

@@ -181,4 +181,19 @@ final class LoadOptions {
                 tls.label(),
                 findMaxConnections ? connectionRate : null);
     }
+
+    /** How to read latency under this load model, for result.json's notes. */
+    String note() {
+        if (findMaxConnections || rate != null) {
+            return "Fixed rate: every request has an intended start on a schedule; latency counts from it "
+                    + "(coordinated omission corrected), runs[].pacing.serviceLatencyMs from the real send. "
+                    + "Late starts (more than 1 ms behind) are sent late, never skipped.";
+        }
+        return outstanding > 0
+                ? "Closed loop with " + outstanding + " requests in flight per asynchronous connection; latency "
+                        + "counts from each request's send."
+                : "Closed loop: each thread sends its next request when the previous one is answered; latency "
+                        + "counts from the send, so a stall delays the requests behind it without showing in "
+                        + "their latency (coordinated omission).";
+    }
 }

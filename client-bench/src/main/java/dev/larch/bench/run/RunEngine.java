@@ -174,6 +174,10 @@ public final class RunEngine {
                 errorsByCode.values().stream().mapToLong(Long::longValue).sum();
         BenchResult.Cpu cpu =
                 cpu(measured, measureStartCpu, prevCpu, server, measureStartServerCpu, prevServerCpu, rssSamples);
+        BenchResult.Pacing pacingRecord = pacingTotals.toPacing(settings.load(), measured);
+        if (settings.load().paced() || settings.load().asynchronous()) {
+            out.accept(pacingLine(runNumber, pacingRecord));
+        }
         return new BenchResult.Run(
                 runNumber,
                 clients,
@@ -190,7 +194,24 @@ public final class RunEngine {
                 connectTotals.toOperation("connect+bind", measured),
                 intervals,
                 cpu,
-                pacingTotals.toPacing(settings.load(), measured));
+                pacingRecord);
+    }
+
+    /** How the sending went, so a generator-bound run is visible while it runs. */
+    static String pacingLine(int run, BenchResult.Pacing p) {
+        return String.format(
+                Locale.ROOT,
+                "run %d pacing: %s, offered %.1f ops/s, sent %.1f/s, service p50 %.3f ms p99 %.3f ms, late starts %d"
+                        + " (max %.3f ms behind), max in flight per connection %d",
+                run,
+                p.loadModel(),
+                p.offeredOpsPerSecond(),
+                p.sentOpsPerSecond(),
+                p.serviceLatencyMs().p50(),
+                p.serviceLatencyMs().p99(),
+                p.lateStarts(),
+                p.missedStartMsMax(),
+                p.maxInFlightPerConnection());
     }
 
     /**
