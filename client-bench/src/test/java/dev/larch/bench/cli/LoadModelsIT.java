@@ -92,6 +92,29 @@ class LoadModelsIT {
     }
 
     @Test
+    void fixedRateWithOutstandingRequestsHoldsItsRate() throws Exception {
+        try (LoadTestServer s = server(LoadTestServer.Listener.PLAIN, LoadTestServer.Behaviour.FAST)) {
+            BenchResult r = bench(
+                    s,
+                    "rate-outstanding",
+                    "--rate",
+                    "300",
+                    "--threads",
+                    "3",
+                    "--outstanding",
+                    "2",
+                    "--driver-threads",
+                    "1");
+            BenchResult.Run run = r.runs().get(0);
+            assertEquals(300, run.opsPerSecond(), 6, "achieved rate");
+            assertEquals(0, run.errors() + run.wrongAnswers());
+            assertEquals("rate+outstanding", r.config().load().model());
+            assertEquals(1, r.config().load().driverThreads());
+            assertEquals(300, run.pacing().sentOpsPerSecond(), 6);
+        }
+    }
+
+    @Test
     void aStallShowsInFixedRateLatencyWhileClosedLoopHidesIt() throws Exception {
         // 150 ms of every second the server answers nothing.
         try (LoadTestServer s = server(LoadTestServer.Listener.PLAIN, new LoadTestServer.Behaviour(0, false, 150))) {

@@ -130,6 +130,25 @@ class AsyncDriverIT {
     private static PacingMetrics.Snapshot drive(
             List<Counters> counters, int outstanding, double ratePerConnection, int aloneEvery, long millis)
             throws Exception {
+        return drive(
+                counters,
+                ConnectionModel.PERSISTENT,
+                new OpMetrics(),
+                outstanding,
+                ratePerConnection,
+                aloneEvery,
+                millis);
+    }
+
+    private static PacingMetrics.Snapshot drive(
+            List<Counters> counters,
+            ConnectionModel model,
+            OpMetrics connects,
+            int outstanding,
+            double ratePerConnection,
+            int aloneEvery,
+            long millis)
+            throws Exception {
         List<AsyncDriver.Slot> slots = new ArrayList<>();
         for (int i = 0; i < counters.size(); i++) {
             Counters c = counters.get(i);
@@ -148,10 +167,10 @@ class AsyncDriverIT {
         AtomicBoolean stopped = new AtomicBoolean();
         AsyncDriver driver = new AsyncDriver(
                 target,
-                ConnectionModel.PERSISTENT,
+                model,
                 slots,
                 List.of(new OpMetrics()),
-                new OpMetrics(),
+                connects,
                 pacing,
                 gate,
                 ready,
@@ -203,5 +222,23 @@ class AsyncDriverIT {
         assertEquals(400, (double) s.starts(), 8, "sent");
         System.out.println("paced: late " + s.lateStarts() + ", max behind " + s.maxMissedNanos() / 1e6
                 + " ms, service p99 " + s.service().getValueAtPercentile(99) / 1e6 + " ms");
+    }
+
+    @Test
+    void perLookupSessionsEndWhenTheirAnswersAreIn() throws Exception {
+        List<Counters> counters = List.of(new Counters(), new Counters());
+        OpMetrics connects = new OpMetrics();
+        drive(counters, new ConnectionModel(true, 2, 4), connects, 3, 0, 0, 700);
+        OpMetrics.Snapshot c = connects.drain(null);
+        int answered = counters.get(0).answered.get() + counters.get(1).answered.get();
+        assertEquals(0, c.errorCount(), c.errors().toString());
+        // 2 to 4 requests per session: between a quarter and a half as many sessions as requests.
+        assertTrue(
+                c.successes() >= answered / 4 && c.successes() <= answered / 2 + 2,
+                c.successes() + " sessions for " + answered);
+        for (Counters k : counters) {
+            assertTrue(k.maxInFlight.get() <= 3, "in flight " + k.maxInFlight.get());
+            assertEquals(0, k.inFlight.get());
+        }
     }
 }
