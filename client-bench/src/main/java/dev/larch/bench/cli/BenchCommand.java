@@ -180,7 +180,7 @@ final class BenchCommand implements Callable<Integer> {
         System.err.printf(
                 Locale.ROOT,
                 "bench: load %s, tls %s%n",
-                settings.load().describe(),
+                load.describe(),
                 target.tls().label());
         BenchSession.Plan plan = new BenchSession.Plan(
                 clients,

@@ -1,6 +1,7 @@
 package dev.larch.bench.cli;
 
 import java.nio.file.Path;
+import java.util.Locale;
 
 import dev.larch.bench.report.BenchResult;
 import dev.larch.bench.run.ConnectionSweep;
@@ -180,6 +181,20 @@ final class LoadOptions {
                 m.asynchronous() ? m.driverThreads() : 0,
                 tls.label(),
                 findMaxConnections ? connectionRate : null);
+    }
+
+    /** The load model in words, for the start-up line. */
+    String describe() {
+        LoadModel m = model();
+        return findMaxConnections
+                ? String.format(
+                        Locale.ROOT,
+                        "find-max-connections at %.1f ops/s per connection, %d outstanding per connection on %d"
+                                + " driver threads",
+                        connectionRate,
+                        m.outstanding(),
+                        m.driverThreads())
+                : m.describe();
     }
 
     /** How to read latency under this load model, for result.json's notes. */
