@@ -80,9 +80,14 @@ class LoadModelsIT {
     @Test
     void fixedRateHoldsItsRateWithinTwoPercent() throws Exception {
         try (LoadTestServer s = server(LoadTestServer.Listener.PLAIN, LoadTestServer.Behaviour.FAST)) {
-            BenchResult r = bench(s, "rate", "--rate", "400", "--threads", "2", "--duration", "3");
+            BenchResult r = bench(s, "rate", "--rate", "400", "--threads", "2", "--duration", "4");
             BenchResult.Run run = r.runs().get(0);
-            assertEquals(400, run.opsPerSecond(), 8, "achieved rate");
+            // The schedule does not drift, so the window holds rate x seconds starts. The only other
+            // answers in it are late ones from the warm-up (a busy test machine can pause the
+            // generator): at most rate x the furthest any start fell behind.
+            double lateness = run.pacing().missedStartMsMax();
+            assertTrue(lateness < 250, "the generator kept up: " + run.pacing());
+            assertEquals(400, run.opsPerSecond(), 8 + 400 * lateness / 1000 / run.measuredSeconds(), "achieved rate");
             assertEquals(0, run.errors() + run.wrongAnswers());
             assertEquals("rate", r.config().load().model());
             assertEquals(400, r.config().load().rateOpsPerSecond());
@@ -106,11 +111,13 @@ class LoadModelsIT {
                     "--driver-threads",
                     "1");
             BenchResult.Run run = r.runs().get(0);
-            assertEquals(300, run.opsPerSecond(), 6, "achieved rate");
+            double lateness = run.pacing().missedStartMsMax(); // as in fixedRateHoldsItsRateWithinTwoPercent
+            assertTrue(lateness < 250, "the generator kept up: " + run.pacing());
+            assertEquals(300, run.opsPerSecond(), 6 + 300 * lateness / 1000 / run.measuredSeconds(), "achieved rate");
             assertEquals(0, run.errors() + run.wrongAnswers());
             assertEquals("rate+outstanding", r.config().load().model());
             assertEquals(1, r.config().load().driverThreads());
-            assertEquals(300, run.pacing().sentOpsPerSecond(), 6);
+            assertEquals(300, run.pacing().sentOpsPerSecond(), 6 + 300 * lateness / 1000 / run.measuredSeconds());
         }
     }
 
