@@ -3,7 +3,6 @@ package dev.larch.bench.cli;
 import java.nio.file.Path;
 import java.util.Locale;
 
-import dev.larch.bench.report.BenchResult;
 import dev.larch.bench.run.ConnectionSweep;
 import dev.larch.bench.run.LoadModel;
 import dev.larch.bench.run.Tls;
@@ -171,16 +170,31 @@ final class LoadOptions {
                 maxRateShortfall);
     }
 
-    /** What result.json records, so that compare can refuse results of different load models. */
-    BenchResult.Load record(Tls tls) {
+    /** result.json's {@code config.loadModel}: compare refuses results whose load models differ. */
+    String modelName() {
+        return findMaxConnections ? "find-max-connections" : model().label();
+    }
+
+    /** result.json's {@code config.rate}: the total scheduled rate, or null when there is none. */
+    Double rateOrNull() {
+        return rate;
+    }
+
+    /** result.json's {@code config.outstanding}, or null on synchronous connections. */
+    Integer outstandingOrNull() {
         LoadModel m = model();
-        return new BenchResult.Load(
-                findMaxConnections ? "find-max-connections" : m.label(),
-                m.rateOpsPerSecond(),
-                m.outstanding(),
-                m.asynchronous() ? m.driverThreads() : 0,
-                tls.label(),
-                findMaxConnections ? connectionRate : null);
+        return m.asynchronous() ? m.outstanding() : null;
+    }
+
+    /** result.json's {@code config.driverThreads}, or null on synchronous connections. */
+    Integer driverThreadsOrNull() {
+        LoadModel m = model();
+        return m.asynchronous() ? m.driverThreads() : null;
+    }
+
+    /** result.json's {@code config.connectionRate}, or null outside a connection sweep. */
+    Double connectionRateOrNull() {
+        return findMaxConnections ? connectionRate : null;
     }
 
     /** The load model in words, for the start-up line. */

@@ -46,8 +46,16 @@ public record BenchResult(
     }
 
     /**
-     * What was run. {@code load} is null in results written before load models existed (read them as
-     * closed loop without TLS).
+     * What was run. The load-model fields come last and are null in results written before load
+     * models existed (read those as closed loop without TLS):
+     *
+     * @param loadModel "closed", "rate", "outstanding", "rate+outstanding" or "find-max-connections"
+     * @param rate the total scheduled rate in operations per second, or null (closed loop, or a
+     *     connection sweep whose rate changes per step)
+     * @param outstanding requests in flight per asynchronous connection, or null (synchronous)
+     * @param driverThreads threads sending on the asynchronous connections, or null (synchronous)
+     * @param tls "none", "ldaps" or "starttls"
+     * @param connectionRate the per-connection rate of a connection sweep, or null
      */
     public record Config(
             String mix,
@@ -67,23 +75,12 @@ public record BenchResult(
             double intervalSeconds,
             int runs,
             boolean ramp,
-            Load load) {}
-
-    /**
-     * When requests were sent. {@code model} is "closed", "rate", "outstanding", "rate+outstanding"
-     * or "find-max-connections"; {@code rateOpsPerSecond} is the total scheduled rate (0: none);
-     * {@code outstanding} the requests in flight per asynchronous connection (0: synchronous);
-     * {@code driverThreads} the threads sending on asynchronous connections; {@code tls} "none",
-     * "ldaps" or "starttls"; {@code connectionRateOpsPerSecond} the per-connection rate of a
-     * connection sweep (null otherwise).
-     */
-    public record Load(
-            String model,
-            double rateOpsPerSecond,
-            int outstanding,
-            int driverThreads,
+            String loadModel,
+            Double rate,
+            Integer outstanding,
+            Integer driverThreads,
             String tls,
-            Double connectionRateOpsPerSecond) {}
+            Double connectionRate) {}
 
     /** The server; {@code pid} is null unless {@code --server-pid} was given. */
     public record Server(String host, int port, String vendorName, String vendorVersion, String bindDn, Long pid) {}
@@ -166,7 +163,7 @@ public record BenchResult(
      * intended time is a late start; {@code missedStartMsMax} is the furthest behind any start was.
      * Many late starts with a low service time mean the generator, not the server, fell behind.
      *
-     * @param loadModel as in {@link Load#model()}
+     * @param loadModel as in {@link Config#loadModel()}
      * @param offeredOpsPerSecond the scheduled rate (0 in closed loop)
      * @param sentOpsPerSecond requests sent per second (all outcomes)
      * @param serviceLatencyMs successful requests, from real send to answer

@@ -89,10 +89,10 @@ class LoadModelsIT {
             assertTrue(lateness < 250, "the generator kept up: " + run.pacing());
             assertEquals(400, run.opsPerSecond(), 8 + 400 * lateness / 1000 / run.measuredSeconds(), "achieved rate");
             assertEquals(0, run.errors() + run.wrongAnswers());
-            assertEquals("rate", r.config().load().model());
-            assertEquals(400, r.config().load().rateOpsPerSecond());
+            assertEquals("rate", r.config().loadModel());
+            assertEquals(400.0, r.config().rate());
             assertEquals(400, run.pacing().offeredOpsPerSecond());
-            assertEquals("none", r.config().load().tls());
+            assertEquals("none", r.config().tls());
         }
     }
 
@@ -115,8 +115,8 @@ class LoadModelsIT {
             assertTrue(lateness < 250, "the generator kept up: " + run.pacing());
             assertEquals(300, run.opsPerSecond(), 6 + 300 * lateness / 1000 / run.measuredSeconds(), "achieved rate");
             assertEquals(0, run.errors() + run.wrongAnswers());
-            assertEquals("rate+outstanding", r.config().load().model());
-            assertEquals(1, r.config().load().driverThreads());
+            assertEquals("rate+outstanding", r.config().loadModel());
+            assertEquals(1, r.config().driverThreads());
             assertEquals(300, run.pacing().sentOpsPerSecond(), 6 + 300 * lateness / 1000 / run.measuredSeconds());
         }
     }
@@ -171,8 +171,8 @@ class LoadModelsIT {
                 double inFlightPerConnection =
                         run.opsPerSecond() * run.latencyMs().mean() / 1000 / 2;
                 assertEquals(k, inFlightPerConnection, 0.2 * k, "measured in flight per connection");
-                assertEquals("outstanding", r.config().load().model());
-                assertEquals(k, r.config().load().outstanding());
+                assertEquals("outstanding", r.config().loadModel());
+                assertEquals(k, r.config().outstanding());
             }
         }
     }
@@ -186,7 +186,7 @@ class LoadModelsIT {
             BenchResult r = bench(tls, "starttls", "--starttls", "--trust-store", pem.toString(), "--duration", "1");
             assertTrue(r.runs().get(0).ops() > 0);
             assertEquals(0, r.runs().get(0).errors());
-            assertEquals("starttls", r.config().load().tls());
+            assertEquals("starttls", r.config().tls());
 
             Path p12 = ldaps.certificateStore(dir.resolve("ldaps.p12"));
             r = bench(
@@ -203,7 +203,7 @@ class LoadModelsIT {
                     "1");
             assertTrue(r.runs().get(0).ops() > 0);
             assertEquals(0, r.runs().get(0).errors());
-            assertEquals("ldaps", r.config().load().tls());
+            assertEquals("ldaps", r.config().tls());
 
             // The StartTLS server's certificate does not vouch for the LDAPS server.
             CliRun untrusted = refused(ldaps, "untrusted", "--ldaps", "--trust-store", pem.toString());
@@ -255,8 +255,8 @@ class LoadModelsIT {
                     m.stopReason());
             assertEquals(30, m.maxSustainedConnections(), m.stopReason());
             assertTrue(m.stopReason().contains("reached --max-connections-limit 30"), m.stopReason());
-            assertEquals("find-max-connections", r.config().load().model());
-            assertEquals(10.0, r.config().load().connectionRateOpsPerSecond());
+            assertEquals("find-max-connections", r.config().loadModel());
+            assertEquals(10.0, r.config().connectionRate());
             assertEquals(3, r.runs().size());
             for (int i = 0; i < 3; i++) {
                 BenchResult.ConnectionStep step = m.steps().get(i);
@@ -339,8 +339,9 @@ class LoadModelsIT {
     void closedLoopRecordsItsModel() throws Exception {
         try (LoadTestServer s = server(LoadTestServer.Listener.PLAIN, LoadTestServer.Behaviour.FAST)) {
             BenchResult r = bench(s, "closed", "--duration", "1");
-            assertEquals("closed", r.config().load().model());
-            assertEquals(0, r.config().load().outstanding());
+            assertEquals("closed", r.config().loadModel());
+            assertNull(r.config().outstanding());
+            assertNull(r.config().rate());
             assertNull(r.maxConnections());
             assertEquals(0, r.runs().get(0).pacing().lateStarts());
         }

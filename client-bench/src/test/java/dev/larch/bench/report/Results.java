@@ -72,6 +72,11 @@ final class Results {
                 1,
                 runs.size(),
                 ramp != null,
+                null,
+                null,
+                null,
+                null,
+                null,
                 null);
         BenchResult.Server server = new BenchResult.Server("127.0.0.1", 389, "unknown", "unknown", null, null);
         return new BenchResult(
