@@ -101,6 +101,11 @@ final class LoadOptions {
         if (driverThreads != null && driverThreads < 1) {
             throw new BadInputException("--driver-threads must be at least 1");
         }
+        if (driverThreads != null && outstanding == 0 && !findMaxConnections) {
+            throw new BadInputException(
+                    "--driver-threads needs --outstanding or --find-max-connections (synchronous connections"
+                            + " have one thread each)");
+        }
         if (ldaps && starttls) {
             throw new BadInputException("--ldaps and --starttls exclude each other");
         }

@@ -315,6 +315,8 @@ class LoadModelsIT {
                 {"--find-max-connections", "--connection-rate", "5", "--rate", "10"},
                 {"--connection-rate", "5"},
                 {"--outstanding", "-1"},
+                {"--driver-threads", "2"},
+                {"--ldaps", "--trust-store", ldif.toString()},
             };
             String[] expected = {
                 "--rate",
@@ -325,7 +327,9 @@ class LoadModelsIT {
                 "--connection-rate",
                 "excludes",
                 "needs --find-max-connections",
-                "--outstanding"
+                "--outstanding",
+                "--driver-threads needs",
+                "cannot read trust store"
             };
             for (int i = 0; i < cases.length; i++) {
                 CliRun run = refused(s, "bad", cases[i]);
