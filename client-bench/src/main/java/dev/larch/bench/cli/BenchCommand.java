@@ -21,6 +21,7 @@ import dev.larch.bench.report.HtmlReport;
 import dev.larch.bench.report.JsonReport;
 import dev.larch.bench.resource.JvmGauges;
 import dev.larch.bench.run.BenchSession;
+import dev.larch.bench.run.ConnectionSweep;
 import dev.larch.bench.run.RunSettings;
 import dev.larch.bench.run.ServerProbe;
 import dev.larch.bench.run.ServerProcess;
@@ -122,12 +123,16 @@ final class BenchCommand implements Callable<Integer> {
     @Mixin
     StartAtOptions startAt = new StartAtOptions();
 
+    @Mixin
+    LoadOptions load;
+
     @Override
     public Integer call() throws IOException {
         checkOptions();
         double keySkew = keyOptions.keySkew();
         BenchSession.Plan plan = rampOptions.plan(clients, threads, runs);
         boolean ramp = plan.ramp();
+        load.check(ramp);
         Mix loaded = new MixLoader().load(mix);
         System.err.printf(
                 Locale.ROOT,
@@ -140,7 +145,11 @@ final class BenchCommand implements Callable<Integer> {
         Files.createDirectories(out);
         ServerProcess server = serverPid == null ? null : ServerProcess.of(serverPid);
         JvmGauges jvm = resourceOptions.open(); // closed at the end; a failed run ends the process anyway
-        ServerTarget target = new ServerTarget(host, port, bindDn, bindPassword, (long) (responseTimeout * 1000));
+        ServerTarget target =
+                new ServerTarget(host, port, bindDn, bindPassword, (long) (responseTimeout * 1000), load.tls());
+        if (load.trustAll) {
+            System.err.println("bench: WARNING: --trust-all accepts any server certificate; TLS is not authenticated");
+        }
         ServerProbe.Software software = ServerProbe.check(target);
         System.err.printf(
                 Locale.ROOT,
@@ -154,12 +163,26 @@ final class BenchCommand implements Callable<Integer> {
 
         startAt.awaitStart(System.err);
         String startedAt = Instant.now().toString();
-        RunSettings settings = new RunSettings(loaded, sample, target, seed, warmup, duration, interval, server, jvm);
+        RunSettings settings =
+                new RunSettings(loaded, sample, target, seed, warmup, duration, interval, server, jvm, load.model());
+        System.err.printf(
+                Locale.ROOT,
+                "bench: load %s, tls %s%n",
+                load.describe(),
+                target.tls().label());
         BenchSession.Outcome outcome;
-        try (HistogramLogFile hlog = HistogramLogFile.create(out.resolve(HistogramLogFile.NAME))) {
-            outcome = new BenchSession(settings, System.out::println)
-                    .histogramsTo(hlog)
-                    .execute(plan);
+        BenchResult.MaxConnections maxConnections = null;
+        if (load.findMaxConnections) {
+            ConnectionSweep.Outcome swept =
+                    new ConnectionSweep(settings, System.out::println).execute(load.sweepPlan());
+            outcome = new BenchSession.Outcome(swept.runs(), swept.summary(), null);
+            maxConnections = swept.maxConnections();
+        } else {
+            try (HistogramLogFile hlog = HistogramLogFile.create(out.resolve(HistogramLogFile.NAME))) {
+                outcome = new BenchSession(settings, System.out::println)
+                        .histogramsTo(hlog)
+                        .execute(plan);
+            }
         }
 
         Map<String, Double> shares = new LinkedHashMap<>();
@@ -184,16 +207,23 @@ final class BenchCommand implements Callable<Integer> {
                         warmup,
                         duration,
                         interval,
-                        ramp ? outcome.runs().size() : runs,
+                        ramp || load.findMaxConnections ? outcome.runs().size() : runs,
                         ramp,
                         List.of(new BenchResult.Generator(
                                 LocalHost.name(), out.toAbsolutePath().toString(), clients, threads, startedAt)),
-                        sample.keySkew()),
+                        sample.keySkew(),
+                        load.modelName(),
+                        load.rateOrNull(),
+                        load.outstandingOrNull(),
+                        load.driverThreadsOrNull(),
+                        target.tls().label(),
+                        load.connectionRateOrNull()),
                 new BenchResult.Server(host, port, software.vendorName(), software.vendorVersion(), bindDn, serverPid),
-                notes(),
+                notes(load.note()),
                 outcome.runs(),
                 outcome.summary(),
-                outcome.ramp());
+                outcome.ramp(),
+                maxConnections);
         JsonReport.write(result, out.resolve("result.json"));
         CsvReport.write(result, out);
         HtmlReport.write(result, out.resolve("report.html"));
@@ -260,8 +290,9 @@ final class BenchCommand implements Callable<Integer> {
         startAt.check();
     }
 
-    private static List<String> notes() {
+    private static List<String> notes(String loadNote) {
         return List.of(
+                loadNote,
                 "ops/s and latency count successful requests only; wrong answers (checked against the data file: "
                         + "the wrong entry count, another entry than the one asked for, a requested attribute missing, "
                         + "a wildcard hit not matching its prefix, a group not listing all its members, noSuchObject "
@@ -270,8 +301,9 @@ final class BenchCommand implements Callable<Integer> {
                 "sizeLimitExceeded counts as a partial success (in ops/s, latency and the 'partial' column) when the "
                         + "entries returned satisfy the expected shape; for an exact or not-found lookup it is a wrong answer.",
                 "connect+bind is connection setup, reported on its own and not included in ops/s.",
-                "Clients are groups of threads in one load-generator JVM; each thread runs its own seeded script on its "
-                        + "own connection(s) with no think time.",
+                "Clients are groups of threads in one load-generator JVM; each thread (each connection under "
+                        + "--outstanding) runs its own script, seeded from (seed, run, client, thread), so every run "
+                        + "sends different requests.",
                 "Summary latency percentiles come from the summarised runs' histograms added together (the p99 of "
                         + "all their requests, not a mean of per-run p99s); summary ops/s is the mean of the runs' ops/s "
                         + "and the spread is that of their ops/s.",

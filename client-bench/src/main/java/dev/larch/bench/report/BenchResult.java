@@ -19,6 +19,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
  * @param runs each measured run in order
  * @param summary the headline numbers (mean of the last two runs, or the ramp's peak step)
  * @param ramp the ramp, or null without {@code --ramp}
+ * @param maxConnections the connection sweep, or null without {@code --find-max-connections}
  */
 public record BenchResult(
         String harness,
@@ -29,13 +30,37 @@ public record BenchResult(
         List<String> notes,
         List<Run> runs,
         Summary summary,
-        Ramp ramp) {
+        Ramp ramp,
+        MaxConnections maxConnections) {
+
+    /** A result without a connection sweep. */
+    public BenchResult(
+            String harness,
+            String harnessVersion,
+            String startedAt,
+            Config config,
+            Server server,
+            List<String> notes,
+            List<Run> runs,
+            Summary summary,
+            Ramp ramp) {
+        this(harness, harnessVersion, startedAt, config, server, notes, runs, summary, ramp, null);
+    }
 
     /**
      * What was run. {@code generators} lists the load-generator processes (one for a plain run,
      * several after {@code bench merge}, where {@code clients} is their sum); null in results
      * written before it existed. {@code keySkew} is the Zipf exponent people and groups were drawn
-     * with (0: uniformly; null in results written before it existed).
+     * with (0: uniformly; null in results written before it existed). The load-model fields come last and are null in results written before load
+     * models existed (read those as closed loop without TLS):
+     *
+     * @param loadModel "closed", "rate", "outstanding", "rate+outstanding" or "find-max-connections"
+     * @param rate the total scheduled rate in operations per second, or null (closed loop, or a
+     *     connection sweep whose rate changes per step)
+     * @param outstanding requests in flight per asynchronous connection, or null (synchronous)
+     * @param driverThreads threads sending on the asynchronous connections, or null (synchronous)
+     * @param tls "none", "ldaps" or "starttls"
+     * @param connectionRate the per-connection rate of a connection sweep, or null
      */
     public record Config(
             String mix,
@@ -56,7 +81,13 @@ public record BenchResult(
             int runs,
             boolean ramp,
             List<Generator> generators,
-            Double keySkew) {}
+            Double keySkew,
+            String loadModel,
+            Double rate,
+            Integer outstanding,
+            Integer driverThreads,
+            String tls,
+            Double connectionRate) {}
 
     /**
      * One load-generator process that contributed to a result: the one process of a plain bench
@@ -179,7 +210,34 @@ public record BenchResult(
             List<Interval> intervals,
             Cpu cpu,
             @JsonIgnore RunHistograms histograms,
-            Resources resources) {}
+            Resources resources,
+            Pacing pacing) {}
+
+    /**
+     * How the sending went, beside latency. Under a schedule, a run's latency counts from each
+     * request's intended start (coordinated omission corrected) and {@code serviceLatencyMs} from
+     * its real send; in closed loop both count from the send. A start later than 1 ms after its
+     * intended time is a late start; {@code missedStartMsMax} is the furthest behind any start was.
+     * Many late starts with a low service time mean the generator, not the server, fell behind.
+     *
+     * @param loadModel as in {@link Config#loadModel()}
+     * @param offeredOpsPerSecond the scheduled rate (0 in closed loop)
+     * @param sentOpsPerSecond requests sent per second (all outcomes)
+     * @param serviceLatencyMs successful requests, from real send to answer
+     * @param sent requests sent
+     * @param lateStarts requests sent more than 1 ms after their intended start
+     * @param missedStartMsMax the latest start, in ms behind its schedule
+     * @param maxInFlightPerConnection most requests seen in flight on one connection
+     */
+    public record Pacing(
+            String loadModel,
+            double offeredOpsPerSecond,
+            double sentOpsPerSecond,
+            Latency serviceLatencyMs,
+            long sent,
+            long lateStarts,
+            double missedStartMsMax,
+            int maxInFlightPerConnection) {}
 
     /**
      * Headline figures of one operation over the summarised runs: mean throughput, latency from the
@@ -335,4 +393,33 @@ public record BenchResult(
     /** A Java server's heap (sampled at each interval boundary) and GC time during the measurement. */
     public record JvmUse(
             String source, Long heapUsedMeanBytes, Long heapUsedMaxBytes, Long heapMaxBytes, Double gcSeconds) {}
+
+    /**
+     * One step of {@code --find-max-connections}: {@code connections} connections each offered the
+     * same rate. {@code failed} names the bound it broke, or is null when the step was sustained.
+     */
+    public record ConnectionStep(
+            int connections,
+            double offeredOpsPerSecond,
+            double opsPerSecond,
+            double p99Ms,
+            long errors,
+            long wrongAnswers,
+            long lateStarts,
+            double missedStartMsMax,
+            double harnessCpuPercentOfMachine,
+            String failed) {}
+
+    /**
+     * The connection sweep: its steps, its bounds, why it stopped and the most connections that
+     * held every bound ({@code maxSustainedConnections}, null if not even the first step did).
+     */
+    public record MaxConnections(
+            List<ConnectionStep> steps,
+            double connectionRateOpsPerSecond,
+            double p99BoundMs,
+            double errorBoundPercent,
+            double rateShortfallPercent,
+            String stopReason,
+            Integer maxSustainedConnections) {}
 }

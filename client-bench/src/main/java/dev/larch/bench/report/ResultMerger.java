@@ -163,7 +163,8 @@ public final class ResultMerger {
                 mergeIntervals(parts, k, logIntervals),
                 mergeCpu(runs),
                 new RunHistograms(all, opHists, connect),
-                null); // each generator measured its own machine's resources; they do not add up
+                null, // each generator measured its own machine's resources; they do not add up
+                null); // nor does pacing: each generator paced its own connections
     }
 
     private static Operation mergeOperation(String name, List<Operation> parts, Histogram latency) {

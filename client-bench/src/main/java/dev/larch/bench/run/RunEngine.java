@@ -64,30 +64,12 @@ public final class RunEngine {
         List<OpMetrics> metrics = new ArrayList<>();
         ops.forEach(o -> metrics.add(new OpMetrics()));
         OpMetrics connect = new OpMetrics();
-        CountDownLatch start = new CountDownLatch(1);
+        PacingMetrics pacing = new PacingMetrics();
+        StartGate start = new StartGate();
         StopFlag flag = new StopFlag();
-
-        List<Thread> threadsList = new ArrayList<>();
         List<RequestFactory> scripts = new ArrayList<>();
-        for (int c = 0; c < clients; c++) {
-            for (int t = 0; t < threads; t++) {
-                long seed = SplitMix64.derive(SplitMix64.derive(settings.seed(), c), t);
-                scripts.add(new RequestFactory(settings.mix(), settings.data(), seed));
-                Worker w = new Worker(
-                        settings.target(),
-                        settings.mix().connection(),
-                        scripts.get(scripts.size() - 1),
-                        metrics,
-                        connect,
-                        start,
-                        flag::isSet,
-                        SplitMix64.derive(seed, 0x5E55));
-                Thread th = new Thread(w, "bench-c" + (c + 1) + "-t" + (t + 1));
-                th.setDaemon(true);
-                th.start();
-                threadsList.add(th);
-            }
-        }
+        List<Thread> threadsList =
+                startSenders(runNumber, clients, threads, metrics, connect, pacing, start, flag, scripts);
 
         List<OpTotals> totals = new ArrayList<>();
         ops.forEach(o -> totals.add(new OpTotals()));
@@ -99,9 +81,10 @@ public final class RunEngine {
         long measureStartNanos = 0;
         List<Long> rssSamples = new ArrayList<>();
         ResourceMonitor resources = ResourceMonitor.of(settings);
+        PacingMetrics.Totals pacingTotals = new PacingMetrics.Totals();
 
         long t0 = System.nanoTime();
-        start.countDown();
+        start.open(t0);
         long prevNanos = t0;
         long prevCpu = HarnessCpu.processCpuNanos();
         long prevServerCpu = server == null ? -1 : server.cpuNanos();
@@ -142,9 +125,11 @@ public final class RunEngine {
             histograms.interval(
                     runNumber, measuring ? MEASURE : WARM_UP, prevNanos, now, opHistograms, combined, cs.latency());
             errors += cs.errorCount();
+            PacingMetrics.Snapshot ps = pacing.drain();
             if (measuring) {
                 resources.sample();
                 connectTotals.add(cs);
+                pacingTotals.add(ps);
                 if (rss >= 0) {
                     rssSamples.add(rss);
                 }
@@ -210,6 +195,10 @@ public final class RunEngine {
                 errorsByCode.values().stream().mapToLong(Long::longValue).sum();
         BenchResult.Cpu cpu =
                 cpu(measured, measureStartCpu, prevCpu, server, measureStartServerCpu, prevServerCpu, rssSamples);
+        BenchResult.Pacing pacingRecord = pacingTotals.toPacing(settings.load(), measured);
+        if (settings.load().paced() || settings.load().asynchronous()) {
+            out.accept(pacingLine(runNumber, pacingRecord));
+        }
         return new BenchResult.Run(
                 runNumber,
                 clients,
@@ -227,7 +216,125 @@ public final class RunEngine {
                 intervals,
                 cpu,
                 new RunHistograms(all, opTotals, connectTotals.latency()),
-                resources.finish(ok, measured));
+                resources.finish(ok, measured),
+                pacingRecord);
+    }
+
+    /** How the sending went, so a generator-bound run is visible while it runs. */
+    static String pacingLine(int run, BenchResult.Pacing p) {
+        return String.format(
+                Locale.ROOT,
+                "run %d pacing: %s, offered %.1f ops/s, sent %.1f/s, service p50 %.3f ms p99 %.3f ms, late starts %d"
+                        + " (max %.3f ms behind), max in flight per connection %d",
+                run,
+                p.loadModel(),
+                p.offeredOpsPerSecond(),
+                p.sentOpsPerSecond(),
+                p.serviceLatencyMs().p50(),
+                p.serviceLatencyMs().p99(),
+                p.lateStarts(),
+                p.missedStartMsMax(),
+                p.maxInFlightPerConnection());
+    }
+
+    /**
+     * The seed of one sender's script: derived from the base seed, the run number, the client and
+     * the thread, so each run sends different requests and the same seed and run send the same ones.
+     */
+    static long scriptSeed(long seed, int runNumber, int client, int thread) {
+        return SplitMix64.derive(SplitMix64.derive(SplitMix64.derive(seed, runNumber), client), thread);
+    }
+
+    /**
+     * Starts the senders and waits until each is ready (asynchronous drivers connect first): one
+     * synchronous worker per client thread, or the client threads' connections spread over the
+     * load model's driver threads. Under a rate each connection paces rate / connections, phases
+     * staggered.
+     */
+    private List<Thread> startSenders(
+            int runNumber,
+            int clients,
+            int threads,
+            List<OpMetrics> metrics,
+            OpMetrics connect,
+            PacingMetrics pacing,
+            StartGate start,
+            StopFlag flag,
+            List<RequestFactory> scripts) {
+        LoadModel load = settings.load();
+        int connections = clients * threads;
+        double perConnection = load.rateOpsPerSecond() / connections;
+        List<Runnable> senders = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        int drivers = load.asynchronous() ? Math.min(connections, load.driverThreads()) : connections;
+        CountDownLatch ready = new CountDownLatch(drivers);
+        if (!load.asynchronous()) {
+            for (int c = 0; c < clients; c++) {
+                for (int t = 0; t < threads; t++) {
+                    long seed = scriptSeed(settings.seed(), runNumber, c, t);
+                    scripts.add(new RequestFactory(settings.mix(), settings.data(), seed));
+                    senders.add(new Worker(
+                            settings.target(),
+                            settings.mix().connection(),
+                            scripts.get(scripts.size() - 1),
+                            metrics,
+                            connect,
+                            pacing,
+                            start,
+                            ready,
+                            flag::isSet,
+                            SplitMix64.derive(seed, 0x5E55),
+                            perConnection,
+                            c * threads + t,
+                            connections));
+                    names.add("bench-c" + (c + 1) + "-t" + (t + 1));
+                }
+            }
+        } else {
+            List<List<AsyncDriver.Slot>> slots = new ArrayList<>();
+            for (int d = 0; d < drivers; d++) {
+                slots.add(new ArrayList<>());
+            }
+            for (int c = 0; c < clients; c++) {
+                for (int t = 0; t < threads; t++) {
+                    long seed = scriptSeed(settings.seed(), runNumber, c, t);
+                    RequestFactory script = new RequestFactory(settings.mix(), settings.data(), seed);
+                    scripts.add(script);
+                    int index = c * threads + t;
+                    slots.get(index % drivers)
+                            .add(new AsyncDriver.Slot(
+                                    script::next, SplitMix64.derive(seed, 0x5E55), perConnection, index, connections));
+                }
+            }
+            for (int d = 0; d < drivers; d++) {
+                senders.add(new AsyncDriver(
+                        settings.target(),
+                        settings.mix().connection(),
+                        slots.get(d),
+                        metrics,
+                        connect,
+                        pacing,
+                        start,
+                        ready,
+                        flag::isSet,
+                        load.outstanding(),
+                        settings.target().responseTimeoutMillis()));
+                names.add("bench-driver-" + (d + 1));
+            }
+        }
+        List<Thread> started = new ArrayList<>();
+        for (int i = 0; i < senders.size(); i++) {
+            Thread th = new Thread(senders.get(i), names.get(i));
+            th.setDaemon(true);
+            th.start();
+            started.add(th);
+        }
+        try {
+            ready.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return started;
     }
 
     private static BenchResult.Cpu cpu(

@@ -36,7 +36,8 @@ class ResourceReportTest {
                 r.intervals(),
                 r.cpu(),
                 r.histograms(),
-                res);
+                res,
+                r.pacing());
     }
 
     private static BenchResult.RampStep step(int clients, int threads, double ops) {

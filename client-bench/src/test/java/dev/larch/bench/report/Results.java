@@ -59,6 +59,7 @@ final class Results {
                 List.of(warm, measure),
                 new BenchResult.Cpu(2, 3, 30, 15, null, null, null),
                 new RunHistograms(RunHistograms.sum(histograms.values()), histograms, RunHistograms.empty()),
+                null,
                 null);
     }
 
@@ -82,7 +83,13 @@ final class Results {
                 runs.size(),
                 ramp != null,
                 List.of(new BenchResult.Generator("host-a", "/tmp/a", 2, 4, "2025-01-01T00:00:00Z")),
-                0.0);
+                0.0,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
         BenchResult.Server server = new BenchResult.Server("127.0.0.1", 389, "unknown", "unknown", null, null);
         return new BenchResult(
                 "larch client-bench",

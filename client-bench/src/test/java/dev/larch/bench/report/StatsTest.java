@@ -86,6 +86,7 @@ class StatsTest {
                 b.intervals(),
                 b.cpu(),
                 null,
+                null,
                 null);
         assertThrows(IllegalArgumentException.class, () -> Stats.summarize(List.of(a, bare)));
         assertEquals("run 2", Stats.summarize(List.of(bare)).basis(), "one run needs no histogram");
@@ -120,6 +121,7 @@ class StatsTest {
                 r.intervals(),
                 r.cpu(),
                 new RunHistograms(h, Map.of("op0", h), new Histogram(3)),
+                null,
                 null);
     }
 

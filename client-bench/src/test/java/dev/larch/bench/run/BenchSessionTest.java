@@ -55,7 +55,8 @@ class BenchSessionTest {
                 List.of(),
                 new BenchResult.Cpu(2, 1, harnessPct * 2, harnessPct, opsPerCpu == null ? null : 50.0, null, null),
                 histograms((long) ops, p99),
-                new BenchResult.Resources(opsPerCpu, null, null, null, List.of()));
+                new BenchResult.Resources(opsPerCpu, null, null, null, List.of()),
+                null);
     }
 
     /** Records every call; the figures come from {@code ops} applied to the total thread count and the call. */

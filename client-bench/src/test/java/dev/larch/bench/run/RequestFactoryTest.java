@@ -40,6 +40,23 @@ class RequestFactoryTest {
     }
 
     @Test
+    void runsDrawDifferentKeys() {
+        Mix mix = new MixLoader().load("messaging");
+        RequestFactory run1 = new RequestFactory(mix, data, RunEngine.scriptSeed(1, 1, 0, 0));
+        RequestFactory run2 = new RequestFactory(mix, data, RunEngine.scriptSeed(1, 2, 0, 0));
+        RequestFactory run1Again = new RequestFactory(mix, data, RunEngine.scriptSeed(1, 1, 0, 0));
+        int same = 0;
+        for (int i = 0; i < 200; i++) {
+            String a = ((SearchCall) run1.next()).search().toString();
+            if (a.equals(((SearchCall) run2.next()).search().toString())) {
+                same++;
+            }
+            assertEquals(a, ((SearchCall) run1Again.next()).search().toString(), "same seed and run");
+        }
+        assertTrue(same < 20, "run 2 replayed " + same + " of run 1's 200 requests");
+    }
+
+    @Test
     void operationsFollowTheShares() {
         Mix mix = new MixLoader().load("addressing");
         RequestFactory f = new RequestFactory(mix, data, 7);
