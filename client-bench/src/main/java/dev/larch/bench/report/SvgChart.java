@@ -2,6 +2,7 @@ package dev.larch.bench.report;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.DoubleUnaryOperator;
 
 /**
  * Draws the report's charts as inline SVG, so the HTML opens with no network and no scripts.
@@ -103,7 +104,6 @@ final class SvgChart {
         }
         StringBuilder sb = frame(title, "", yLabel);
         double plotH = H - TOP - BOTTOM;
-        double plotW = W - LEFT - RIGHT;
         for (int e = lo; e <= hi; e++) {
             double yy = TOP + plotH - (e - lo) / (double) (hi - lo) * plotH;
             sb.append(String.format(
@@ -117,35 +117,15 @@ final class SvgChart {
                     yy + 4,
                     fmt(Math.pow(10, e))));
         }
-        double groupW = plotW / Math.max(1, categories.size());
-        double barW = groupW * 0.8 / Math.max(1, seriesNames.size());
-        for (int c = 0; c < categories.size(); c++) {
-            double gx = LEFT + c * groupW + groupW * 0.1;
-            for (int s = 0; s < seriesNames.size(); s++) {
-                double v = values[c][s];
-                double h = v <= 0 ? 0 : Math.max(1, (Math.log10(v) - lo) / (hi - lo) * plotH);
-                sb.append(String.format(
-                        Locale.ROOT,
-                        "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s'><title>%s %s: %s ms</title></rect>",
-                        gx + s * barW,
-                        TOP + plotH - h,
-                        barW - 1,
-                        h,
-                        COLORS[s % COLORS.length],
-                        Html.escape(categories.get(c)),
-                        Html.escape(seriesNames.get(s)),
-                        fmt(v)));
-            }
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "<text x='%.1f' y='%d' font-size='11' text-anchor='middle'>%s</text>",
-                    gx + groupW * 0.4,
-                    H - BOTTOM + 15,
-                    Html.escape(categories.get(c))));
-        }
-        for (int s = 0; s < seriesNames.size(); s++) {
-            legend(sb, s, seriesNames.get(s), COLORS[s % COLORS.length]);
-        }
+        int low = lo;
+        int high = hi;
+        groupedBars(
+                sb,
+                categories,
+                seriesNames,
+                values,
+                v -> v <= 0 ? 0 : Math.max(1, (Math.log10(v) - low) / (high - low) * plotH),
+                " ms");
         sb.append(String.format(
                 Locale.ROOT,
                 "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#333'/>",
@@ -168,7 +148,6 @@ final class SvgChart {
         max = niceCeiling(max);
         StringBuilder sb = frame(title, "", yLabel);
         double plotH = H - TOP - BOTTOM;
-        double plotW = W - LEFT - RIGHT;
         for (int k = 0; k <= 4; k++) {
             double v = max * k / 4;
             double yy = y(v, max);
@@ -183,16 +162,35 @@ final class SvgChart {
                     yy + 4,
                     fmt(v)));
         }
+        double top = max;
+        groupedBars(sb, categories, seriesNames, values, v -> Math.max(0, v) / top * plotH, "");
+        return sb.append("</svg>").toString();
+    }
+
+    /**
+     * Draws one group of bars per category, one bar per series, {@code height(value)} pixels tall
+     * (negative values drawn as zero), with category labels and the legend; {@code unit} follows
+     * each value in its tooltip.
+     */
+    private static void groupedBars(
+            StringBuilder sb,
+            List<String> categories,
+            List<String> seriesNames,
+            double[][] values,
+            DoubleUnaryOperator height,
+            String unit) {
+        double plotH = H - TOP - BOTTOM;
+        double plotW = W - LEFT - RIGHT;
         double groupW = plotW / Math.max(1, categories.size());
         double barW = groupW * 0.8 / Math.max(1, seriesNames.size());
         for (int c = 0; c < categories.size(); c++) {
             double gx = LEFT + c * groupW + groupW * 0.1;
             for (int s = 0; s < seriesNames.size(); s++) {
                 double v = Math.max(0, values[c][s]);
-                double h = v / max * plotH;
+                double h = height.applyAsDouble(v);
                 sb.append(String.format(
                         Locale.ROOT,
-                        "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s'><title>%s %s: %s</title></rect>",
+                        "<rect x='%.1f' y='%.1f' width='%.1f' height='%.1f' fill='%s'><title>%s %s: %s%s</title></rect>",
                         gx + s * barW,
                         TOP + plotH - h,
                         barW - 1,
@@ -200,7 +198,8 @@ final class SvgChart {
                         COLORS[s % COLORS.length],
                         Html.escape(categories.get(c)),
                         Html.escape(seriesNames.get(s)),
-                        fmt(v)));
+                        fmt(v),
+                        unit));
             }
             sb.append(String.format(
                     Locale.ROOT,
@@ -212,7 +211,6 @@ final class SvgChart {
         for (int s = 0; s < seriesNames.size(); s++) {
             legend(sb, s, seriesNames.get(s), COLORS[s % COLORS.length]);
         }
-        return sb.append("</svg>").toString();
     }
 
     private static StringBuilder frame(String title, String xLabel, String yLabel) {
