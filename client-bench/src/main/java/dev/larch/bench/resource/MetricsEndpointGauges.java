@@ -11,7 +11,8 @@ import java.util.function.Predicate;
 
 /**
  * Heap and GC time from a Prometheus metrics endpoint. Understands Larch's own series
- * ({@code larch_jvm_heap_used_bytes}, {@code larch_jvm_heap_max_bytes}) and the usual JVM series of
+ * ({@code larch_jvm_heap_used_bytes}, {@code larch_jvm_heap_max_bytes}, {@code
+ * larch_jvm_gc_seconds_total} summed over collectors) and the usual JVM series of
  * the Prometheus Java client and Micrometer ({@code jvm_memory_used_bytes{area="heap"}} summed over
  * pools, {@code jvm_memory_max_bytes{area="heap"}}, {@code jvm_gc_collection_seconds_sum} or
  * {@code jvm_gc_pause_seconds_sum} summed over collectors). A series that is absent reads as null.
@@ -70,7 +71,8 @@ public final class MetricsEndpointGauges implements JvmGauges {
                 sum(samples, s -> s.name().equals("jvm_memory_max_bytes") && heap(s) && s.value() >= 0));
         Double gc = first(
                 sum(samples, s -> s.name().equals("jvm_gc_collection_seconds_sum")),
-                sum(samples, s -> s.name().equals("jvm_gc_pause_seconds_sum")));
+                sum(samples, s -> s.name().equals("jvm_gc_pause_seconds_sum")),
+                sum(samples, s -> s.name().equals("larch_jvm_gc_seconds_total")));
         return new JvmReading(
                 used == null ? null : used.longValue(), max == null || max <= 0 ? null : max.longValue(), gc);
     }
@@ -87,7 +89,13 @@ public final class MetricsEndpointGauges implements JvmGauges {
                 : hits.stream().mapToDouble(PrometheusText.Sample::value).sum();
     }
 
-    private static Double first(Double a, Double b) {
-        return a != null ? a : b;
+    /** The first reading that is present, or null. */
+    private static Double first(Double... readings) {
+        for (Double r : readings) {
+            if (r != null) {
+                return r;
+            }
+        }
+        return null;
     }
 }

@@ -96,7 +96,9 @@ public final class ResourceMonitor {
                     ? null
                     : jvmEnd.gcSeconds() - gcStart;
             if (gc == null) {
-                notes.add(jvm.source() + " gives no GC time (no jvm_gc_collection_seconds or jvm_gc_pause_seconds)");
+                notes.add(
+                        jvm.source()
+                                + " gives no GC time (no larch_jvm_gc_seconds, jvm_gc_collection_seconds or jvm_gc_pause_seconds)");
             }
             jvmUse = new BenchResult.JvmUse(
                     jvm.source(),

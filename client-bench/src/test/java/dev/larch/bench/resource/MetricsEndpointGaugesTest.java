@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
@@ -48,12 +49,21 @@ class MetricsEndpointGaugesTest {
     }
 
     @Test
-    void readsLarchsHeapSeriesAndSaysThatItHasNoGcTime() throws IOException {
+    void readsLarchsHeapAndGcSeriesSummingCollectors() throws IOException {
         body.set(Fixtures.text("larch-metrics.txt"));
         JvmReading r = gauges().read();
         assertEquals(46_137_344L, r.heapUsedBytes());
         assertEquals(536_870_912L, r.heapMaxBytes());
-        assertNull(r.gcSeconds());
+        assertEquals(1.75, r.gcSeconds(), 1e-9);
+    }
+
+    @Test
+    void anEndpointWithoutGcSeriesHasNoGcTime() throws IOException {
+        body.set(Fixtures.text("larch-metrics.txt")
+                .lines()
+                .filter(l -> !l.contains("gc_seconds"))
+                .collect(Collectors.joining("\n", "", "\n")));
+        assertNull(gauges().read().gcSeconds());
     }
 
     @Test

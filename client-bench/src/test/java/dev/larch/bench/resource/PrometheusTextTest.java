@@ -13,8 +13,10 @@ class PrometheusTextTest {
     @Test
     void parsesLarchsEndpointOutputSampleBySample() {
         List<PrometheusText.Sample> samples = PrometheusText.parse(Fixtures.text("larch-metrics.txt"));
-        assertEquals(13, samples.size());
+        assertEquals(15, samples.size());
         assertTrue(samples.contains(new PrometheusText.Sample("larch_jvm_heap_used_bytes", Map.of(), 46_137_344)));
+        assertTrue(samples.contains(new PrometheusText.Sample(
+                "larch_jvm_gc_seconds_total", Map.of("collector", "G1 Young Generation"), 1.5)));
         assertTrue(samples.contains(new PrometheusText.Sample(
                 "larch_operation_duration_seconds_bucket", Map.of("operation", "search", "le", "+Inf"), 2)));
         assertTrue(samples.contains(new PrometheusText.Sample(

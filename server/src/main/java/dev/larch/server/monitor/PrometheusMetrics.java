@@ -1,6 +1,8 @@
 package dev.larch.server.monitor;
 
 import java.lang.management.BufferPoolMXBean;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -205,6 +207,22 @@ final class PrometheusMetrics {
                 cb.call((double) direct.getCount());
             }
         });
+        // Time in collections tells a latency tail from GC pauses apart from other stalls; the
+        // bench harness reads it to report GC time beside each run.
+        CounterWithCallback.builder()
+                .name("larch_jvm_gc_seconds")
+                .help("Time the JVM spent in garbage collections, per collector")
+                .unit(Unit.SECONDS)
+                .labelNames("collector")
+                .callback(cb -> {
+                    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                        long millis = gc.getCollectionTime(); // -1: this collector does not tell
+                        if (millis >= 0) {
+                            cb.call(millis / 1000.0, gc.getName());
+                        }
+                    }
+                })
+                .register(registry);
     }
 
     private static void counter(

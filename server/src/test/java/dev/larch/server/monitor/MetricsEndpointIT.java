@@ -95,6 +95,9 @@ class MetricsEndpointIT {
         assertTrue(after.get("larch_lmdb_map_size_bytes") > 0);
         assertTrue(after.get("larch_lmdb_records{database=\"entries\"}") >= 3);
         assertTrue(after.get("larch_jvm_heap_used_bytes") > 0);
+        assertTrue(
+                after.keySet().stream().anyMatch(k -> k.startsWith("larch_jvm_gc_seconds_total{collector=")),
+                "GC time per collector");
         assertTrue(after.keySet().stream().anyMatch(k -> k.startsWith("larch_info{version=")));
         assertTrue(after.containsKey("larch_index_lookups_total{attribute=\"uid\",kind=\"equality\"}"));
     }
