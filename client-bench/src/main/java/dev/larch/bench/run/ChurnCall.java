@@ -10,15 +10,18 @@ import com.unboundid.ldap.sdk.ResultCode;
  * One short-lived client: connects, binds as a person, reads that person's entry and unbinds,
  * all inside the measured latency (what a web login or a mail client's first contact costs).
  *
- * <p>The new connection goes where the worker's connection goes, with the same socket factory and
- * options (so an LDAPS target stays LDAPS); the worker's connection itself is not used. A
- * StartTLS target's upgrade is not repeated. Not pipelined.
+ * <p>The new connection is opened through the run's {@link ServerTarget}, so an LDAPS or StartTLS
+ * target is secured the same way every time; without a target (unit tests) it goes where the
+ * worker's connection goes, with the same socket factory and options, and a StartTLS upgrade is not
+ * repeated. The worker's connection itself is not used. Not pipelined.
  */
 final class ChurnCall implements Request {
     private final AuthenticateCall login;
+    private final ServerTarget target;
 
-    ChurnCall(AuthenticateCall login) {
+    ChurnCall(AuthenticateCall login, ServerTarget target) {
         this.login = login;
+        this.target = target;
     }
 
     AuthenticateCall login() {
@@ -42,11 +45,13 @@ final class ChurnCall implements Request {
         }
         LDAPConnection own;
         try {
-            own = new LDAPConnection(
-                    worker.getSocketFactory(),
-                    worker.getConnectionOptions().duplicate(),
-                    worker.getConnectedAddress(),
-                    worker.getConnectedPort());
+            own = target != null
+                    ? target.connect(true)
+                    : new LDAPConnection(
+                            worker.getSocketFactory(),
+                            worker.getConnectionOptions().duplicate(),
+                            worker.getConnectedAddress(),
+                            worker.getConnectedPort());
         } catch (LDAPException e) {
             // the worker's own connection is not affected by a failed connect of this one
             return Answer.error(e.getResultCode().intValue(), true);

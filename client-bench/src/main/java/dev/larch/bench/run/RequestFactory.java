@@ -61,8 +61,18 @@ public final class RequestFactory {
     private final OwnEntries owned = new OwnEntries();
     private final String token = PROCESS_TOKEN + FACTORIES.incrementAndGet();
     private long added;
+    private final ServerTarget target;
 
     public RequestFactory(Mix mix, DataSample data, long seed) {
+        this(mix, data, seed, null);
+    }
+
+    /**
+     * @param target where a churn operation opens its own connections (secured as the target says);
+     *     null: like the worker's connection, without repeating a StartTLS upgrade
+     */
+    public RequestFactory(Mix mix, DataSample data, long seed, ServerTarget target) {
+        this.target = target;
         this.operations = mix.operations();
         this.data = data;
         this.rng = new SplitMix64(seed);
@@ -122,7 +132,7 @@ public final class RequestFactory {
             case MODRDN -> rename(index, op, person);
             case BIND -> new BindCall(index, op, base, op.password().render(lookup, s -> s));
             case AUTHENTICATE -> login(index, op, base, person, lookup);
-            case CHURN -> new ChurnCall(login(index, op, base, person, lookup));
+            case CHURN -> new ChurnCall(login(index, op, base, person, lookup), target);
         };
     }
 

@@ -272,7 +272,7 @@ public final class RunEngine {
             for (int c = 0; c < clients; c++) {
                 for (int t = 0; t < threads; t++) {
                     long seed = scriptSeed(settings.seed(), runNumber, c, t);
-                    scripts.add(new RequestFactory(settings.mix(), settings.data(), seed));
+                    scripts.add(new RequestFactory(settings.mix(), settings.data(), seed, settings.target()));
                     senders.add(new Worker(
                             settings.target(),
                             settings.mix().connection(),
@@ -298,7 +298,8 @@ public final class RunEngine {
             for (int c = 0; c < clients; c++) {
                 for (int t = 0; t < threads; t++) {
                     long seed = scriptSeed(settings.seed(), runNumber, c, t);
-                    RequestFactory script = new RequestFactory(settings.mix(), settings.data(), seed);
+                    RequestFactory script =
+                            new RequestFactory(settings.mix(), settings.data(), seed, settings.target());
                     scripts.add(script);
                     int index = c * threads + t;
                     slots.get(index % drivers)

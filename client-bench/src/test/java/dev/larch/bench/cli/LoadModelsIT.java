@@ -178,6 +178,20 @@ class LoadModelsIT {
     }
 
     @Test
+    void churnSecuresEveryConnectionItOpensOverStartTls() throws Exception {
+        try (LoadTestServer tls = server(LoadTestServer.Listener.STARTTLS, LoadTestServer.Behaviour.FAST)) {
+            Path pem = tls.certificatePem(dir.resolve("churn-starttls.pem"));
+            BenchResult r =
+                    bench(tls, "churn-starttls", "--mix", "churn", "--starttls", "--trust-store", pem.toString());
+            long logins = r.runs().stream().mapToLong(BenchResult.Run::ops).sum();
+            assertTrue(logins > 0, "churned");
+            assertEquals(0, r.runs().get(0).errors() + r.runs().get(0).wrongAnswers());
+            // Each churn opens its own connection: without its own StartTLS it would be plain.
+            assertTrue(tls.startTlsRequests() >= logins, tls.startTlsRequests() + " StartTLS for " + logins);
+        }
+    }
+
+    @Test
     void startTlsAndLdapsWorkWithTheServersCertificateAndRefuseAnUntrustedOne() throws Exception {
         try (LoadTestServer tls = server(LoadTestServer.Listener.STARTTLS, LoadTestServer.Behaviour.FAST);
                 LoadTestServer ldaps = server(LoadTestServer.Listener.LDAPS, LoadTestServer.Behaviour.FAST);

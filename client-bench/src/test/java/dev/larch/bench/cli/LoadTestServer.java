@@ -46,6 +46,7 @@ final class LoadTestServer implements AutoCloseable {
     private final ReentrantLock oneAtATime = new ReentrantLock(true);
     private final long startNanos = System.nanoTime();
     private final AtomicLong searches = new AtomicLong();
+    private final CountingSslSocketFactory startTls; // null without TLS
     final Path keyStore;
 
     LoadTestServer(Path ldif, Path dir, Listener listener, Behaviour behaviour) throws Exception {
@@ -55,6 +56,7 @@ final class LoadTestServer implements AutoCloseable {
         InetAddress loopback = InetAddress.getLoopbackAddress();
         keyStore = dir.resolve("server-" + listener + "-" + System.nanoTime() + ".p12");
         if (listener == Listener.PLAIN) {
+            startTls = null;
             config.setListenerConfigs(InMemoryListenerConfig.createLDAPConfig("ldap", loopback, 0, null));
         } else {
             SelfSignedCertificateGenerator.generateSelfSignedCertificate(
@@ -62,13 +64,14 @@ final class LoadTestServer implements AutoCloseable {
             SSLUtil ssl = new SSLUtil(
                     new KeyStoreKeyManager(keyStore.toFile(), PIN.toCharArray(), "PKCS12", "server"),
                     new TrustAllTrustManager());
+            startTls = new CountingSslSocketFactory(ssl.createSSLSocketFactory());
             config.setListenerConfigs(
                     listener == Listener.LDAPS
                             ? InMemoryListenerConfig.createLDAPSConfig(
                                     "ldaps", loopback, 0, ssl.createSSLServerSocketFactory(), null)
-                            : InMemoryListenerConfig.createLDAPConfig(
-                                    "ldap", loopback, 0, ssl.createSSLSocketFactory()));
+                            : InMemoryListenerConfig.createLDAPConfig("ldap", loopback, 0, startTls));
         }
+        config.setPasswordEncoders(null, new SshaPasswords()); // the data's {SSHA} passwords, for binds
         config.addInMemoryOperationInterceptor(new InMemoryOperationInterceptor() {
             @Override
             public void processSearchRequest(InMemoryInterceptedSearchRequest request) {
@@ -110,6 +113,11 @@ final class LoadTestServer implements AutoCloseable {
 
     long searches() {
         return searches.get();
+    }
+
+    /** Connections secured: for a StartTLS listener, one per successful StartTLS. */
+    long startTlsRequests() {
+        return startTls == null ? 0 : startTls.secured();
     }
 
     /** The server's certificate as a PEM file, for {@code --trust-store}. */
