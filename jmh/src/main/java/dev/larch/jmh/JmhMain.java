@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import dev.larch.jmh.compare.BaselineNoise;
+import dev.larch.jmh.compare.BaselineUpdate;
 import dev.larch.jmh.compare.Comparison;
 import dev.larch.jmh.compare.Report;
 import dev.larch.jmh.compare.ResultFile;
@@ -104,7 +105,7 @@ public final class JmhMain {
     }
 
     /** Runs the suite; returns the JSON file, or null when JMH only listed or explained something. */
-    private static Path runSuite(LauncherArgs launch) throws CommandLineOptionException, RunnerException {
+    private static Path runSuite(LauncherArgs launch) throws CommandLineOptionException, RunnerException, IOException {
         CommandLineOptions cli = new CommandLineOptions(launch.jmhArgs().toArray(String[]::new));
         if (cli.shouldHelp()
                 || cli.shouldList()
@@ -126,10 +127,14 @@ public final class JmhMain {
             throw new CommandLineOptionException("no folder " + folder + " for the results"
                     + (launch.recordBaseline() ? ": run from the repository root, or give -rff FILE" : ""));
         }
+        // Recording some benchmarks (a pattern given) into a baseline that exists updates their
+        // entries and keeps the others; JMH itself would overwrite the file with just these.
+        boolean updatesBaseline = launch.recordBaseline() && !cli.getIncludes().isEmpty() && Files.exists(resultFile);
+        Path jmhResult = updatesBaseline ? Files.createTempFile("larch-jmh-recorded-", ".json") : resultFile;
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .parent(cli)
                 .resultFormat(ResultFormatType.JSON)
-                .result(resultFile.toString());
+                .result(jmhResult.toString());
         if (!cli.shouldFailOnError().hasValue()) {
             options.shouldFailOnError(true);
         }
@@ -149,6 +154,16 @@ public final class JmhMain {
             }
         } finally {
             deleteTree(storeCache);
+        }
+        if (updatesBaseline) {
+            try {
+                int replaced = BaselineUpdate.merge(resultFile, jmhResult);
+                System.out.println(
+                        "larch jmh: recorded " + ResultFile.read(jmhResult).size() + " benchmarks into " + resultFile
+                                + " (" + replaced + " replaced, the others kept)");
+            } finally {
+                Files.deleteIfExists(jmhResult);
+            }
         }
         return resultFile;
     }

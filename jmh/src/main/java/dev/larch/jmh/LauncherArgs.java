@@ -45,10 +45,12 @@ public record LauncherArgs(
                                 its error bars; exit status 1 when one is slower beyond both error bars and
                                 the threshold. Without --against, runs the suite first. Benchmarks whose
                                 baseline error is above 10% of the score are "baseline too noisy" (a warning).
-              --record-baseline run the suite (or with --quick the quick run) with 3 forks (quick: 5) unless -f
-                                says otherwise, write jmh/baseline/baseline.json (quick: quick-baseline.json;
-                                run from the repository root) or -rff FILE, and list every benchmark whose
-                                error is above 10% of its score: exit status 1 when there is one.
+              --record-baseline run the suite (or with --quick the quick run) with 5 forks, measuring 10 x 1 s
+                                (quick: its own settings) unless -f/-i/-r say otherwise, write
+                                jmh/baseline/baseline.json (quick: quick-baseline.json; run from the repository
+                                root) or -rff FILE, and list every benchmark whose error is above 10% of its
+                                score: exit status 1 when there is one. With a BENCHMARK REGEX, only those are
+                                recorded: they replace their entries in the existing baseline, the rest stay.
               --against FILE    the result to judge (no run)
               --threshold PCT   smallest change that counts, in percent (default 10)
               -h, --help        this text; JMH's own options: ./larch jmh -h-jmh

@@ -6,14 +6,18 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 
+import dev.larch.jmh.compare.ResultFile;
+import dev.larch.jmh.compare.Score;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command's exit status on synthetic result files: the comparison can fail, and says why. */
@@ -96,6 +100,50 @@ class JmhMainTest {
         Path missing = dir.resolve("no-such-folder").resolve("baseline.json");
         assertEquals(2, run("--record-baseline", "-rff", missing.toString(), "Filter"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("no folder"), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void recordingOneBenchmarkIntoABaselineReplacesItsEntryAndKeepsTheOthers() throws IOException {
+        Path baseline = result("baseline.json", 3.00, 0.06, 30.0, 0.5);
+        // In this JVM (-f 0) and briefly: the test is about the file, not the score, so it may run
+        // beside another JMH run (which holds JMH's machine-wide lock).
+        String ignoreLock = System.setProperty("jmh.ignoreLock", "true");
+        int status;
+        try {
+            status = run(
+                    "--record-baseline",
+                    "-rff",
+                    baseline.toString(),
+                    "-f",
+                    "0",
+                    "-wi",
+                    "0",
+                    "-i",
+                    "2",
+                    "-r",
+                    "100ms",
+                    "FilterBenchmark.evaluateEquality$");
+        } finally {
+            if (ignoreLock == null) {
+                System.clearProperty("jmh.ignoreLock");
+            } else {
+                System.setProperty("jmh.ignoreLock", ignoreLock);
+            }
+        }
+        assertTrue(
+                status == 0 || status == 1,
+                "0, or 1 for a noisy recording: " + status + " " + err.toString(StandardCharsets.UTF_8));
+        List<Score> scores = ResultFile.read(baseline);
+        assertEquals(2, scores.size(), scores.toString());
+        Score lookup = scores.get(0);
+        assertEquals("dev.larch.jmh.StoreBenchmark.equalityLookup", lookup.benchmark());
+        assertEquals(3.00, lookup.score(), "kept as it was");
+        Score filter = scores.get(1);
+        assertEquals("dev.larch.jmh.FilterBenchmark.evaluateEquality", filter.benchmark());
+        assertNotEquals(30.0, filter.score(), "recorded anew");
+        assertTrue(
+                out.toString(StandardCharsets.UTF_8).contains("(1 replaced, the others kept)"),
+                out.toString(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -219,7 +220,7 @@ final class BenchCommand implements Callable<Integer> {
                         target.tls().label(),
                         load.connectionRateOrNull()),
                 new BenchResult.Server(host, port, software.vendorName(), software.vendorVersion(), bindDn, serverPid),
-                notes(load.note()),
+                notes(load.note(), !load.findMaxConnections),
                 outcome.runs(),
                 outcome.summary(),
                 outcome.ramp(),
@@ -251,8 +252,8 @@ final class BenchCommand implements Callable<Integer> {
                     op.latencyMs().p999());
         }
         WrongExamples.print(result, System.out);
-        System.out.println("results: " + out.resolve("result.json") + ", result.csv, intervals.csv, report.html, "
-                + HistogramLogFile.NAME);
+        System.out.println("results: " + out.resolve("result.json") + ", result.csv, intervals.csv, report.html"
+                + (load.findMaxConnections ? "" : ", " + HistogramLogFile.NAME));
         if (jvm != null) {
             jvm.close();
         }
@@ -290,8 +291,9 @@ final class BenchCommand implements Callable<Integer> {
         startAt.check();
     }
 
-    private static List<String> notes(String loadNote) {
-        return List.of(
+    /** @param histogramLog whether this run wrote histograms.hlog (a connection sweep does not) */
+    private static List<String> notes(String loadNote, boolean histogramLog) {
+        List<String> notes = new ArrayList<>(List.of(
                 loadNote,
                 "ops/s and latency count successful requests only; wrong answers (checked against the data file: "
                         + "the wrong entry count, another entry than the one asked for, a requested attribute missing, "
@@ -307,9 +309,12 @@ final class BenchCommand implements Callable<Integer> {
                 "Summary latency percentiles come from the summarised runs' histograms added together (the p99 of "
                         + "all their requests, not a mean of per-run p99s); summary ops/s is the mean of the runs' ops/s "
                         + "and the spread is that of their ops/s.",
-                "histograms.hlog holds every interval's latency histograms (HdrHistogram log, ns, absolute epoch "
-                        + "timestamps; tags run=R;phase=warm-up|measure;all|connect|op=NAME); bench merge combines "
-                        + "several load generators' logs.",
-                "Warm-up intervals are printed and kept in intervals.csv but never counted in totals.");
+                "Warm-up intervals are printed and kept in intervals.csv but never counted in totals."));
+        if (histogramLog) {
+            notes.add("histograms.hlog holds every interval's latency histograms (HdrHistogram log, ns, absolute epoch "
+                    + "timestamps; tags run=R;phase=warm-up|measure;all|connect|op=NAME); bench merge combines "
+                    + "several load generators' logs.");
+        }
+        return notes;
     }
 }

@@ -96,9 +96,16 @@ public final class ResultMerger {
         BenchResult.Config first = parts.get(0).result().config();
         List<BenchResult.Generator> generators = new ArrayList<>();
         int clients = 0;
+        double rate = 0;
+        boolean everyRated = true;
         for (Part p : parts) {
             BenchResult.Config c = p.result().config();
             clients += c.clients();
+            if (c.rate() == null) {
+                everyRated = false;
+            } else {
+                rate += c.rate();
+            }
             if (c.generators() == null || c.generators().isEmpty()) {
                 generators.add(new BenchResult.Generator(
                         "unknown", p.dir(), c.clients(), c.threads(), p.result().startedAt()));
@@ -109,6 +116,13 @@ public final class ResultMerger {
         // Through the JSON tree, so config fields added later are carried over unchanged.
         ObjectNode tree = (ObjectNode) JsonReport.tree(first);
         tree.put("clients", clients);
+        if (everyRated) {
+            // Each generator held its own schedule; together they offered the sum.
+            tree.put("rate", rate);
+        } else {
+            // Only under --force: closed loops merged with fixed rates offered no one rate.
+            tree.remove("rate");
+        }
         tree.set("generators", JsonReport.tree(generators));
         return JsonReport.fromTree((JsonNode) tree, BenchResult.Config.class);
     }

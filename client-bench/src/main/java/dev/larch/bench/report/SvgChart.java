@@ -149,18 +149,7 @@ final class SvgChart {
         StringBuilder sb = frame(title, "", yLabel);
         double plotH = H - TOP - BOTTOM;
         for (int k = 0; k <= 4; k++) {
-            double v = max * k / 4;
-            double yy = y(v, max);
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/><text x='%d' y='%.1f' font-size='11' text-anchor='end'>%s</text>",
-                    LEFT,
-                    W - RIGHT,
-                    yy,
-                    yy,
-                    LEFT - 6,
-                    yy + 4,
-                    fmt(v)));
+            yGridLine(sb, max * k / 4, max);
         }
         double top = max;
         groupedBars(sb, categories, seriesNames, values, v -> Math.max(0, v) / top * plotH, "");
@@ -243,21 +232,25 @@ final class SvgChart {
         return sb;
     }
 
+    /** A horizontal grid line at {@code v} on a y axis topped by {@code maxY}, labelled on the left. */
+    private static void yGridLine(StringBuilder sb, double v, double maxY) {
+        double yy = y(v, maxY);
+        sb.append(String.format(
+                Locale.ROOT,
+                "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/><text x='%d' y='%.1f' font-size='11' text-anchor='end'>%s</text>",
+                LEFT,
+                W - RIGHT,
+                yy,
+                yy,
+                LEFT - 6,
+                yy + 4,
+                fmt(v)));
+    }
+
     private static void axes(StringBuilder sb, double maxX, double maxY) {
         double plotH = H - TOP - BOTTOM;
         for (int k = 0; k <= 4; k++) {
-            double v = maxY * k / 4;
-            double yy = y(v, maxY);
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/><text x='%d' y='%.1f' font-size='11' text-anchor='end'>%s</text>",
-                    LEFT,
-                    W - RIGHT,
-                    yy,
-                    yy,
-                    LEFT - 6,
-                    yy + 4,
-                    fmt(v)));
+            yGridLine(sb, maxY * k / 4, maxY);
             double xv = maxX * k / 4;
             sb.append(String.format(
                     Locale.ROOT,

@@ -4,8 +4,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 import dev.larch.bench.TestData;
 import org.junit.jupiter.api.AfterAll;
@@ -37,24 +35,7 @@ class BadInputIT {
     }
 
     private static CliRun bench(String mix, int port, Path data, String... extra) {
-        List<String> args = new ArrayList<>(List.of(
-                "bench",
-                "--mix",
-                mix,
-                "--port",
-                Integer.toString(port),
-                "--warmup",
-                "0",
-                "--duration",
-                "1",
-                "--runs",
-                "1",
-                "--data",
-                data.toString(),
-                "--out",
-                dir.resolve("out").toString()));
-        args.addAll(List.of(extra));
-        return CliRun.of(args.toArray(String[]::new));
+        return BenchArgs.of(mix, port, data, dir.resolve("out")).with(extra).run();
     }
 
     private static void assertRejected(CliRun run, String expected) {

@@ -6,7 +6,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -48,41 +47,11 @@ class InMemoryBenchIT {
     }
 
     private static BenchResult bench(String mix, Path out, String... extra) throws Exception {
-        List<String> args = new ArrayList<>(List.of(
-                "bench",
-                "--mix",
-                mix,
-                "--port",
-                Integer.toString(server.port()),
-                "--clients",
-                "2",
-                "--threads",
-                "2",
-                "--warmup",
-                "1",
-                "--duration",
-                "2",
-                "--runs",
-                "1",
-                "--data",
-                ldif.toString(),
-                "--out",
-                out.toString(),
-                "--server-pid",
-                Long.toString(ProcessHandle.current().pid())));
-        for (int i = 0; i < extra.length; i++) { // an extra option replaces the default given above
-            int at = args.indexOf(extra[i]);
-            boolean hasValue = i + 1 < extra.length && !extra[i + 1].startsWith("--");
-            if (at >= 0 && hasValue) {
-                args.set(at + 1, extra[++i]);
-            } else {
-                args.add(extra[i]);
-                if (hasValue) {
-                    args.add(extra[++i]);
-                }
-            }
-        }
-        CliRun run = CliRun.of(args.toArray(String[]::new));
+        CliRun run = BenchArgs.of(mix, server.port(), ldif, out)
+                .with("--clients", "2", "--threads", "2", "--warmup", "1", "--duration", "2")
+                .with("--server-pid", Long.toString(ProcessHandle.current().pid()))
+                .with(extra)
+                .run();
         assertEquals(0, run.exitCode(), run.err());
         return JsonReport.read(out.resolve("result.json"));
     }

@@ -1,17 +1,19 @@
 package dev.larch.bench.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.larch.bench.TestData;
 import dev.larch.bench.report.BenchResult;
+import dev.larch.bench.report.HistogramLogFile;
 import dev.larch.bench.report.JsonReport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,46 +35,21 @@ class LoadModelsIT {
         return new LoadTestServer(ldif, dir, listener, b);
     }
 
-    private static List<String> args(LoadTestServer server, String out, String... extra) {
-        List<String> args = new ArrayList<>(List.of(
-                "bench",
-                "--mix",
-                "messaging",
-                "--port",
-                Integer.toString(server.port()),
-                "--warmup",
-                "1",
-                "--duration",
-                "2",
-                "--runs",
-                "1",
-                "--data",
-                ldif.toString(),
-                "--out",
-                dir.resolve(out).toString()));
-        for (int i = 0; i < extra.length; i++) { // an option given above takes the new value
-            int at = args.indexOf(extra[i]);
-            boolean hasValue = i + 1 < extra.length && !extra[i + 1].startsWith("--");
-            if (at >= 0 && hasValue) {
-                args.set(at + 1, extra[++i]);
-            } else {
-                args.add(extra[i]);
-                if (hasValue) {
-                    args.add(extra[++i]);
-                }
-            }
-        }
-        return args;
+    private static String[] args(LoadTestServer server, String out, String... extra) {
+        return BenchArgs.of("messaging", server.port(), ldif, dir.resolve(out))
+                .with("--warmup", "1", "--duration", "2")
+                .with(extra)
+                .toArray();
     }
 
     private static BenchResult bench(LoadTestServer server, String out, String... extra) {
-        CliRun run = CliRun.of(args(server, out, extra).toArray(String[]::new));
+        CliRun run = CliRun.of(args(server, out, extra));
         assertEquals(0, run.exitCode(), run.err());
         return JsonReport.read(dir.resolve(out).resolve("result.json"));
     }
 
     private static CliRun refused(LoadTestServer server, String out, String... extra) {
-        CliRun run = CliRun.of(args(server, out, extra).toArray(String[]::new));
+        CliRun run = CliRun.of(args(server, out, extra));
         assertEquals(2, run.exitCode(), run.err());
         return run;
     }
@@ -282,6 +259,11 @@ class LoadModelsIT {
             }
             assertTrue(
                     r.summary().basis().contains("30 connections"), r.summary().basis());
+            // A sweep keeps no histogram log, and its notes do not say it does.
+            assertFalse(Files.exists(dir.resolve("sweep-fast").resolve(HistogramLogFile.NAME)));
+            assertTrue(
+                    r.notes().stream().noneMatch(n -> n.contains(HistogramLogFile.NAME)),
+                    r.notes().toString());
         }
     }
 

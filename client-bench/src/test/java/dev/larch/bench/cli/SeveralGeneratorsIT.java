@@ -3,7 +3,6 @@ package dev.larch.bench.cli;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -65,30 +64,10 @@ class SeveralGeneratorsIT {
     }
 
     private static CliRun bench(String mix, Path out, String clients, String seed, String... extra) {
-        List<String> args = new ArrayList<>(List.of(
-                "bench",
-                "--mix",
-                mix,
-                "--port",
-                Integer.toString(server.port()),
-                "--clients",
-                clients,
-                "--threads",
-                "1",
-                "--warmup",
-                "0.5",
-                "--duration",
-                "1",
-                "--runs",
-                "2",
-                "--seed",
-                seed,
-                "--data",
-                ldif.toString(),
-                "--out",
-                out.toString()));
-        args.addAll(List.of(extra));
-        return CliRun.of(args.toArray(String[]::new));
+        return BenchArgs.of(mix, server.port(), ldif, out)
+                .with("--clients", clients, "--threads", "1", "--warmup", "0.5", "--runs", "2", "--seed", seed)
+                .with(extra)
+                .run();
     }
 
     /** Every measured histogram tagged {@code suffix} in both generators' logs, added up independently. */

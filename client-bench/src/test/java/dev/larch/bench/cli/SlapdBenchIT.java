@@ -42,32 +42,11 @@ class SlapdBenchIT {
     }
 
     private static BenchResult bench(String mix, Path out) throws Exception {
-        CliRun run = CliRun.of(
-                "bench",
-                "--mix",
-                mix,
-                "--port",
-                Integer.toString(slapd.port()),
-                "--bind-dn",
-                "cn=admin,dc=example,dc=com",
-                "--bind-password",
-                "secret",
-                "--clients",
-                "2",
-                "--threads",
-                "2",
-                "--warmup",
-                "1",
-                "--duration",
-                "2",
-                "--runs",
-                "1",
-                "--data",
-                ldif.toString(),
-                "--out",
-                out.toString(),
-                "--server-pid",
-                Long.toString(slapd.pid()));
+        CliRun run = BenchArgs.of(mix, slapd.port(), ldif, out)
+                .with("--bind-dn", "cn=admin,dc=example,dc=com", "--bind-password", "secret")
+                .with("--clients", "2", "--threads", "2", "--warmup", "1", "--duration", "2")
+                .with("--server-pid", Long.toString(slapd.pid()))
+                .run();
         assertEquals(0, run.exitCode(), run.err());
         return JsonReport.read(out.resolve("result.json"));
     }

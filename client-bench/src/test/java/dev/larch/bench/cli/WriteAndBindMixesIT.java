@@ -2,7 +2,6 @@ package dev.larch.bench.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import com.unboundid.ldap.sdk.SearchScope;
@@ -37,31 +36,12 @@ class WriteAndBindMixesIT {
     }
 
     private static CliRun run(String mix, String name, boolean admin) {
-        List<String> args = new ArrayList<>(List.of(
-                "bench",
-                "--mix",
-                mix,
-                "--port",
-                Integer.toString(server.port()),
-                "--clients",
-                "2",
-                "--threads",
-                "2",
-                "--warmup",
-                "0",
-                "--duration",
-                "1",
-                "--runs",
-                "1",
-                "--data",
-                ldif.toString(),
-                "--out",
-                dir.resolve(name).toString()));
+        BenchArgs args =
+                BenchArgs.of(mix, server.port(), ldif, dir.resolve(name)).with("--clients", "2", "--threads", "2");
         if (admin) {
-            args.addAll(
-                    List.of("--bind-dn", InMemoryServer.ADMIN_DN, "--bind-password", InMemoryServer.ADMIN_PASSWORD));
+            args.with("--bind-dn", InMemoryServer.ADMIN_DN, "--bind-password", InMemoryServer.ADMIN_PASSWORD);
         }
-        return CliRun.of(args.toArray(String[]::new));
+        return args.run();
     }
 
     /** Runs a mix and checks every operation ran with right answers only. */

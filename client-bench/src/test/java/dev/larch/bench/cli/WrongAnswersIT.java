@@ -104,22 +104,7 @@ class WrongAnswersIT {
 
     private static BenchResult.Operation bench(String mix, String name) throws Exception {
         Path out = dir.resolve(name);
-        CliRun run = CliRun.of(
-                "bench",
-                "--mix",
-                mix,
-                "--port",
-                Integer.toString(server.port()),
-                "--warmup",
-                "0",
-                "--duration",
-                "1",
-                "--runs",
-                "1",
-                "--data",
-                ldif.toString(),
-                "--out",
-                out.toString());
+        CliRun run = BenchArgs.of(mix, server.port(), ldif, out).run();
         assertEquals(0, run.exitCode(), run.err());
         BenchResult.Run r = JsonReport.read(out.resolve("result.json")).runs().get(0);
         assertEquals(1, r.operations().size());
@@ -154,40 +139,16 @@ class WrongAnswersIT {
     @Test
     void skewedDrawsAreRecordedAndANegativeSkewIsBadInput() throws Exception {
         Path out = dir.resolve("skewed");
-        CliRun run = CliRun.of(
-                "bench",
-                "--mix",
-                "messaging",
-                "--port",
-                Integer.toString(server.port()),
-                "--warmup",
-                "0",
-                "--duration",
-                "1",
-                "--runs",
-                "1",
-                "--key-skew",
-                "0.99",
-                "--data",
-                ldif.toString(),
-                "--out",
-                out.toString());
+        CliRun run = BenchArgs.of("messaging", server.port(), ldif, out)
+                .with("--key-skew", "0.99")
+                .run();
         assertEquals(0, run.exitCode(), run.err());
         BenchResult r = JsonReport.read(out.resolve("result.json"));
         assertEquals(0.99, r.config().keySkew(), 1e-12);
         assertEquals(0, r.runs().get(0).wrongAnswers());
-        CliRun bad = CliRun.of(
-                "bench",
-                "--mix",
-                "messaging",
-                "--port",
-                Integer.toString(server.port()),
-                "--key-skew",
-                "-1",
-                "--data",
-                ldif.toString(),
-                "--out",
-                out.toString());
+        CliRun bad = BenchArgs.of("messaging", server.port(), ldif, out)
+                .with("--key-skew", "-1")
+                .run();
         assertEquals(2, bad.exitCode());
         assertTrue(bad.err().contains("--key-skew must be a number >= 0"), bad.err());
     }

@@ -4,11 +4,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,6 +49,31 @@ class ResultMergerTest {
         assertEquals(2, m.result().config().generators().size());
         assertEquals(4, m.result().config().clients());
         assertTrue(m.result().notes().stream().anyMatch(n -> n.startsWith("Merged from 2 load generators")));
+    }
+
+    /** {@code r} as if run with {@code --rate rate}. */
+    private static BenchResult rated(BenchResult r, double rate) {
+        ObjectNode tree = (ObjectNode) JsonReport.tree(r);
+        ((ObjectNode) tree.get("config")).put("rate", rate);
+        return JsonReport.fromTree(tree, BenchResult.class);
+    }
+
+    @Test
+    void fixedRateGeneratorsOfferTheSumOfTheirRatesAndForcedMixedModelsNone(@TempDir Path dir) throws Exception {
+        // Histograms live in the runs, not in result.json: the logs are written from the unrated results.
+        BenchResult closedA = Results.result(List.of(Results.run(1, 100, 50)), null);
+        BenchResult closedB = Results.result(List.of(Results.run(1, 300, 10)), null);
+        HistogramLogContent logA = log(dir.resolve("a.hlog"), closedA, 1);
+        HistogramLogContent logB = log(dir.resolve("b.hlog"), closedB, 1);
+        BenchResult a = rated(closedA, 400);
+        ResultMerger.Merged m = ResultMerger.merge(
+                List.of(new ResultMerger.Part("a", a, logA), new ResultMerger.Part("b", rated(closedB, 600), logB)));
+        assertEquals(1000, m.result().config().rate(), 1e-9);
+
+        // bench merge refuses differing load models unless --force; forced, there is no one rate
+        ResultMerger.Merged forced = ResultMerger.merge(
+                List.of(new ResultMerger.Part("a", a, logA), new ResultMerger.Part("closed", closedB, logB)));
+        assertNull(forced.result().config().rate());
     }
 
     @Test
