@@ -36,6 +36,7 @@ final class ConfigLoader {
             "storage.durable-writes",
             "storage.import-batch-entries",
             "storage.create-suffix",
+            "storage.group-commit-max-operations",
             "limits.size-limit",
             "limits.time-limit-seconds",
             "limits.look-through-limit",
@@ -196,7 +197,8 @@ final class ConfigLoader {
                 s.integer("storage.max-readers", b.maxReaders(), 1, 1 << 20),
                 s.bool("storage.durable-writes", b.durableWrites()),
                 s.integer("storage.import-batch-entries", b.importBatchEntries(), 1, 10_000_000),
-                s.bool("storage.create-suffix", b.createSuffix()));
+                s.bool("storage.create-suffix", b.createSuffix()),
+                s.integer("storage.group-commit-max-operations", b.groupCommitMaxOperations(), 1, 100_000));
     }
 
     private static Limits limits(Settings s, Limits b) throws ConfigException {

@@ -30,7 +30,9 @@ final class Defaults {
                     4096,
                     512,
                     Listen.DEFAULT_MAX_FILTER_ELEMENTS),
-            new Storage(Path.of("var"), 64 * GIB, 1024, true, 10_000, true),
+            // Up to 256 writes waiting for the writer share one transaction and its sync.
+            new Storage(
+                    Path.of("var"), 64 * GIB, 1024, true, 10_000, true, Storage.DEFAULT_GROUP_COMMIT_MAX_OPERATIONS),
             // Size and time limits as slapd ships them; look-through bounds an unindexed scan.
             // The worker pool: one thread per core (0) and a bounded wait queue.
             // The administrator is held to the limits too (apply-to-admin).

@@ -269,7 +269,13 @@ public record LarchConfig(
         Storage s = storage;
         Copy c = new Copy(this);
         c.storage = new Storage(
-                dir, s.mapSizeBytes(), s.maxReaders(), s.durableWrites(), s.importBatchEntries(), s.createSuffix());
+                dir,
+                s.mapSizeBytes(),
+                s.maxReaders(),
+                s.durableWrites(),
+                s.importBatchEntries(),
+                s.createSuffix(),
+                s.groupCommitMaxOperations());
         return c.build();
     }
 

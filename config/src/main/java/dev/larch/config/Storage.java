@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param importBatchEntries entries per write transaction during offline import
  * @param createSuffix whether a server starting on an empty store (no entry at all) adds the suffix
  *     entry itself ({@code storage.create-suffix})
+ * @param groupCommitMaxOperations the most writes committed together in one transaction, sharing
+ *     its sync ({@code storage.group-commit-max-operations}); 1 commits each alone
  */
 public record Storage(
         Path dataDir,
@@ -23,9 +25,34 @@ public record Storage(
         int maxReaders,
         boolean durableWrites,
         int importBatchEntries,
-        boolean createSuffix) {
+        boolean createSuffix,
+        int groupCommitMaxOperations) {
+    /** The default of {@code storage.group-commit-max-operations}. */
+    public static final int DEFAULT_GROUP_COMMIT_MAX_OPERATIONS = 256;
+
     public Storage {
         Objects.requireNonNull(dataDir, "dataDir");
+        if (groupCommitMaxOperations < 1) {
+            throw new IllegalArgumentException("groupCommitMaxOperations must be at least 1");
+        }
+    }
+
+    /** A store with the default group commit bound ({@value #DEFAULT_GROUP_COMMIT_MAX_OPERATIONS}). */
+    public Storage(
+            Path dataDir,
+            long mapSizeBytes,
+            int maxReaders,
+            boolean durableWrites,
+            int importBatchEntries,
+            boolean createSuffix) {
+        this(
+                dataDir,
+                mapSizeBytes,
+                maxReaders,
+                durableWrites,
+                importBatchEntries,
+                createSuffix,
+                DEFAULT_GROUP_COMMIT_MAX_OPERATIONS);
     }
 
     /** A store whose server creates the suffix entry on an empty store (the default). */
@@ -35,6 +62,13 @@ public record Storage(
 
     /** A copy with {@link #createSuffix()} replaced. */
     public Storage withCreateSuffix(boolean create) {
-        return new Storage(dataDir, mapSizeBytes, maxReaders, durableWrites, importBatchEntries, create);
+        return new Storage(
+                dataDir, mapSizeBytes, maxReaders, durableWrites, importBatchEntries, create, groupCommitMaxOperations);
+    }
+
+    /** A copy with {@link #groupCommitMaxOperations()} replaced. */
+    public Storage withGroupCommitMaxOperations(int maxOperations) {
+        return new Storage(
+                dataDir, mapSizeBytes, maxReaders, durableWrites, importBatchEntries, createSuffix, maxOperations);
     }
 }

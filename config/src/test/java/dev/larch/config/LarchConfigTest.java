@@ -216,6 +216,18 @@ class LarchConfigTest {
     }
 
     @Test
+    void groupCommitBoundIsReadAndSurvivesOverrides() throws Exception {
+        assertEquals(256, LarchConfig.defaults().storage().groupCommitMaxOperations());
+        LarchConfig c = LarchConfig.load(write("storage.group-commit-max-operations = 1\n"));
+        assertEquals(1, c.storage().groupCommitMaxOperations());
+        assertEquals(1, c.withDataDir(dir).withPort(0).storage().groupCommitMaxOperations(), "--data keeps it");
+        assertEquals(1, c.storage().withCreateSuffix(false).groupCommitMaxOperations(), "other copies keep it");
+        assertEquals(
+                LarchConfig.defaults().storage().withGroupCommitMaxOperations(1),
+                c.withDataDir(LarchConfig.defaults().storage().dataDir()).storage());
+    }
+
+    @Test
     void fileOverridesOnlyWhatItSets() throws Exception {
         LarchConfig c = LarchConfig.load(write("""
                 suffix = o=larch
@@ -361,6 +373,8 @@ class LarchConfigTest {
             storage.max-readers = 0             | storage.max-readers: expected an integer 1..
             storage.durable-writes = maybe      | storage.durable-writes: expected true or false, got 'maybe'
             storage.import-batch-entries = 0    | storage.import-batch-entries: expected an integer 1..
+            storage.group-commit-max-operations = 0 | storage.group-commit-max-operations: expected an integer 1..100000, got '0'
+            storage.group-commit-max-operations = many | storage.group-commit-max-operations: expected an integer 1..100000, got 'many'
             storage.data-dir =                  | storage.data-dir: expected a path, got nothing
             limits.size-limit = -5              | limits.size-limit: expected an integer 0..
             limits.time-limit-seconds = 1h      | limits.time-limit-seconds: expected an integer 0..

@@ -144,7 +144,7 @@ public final class LarchServer implements AutoCloseable {
                     config.security().allowCleartextPasswords(),
                     new PasswordHasher(config.security().passwordScheme(), config.passwords()),
                     HashCostLimits.of(config.security().maxPasswordIterations(), config.passwords()));
-            writes = new WriteQueue(open.store());
+            writes = new WriteQueue(open.store(), config.storage().groupCommitMaxOperations());
             workers = new WorkerPool(
                     "larch-worker",
                     config.limits().effectiveWorkerThreads(),

@@ -99,6 +99,10 @@ final class MonitorTree {
         b.counter("cn=Entries,cn=Statistics", m.entriesSent()).text("description", "search result entries sent");
         b.counter("cn=Abandoned,cn=Statistics", m.abandoned())
                 .text("description", "operations that ended without a response (abandoned, connection closed)");
+        b.counter("cn=Write Transactions,cn=Statistics", server.writeTransactions())
+                .text("description", "write transactions committed, each with one sync (group commit shares one)");
+        b.counter("cn=Write Operations,cn=Statistics", server.writeOperations())
+                .text("description", "writes committed (client and server-initiated)");
 
         b.container("Queues", "work waiting for a thread");
         b.counter("cn=Worker Queue,cn=Queues", server.workerQueueDepth())

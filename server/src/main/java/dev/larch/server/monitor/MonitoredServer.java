@@ -65,6 +65,16 @@ public record MonitoredServer(
         return writes.queued();
     }
 
+    /** Write transactions committed since start; several writes may share one (group commit). */
+    public long writeTransactions() {
+        return writes.transactionsCommitted();
+    }
+
+    /** Writes (client and server-initiated) committed since start. */
+    public long writeOperations() {
+        return writes.operationsCommitted();
+    }
+
     /** The JVM's heap now. */
     public static MemoryUsage heap() {
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();

@@ -106,6 +106,16 @@ final class PrometheusMetrics {
                 .callback(cb -> cb.call((double) m.bytesSent()))
                 .register(registry);
         registry.register(m.latency());
+        counter(
+                registry,
+                "larch_write_transactions",
+                "Write transactions committed, each with one sync; group commit puts several writes in one",
+                cb -> cb.call((double) server.writeTransactions()));
+        counter(
+                registry,
+                "larch_write_operations",
+                "Writes committed (client and server-initiated)",
+                cb -> cb.call((double) server.writeOperations()));
 
         gauge(
                 registry,

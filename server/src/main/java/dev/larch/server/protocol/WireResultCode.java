@@ -32,6 +32,11 @@ public final class WireResultCode {
         response.put(KEY, code);
     }
 
+    /** Forgets a wire code {@link #set} on {@code response}: it is written with its own code again. */
+    public static void clear(Message response) {
+        response.put(KEY, null);
+    }
+
     /**
      * The enum code a response carries in place of {@code code}: {@code other} (80) for a one-octet
      * code, {@code e-syncRefreshRequired} (4096, encoded {@code 0A 02 10 00}) for a two-octet one.

@@ -475,7 +475,23 @@ public final class LmdbStore implements AutoCloseable {
         }
     }
 
-    /** Called exactly once by each transaction {@link #read()} or {@link #write()} handed out. */
+    /**
+     * Begins a write transaction nested in {@code parent} (see {@link WriteTxn#nested()}); it counts
+     * as an open transaction until closed, as any other.
+     *
+     * @throws StoreClosedException once {@link #close} began
+     */
+    WriteTxn writeNested(WriteTxn parent) {
+        gate.enter();
+        try {
+            return new WriteTxn(this, env.txn(parent.txn), parent);
+        } catch (RuntimeException e) {
+            gate.leave();
+            throw e;
+        }
+    }
+
+    /** Called exactly once by each transaction {@link #read()}, {@link #write()} or {@link #writeNested} handed out. */
     void transactionClosed() {
         gate.leave();
     }

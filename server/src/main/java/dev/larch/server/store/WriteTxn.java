@@ -19,6 +19,11 @@ import org.lmdbjava.Txn;
  *
  * <p>Every change may throw {@link StoreFullException} when the map or the disk is full; the
  * caller then closes the transaction, which aborts it and leaves the store as it was.
+ *
+ * <p>A transaction may be {@linkplain #nested() nested} in another (LMDB's nested write transactions):
+ * the child sees its parent's changes, and committing it hands its changes to the parent, durable
+ * only when the top-level transaction commits; aborting it undoes its own changes alone. While a
+ * child is open its parent must not be used.
  */
 public final class WriteTxn extends ReadTxn {
     private final List<Runnable> afterCommit = new ArrayList<>();
@@ -27,9 +32,38 @@ public final class WriteTxn extends ReadTxn {
     // Puts reuse the thread's key and ID buffers (see ReadTxn): allocating them per put cost
     // ~12% of a bulk import's samples. Entries need a value buffer of their own.
     private ByteBuffer valueBuffer = ByteBuffer.allocateDirect(4096);
+    /** The transaction this one is nested in; null for a top-level one. */
+    private final WriteTxn parent;
+    /** Set once LMDB accepted the commit: for a top-level transaction, the changes are durable. */
+    private boolean committed;
 
     WriteTxn(LmdbStore store, Txn<ByteBuffer> txn) {
+        this(store, txn, null);
+    }
+
+    WriteTxn(LmdbStore store, Txn<ByteBuffer> txn, WriteTxn parent) {
         super(store, txn);
+        this.parent = parent;
+    }
+
+    /**
+     * Begins a transaction nested in this one, on this thread. Until the child is closed this one
+     * must not be used. The child's {@link #beforeCommit} actions run when the child commits; its
+     * {@link #onCommit} actions join this transaction's and run only once the top-level transaction
+     * committed; an aborted child leaves nothing of its changes or actions.
+     *
+     * @throws StoreClosedException once the store began closing
+     */
+    public WriteTxn nested() {
+        return store.writeNested(this);
+    }
+
+    /**
+     * Whether {@link #commit()} got as far as LMDB accepting the commit. When it is true and {@code
+     * commit()} threw all the same, an {@link #onCommit} action failed after a durable commit.
+     */
+    public boolean isCommitted() {
+        return committed;
     }
 
     /** A fresh entry ID; IDs are never reused, so a stale ID can never name a new entry. */
@@ -91,9 +125,21 @@ public final class WriteTxn extends ReadTxn {
         }
     }
 
-    /** Runs {@code action} on the committing thread once this transaction has committed; never when it aborts. */
+    /**
+     * Runs {@code action} on the committing thread once this transaction has committed; never when it
+     * aborts. For a nested transaction: once the top-level transaction committed, and never when it
+     * or any transaction between aborts.
+     */
     public void onCommit(Runnable action) {
         afterCommit.add(action);
+    }
+
+    /**
+     * How many {@link #onCommit} actions wait for this transaction's commit, those nested
+     * transactions handed to it included.
+     */
+    public int commitActions() {
+        return afterCommit.size();
     }
 
     /**
@@ -111,7 +157,10 @@ public final class WriteTxn extends ReadTxn {
 
     /**
      * Runs the {@link #beforeCommit} actions, then commits (and, with durable writes, syncs) the
-     * transaction.
+     * transaction, then runs the {@link #onCommit} actions, every one even when an earlier one
+     * throws; the first such failure is rethrown after them, with the transaction committed ({@link
+     * #isCommitted()}). A nested transaction commits into its parent and hands its {@code onCommit}
+     * actions to it instead.
      *
      * @throws StoreFullException when the map or the disk is full; nothing was written
      */
@@ -129,6 +178,25 @@ public final class WriteTxn extends ReadTxn {
                     ? translated
                     : new StoreException("commit failed: " + e.getMessage(), e);
         }
-        afterCommit.forEach(Runnable::run);
+        committed = true;
+        if (parent != null) {
+            parent.afterCommit.addAll(afterCommit);
+            return;
+        }
+        RuntimeException first = null;
+        for (Runnable action : afterCommit) {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 }

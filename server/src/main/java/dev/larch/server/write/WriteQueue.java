@@ -1,50 +1,77 @@
 package dev.larch.server.write;
 
 import java.time.Duration;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
-import dev.larch.server.error.FailureResults;
+import dev.larch.config.Storage;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.message.Request;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.ResultResponseRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs write operations one at a time on a dedicated thread, off the event loops: LMDB has a
- * single writer, and a durable commit waits for the disk.
+ * Runs write operations on a dedicated thread, off the event loops: LMDB has a single writer, and a
+ * durable commit waits for the disk.
  *
- * <p>Each write gets its own transaction; the response is sent only after the commit (and its
- * sync) returned, so an acknowledged write is durable. An update carrying the no-op control
- * ({@link NoOperation}) runs the same work, then its transaction is aborted and a success becomes
+ * <p>Group commit: the writer takes the first waiting write and, with it, every write already
+ * waiting behind it, up to {@code maxOperations}, and commits them in one transaction with one sync
+ * ({@link GroupCommit}); it never waits for more to arrive, so a lone write is not delayed. Each write
+ * still succeeds or fails alone, and its response is sent only after the transaction that holds it
+ * committed (and synced), so an acknowledged write is durable. An update carrying the no-op control
+ * ({@link NoOperation}) runs the same work, then its changes are discarded and a success becomes
  * noOperation: nothing was acknowledged, so nothing needs to be durable.
+ *
+ * <p>Thread-safe: any thread may submit. Memory: the queue itself is unbounded, bounded in practice
+ * by the connections and each one's {@code listen.max-pending-operations}.
  */
 public final class WriteQueue implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WriteQueue.class);
     private static final Duration DEFAULT_DRAIN = Duration.ofSeconds(30);
 
-    private final LmdbStore store;
-    /** One writer thread; a plain pool rather than a single-thread wrapper so its queue can be counted. */
-    private final ThreadPoolExecutor writer =
-            new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
-                Thread t = new Thread(r, "larch-writer");
-                t.setDaemon(true);
-                return t;
-            });
+    private final GroupCommit commits;
+    private final int maxOperations;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition waiting = lock.newCondition();
+    /** Guarded by {@link #lock}. */
+    private final ArrayDeque<Queued> queue = new ArrayDeque<>();
+    /** Guarded by {@link #lock}: no more work is accepted; the writer stops once the queue is empty. */
+    private boolean closed;
 
-    /** Told of each client write after its commit; null for none. */
-    private volatile Consumer<Request> afterCommit;
+    private final Thread writer;
 
+    /** A queue with the default bound of {@code storage.group-commit-max-operations}. */
     public WriteQueue(LmdbStore store) {
-        this.store = store;
+        this(store, Storage.DEFAULT_GROUP_COMMIT_MAX_OPERATIONS);
+    }
+
+    /**
+     * @param maxOperations the most writes one transaction holds; 1 commits every write alone
+     */
+    public WriteQueue(LmdbStore store, int maxOperations) {
+        this(new GroupCommit(store), maxOperations);
+    }
+
+    /** A queue whose batches {@code commits} runs (tests hand in one whose commits fail). */
+    WriteQueue(GroupCommit commits, int maxOperations) {
+        if (maxOperations < 1) {
+            throw new IllegalArgumentException("maxOperations must be at least 1, was " + maxOperations);
+        }
+        this.commits = commits;
+        this.maxOperations = maxOperations;
+        this.writer = new Thread(this::drain, "larch-writer");
+        writer.setDaemon(true);
+        writer.start();
     }
 
     /**
@@ -52,56 +79,35 @@ public final class WriteQueue implements AutoCloseable {
      * password policy cache forgets policies that changed). Set once, before writes arrive.
      */
     public void afterCommit(Consumer<Request> listener) {
-        this.afterCommit = listener;
+        commits.afterCommit(listener);
     }
 
     /**
-     * Applies {@code work} in a write transaction, commits (or, under the no-op control, aborts), then
-     * completes {@code op}. {@code work} returns the response to a success; a failure it throws aborts
-     * the transaction and is answered with its result code.
+     * Applies {@code work} in a write transaction of its own (nested in the one its batch shares),
+     * commits it (or, under the no-op control, discards it), then, once the shared transaction
+     * committed, completes {@code op}. {@code work} returns the response to a success; a failure it
+     * throws discards its changes and is answered with its result code. {@code work} may run more than
+     * once when a shared commit fails (see {@link GroupCommit}): it must change nothing outside the
+     * transaction except through {@link WriteTxn#onCommit}. Once the queue is closed, {@code op} is
+     * answered unavailable at once.
      */
     public void submit(Operation op, Function<WriteTxn, ResultResponse> work) {
-        writer.execute(() -> {
-            if (op.isAbandoned()) {
-                return;
-            }
-            ResultResponse response;
-            try (WriteTxn txn = store.write()) {
-                boolean noOperation = NoOperation.requested(op.request());
-                response = work.apply(txn);
-                if (noOperation) {
-                    // Closing the transaction uncommitted aborts it: no change, no onCommit action.
-                    response = NoOperation.answer(response);
-                } else {
-                    txn.commit();
-                    Consumer<Request> listener = afterCommit;
-                    if (listener != null) {
-                        listener.accept(op.request());
-                    }
-                }
-            } catch (Throwable failure) {
-                response = FailureResults.fill(((ResultResponseRequest) op.request()).getResultResponse(), failure);
-            }
+        if (!offer(new WriteTask.Client(op, work))) {
+            ResultResponse response = ((ResultResponseRequest) op.request()).getResultResponse();
+            response.getLdapResult().setResultCode(ResultCodeEnum.UNAVAILABLE);
+            response.getLdapResult().setDiagnosticMessage("server is shutting down");
             op.complete(response);
-        });
+        }
     }
 
     /**
      * Runs server-initiated work that no client waits for (password policy state after a bind) in a
-     * write transaction of its own, in queue order with client writes. A failure discards the
-     * transaction and is logged in one line naming {@code what}, without a stack trace.
+     * write transaction of its own (nested in the one its batch shares), in queue order with client
+     * writes. A failure discards its changes and is logged in one line naming {@code what}, without
+     * a stack trace.
      */
     public void submitInternal(String what, Consumer<WriteTxn> work) {
-        try {
-            writer.execute(() -> {
-                try (WriteTxn txn = store.write()) {
-                    work.accept(txn);
-                    txn.commit();
-                } catch (RuntimeException failure) {
-                    LOG.warn("could not write {}: {}", what, failure.toString());
-                }
-            });
-        } catch (RejectedExecutionException e) {
+        if (!offer(new WriteTask.Internal(what, work))) {
             LOG.warn("could not write {}: the server is shutting down", what);
         }
     }
@@ -116,17 +122,30 @@ public final class WriteQueue implements AutoCloseable {
      *     never runs
      */
     public boolean runBetweenWrites(Runnable action) {
+        return offer(new Queued.Between(action));
+    }
+
+    /** Tasks (client writes, internal writes, actions between writes) waiting for the writer right now, for monitoring. */
+    public int queued() {
+        lock.lock();
         try {
-            writer.execute(action);
-            return true;
-        } catch (RejectedExecutionException e) {
-            return false;
+            return queue.size();
+        } finally {
+            lock.unlock();
         }
     }
 
-    /** Tasks (client writes, internal writes) waiting for the writer right now, for monitoring. */
-    public int queued() {
-        return writer.getQueue().size();
+    /**
+     * Top-level write transactions committed with at least one write in them (each synced with
+     * durable writes); fewer than {@link #operationsCommitted()} when writes were committed together.
+     */
+    public long transactionsCommitted() {
+        return commits.transactionsCommitted();
+    }
+
+    /** Writes (client and server-initiated) whose changes were committed. */
+    public long operationsCommitted() {
+        return commits.operationsCommitted();
     }
 
     /** {@link #close(Duration)} with a thirty-second bound. */
@@ -143,9 +162,15 @@ public final class WriteQueue implements AutoCloseable {
      * @return whether every queued write finished
      */
     public boolean close(Duration bound) {
-        writer.shutdown();
+        lock.lock();
         try {
-            if (writer.awaitTermination(bound.toMillis(), TimeUnit.MILLISECONDS)) {
+            closed = true;
+            waiting.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        try {
+            if (writer.join(bound)) {
                 return true;
             }
         } catch (InterruptedException e) {
@@ -153,5 +178,62 @@ public final class WriteQueue implements AutoCloseable {
         }
         LOG.warn("writes still running after {} ms of shutdown", bound.toMillis());
         return false;
+    }
+
+    /** Queues {@code work}; false once the queue is closed. */
+    private boolean offer(Queued work) {
+        lock.lock();
+        try {
+            if (closed) {
+                return false;
+            }
+            queue.add(work);
+            waiting.signal();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The writer thread: batches of writes and the actions between them, in queue order, until closed and empty. */
+    private void drain() {
+        List<WriteTask> batch = new ArrayList<>();
+        while (true) {
+            Queued first;
+            lock.lock();
+            try {
+                while (queue.isEmpty() && !closed) {
+                    waiting.awaitUninterruptibly();
+                }
+                first = queue.poll();
+                if (first == null) {
+                    return;
+                }
+                if (first instanceof WriteTask write) {
+                    batch.add(write);
+                    // Only what is already waiting, and never past an action between writes.
+                    while (batch.size() < maxOperations && queue.peek() instanceof WriteTask next) {
+                        batch.add(next);
+                        queue.poll();
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (first instanceof Queued.Between between) {
+                runBetween(between);
+            } else {
+                commits.run(batch);
+                batch.clear();
+            }
+        }
+    }
+
+    private static void runBetween(Queued.Between between) {
+        try {
+            between.action().run();
+        } catch (RuntimeException e) {
+            LOG.error("an action between writes failed", e);
+        }
     }
 }

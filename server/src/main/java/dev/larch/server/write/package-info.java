@@ -1,5 +1,6 @@
 /**
- * Write operations (add, delete, modify, modify DN): each runs as one LMDB write transaction on
- * the {@link dev.larch.server.write.WriteQueue}, off the event loop.
+ * Write operations (add, delete, modify, modify DN): each runs in an LMDB write transaction of its
+ * own on the {@link dev.larch.server.write.WriteQueue}, off the event loop; writes that wait together
+ * are nested in one shared transaction and its sync ({@link dev.larch.server.write.GroupCommit}).
  */
 package dev.larch.server.write;

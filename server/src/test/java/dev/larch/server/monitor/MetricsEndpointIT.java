@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.Modification;
+import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.SearchScope;
 import dev.larch.config.Metrics;
 import dev.larch.server.testing.LarchServerExtension;
@@ -68,6 +70,19 @@ class MetricsEndpointIT {
     @Test
     void listensWhereConfigured() {
         assertEquals(PORT, larch.server().metricsAddress().getPort());
+    }
+
+    @Test
+    void writeCountersMoveByOneTransactionForALoneModify() throws Exception {
+        Map<String, Double> before = scrape();
+        try (LDAPConnection c = larch.server().admin()) {
+            c.modify(
+                    "ou=people," + TestServer.SUFFIX,
+                    new Modification(ModificationType.REPLACE, "description", "counted"));
+        }
+        Map<String, Double> after = scrape();
+        assertEquals(before.get("larch_write_operations_total") + 1, after.get("larch_write_operations_total"));
+        assertEquals(before.get("larch_write_transactions_total") + 1, after.get("larch_write_transactions_total"));
     }
 
     @Test

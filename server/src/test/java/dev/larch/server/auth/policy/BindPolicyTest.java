@@ -166,10 +166,13 @@ class BindPolicyTest {
         return tree.schemaNormalizer.dn(USER);
     }
 
-    /** Waits until every write queued so far has committed. */
+    /**
+     * Waits until every write queued so far has committed: an action between writes runs only then
+     * (a write's own work may run before an earlier write of its batch committed).
+     */
     private void drain() throws InterruptedException {
         CountDownLatch done = new CountDownLatch(1);
-        writes.submitInternal("drain", txn -> done.countDown());
+        assertTrue(writes.runBetweenWrites(done::countDown));
         assertTrue(done.await(10, TimeUnit.SECONDS));
     }
 
