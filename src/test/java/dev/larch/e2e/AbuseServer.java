@@ -14,8 +14,15 @@ import java.util.List;
  */
 final class AbuseServer implements AutoCloseable {
     static final String ADMIN_PASSWORD = "abuse-admin-secret";
-    /** The server's heap (-Xmx): a leak shows as an OutOfMemoryError, not as a slow machine. */
-    static final String MAX_HEAP = "512m";
+    /**
+     * The server's heap (-Xmx): a leak shows as an OutOfMemoryError, not as a slow machine. The
+     * launcher's default ({@code ./larch serve}, {@code LARCH_HEAP}), so the abuses run against what
+     * a server gets unless told otherwise.
+     */
+    static final String MAX_HEAP = "256m";
+
+    /** The launcher's default cap on direct memory ({@code LARCH_DIRECT_MEMORY}). */
+    static final String MAX_DIRECT = "256m";
 
     private final LarchProcess process;
     private final ServerMemory memory;
@@ -39,6 +46,7 @@ final class AbuseServer implements AutoCloseable {
         }
         List<String> jvm = new ArrayList<>(ServerMemory.JVM_OPTIONS);
         jvm.add("-Xmx" + MAX_HEAP);
+        jvm.add("-XX:MaxDirectMemorySize=" + MAX_DIRECT);
         LarchProcess process = LarchProcess.serve(data)
                 .config(conf)
                 .adminPassword(ADMIN_PASSWORD)

@@ -2,6 +2,7 @@ package dev.larch.server.read;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import dev.larch.server.search.SearchBudget;
 
@@ -48,11 +49,13 @@ public record SearchLimits(int sizeLimit, int timeLimitSeconds, int lookThroughL
         boolean serversApplies =
                 timeLimitSeconds > 0 && (requestedSeconds <= 0 || requestedSeconds >= timeLimitSeconds);
         long seconds = serversApplies ? timeLimitSeconds : Math.max(0, requestedSeconds);
-        String message = seconds == 0
-                ? null
-                : "time limit of " + seconds + " seconds exceeded"
-                        + (serversApplies ? " (limits.time-limit-seconds)" : " (requested by the client)");
-        long deadline = seconds == 0 ? 0 : startNanos + TimeUnit.SECONDS.toNanos(seconds);
-        return new SearchBudget(lookThroughLimit, deadline, message, abandoned, System::nanoTime);
+        if (seconds == 0) {
+            return SearchBudget.lazyMessage(lookThroughLimit, 0, null, abandoned, System::nanoTime);
+        }
+        // The message is built only for a search that runs out of time (JFR: one string per search before).
+        Supplier<String> message = () -> "time limit of " + seconds + " seconds exceeded"
+                + (serversApplies ? " (limits.time-limit-seconds)" : " (requested by the client)");
+        long deadline = startNanos + TimeUnit.SECONDS.toNanos(seconds);
+        return SearchBudget.lazyMessage(lookThroughLimit, deadline, message, abandoned, System::nanoTime);
     }
 }

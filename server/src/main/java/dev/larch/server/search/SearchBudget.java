@@ -2,6 +2,7 @@ package dev.larch.server.search;
 
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import dev.larch.server.error.ResultCodeException;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -28,7 +29,9 @@ public final class SearchBudget {
     private final long lookThroughLimit;
     private final boolean timed;
     private final long deadlineNanos;
-    private final String timeLimitMessage;
+    /** Built only when the deadline passes: most searches never need it. */
+    private final Supplier<String> timeLimitMessage;
+
     private final BooleanSupplier abandoned;
     private final LongSupplier nanoClock;
 
@@ -51,6 +54,36 @@ public final class SearchBudget {
             String timeLimitMessage,
             BooleanSupplier abandoned,
             LongSupplier nanoClock) {
+        this(
+                lookThroughLimit,
+                deadlineNanos,
+                timeLimitMessage == null ? (Supplier<String>) null : () -> timeLimitMessage,
+                abandoned,
+                nanoClock);
+    }
+
+    /**
+     * As the constructor, with the message of timeLimitExceeded built by {@code timeLimitMessage}
+     * only when the deadline passes, so that a search that ends in time builds no message.
+     *
+     * @param timeLimitMessage builds the diagnostic message (naming the limit that applied); null for
+     *     no deadline
+     */
+    public static SearchBudget lazyMessage(
+            long lookThroughLimit,
+            long deadlineNanos,
+            Supplier<String> timeLimitMessage,
+            BooleanSupplier abandoned,
+            LongSupplier nanoClock) {
+        return new SearchBudget(lookThroughLimit, deadlineNanos, timeLimitMessage, abandoned, nanoClock);
+    }
+
+    private SearchBudget(
+            long lookThroughLimit,
+            long deadlineNanos,
+            Supplier<String> timeLimitMessage,
+            BooleanSupplier abandoned,
+            LongSupplier nanoClock) {
         if (lookThroughLimit < 0) {
             throw new IllegalArgumentException("lookThroughLimit must be >= 0 (0 for none), was " + lookThroughLimit);
         }
@@ -64,7 +97,7 @@ public final class SearchBudget {
 
     /** No limit, no deadline, never abandoned: for tools and tests that read the whole store. */
     public static SearchBudget unlimited() {
-        return new SearchBudget(0, 0, null, () -> false, System::nanoTime);
+        return new SearchBudget(0, 0, (Supplier<String>) null, () -> false, System::nanoTime);
     }
 
     /**
@@ -81,7 +114,7 @@ public final class SearchBudget {
             throw spend(ResultCodeEnum.CANCELED, "search abandoned");
         }
         if (timed && nanoClock.getAsLong() - deadlineNanos >= 0) {
-            throw spend(ResultCodeEnum.TIME_LIMIT_EXCEEDED, timeLimitMessage);
+            throw spend(ResultCodeEnum.TIME_LIMIT_EXCEEDED, timeLimitMessage.get());
         }
     }
 

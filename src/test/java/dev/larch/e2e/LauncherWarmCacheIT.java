@@ -1,0 +1,269 @@
+package dev.larch.e2e;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.SearchResultEntry;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The {@code ./larch} launcher's server JVM: {@code ./larch warm-cache} writes a warm-up cache that
+ * {@code ./larch serve} starts with, a cache of another build or a damaged one never stops a start, and
+ * the heap and direct-memory caps are on the server's command line. The launcher runs from this
+ * module's class path ({@code LARCH_CLASSPATH}, so it builds nothing) with this JVM's JDK, and keeps
+ * its cache in a temporary directory ({@code LARCH_WARM_CACHE_DIR}), never in the developer's.
+ */
+class LauncherWarmCacheIT {
+    private static final Path LARCH = Path.of("../../larch").toAbsolutePath().normalize();
+    private static final String PASSWORD = "launcher-secret";
+    private static final Duration WARM_CACHE_TIMEOUT = Duration.ofMinutes(5);
+    private static final boolean AOT = Runtime.version().feature() >= 25;
+
+    @TempDir
+    static Path cacheDir;
+
+    /** The cache {@code warm-cache} wrote, built once for the class. */
+    private static Path cache;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void buildTheCache() throws IOException {
+        ProcessResult r = ProcessResult.run(
+                List.of(LARCH.toString(), "warm-cache", "--seconds", "3", "--entries", "300"),
+                launcherEnv(),
+                null,
+                WARM_CACHE_TIMEOUT);
+        assertEquals(0, r.exitCode(), r.describe());
+        List<Path> written;
+        try (Stream<Path> files = Files.list(cacheDir)) {
+            written = files.toList();
+        }
+        assertEquals(1, written.size(), "one cache and nothing left of the training: " + written);
+        cache = written.get(0);
+        assertTrue(cache.getFileName().toString().endsWith(AOT ? ".aot" : ".jsa"), cache.toString());
+        assertTrue(Files.size(cache) > 1_000_000, "a real cache holds megabytes: " + Files.size(cache));
+        assertTrue(r.err().contains("wrote " + cache), r.describe());
+    }
+
+    /**
+     * With the JVM told to fail rather than run without the cache ({@code -XX:AOTMode=on}, or
+     * {@code -Xshare:on} before JDK 25), the server starts, so the JVM accepted it.
+     */
+    @Test
+    void serveStartsWithTheCacheTheJvmAccepts() throws Exception {
+        Map<String, String> env = launcherEnv();
+        env.put("LARCH_JAVA_OPTS", AOT ? "-XX:AOTMode=on" : "-Xshare:on");
+        try (Server server = Server.start(dir.resolve("data"), env)) {
+            assertTrue(server.err.text().contains("starting with the warm-up cache " + cache), server.output());
+            assertTrue(
+                    server.jvmArguments().contains((AOT ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + cache),
+                    server.jvmArguments().toString());
+            server.assertAnswers();
+        }
+    }
+
+    /**
+     * A cache file whose bytes are garbage (or whose jars changed in place) under the right name: the
+     * launcher's trial start fails, so one notice, no cache flag, and the server serves.
+     */
+    @Test
+    void aDamagedCacheIsIgnoredWithOneNotice() throws Exception {
+        Path copy = dir.resolve("cache");
+        Files.createDirectories(copy);
+        Files.write(copy.resolve(cache.getFileName()), new byte[4096]);
+        Map<String, String> env = launcherEnv();
+        env.put("LARCH_WARM_CACHE_DIR", copy.toString());
+        try (Server server = Server.start(dir.resolve("data"), env)) {
+            List<String> notices = server.err.lines().stream()
+                    .filter(l -> l.contains("does not fit this JVM or its jars: ignored"))
+                    .toList();
+            assertEquals(1, notices.size(), server.output());
+            assertFalse(
+                    server.jvmArguments().stream().anyMatch(a -> a.startsWith(AOT ? "-XX:AOTCache=" : "-XX:Shared")),
+                    server.jvmArguments().toString());
+            server.assertAnswers();
+        }
+    }
+
+    /** After a rebuild or a JDK change the cache's name no longer fits: one notice, no cache flag. */
+    @Test
+    void aCacheOfAnotherBuildIsIgnoredWithOneNotice() throws Exception {
+        Path copy = dir.resolve("cache");
+        Files.createDirectories(copy);
+        Files.copy(cache, copy.resolve(cache.getFileName().toString().replaceFirst("-build\\d+", "-build1")));
+        Map<String, String> env = launcherEnv();
+        env.put("LARCH_WARM_CACHE_DIR", copy.toString());
+        try (Server server = Server.start(dir.resolve("data"), env)) {
+            List<String> notices = server.err.lines().stream()
+                    .filter(l -> l.contains("built for another build or JDK: ignored"))
+                    .toList();
+            assertEquals(1, notices.size(), server.output());
+            assertFalse(
+                    server.jvmArguments().stream().anyMatch(a -> a.startsWith("-XX:AOTCache=")),
+                    server.jvmArguments().toString());
+            server.assertAnswers();
+        }
+    }
+
+    /** The launcher's defaults, then LARCH_HEAP and LARCH_DIRECT_MEMORY, and the JVM took the heap cap. */
+    @Test
+    void heapAndDirectMemoryCapsAreOnTheServeCommandLine() throws Exception {
+        Map<String, String> env = launcherEnv();
+        env.put("LARCH_WARM_CACHE", "off");
+        try (Server server = Server.start(dir.resolve("defaults"), env)) {
+            List<String> args = server.jvmArguments();
+            assertTrue(args.contains("-Xmx256m"), args.toString());
+            assertTrue(args.contains("-XX:MaxDirectMemorySize=256m"), args.toString());
+            assertFalse(args.stream().anyMatch(a -> a.startsWith("-XX:AOTCache")), "LARCH_WARM_CACHE=off: " + args);
+            assertEquals(256L << 20, server.heapMax());
+        }
+        env.put("LARCH_HEAP", "300m");
+        env.put("LARCH_DIRECT_MEMORY", "100m");
+        try (Server server = Server.start(dir.resolve("set"), env)) {
+            List<String> args = server.jvmArguments();
+            assertTrue(args.contains("-Xmx300m") && args.contains("-XX:MaxDirectMemorySize=100m"), args.toString());
+            assertEquals(300L << 20, server.heapMax());
+        }
+    }
+
+    @Test
+    void aHeapSizeThatIsNoSizeIsRefusedNamingTheVariable() {
+        Map<String, String> env = launcherEnv();
+        env.put("LARCH_HEAP", "lots");
+        ProcessResult r = ProcessResult.run(
+                List.of(LARCH.toString(), "serve", "--data", dir.resolve("data").toString()),
+                env,
+                null,
+                LarchProcess.COMMAND_TIMEOUT);
+        assertEquals(2, r.exitCode(), r.describe());
+        assertTrue(r.err().contains("LARCH_HEAP must be a size such as 512m or 2g, not 'lots'"), r.describe());
+        assertFalse(Files.exists(dir.resolve("data")), "nothing started");
+    }
+
+    /**
+     * This JVM's JDK, the jars of this module's class path (the server and the harness; class
+     * directories cannot go into a cache) and the temporary cache directory.
+     */
+    private static Map<String, String> launcherEnv() {
+        String jars = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> entry.endsWith(".jar"))
+                .collect(Collectors.joining(File.pathSeparator));
+        assertTrue(jars.contains("larch-server"), "the class path holds the larch-server jar: " + jars);
+        Map<String, String> env = new HashMap<>();
+        env.put("JAVA_HOME", System.getProperty("java.home"));
+        env.put("LARCH_CLASSPATH", jars);
+        env.put("LARCH_WARM_CACHE_DIR", cacheDir.toString());
+        env.put("LARCH_ADMIN_PASSWORD", PASSWORD);
+        env.put("LARCH_ADMIN_PASSWORD_FILE", "");
+        env.put("LARCH_JAVA_OPTS", "");
+        return env;
+    }
+
+    /** {@code ./larch serve} on a new data directory and a free port, until closed. */
+    private static final class Server implements AutoCloseable {
+        private final Process process;
+        private final CapturedStream err;
+        private final CapturedStream out;
+        private final int port;
+
+        private Server(Process process, CapturedStream out, CapturedStream err, int port) {
+            this.process = process;
+            this.out = out;
+            this.err = err;
+            this.port = port;
+        }
+
+        static Server start(Path data, Map<String, String> env) throws IOException, InterruptedException {
+            List<String> command =
+                    new ArrayList<>(List.of(LARCH.toString(), "serve", "--data", data.toString(), "--port", "0"));
+            ProcessBuilder builder = new ProcessBuilder(command);
+            builder.environment().putAll(env);
+            Process process = builder.start();
+            process.getOutputStream().close();
+            CapturedStream out = new CapturedStream(process.getInputStream(), "launcher-out-" + process.pid());
+            CapturedStream err = new CapturedStream(process.getErrorStream(), "launcher-err-" + process.pid());
+            Optional<String> listening =
+                    out.await(line -> LarchProcess.LISTENING.matcher(line).matches(), LarchProcess.START_TIMEOUT);
+            if (listening.isEmpty()) {
+                process.destroyForcibly();
+                throw new AssertionError(
+                        "./larch serve did not listen\n--- stdout\n" + out.text() + "--- stderr\n" + err.text());
+            }
+            Matcher m = LarchProcess.LISTENING.matcher(listening.get());
+            m.matches();
+            return new Server(process, out, err, Integer.parseInt(m.group(2)));
+        }
+
+        /**
+         * The server JVM's command line: the launcher execs java, so it is the launcher's process. Read
+         * from {@code /proc} (ProcessHandle.Info has no arguments for a process that exec'd another
+         * program).
+         */
+        List<String> jvmArguments() throws IOException {
+            String cmdline = Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline"));
+            return Arrays.asList(cmdline.split("\0"));
+        }
+
+        /** The JVM's maximum heap as {@code cn=Monitor} reports it. */
+        long heapMax() throws Exception {
+            try (LDAPConnection c = new LDAPConnection("127.0.0.1", port, TestData.ADMIN_DN, PASSWORD)) {
+                SearchResultEntry e = c.getEntry("cn=Heap Max,cn=JVM,cn=Monitor", "monitorCounter");
+                assertNotNull(e, output());
+                return e.getAttributeValueAsLong("monitorCounter");
+            }
+        }
+
+        /** The administrator reads the suffix the server created. */
+        void assertAnswers() throws Exception {
+            try (LDAPConnection c = new LDAPConnection("127.0.0.1", port, TestData.ADMIN_DN, PASSWORD)) {
+                assertNotNull(c.getEntry(TestData.SUFFIX), output());
+            }
+        }
+
+        String output() {
+            return "--- stdout\n" + out.text() + "--- stderr\n" + err.text();
+        }
+
+        @Override
+        public void close() {
+            process.toHandle().destroy();
+            try {
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor();
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+            try {
+                out.awaitEnd(Duration.ofSeconds(10));
+            } catch (UncheckedIOException e) {
+                // Output after the stop is not needed.
+            }
+        }
+    }
+}
