@@ -13,6 +13,7 @@ import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.maintenance.Progress;
 import dev.larch.server.store.IdCursor;
+import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.StoreOptions;
@@ -94,7 +95,7 @@ public final class StoredDirectory implements AutoCloseable {
 
     /** An index added to the config covers no existing entry yet: fill it before serving. */
     private static void buildMissingIndexes(LmdbStore store, Directory directory) {
-        for (LmdbStore.IndexRef index : store.unbuiltIndexes()) {
+        for (IndexRef index : store.indexes().unbuilt()) {
             long n = 0;
             try (WriteTxn txn = store.write()) {
                 Progress progress = Progress.onStandardError(
@@ -109,7 +110,7 @@ public final class StoredDirectory implements AutoCloseable {
                     }
                 }
                 progress.finish();
-                store.markBuilt(txn, index);
+                store.indexes().markBuilt(txn, index);
                 txn.commit();
             }
             if (n > 0) {

@@ -8,7 +8,7 @@ import java.util.Map;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.search.Tri;
-import dev.larch.server.store.Keys;
+import dev.larch.server.store.DnTree;
 import dev.larch.server.store.ReadTxn;
 
 /**
@@ -148,7 +148,7 @@ final class Decider {
     }
 
     private Chain chainAbove(long parentId) {
-        if (!snapshot.hasHolders() || parentId == Keys.NO_PARENT) {
+        if (!snapshot.hasHolders() || parentId == DnTree.NO_PARENT) {
             return NONE;
         }
         Chain chain = chains.get(parentId);
@@ -156,7 +156,7 @@ final class Decider {
             List<HolderHit> hits = new ArrayList<>();
             boolean dependsOnEntry = false;
             long id = parentId;
-            for (int depth = 1; id != Keys.NO_PARENT && depth < 10_000; depth++) {
+            for (int depth = 1; id != DnTree.NO_PARENT && depth < 10_000; depth++) {
                 List<Aci> held = snapshot.heldBy(id);
                 if (!held.isEmpty()) {
                     hits.add(new HolderHit(held, depth));

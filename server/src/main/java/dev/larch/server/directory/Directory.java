@@ -10,7 +10,7 @@ import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.index.IndexMaintainer;
-import dev.larch.server.store.Keys;
+import dev.larch.server.store.DnTree;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
@@ -55,7 +55,8 @@ public final class Directory {
         this.indexes = new IndexMaintainer(store, schemaNormalizer.schema());
         List<String> oids = new ArrayList<>();
         schemaNormalizer.schema().getAttributeTypeRegistry().forEach(t -> oids.add(t.getOid()));
-        this.codec = new EntryCodec(new AttributeCatalog(schemaNormalizer.schema(), store.attributeIds(oids)));
+        this.codec = new EntryCodec(new AttributeCatalog(
+                schemaNormalizer.schema(), store.attributeNumbers().ids(oids)));
         this.suffix = schemaNormalizer.dn(suffix);
         this.suffixKey = this.suffix.getNormName().getBytes(UTF_8);
         this.referrals = new ReferralObjects(schemaNormalizer);
@@ -128,7 +129,7 @@ public final class Directory {
         if (!holds(dn)) {
             return ReadTxn.NOT_FOUND;
         }
-        long id = txn.childId(Keys.NO_PARENT, suffixKey);
+        long id = txn.childId(DnTree.NO_PARENT, suffixKey);
         for (int i = dn.size() - suffix.size() - 1; i >= 0 && id != ReadTxn.NOT_FOUND; i--) {
             id = txn.childId(id, rdnKey(dn.getRdn(i)));
         }
@@ -144,7 +145,7 @@ public final class Directory {
         if (!holds(dn)) {
             return ReadTxn.NOT_FOUND;
         }
-        long id = txn.childId(Keys.NO_PARENT, suffixKey);
+        long id = txn.childId(DnTree.NO_PARENT, suffixKey);
         for (int i = dn.size() - suffix.size() - 1; id != ReadTxn.NOT_FOUND; i--) {
             if (test.test(id)) {
                 return id;
@@ -170,7 +171,7 @@ public final class Directory {
     public ResultCodeException noSuchObject(ReadTxn txn, Dn dn) {
         Dn matched = Dn.EMPTY_DN;
         if (holds(dn)) {
-            long id = txn.childId(Keys.NO_PARENT, suffixKey);
+            long id = txn.childId(DnTree.NO_PARENT, suffixKey);
             if (id != ReadTxn.NOT_FOUND) {
                 matched = suffix;
                 for (int i = dn.size() - suffix.size() - 1; i > 0; i--) {
@@ -203,12 +204,12 @@ public final class Directory {
     /** The parent's ID, or {@link Keys#NO_PARENT} for the naming context's root. */
     public long parentOf(ReadTxn txn, long id) {
         ByteBuffer bytes = txn.entry(id);
-        return bytes == null ? Keys.NO_PARENT : EntryCodec.parentId(bytes);
+        return bytes == null ? DnTree.NO_PARENT : EntryCodec.parentId(bytes);
     }
 
     /** Whether entry {@code id} is {@code ancestorId} or lies below it. */
     public boolean isWithin(ReadTxn txn, long id, long ancestorId) {
-        for (long current = id; current != Keys.NO_PARENT; current = parentOf(txn, current)) {
+        for (long current = id; current != DnTree.NO_PARENT; current = parentOf(txn, current)) {
             if (current == ancestorId) {
                 return true;
             }
@@ -308,7 +309,7 @@ public final class Directory {
     }
 
     private byte[] keyUnderParent(Dn dn, long parentId) {
-        return parentId == Keys.NO_PARENT ? suffixKey : rdnKey(dn.getRdn());
+        return parentId == DnTree.NO_PARENT ? suffixKey : rdnKey(dn.getRdn());
     }
 
     /** The key of a normalized RDN under its parent in the DN index, the order children are walked in. */

@@ -8,7 +8,7 @@ import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.IdSet;
-import dev.larch.server.store.LmdbStore;
+import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.constants.SchemaConstants;
@@ -47,11 +47,8 @@ public final class ReferralObjects {
     /** Reads which entries are referral objects, in {@code txn}; call once, before serving. */
     void load(ReadTxn txn, Directory directory) {
         ids.clear();
-        if (directory.store().isIndexed(objectClassOid, IndexKind.EQUALITY)
-                && !directory
-                        .store()
-                        .unbuiltIndexes()
-                        .contains(new LmdbStore.IndexRef(objectClassOid, IndexKind.EQUALITY))) {
+        if (directory.store().indexes().isIndexed(objectClassOid, IndexKind.EQUALITY)
+                && !directory.store().indexes().unbuilt().contains(new IndexRef(objectClassOid, IndexKind.EQUALITY))) {
             IdSet found = txn.ids(objectClassOid, IndexKind.EQUALITY, referralClass, Integer.MAX_VALUE);
             for (int i = 0; i < found.size(); i++) {
                 ids.add(found.get(i));

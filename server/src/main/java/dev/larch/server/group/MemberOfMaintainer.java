@@ -14,7 +14,7 @@ import dev.larch.server.directory.MemberOfUpkeep;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.search.GroupGraph;
-import dev.larch.server.store.LmdbStore;
+import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.name.Dn;
@@ -193,7 +193,7 @@ public final class MemberOfMaintainer implements MemberOfUpkeep {
      */
     public List<Long> namedByGroups(ReadTxn txn) {
         Set<Long> groupIds = new LinkedHashSet<>();
-        for (LmdbStore.IndexRef index : directory.store().indexRefs()) {
+        for (IndexRef index : directory.store().indexes().refs()) {
             if (index.kind() == IndexKind.EQUALITY && GroupGraph.MEMBER_ATTRIBUTE_OIDS.contains(index.attributeOid())) {
                 txn.forEachIndexRecord(index.attributeOid(), IndexKind.EQUALITY, (key, id) -> groupIds.add(id));
             }

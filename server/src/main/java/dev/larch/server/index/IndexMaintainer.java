@@ -7,6 +7,8 @@ import java.util.Set;
 import dev.larch.config.IndexKind;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.store.IndexKeys;
+import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.schema.AttributeType;
@@ -28,7 +30,7 @@ public final class IndexMaintainer {
 
     public void add(WriteTxn txn, StoredEntry entry) {
         for (StoredAttribute attribute : entry.attributes()) {
-            for (IndexKind kind : store.indexKinds(attribute.oid())) {
+            for (IndexKind kind : store.indexes().kinds(attribute.oid())) {
                 for (IndexKeys.Key key : keys(attribute, kind)) {
                     txn.indexAdd(attribute.oid(), kind, key.bytes(), entry.id());
                 }
@@ -38,7 +40,7 @@ public final class IndexMaintainer {
 
     public void remove(WriteTxn txn, StoredEntry entry) {
         for (StoredAttribute attribute : entry.attributes()) {
-            for (IndexKind kind : store.indexKinds(attribute.oid())) {
+            for (IndexKind kind : store.indexes().kinds(attribute.oid())) {
                 for (IndexKeys.Key key : keys(attribute, kind)) {
                     txn.indexDelete(attribute.oid(), kind, key.bytes(), entry.id());
                 }
@@ -52,7 +54,7 @@ public final class IndexMaintainer {
         before.attributes().forEach(a -> oids.add(a.oid()));
         after.attributes().forEach(a -> oids.add(a.oid()));
         for (String oid : oids) {
-            Set<IndexKind> kinds = store.indexKinds(oid);
+            Set<IndexKind> kinds = store.indexes().kinds(oid);
             if (kinds.isEmpty()) {
                 continue;
             }
@@ -76,7 +78,7 @@ public final class IndexMaintainer {
     }
 
     /** Adds one entry's keys to a single index (used when building a newly configured index). */
-    public void addTo(WriteTxn txn, StoredEntry entry, LmdbStore.IndexRef index) {
+    public void addTo(WriteTxn txn, StoredEntry entry, IndexRef index) {
         StoredAttribute attribute = entry.attribute(index.attributeOid());
         if (attribute != null) {
             for (IndexKeys.Key key : keys(attribute, index.kind())) {
@@ -86,7 +88,7 @@ public final class IndexMaintainer {
     }
 
     /** The keys {@code entry} has in {@code index}: what the index must hold for it, no more. */
-    public Set<IndexKeys.Key> keysOf(StoredEntry entry, LmdbStore.IndexRef index) {
+    public Set<IndexKeys.Key> keysOf(StoredEntry entry, IndexRef index) {
         StoredAttribute attribute = entry.attribute(index.attributeOid());
         return attribute == null ? Set.of() : keys(attribute, index.kind());
     }

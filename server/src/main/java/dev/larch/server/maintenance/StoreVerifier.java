@@ -14,12 +14,13 @@ import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.group.MemberOfMaintainer;
-import dev.larch.server.index.IndexKeys;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.search.GroupGraph;
 import dev.larch.server.search.SearchPlanner;
+import dev.larch.server.store.DnTree;
 import dev.larch.server.store.IdCursor;
-import dev.larch.server.store.Keys;
+import dev.larch.server.store.IndexKeys;
+import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.name.Dn;
@@ -62,8 +63,8 @@ public final class StoreVerifier {
         LmdbStore store = directory.store();
         try (ReadTxn txn = store.read();
                 ReadTxn.IndexProbe probe = txn.indexProbe()) {
-            Map<LmdbStore.IndexRef, Long> expected = new HashMap<>();
-            store.indexRefs().forEach(ref -> expected.put(ref, 0L));
+            Map<IndexRef, Long> expected = new HashMap<>();
+            store.indexes().refs().forEach(ref -> expected.put(ref, 0L));
             Progress steps = Progress.to(progress, "verified entries", txn.entryCount());
             GroupGraph.Loaded groups = new GroupGraph.Loaded();
             try (IdCursor ids = txn.allEntries()) {
@@ -79,8 +80,8 @@ public final class StoreVerifier {
                 report.problem("the DN tree holds " + dnRecords + " records for " + report.entries() + " entries");
                 findStrayDnRecords(txn, report);
             }
-            for (Map.Entry<LmdbStore.IndexRef, Long> index : expected.entrySet()) {
-                LmdbStore.IndexRef ref = index.getKey();
+            for (Map.Entry<IndexRef, Long> index : expected.entrySet()) {
+                IndexRef ref = index.getKey();
                 long held = txn.indexRecordCount(ref.attributeOid(), ref.kind());
                 report.indexRecordsChecked(held);
                 if (held > index.getValue()) {
@@ -97,7 +98,7 @@ public final class StoreVerifier {
             ReadTxn txn,
             ReadTxn.IndexProbe probe,
             long id,
-            Map<LmdbStore.IndexRef, Long> expected,
+            Map<IndexRef, Long> expected,
             GroupGraph.Loaded groups,
             VerifyReport report) {
         StoredEntry entry;
@@ -109,7 +110,7 @@ public final class StoreVerifier {
             report.problem("entry " + id + " does not decode: " + e.getMessage());
             return;
         }
-        if (entry.parentId() == Keys.NO_PARENT) {
+        if (entry.parentId() == DnTree.NO_PARENT) {
             if (!dn.equals(directory.suffix())) {
                 report.problem("entry " + id + " (" + entry.dn() + ") has no parent but is not the suffix "
                         + directory.suffix().getName());
@@ -121,8 +122,8 @@ public final class StoreVerifier {
             report.problem("the DN tree does not lead to entry " + id + " (" + entry.dn() + ")");
         }
         checkMemberOf(txn, entry, groups, report);
-        for (Map.Entry<LmdbStore.IndexRef, Long> index : expected.entrySet()) {
-            LmdbStore.IndexRef ref = index.getKey();
+        for (Map.Entry<IndexRef, Long> index : expected.entrySet()) {
+            IndexRef ref = index.getKey();
             Set<IndexKeys.Key> keys = directory.indexes().keysOf(entry, ref);
             index.setValue(index.getValue() + keys.size());
             for (IndexKeys.Key key : keys) {
@@ -177,7 +178,7 @@ public final class StoreVerifier {
     }
 
     /** An index's records naming an entry that is gone or that has no such key. */
-    private void findStrayIndexRecords(ReadTxn txn, LmdbStore.IndexRef ref, VerifyReport report) {
+    private void findStrayIndexRecords(ReadTxn txn, IndexRef ref, VerifyReport report) {
         txn.forEachIndexRecord(ref.attributeOid(), ref.kind(), (key, id) -> {
             StoredEntry entry = directory.load(txn, id);
             if (entry == null) {
@@ -203,10 +204,11 @@ public final class StoreVerifier {
         if (key.length == 0) {
             return new IndexKeys.Key(new byte[] {0});
         }
-        return new IndexKeys.Key(key.length > Keys.MAX_KEY_BYTES ? Arrays.copyOf(key, Keys.MAX_KEY_BYTES) : key);
+        return new IndexKeys.Key(
+                key.length > IndexKeys.MAX_KEY_BYTES ? Arrays.copyOf(key, IndexKeys.MAX_KEY_BYTES) : key);
     }
 
-    private static String describe(LmdbStore.IndexRef ref) {
+    private static String describe(IndexRef ref) {
         return "the " + ref.kind().name().toLowerCase(Locale.ROOT) + " index of " + ref.attributeOid();
     }
 }

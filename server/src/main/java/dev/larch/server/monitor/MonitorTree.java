@@ -15,8 +15,8 @@ import java.util.Map;
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.store.Keys;
-import dev.larch.server.store.LmdbStore;
+import dev.larch.server.store.DnTree;
+import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.StoreStatistics;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
 import org.apache.directory.api.ldap.model.entry.Entry;
@@ -152,8 +152,8 @@ final class MonitorTree {
 
     private void indexes(Builder b) {
         b.container("Indexes", "index lookups by search planning since start, per attribute index");
-        Map<LmdbStore.IndexRef, Long> lookups = server.indexLookups();
-        for (LmdbStore.IndexRef ref : server.store().indexRefs()) {
+        Map<IndexRef, Long> lookups = server.indexLookups();
+        for (IndexRef ref : server.store().indexes().refs()) {
             AttributeType type = schema.schema().getAttributeType(ref.attributeOid());
             String name = type == null ? ref.attributeOid() : type.getName();
             String kind = ref.kind().name().toLowerCase(Locale.ROOT);
@@ -204,7 +204,7 @@ final class MonitorTree {
             List<Node> nodes = new ArrayList<>(entries.size());
             for (Attributes a : entries) {
                 // ID 0 under no parent: access control judges it like the root DSE, by the global rules.
-                nodes.add(new Node(a.dn, EntryCodec.toStored(0, Keys.NO_PARENT, a.entry)));
+                nodes.add(new Node(a.dn, EntryCodec.toStored(0, DnTree.NO_PARENT, a.entry)));
             }
             return nodes;
         }

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
+import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.StoreClosedException;
 import dev.larch.server.store.StoreStatistics;
@@ -45,9 +46,9 @@ public record MonitoredServer(
         }
     }
 
-    /** Index lookups by search planning since start (see {@link LmdbStore#indexLookups()}). */
-    public Map<LmdbStore.IndexRef, Long> indexLookups() {
-        return store.indexLookups();
+    /** Index lookups by search planning since start (see {@link LmdbStore#indexes()}). */
+    public Map<IndexRef, Long> indexLookups() {
+        return store.indexes().lookups();
     }
 
     /** Ready to serve: the store open and the listener accepting. */

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
 
-import dev.larch.server.store.LmdbStore;
+import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.StoreStatistics;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -134,8 +134,8 @@ final class PrometheusMetrics {
                 .help("Index lookups by search planning, per attribute index")
                 .labelNames("attribute", "kind")
                 .callback(cb -> {
-                    Map<LmdbStore.IndexRef, Long> lookups = server.indexLookups();
-                    for (LmdbStore.IndexRef ref : server.store().indexRefs()) {
+                    Map<IndexRef, Long> lookups = server.indexLookups();
+                    for (IndexRef ref : server.store().indexes().refs()) {
                         AttributeType type = schema.getAttributeType(ref.attributeOid());
                         cb.call(
                                 (double) lookups.getOrDefault(ref, 0L),

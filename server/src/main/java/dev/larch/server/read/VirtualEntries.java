@@ -6,7 +6,7 @@ import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.protocol.AbsoluteFilters;
-import dev.larch.server.store.Keys;
+import dev.larch.server.store.DnTree;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
@@ -109,7 +109,7 @@ public final class VirtualEntries {
     }
 
     private static StoredEntry stored(Entry entry) {
-        return EntryCodec.toStored(0, Keys.NO_PARENT, entry);
+        return EntryCodec.toStored(0, DnTree.NO_PARENT, entry);
     }
 
     public StoredEntry rootDse() {

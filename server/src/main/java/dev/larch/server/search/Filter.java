@@ -6,9 +6,8 @@ import java.util.function.Predicate;
 
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.index.IndexKeys;
 import dev.larch.server.store.IdSet;
-import dev.larch.server.store.Keys;
+import dev.larch.server.store.IndexKeys;
 
 /**
  * A search filter compiled against the schema: attribute descriptions resolved to OIDs (with
@@ -96,7 +95,7 @@ public sealed interface Filter {
          * value unless that value is cut at LMDB's key size, so below it no candidate needs checking.
          */
         public boolean indexIsExact() {
-            return value.length > 0 && value.length < Keys.MAX_KEY_BYTES;
+            return value.length > 0 && value.length < IndexKeys.MAX_KEY_BYTES;
         }
 
         @Override

@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.store.Keys;
+import dev.larch.server.store.DnTree;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.name.Dn;
 
@@ -38,7 +38,7 @@ public record ResumePoint(long lastId, long[] pathIds, byte[][] pathRdnKeys, Str
     public static ResumePoint after(Directory directory, ReadTxn txn, long baseId, StoredEntry last, Dn normalizedDn) {
         int depth = 0;
         long[] ids = new long[Math.max(0, normalizedDn.size())];
-        for (long id = last.id(); id != baseId && id != Keys.NO_PARENT && depth < ids.length; ) {
+        for (long id = last.id(); id != baseId && id != DnTree.NO_PARENT && depth < ids.length; ) {
             ids[depth++] = id;
             id = directory.parentOf(txn, id);
         }

@@ -6,9 +6,9 @@ import java.util.Deque;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.ReferralObjects;
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.store.DnTree;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.IdSet;
-import dev.larch.server.store.Keys;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.message.SearchScope;
 
@@ -132,7 +132,7 @@ public final class SearchCursor implements EntryCursor {
         this.filter = filter;
         this.candidates = scope == SearchScope.OBJECT ? null : candidates;
         this.budget = budget;
-        this.baseIsRoot = directory.parentOf(txn, baseId) == Keys.NO_PARENT;
+        this.baseIsRoot = directory.parentOf(txn, baseId) == DnTree.NO_PARENT;
         if (resume != null) {
             resumeAfter(resume);
         }
@@ -258,7 +258,9 @@ public final class SearchCursor implements EntryCursor {
 
     /** Whether a candidate lies below a referral object that lies below the base. */
     private boolean belowReferral(long id) {
-        for (long p = directory.parentOf(txn, id); p != baseId && p != Keys.NO_PARENT; p = directory.parentOf(txn, p)) {
+        for (long p = directory.parentOf(txn, id);
+                p != baseId && p != DnTree.NO_PARENT;
+                p = directory.parentOf(txn, p)) {
             if (referrals.contains(p)) {
                 return true;
             }

@@ -6,13 +6,13 @@ import java.util.Comparator;
 import java.util.List;
 
 import dev.larch.config.IndexKind;
-import dev.larch.server.index.IndexKeys;
 import dev.larch.server.search.Plan.Step;
 import dev.larch.server.store.IdSet;
+import dev.larch.server.store.IndexKeys;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 
-import static dev.larch.server.index.IndexKeys.PRESENCE_KEY;
+import static dev.larch.server.store.IndexKeys.PRESENCE_KEY;
 
 /**
  * Chooses candidate entry IDs for a filter from the attribute indexes, and says how.
@@ -293,7 +293,7 @@ public final class SearchPlanner {
 
     private boolean allIndexed(String[] oids, IndexKind kind) {
         for (String oid : oids) {
-            if (!store.isIndexed(oid, kind)) {
+            if (!store.indexes().isIndexed(oid, kind)) {
                 return false;
             }
         }

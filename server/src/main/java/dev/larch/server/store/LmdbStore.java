@@ -6,49 +6,39 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
 import dev.larch.config.IndexKind;
 import org.lmdbjava.ByteBufferProxy;
 import org.lmdbjava.CopyFlags;
-import org.lmdbjava.Cursor;
-import org.lmdbjava.Dbi;
-import org.lmdbjava.DbiFlags;
 import org.lmdbjava.Env;
 import org.lmdbjava.EnvFlags;
 import org.lmdbjava.EnvInfo;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.LmdbNativeException;
-import org.lmdbjava.SeekOp;
 import org.lmdbjava.Txn;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 /**
- * The LMDB environment holding one directory tree: entries by ID, the DN index and the attribute
- * indexes. lmdbjava types do not leave this package; callers work through {@link ReadTxn} and
- * {@link WriteTxn}.
+ * The LMDB environment holding one directory tree: it opens and closes the environment, hands out
+ * transactions ({@link ReadTxn}, {@link WriteTxn}) and owns the trees, each a class with its key
+ * format beside it. lmdbjava types do not leave this package.
  *
- * <p>Databases:
+ * <p>Trees ({@link Tree}, one LMDB database each):
  * <ul>
- *   <li>{@code entries}: 8-byte ID → serialized entry ({@code dev.larch.server.entry.EntryCodec}).
- *   <li>{@code dn}: parent ID + normalized RDN → ID. A prefix scan on a parent ID lists its
- *       children, so this is also the one-level index.
- *   <li>{@code <kind>:<attribute OID>}: index key → IDs as sorted 8-byte duplicates.
- *   <li>{@code attrs}: attribute OID → the small number entries use for it.
- *   <li>{@code meta}: the store's format version ({@link StoreFormat}) and which indexes are
- *       complete, so an index added to the config is built before use.
+ *   <li>{@link EntryTree} {@code entries}: ID → serialized entry.
+ *   <li>{@link DnTree} {@code dn}: parent ID + normalized RDN → ID; also the one-level index.
+ *   <li>{@link AttributeIndex} {@code <kind>:<attribute OID>}, one per configured index, listed by
+ *       the {@link IndexCatalog}: index key ({@link IndexKeys}) → IDs as sorted duplicates.
+ *   <li>{@link AttributeNumbers} {@code attrs}: attribute OID → the small number entries use for it.
+ *   <li>{@link MetaTree} {@code meta}: the store's format version ({@link StoreFormat}) and which
+ *       indexes are complete, so an index added to the config is built before use.
  * </ul>
  *
  * <p>Opened {@linkplain #openReadOnly read-only} (export, backup, verify, restore's checks), the
@@ -75,50 +65,34 @@ public final class LmdbStore implements AutoCloseable {
     /** Free space below which an EIO on write is taken for a full disk rather than a failing one. */
     private static final long NEARLY_FULL_BYTES = 1L << 20;
 
-    private static final String ENTRIES = "entries";
-    private static final String DN = "dn";
-    private static final String META = "meta";
-    private static final String ATTRIBUTE_IDS = "attrs";
-
     private final Path directory;
     private final Env<ByteBuffer> env;
-    private final Dbi<ByteBuffer> entries;
-    private final Dbi<ByteBuffer> dn;
-    private final Dbi<ByteBuffer> meta;
-    private final Dbi<ByteBuffer> attributeIds;
-    private final Map<String, Dbi<ByteBuffer>> indexes = new HashMap<>();
-    private final Map<String, EnumSet<IndexKind>> indexKinds = new HashMap<>();
-    /** Index reads by the planner's lookups, by database name: monitoring, never persisted. */
-    private final Map<String, LongAdder> indexReads = new ConcurrentHashMap<>();
+    private final EntryTree entries;
+    private final DnTree dn;
+    private final MetaTree meta;
+    private final AttributeNumbers attributeNumbers;
+    private final IndexCatalog indexes;
 
-    private final List<IndexRef> unbuiltIndexes = new ArrayList<>();
     private final AtomicLong nextId;
     private final TxnGate gate = new TxnGate();
     private final boolean readOnly;
-
-    /** One configured attribute index. */
-    public record IndexRef(String attributeOid, IndexKind kind) {
-        String dbName() {
-            return tag(kind) + ":" + attributeOid;
-        }
-    }
 
     /** @param configuredIndexes null to open, read-only, the indexes the store holds built */
     private LmdbStore(Path directory, Env<ByteBuffer> env, Map<String, Set<IndexKind>> configuredIndexes) {
         this.directory = directory;
         this.env = env;
         this.readOnly = configuredIndexes == null;
-        DbiFlags[] create = readOnly ? new DbiFlags[0] : new DbiFlags[] {DbiFlags.MDB_CREATE};
-        this.entries = env.openDbi(ENTRIES, create);
-        this.dn = env.openDbi(DN, create);
-        this.meta = env.openDbi(META, create);
-        this.attributeIds = env.openDbi(ATTRIBUTE_IDS, create);
+        Function<LmdbException, RuntimeException> writeFailure = this::translateWriteFailure;
+        this.entries = EntryTree.open(env, !readOnly, writeFailure);
+        this.dn = DnTree.open(env, !readOnly, writeFailure);
+        this.meta = MetaTree.open(env, !readOnly, writeFailure);
+        this.attributeNumbers = AttributeNumbers.open(env, readOnly, writeFailure);
         StoreFormat.check(directory, readFormat(), lastEntryId() == 0L);
         if (readOnly) {
-            openBuiltIndexes();
+            this.indexes = IndexCatalog.openBuilt(env, meta, writeFailure);
         } else {
             stampFormat();
-            openIndexes(configuredIndexes);
+            this.indexes = IndexCatalog.open(env, meta, configuredIndexes, writeFailure);
         }
         this.nextId = new AtomicLong(lastEntryId() + 1);
         clearStaleReaders();
@@ -197,57 +171,15 @@ public final class LmdbStore implements AutoCloseable {
         }
     }
 
-    private void openIndexes(Map<String, Set<IndexKind>> configured) {
-        Set<String> wanted = new HashSet<>();
-        for (Map.Entry<String, Set<IndexKind>> e : configured.entrySet()) {
-            for (IndexKind kind : e.getValue()) {
-                IndexRef ref = new IndexRef(e.getKey(), kind);
-                wanted.add(ref.dbName());
-                Dbi<ByteBuffer> dbi =
-                        env.openDbi(ref.dbName(), DbiFlags.MDB_CREATE, DbiFlags.MDB_DUPSORT, DbiFlags.MDB_DUPFIXED);
-                indexes.put(ref.dbName(), dbi);
-                indexKinds
-                        .computeIfAbsent(e.getKey(), k -> EnumSet.noneOf(IndexKind.class))
-                        .add(kind);
-                if (!isMarkedBuilt(ref)) {
-                    unbuiltIndexes.add(ref);
-                }
-            }
-        }
-        dropIndexesNoLongerConfigured(wanted);
-    }
-
-    /** Read-only: every index database the store marks built, whatever the config says. */
-    private void openBuiltIndexes() {
-        for (byte[] rawName : env.getDbiNames()) {
-            String name = new String(rawName, UTF_8);
-            int colon = name.indexOf(':');
-            IndexKind kind = colon < 0 ? null : kindOf(name.substring(0, colon));
-            if (kind == null) {
-                continue;
-            }
-            IndexRef ref = new IndexRef(name.substring(colon + 1), kind);
-            if (isMarkedBuilt(ref)) {
-                indexes.put(name, env.openDbi(name));
-                indexKinds
-                        .computeIfAbsent(ref.attributeOid(), k -> EnumSet.noneOf(IndexKind.class))
-                        .add(kind);
-            }
-        }
-    }
-
     private Integer readFormat() {
         try (Txn<ByteBuffer> txn = env.txnRead()) {
-            ByteBuffer value = meta.get(txn, Keys.direct(StoreFormat.META_KEY.getBytes(UTF_8)));
-            return value == null ? null : value.getInt(value.position());
+            return meta.format(txn);
         }
     }
 
     private void stampFormat() {
         try (Txn<ByteBuffer> txn = env.txnWrite()) {
-            ByteBuffer value = ByteBuffer.allocateDirect(4);
-            value.putInt(0, StoreFormat.VERSION);
-            meta.put(txn, Keys.direct(StoreFormat.META_KEY.getBytes(UTF_8)), value);
+            meta.putFormat(txn, StoreFormat.VERSION);
             txn.commit();
         }
     }
@@ -262,11 +194,14 @@ public final class LmdbStore implements AutoCloseable {
         return readOnly;
     }
 
-    /** The indexes this store keeps, configured and built or not. */
-    public List<IndexRef> indexRefs() {
-        List<IndexRef> refs = new ArrayList<>();
-        indexKinds.forEach((oid, kinds) -> kinds.forEach(kind -> refs.add(new IndexRef(oid, kind))));
-        return refs;
+    /** The attribute indexes this store keeps, and which of them are built. */
+    public IndexCatalog indexes() {
+        return indexes;
+    }
+
+    /** The numbers serialized entries use for attribute types. */
+    public AttributeNumbers attributeNumbers() {
+        return attributeNumbers;
     }
 
     /**
@@ -292,122 +227,10 @@ public final class LmdbStore implements AutoCloseable {
         return (env.info().lastPageNumber + 1) * (long) env.stat().pageSize;
     }
 
-    /** An index that is no longer configured would go stale; drop it so a later re-add rebuilds it. */
-    private void dropIndexesNoLongerConfigured(Set<String> wanted) {
-        for (byte[] rawName : env.getDbiNames()) {
-            String name = new String(rawName, UTF_8);
-            if (name.indexOf(':') < 0 || wanted.contains(name)) {
-                continue;
-            }
-            // Opened in the dropping transaction: Env.openDbi(name) begins a write transaction of its
-            // own, which would wait forever for this one (LMDB has one writer).
-            try (Txn<ByteBuffer> txn = env.txnWrite()) {
-                Dbi<ByteBuffer> stale =
-                        env.openDbi(txn, rawName, null, false, DbiFlags.MDB_DUPSORT, DbiFlags.MDB_DUPFIXED);
-                stale.drop(txn, true);
-                meta.delete(txn, Keys.direct(("built:" + name).getBytes(UTF_8)));
-                txn.commit();
-            }
-        }
-    }
-
-    private boolean isMarkedBuilt(IndexRef ref) {
-        try (Txn<ByteBuffer> txn = env.txnRead()) {
-            return meta.get(txn, Keys.direct(("built:" + ref.dbName()).getBytes(UTF_8))) != null;
-        }
-    }
-
     private long lastEntryId() {
-        try (Txn<ByteBuffer> txn = env.txnRead();
-                Cursor<ByteBuffer> c = entries.openCursor(txn)) {
-            return c.last() ? Keys.readId(c.key()) : 0L;
+        try (Txn<ByteBuffer> txn = env.txnRead()) {
+            return entries.lastId(txn);
         }
-    }
-
-    /**
-     * The stored numbers of attribute types: those already assigned, plus new ones (committed
-     * before returning) for every OID of {@code oids} that had none. Numbers are never reused.
-     */
-    public Map<String, Integer> attributeIds(Collection<String> oids) {
-        Map<String, Integer> ids = new HashMap<>();
-        int next = 1;
-        try (Txn<ByteBuffer> txn = env.txnRead();
-                Cursor<ByteBuffer> c = attributeIds.openCursor(txn)) {
-            for (boolean more = c.first(); more; more = c.seek(SeekOp.MDB_NEXT)) {
-                int id = c.val().getInt(c.val().position());
-                ids.put(new String(Keys.bytes(c.key()), UTF_8), id);
-                next = Math.max(next, id + 1);
-            }
-        }
-        List<String> missing =
-                oids.stream().filter(oid -> !ids.containsKey(oid)).sorted().toList();
-        if (!missing.isEmpty() && !readOnly) {
-            try (Txn<ByteBuffer> txn = env.txnWrite()) {
-                for (String oid : missing) {
-                    ByteBuffer value = ByteBuffer.allocateDirect(4);
-                    value.putInt(0, next);
-                    attributeIds.put(txn, Keys.direct(oid.getBytes(UTF_8)), value);
-                    ids.put(oid, next++);
-                }
-                txn.commit();
-            }
-        }
-        return ids;
-    }
-
-    /** Configured indexes that have not been built over the existing entries yet. */
-    public List<IndexRef> unbuiltIndexes() {
-        return List.copyOf(unbuiltIndexes);
-    }
-
-    /** Records, in {@code txn}, that {@code ref} now covers every entry. */
-    public void markBuilt(WriteTxn txn, IndexRef ref) {
-        meta.put(txn.txn, Keys.direct(("built:" + ref.dbName()).getBytes(UTF_8)), Keys.direct(new byte[] {1}));
-        txn.onCommit(() -> unbuiltIndexes.remove(ref));
-    }
-
-    /** The index kinds configured for an attribute (by OID); empty when it has none. */
-    public Set<IndexKind> indexKinds(String attributeOid) {
-        EnumSet<IndexKind> kinds = indexKinds.get(attributeOid);
-        return kinds == null ? Set.of() : kinds;
-    }
-
-    public boolean isIndexed(String attributeOid, IndexKind kind) {
-        EnumSet<IndexKind> kinds = indexKinds.get(attributeOid);
-        return kinds != null && kinds.contains(kind);
-    }
-
-    Dbi<ByteBuffer> index(String attributeOid, IndexKind kind) {
-        Dbi<ByteBuffer> dbi = indexes.get(tag(kind) + ":" + attributeOid);
-        if (dbi == null) {
-            throw new IllegalArgumentException("no " + kind + " index on " + attributeOid);
-        }
-        return dbi;
-    }
-
-    /** As {@link #index}, counting one lookup of it (a read of IDs by a search's plan). */
-    Dbi<ByteBuffer> lookup(String attributeOid, IndexKind kind) {
-        String name = tag(kind) + ":" + attributeOid;
-        Dbi<ByteBuffer> dbi = indexes.get(name);
-        if (dbi == null) {
-            throw new IllegalArgumentException("no " + kind + " index on " + attributeOid);
-        }
-        indexReads.computeIfAbsent(name, n -> new LongAdder()).increment();
-        return dbi;
-    }
-
-    /**
-     * How many times each index was looked up for IDs since the store opened (a key, a prefix or a
-     * range read by search planning; maintenance and verification are not counted). Indexes never
-     * read are absent. Process memory only: nothing of it is written to the store.
-     */
-    public Map<IndexRef, Long> indexLookups() {
-        Map<IndexRef, Long> out = new HashMap<>();
-        indexReads.forEach((name, count) -> {
-            int colon = name.indexOf(':');
-            out.put(new IndexRef(name.substring(colon + 1), kindOf(name.substring(0, colon))), count.sum());
-        });
-        return out;
     }
 
     /**
@@ -423,11 +246,11 @@ public final class LmdbStore implements AutoCloseable {
             long pageSize = env.stat().pageSize;
             Map<String, Long> records = new HashMap<>();
             try (Txn<ByteBuffer> txn = env.txnRead()) {
-                records.put(ENTRIES, entries.stat(txn).entries);
-                records.put(DN, dn.stat(txn).entries);
-                records.put(ATTRIBUTE_IDS, attributeIds.stat(txn).entries);
-                records.put(META, meta.stat(txn).entries);
-                indexes.forEach((name, dbi) -> records.put(name, dbi.stat(txn).entries));
+                records.put(EntryTree.NAME, entries.tree().records(txn));
+                records.put(DnTree.NAME, dn.tree().records(txn));
+                records.put(AttributeNumbers.NAME, attributeNumbers.records(txn));
+                records.put(MetaTree.NAME, meta.records(txn));
+                indexes.forEachTree((name, tree) -> records.put(name, tree.records(txn)));
             }
             return new StoreStatistics(
                     info.mapSize,
@@ -564,16 +387,16 @@ public final class LmdbStore implements AutoCloseable {
         return directory;
     }
 
-    Dbi<ByteBuffer> metaDbi() {
-        return meta;
-    }
-
-    Dbi<ByteBuffer> entriesDbi() {
+    EntryTree entries() {
         return entries;
     }
 
-    Dbi<ByteBuffer> dnDbi() {
+    DnTree dn() {
         return dn;
+    }
+
+    MetaTree meta() {
+        return meta;
     }
 
     /** Bytes of the data file on disk (not the map size). */
@@ -612,23 +435,5 @@ public final class LmdbStore implements AutoCloseable {
         }
         env.close();
         return true;
-    }
-
-    private static IndexKind kindOf(String tag) {
-        for (IndexKind kind : IndexKind.values()) {
-            if (tag(kind).equals(tag)) {
-                return kind;
-            }
-        }
-        return null;
-    }
-
-    private static String tag(IndexKind kind) {
-        return switch (kind) {
-            case EQUALITY -> "eq";
-            case PRESENCE -> "pres";
-            case SUBSTRING -> "sub";
-            case ORDERING -> "ord";
-        };
     }
 }

@@ -6,14 +6,13 @@ import java.util.Map;
 
 import dev.larch.config.IndexKind;
 import org.lmdbjava.Cursor;
-import org.lmdbjava.Dbi;
-import org.lmdbjava.GetOp;
-import org.lmdbjava.SeekOp;
 import org.lmdbjava.Txn;
 
 /**
- * A consistent read view of the store. Buffers it returns point into the memory map and are valid
- * only until the transaction closes.
+ * A consistent read view of the store: the transaction callers hold, with one method per read
+ * they make, each answered by the tree that owns the data ({@link EntryTree}, {@link DnTree},
+ * {@link AttributeIndex}). Buffers it returns point into the memory map and are valid only until
+ * the transaction closes.
  *
  * <p>Not thread-safe: one thread at a time (it may move between threads, see {@link LmdbStore}).
  */
@@ -30,13 +29,16 @@ public class ReadTxn implements AutoCloseable {
      * outlives the call that filled them. Allocating them per key (or per transaction, that is
      * per search) costs a direct allocation and a cleaner registration each time.
      */
-    private static final ThreadLocal<ByteBuffer[]> BUFFERS = ThreadLocal.withInitial(
-            () -> new ByteBuffer[] {ByteBuffer.allocateDirect(Keys.MAX_KEY_BYTES), ByteBuffer.allocateDirect(8)});
+    private static final ThreadLocal<ByteBuffer[]> BUFFERS = ThreadLocal.withInitial(() ->
+            new ByteBuffer[] {ByteBuffer.allocateDirect(Tree.MAX_KEY_BYTES), ByteBuffer.allocateDirect(EntryIds.BYTES)
+            });
 
+    /** This thread's buffer for one key of at most {@link Tree#MAX_KEY_BYTES}. */
     final ByteBuffer keyBuffer() {
         return BUFFERS.get()[0];
     }
 
+    /** This thread's buffer for one stored ID. */
     final ByteBuffer idBuffer() {
         return BUFFERS.get()[1];
     }
@@ -48,30 +50,22 @@ public class ReadTxn implements AutoCloseable {
 
     /** The serialized entry with this ID, or null. */
     public ByteBuffer entry(long id) {
-        return store.entriesDbi().get(txn, Keys.id(idBuffer(), id));
+        return store.entries().get(this, id);
     }
 
     /** The ID of the child of {@code parentId} with this normalized RDN, or {@link #NOT_FOUND}. */
     public long childId(long parentId, byte[] normalizedRdn) {
-        if (normalizedRdn.length + 8 > Keys.MAX_KEY_BYTES) {
-            return NOT_FOUND;
-        }
-        ByteBuffer v = store.dnDbi().get(txn, Keys.child(keyBuffer(), parentId, normalizedRdn));
-        return v == null ? NOT_FOUND : Keys.readId(v);
+        return store.dn().childId(this, parentId, normalizedRdn);
     }
 
     /** Whether {@code parentId} has at least one child. */
     public boolean hasChildren(long parentId) {
-        try (IdCursor c = children(parentId)) {
-            return c.next() != NOT_FOUND;
-        }
+        return store.dn().hasChildren(this, parentId);
     }
 
     /** Streams the IDs of the children of {@code parentId}, in normalized-RDN order. */
     public IdCursor children(long parentId) {
-        ByteBuffer prefix = ByteBuffer.allocateDirect(8);
-        prefix.putLong(0, parentId);
-        return new PrefixCursor(store.dnDbi().openCursor(txn), prefix, PrefixCursor.Yield.VALUE);
+        return store.dn().children(this, parentId);
     }
 
     /**
@@ -80,28 +74,21 @@ public class ReadTxn implements AutoCloseable {
      * later transaction whether or not that child still exists.
      */
     public IdCursor childrenAfter(long parentId, byte[] normalizedRdn) {
-        ByteBuffer prefix = ByteBuffer.allocateDirect(8);
-        prefix.putLong(0, parentId);
-        ByteBuffer after = ByteBuffer.allocateDirect(8 + normalizedRdn.length);
-        after.putLong(parentId).put(normalizedRdn).flip();
-        return new PrefixCursor(store.dnDbi().openCursor(txn), prefix, PrefixCursor.Yield.VALUE, after);
+        return store.dn().childrenAfter(this, parentId, normalizedRdn);
     }
 
     /** Streams every entry ID in ascending order. */
     public IdCursor allEntries() {
-        return new PrefixCursor(
-                store.entriesDbi().openCursor(txn), ByteBuffer.allocateDirect(0), PrefixCursor.Yield.KEY);
+        return store.entries().ids(this);
     }
 
     public long entryCount() {
-        return store.entriesDbi().stat(txn).entries;
+        return store.entries().count(this);
     }
 
     /** How many entries an index holds under exactly {@code key}. */
     public long count(String attributeOid, IndexKind kind, byte[] key) {
-        try (Cursor<ByteBuffer> c = store.index(attributeOid, kind).openCursor(txn)) {
-            return c.get(Keys.indexKey(keyBuffer(), key), GetOp.MDB_SET_KEY) ? c.count() : 0;
-        }
+        return store.indexes().get(attributeOid, kind).count(this, key);
     }
 
     /**
@@ -109,21 +96,7 @@ public class ReadTxn implements AutoCloseable {
      * narrows too little to be worth reading, and the planner treats it as unindexed.
      */
     public IdSet ids(String attributeOid, IndexKind kind, byte[] key, int limit) {
-        try (Cursor<ByteBuffer> c = store.lookup(attributeOid, kind).openCursor(txn)) {
-            if (!c.get(Keys.indexKey(keyBuffer(), key), GetOp.MDB_SET_KEY)) {
-                return IdSet.EMPTY;
-            }
-            long n = c.count();
-            if (n > limit) {
-                return null;
-            }
-            long[] ids = new long[(int) n];
-            int i = 0;
-            do {
-                ids[i++] = Keys.readId(c.val());
-            } while (i < n && c.seek(SeekOp.MDB_NEXT_DUP));
-            return new IdSet(ids, i);
-        }
+        return store.indexes().get(attributeOid, kind).ids(this, key, limit);
     }
 
     /**
@@ -133,27 +106,7 @@ public class ReadTxn implements AutoCloseable {
      */
     public IdSet idsInRange(
             String attributeOid, IndexKind kind, byte[] from, byte[] to, boolean prefixOnly, int limit) {
-        Dbi<ByteBuffer> dbi = store.lookup(attributeOid, kind);
-        IdSet.Builder out = new IdSet.Builder();
-        try (Cursor<ByteBuffer> c = dbi.openCursor(txn)) {
-            boolean more = from == null ? c.first() : c.get(Keys.indexKey(keyBuffer(), from), GetOp.MDB_SET_RANGE);
-            byte[] prefix = prefixOnly ? from : null;
-            while (more) {
-                ByteBuffer key = c.key();
-                if (prefix != null && !startsWith(key, prefix)) {
-                    break;
-                }
-                if (to != null && compare(key, to) > 0) {
-                    break;
-                }
-                if (out.size() >= limit) {
-                    return null;
-                }
-                out.add(Keys.readId(c.val()));
-                more = c.seek(SeekOp.MDB_NEXT);
-            }
-        }
-        return out.build();
+        return store.indexes().get(attributeOid, kind).idsInRange(this, from, to, prefixOnly, limit);
     }
 
     /** A probe for single index records in this transaction; close it before the transaction. */
@@ -166,15 +119,15 @@ public class ReadTxn implements AutoCloseable {
      * life: a check of every record of a store opens no cursor per record. Not thread-safe.
      */
     public final class IndexProbe implements AutoCloseable {
-        private final Map<LmdbStore.IndexRef, Cursor<ByteBuffer>> cursors = new HashMap<>();
+        private final Map<IndexRef, Cursor<ByteBuffer>> cursors = new HashMap<>();
 
         private IndexProbe() {}
 
         /** Whether {@code index} holds ({@code key}, {@code id}); {@code key} is cut as stored keys are. */
-        public boolean has(LmdbStore.IndexRef index, byte[] key, long id) {
+        public boolean has(IndexRef index, byte[] key, long id) {
             Cursor<ByteBuffer> c = cursors.computeIfAbsent(
-                    index, ref -> store.index(ref.attributeOid(), ref.kind()).openCursor(txn));
-            return c.get(Keys.indexKey(keyBuffer(), key), Keys.id(idBuffer(), id), SeekOp.MDB_GET_BOTH);
+                    index, ref -> store.indexes().get(ref).tree().cursor(txn));
+            return AttributeIndex.has(ReadTxn.this, c, key, id);
         }
 
         @Override
@@ -186,12 +139,12 @@ public class ReadTxn implements AutoCloseable {
 
     /** Records (key, ID pairs) in one index. */
     public long indexRecordCount(String attributeOid, IndexKind kind) {
-        return store.index(attributeOid, kind).stat(txn).entries;
+        return store.indexes().get(attributeOid, kind).records(this);
     }
 
     /** Records in the DN index: one per entry in a sound store. */
     public long dnRecordCount() {
-        return store.dnDbi().stat(txn).entries;
+        return store.dn().records(this);
     }
 
     /** What a walk over every record of a database is told, one record at a time. */
@@ -206,47 +159,12 @@ public class ReadTxn implements AutoCloseable {
 
     /** Visits every record of one index in key order. */
     public void forEachIndexRecord(String attributeOid, IndexKind kind, RecordVisitor visitor) {
-        forEachRecord(store.index(attributeOid, kind), visitor);
+        store.indexes().get(attributeOid, kind).forEach(this, visitor);
     }
 
     /** Visits every record of the DN index in key order. */
     public void forEachDnRecord(RecordVisitor visitor) {
-        forEachRecord(store.dnDbi(), visitor);
-    }
-
-    private void forEachRecord(Dbi<ByteBuffer> dbi, RecordVisitor visitor) {
-        try (Cursor<ByteBuffer> c = dbi.openCursor(txn)) {
-            for (boolean more = c.first(); more; more = c.seek(SeekOp.MDB_NEXT)) {
-                visitor.visit(Keys.bytes(c.key()), Keys.readId(c.val()));
-            }
-        }
-    }
-
-    private static boolean startsWith(ByteBuffer key, byte[] prefix) {
-        int n = Math.min(prefix.length, Keys.MAX_KEY_BYTES);
-        if (key.remaining() < n) {
-            return false;
-        }
-        int p = key.position();
-        for (int i = 0; i < n; i++) {
-            if (key.get(p + i) != prefix[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Unsigned lexicographic comparison, LMDB's default key order. */
-    private static int compare(ByteBuffer key, byte[] bound) {
-        int p = key.position();
-        int n = Math.min(key.remaining(), Math.min(bound.length, Keys.MAX_KEY_BYTES));
-        for (int i = 0; i < n; i++) {
-            int d = Byte.toUnsignedInt(key.get(p + i)) - Byte.toUnsignedInt(bound[i]);
-            if (d != 0) {
-                return d;
-            }
-        }
-        return key.remaining() - Math.min(bound.length, Keys.MAX_KEY_BYTES);
+        store.dn().forEach(this, visitor);
     }
 
     @Override

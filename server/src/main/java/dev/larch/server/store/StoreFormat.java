@@ -5,7 +5,10 @@ import java.nio.file.Path;
 /**
  * The version of the on-disk layout (the databases, their key formats and the entry encoding),
  * recorded in the store's {@code meta} database. A store of another version is refused, never
- * misread: its data moves by export with the Larch that wrote it and import with this one.
+ * misread: its data moves by export with the Larch that wrote it and import with this one. Each
+ * tree's class documents its part of the layout ({@link EntryTree}, {@link DnTree}, {@link
+ * IndexKeys} with {@link AttributeIndex}, {@link AttributeNumbers}, {@link MetaTree}); the entry
+ * encoding is {@code dev.larch.server.entry.EntryCodec}'s. A change to any of them is a new version.
  *
  * <p>Versions: 1, the first recorded; 2, entries store their {@code memberOf} values (kept by
  * {@code dev.larch.server.group.MemberOfMaintainer}), which a version 1 store lacks, so it is

@@ -8,9 +8,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import dev.larch.config.IndexKind;
-import org.lmdbjava.Dbi;
 import org.lmdbjava.LmdbException;
-import org.lmdbjava.PutFlags;
 import org.lmdbjava.Txn;
 
 /**
@@ -71,58 +69,41 @@ public final class WriteTxn extends ReadTxn {
         return store.allocateId();
     }
 
-    public void putEntry(long id, byte[] serialized) {
+    /**
+     * {@code serialized} in this transaction's value buffer, grown as needed: LMDB copies a put's
+     * value, so one buffer serves every put of the transaction.
+     */
+    ByteBuffer entryValue(byte[] serialized) {
         if (valueBuffer.capacity() < serialized.length) {
             valueBuffer = ByteBuffer.allocateDirect(Math.max(serialized.length, valueBuffer.capacity() * 2));
         }
         valueBuffer.clear();
         valueBuffer.put(serialized).flip();
-        try {
-            store.entriesDbi().put(txn, Keys.id(idBuffer(), id), valueBuffer);
-        } catch (LmdbException e) {
-            throw store.translateWriteFailure(e);
-        }
+        return valueBuffer;
+    }
+
+    public void putEntry(long id, byte[] serialized) {
+        store.entries().put(this, id, serialized);
     }
 
     public void deleteEntry(long id) {
-        try {
-            store.entriesDbi().delete(txn, Keys.id(idBuffer(), id));
-        } catch (LmdbException e) {
-            throw store.translateWriteFailure(e);
-        }
+        store.entries().delete(this, id);
     }
 
     public void putChild(long parentId, byte[] normalizedRdn, long id) {
-        try {
-            store.dnDbi().put(txn, Keys.child(keyBuffer(), parentId, normalizedRdn), Keys.id(idBuffer(), id));
-        } catch (LmdbException e) {
-            throw store.translateWriteFailure(e);
-        }
+        store.dn().put(this, parentId, normalizedRdn, id);
     }
 
     public void deleteChild(long parentId, byte[] normalizedRdn) {
-        try {
-            store.dnDbi().delete(txn, Keys.child(keyBuffer(), parentId, normalizedRdn));
-        } catch (LmdbException e) {
-            throw store.translateWriteFailure(e);
-        }
+        store.dn().delete(this, parentId, normalizedRdn);
     }
 
     public void indexAdd(String attributeOid, IndexKind kind, byte[] key, long id) {
-        Dbi<ByteBuffer> index = store.index(attributeOid, kind);
-        try {
-            index.put(txn, Keys.indexKey(keyBuffer(), key), Keys.id(idBuffer(), id), PutFlags.MDB_NODUPDATA);
-        } catch (LmdbException e) {
-            throw store.translateWriteFailure(e);
-        }
+        store.indexes().get(attributeOid, kind).add(this, key, id);
     }
 
     public void indexDelete(String attributeOid, IndexKind kind, byte[] key, long id) {
-        try {
-            store.index(attributeOid, kind).delete(txn, Keys.indexKey(keyBuffer(), key), Keys.id(idBuffer(), id));
-        } catch (LmdbException e) {
-            throw store.translateWriteFailure(e);
-        }
+        store.indexes().get(attributeOid, kind).delete(this, key, id);
     }
 
     /**

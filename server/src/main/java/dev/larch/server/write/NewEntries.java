@@ -6,7 +6,7 @@ import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
-import dev.larch.server.store.Keys;
+import dev.larch.server.store.DnTree;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.entry.Attribute;
@@ -76,7 +76,7 @@ public final class NewEntries {
             // RFC 4511 4.1.9: matchedDN only accompanies name errors, so none here.
             throw new ResultCodeException(ResultCodeEnum.ENTRY_ALREADY_EXISTS, "entry already exists: " + dn.getName());
         }
-        long parentId = Keys.NO_PARENT;
+        long parentId = DnTree.NO_PARENT;
         if (!dn.equals(directory.suffix())) {
             parentId = directory.resolve(txn, dn.getParent());
             if (parentId == ReadTxn.NOT_FOUND) {

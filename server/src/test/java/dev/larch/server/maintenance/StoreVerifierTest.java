@@ -9,8 +9,8 @@ import dev.larch.schema.LarchSchema;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.index.IndexKeys;
-import dev.larch.server.store.LmdbStore;
+import dev.larch.server.store.IndexKeys;
+import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.WriteTxn;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The offline integrity check finds each kind of disagreement between entries, the DN tree and indexes. */
 class StoreVerifierTest {
     private static final String PERSON = "uid=verified,ou=people," + TestServer.SUFFIX;
-    private static final LmdbStore.IndexRef SN_EQUALITY = new LmdbStore.IndexRef("2.5.4.4", IndexKind.EQUALITY);
+    private static final IndexRef SN_EQUALITY = new IndexRef("2.5.4.4", IndexKind.EQUALITY);
 
     @TempDir
     Path dir;

@@ -27,21 +27,27 @@ class StoreFormatTest {
 
     private static void writeFormat(LmdbStore store, Integer version) {
         try (WriteTxn txn = store.write()) {
-            ByteBuffer key = Keys.direct(StoreFormat.META_KEY.getBytes(UTF_8));
+            ByteBuffer key = direct(StoreFormat.META_KEY.getBytes(UTF_8));
             if (version == null) {
-                store.metaDbi().delete(txn.txn, key);
+                store.meta().tree().delete(txn.txn, key);
             } else {
                 ByteBuffer value = ByteBuffer.allocateDirect(4);
                 value.putInt(0, version);
-                store.metaDbi().put(txn.txn, key, value);
+                store.meta().tree().put(txn.txn, key, value);
             }
             txn.commit();
         }
     }
 
+    private static ByteBuffer direct(byte[] bytes) {
+        ByteBuffer b = ByteBuffer.allocateDirect(bytes.length);
+        b.put(bytes).flip();
+        return b;
+    }
+
     private static Integer readFormat(LmdbStore store) {
         try (ReadTxn txn = store.read()) {
-            ByteBuffer v = store.metaDbi().get(txn.txn, Keys.direct(StoreFormat.META_KEY.getBytes(UTF_8)));
+            ByteBuffer v = store.meta().tree().get(txn.txn, direct(StoreFormat.META_KEY.getBytes(UTF_8)));
             return v == null ? null : v.getInt(v.position());
         }
     }
@@ -99,13 +105,15 @@ class StoreFormatTest {
     void aReadOnlyOpenKeepsIndexesTheCallerDoesNotKnowAndRefusesWrites() {
         try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of(SN, Set.of(IndexKind.EQUALITY)))) {
             try (WriteTxn txn = store.write()) {
-                store.markBuilt(txn, new LmdbStore.IndexRef(SN, IndexKind.EQUALITY));
+                store.indexes().markBuilt(txn, new IndexRef(SN, IndexKind.EQUALITY));
                 txn.indexAdd(SN, IndexKind.EQUALITY, "smith".getBytes(UTF_8), 7);
                 txn.commit();
             }
         }
         try (LmdbStore store = LmdbStore.openReadOnly(dir, OPTIONS, false)) {
-            assertEquals(List.of(new LmdbStore.IndexRef(SN, IndexKind.EQUALITY)), store.indexRefs());
+            assertEquals(
+                    List.of(new IndexRef(SN, IndexKind.EQUALITY)),
+                    store.indexes().refs());
             assertThrows(StoreException.class, store::write);
             try (ReadTxn txn = store.read()) {
                 assertEquals(1, txn.indexRecordCount(SN, IndexKind.EQUALITY));
@@ -113,7 +121,7 @@ class StoreFormatTest {
         }
         // The index is still there and still built: the read-only open dropped nothing.
         try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of(SN, Set.of(IndexKind.EQUALITY)))) {
-            assertEquals(List.of(), store.unbuiltIndexes());
+            assertEquals(List.of(), store.indexes().unbuilt());
             try (ReadTxn txn = store.read()) {
                 assertEquals(1, txn.count(SN, IndexKind.EQUALITY, "smith".getBytes(UTF_8)));
             }
@@ -122,10 +130,10 @@ class StoreFormatTest {
 
     @Test
     void anIndexLeftOutOfTheConfigIsDroppedAtOpenWithoutWaitingOnItself() {
-        LmdbStore.IndexRef sn = new LmdbStore.IndexRef(SN, IndexKind.EQUALITY);
+        IndexRef sn = new IndexRef(SN, IndexKind.EQUALITY);
         try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of(SN, Set.of(IndexKind.EQUALITY)))) {
             try (WriteTxn txn = store.write()) {
-                store.markBuilt(txn, sn);
+                store.indexes().markBuilt(txn, sn);
                 txn.commit();
             }
         }
@@ -134,7 +142,7 @@ class StoreFormatTest {
                 Duration.ofSeconds(20),
                 () -> LmdbStore.open(dir, OPTIONS, Map.of()).close());
         try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of(SN, Set.of(IndexKind.EQUALITY)))) {
-            assertEquals(List.of(sn), store.unbuiltIndexes()); // dropped, so built again when configured again
+            assertEquals(List.of(sn), store.indexes().unbuilt()); // dropped, so built again when configured again
         }
     }
 

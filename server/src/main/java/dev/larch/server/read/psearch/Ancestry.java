@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.store.Keys;
+import dev.larch.server.store.DnTree;
 import dev.larch.server.store.ReadTxn;
 
 /**
@@ -41,7 +41,7 @@ final class Ancestry {
         long[] chain = new long[8];
         int size = 0;
         chain[size++] = entry.id();
-        for (long current = entry.parentId(); current != Keys.NO_PARENT; current = directory.parentOf(txn, current)) {
+        for (long current = entry.parentId(); current != DnTree.NO_PARENT; current = directory.parentOf(txn, current)) {
             if (size == chain.length) {
                 chain = Arrays.copyOf(chain, size * 2);
             }

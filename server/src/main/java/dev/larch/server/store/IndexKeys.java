@@ -1,6 +1,7 @@
-package dev.larch.server.index;
+package dev.larch.server.store;
 
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,8 +12,15 @@ import java.util.Set;
 import dev.larch.config.IndexKind;
 
 /**
- * Computes the index keys of normalized values. The same functions build keys at write time and
- * lookup keys at search time, so the two can never disagree.
+ * The key format of the {@linkplain AttributeIndex attribute indexes}: which keys a normalized
+ * value contributes to an index of each kind, and how a key is stored. The same functions build
+ * keys at write time and lookup keys at search time, so the two can never disagree.
+ *
+ * <p>Per kind: equality, the normalized value; presence, the single key {@link #PRESENCE_KEY};
+ * substring, the distinct {@value #GRAM}-byte grams of the value framed by {@link #START} and {@link
+ * #END}; ordering, {@link #orderingKey}. Stored, a key is cut to {@link #MAX_KEY_BYTES} (so a longer
+ * equality key stands for every value sharing its first bytes, and a match needs checking), and an
+ * empty key becomes the single byte 0, since LMDB keys cannot be empty.
  */
 public final class IndexKeys {
     /** Marks the start of a value in substring grams, so grams can anchor an initial substring. */
@@ -24,6 +32,9 @@ public final class IndexKeys {
     /** The single key under which the presence index lists an attribute's holders. */
     @SuppressWarnings("MutablePublicArray") // read-only by contract: a copy per lookup would allocate on the hot path
     public static final byte[] PRESENCE_KEY = {1};
+
+    /** The longest key an index stores (LMDB's limit); longer keys are cut to it. */
+    public static final int MAX_KEY_BYTES = Tree.MAX_KEY_BYTES;
 
     private static final String INTEGER_SYNTAX = "1.3.6.1.4.1.1466.115.121.1.27";
 
@@ -102,6 +113,26 @@ public final class IndexKeys {
             key[5 + i] = (byte) (negative ? ~magnitude[i] : magnitude[i]);
         }
         return key;
+    }
+
+    /**
+     * The stored form of {@code key} in {@code reuse} (a direct buffer of at least {@link
+     * #MAX_KEY_BYTES}): cut to that size, an empty key as the single byte 0.
+     */
+    static ByteBuffer stored(ByteBuffer reuse, byte[] key) {
+        reuse.clear();
+        if (key.length == 0) {
+            reuse.put((byte) 0);
+        } else {
+            reuse.put(key, 0, Math.min(key.length, MAX_KEY_BYTES));
+        }
+        reuse.flip();
+        return reuse;
+    }
+
+    /** {@code key} as a stored key is compared: its first {@link #MAX_KEY_BYTES} bytes, in a new buffer. */
+    static ByteBuffer cut(byte[] key) {
+        return ByteBuffer.wrap(key, 0, Math.min(key.length, MAX_KEY_BYTES)).slice();
     }
 
     /** An index key with value equality, for sets of keys. */

@@ -1,0 +1,126 @@
+package dev.larch.server.store;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.lmdbjava.Cursor;
+import org.lmdbjava.GetOp;
+import org.lmdbjava.PutFlags;
+import org.lmdbjava.SeekOp;
+
+/**
+ * One attribute index: the tree {@code <kind tag>:<attribute OID>} ({@link IndexRef#treeName()}),
+ * index key ({@link IndexKeys}, stored cut and never empty) → the IDs of the entries with a value
+ * giving that key, as sorted 8-byte duplicates ({@link EntryIds}).
+ *
+ * <p>Counts its lookups by search planning ({@link #ids}, {@link #idsInRange}) for monitoring;
+ * maintenance and verification reads are not counted.
+ *
+ * <p>Thread-safety: safe to share; the transactions passed in are the callers'.
+ */
+final class AttributeIndex {
+    private final IndexRef ref;
+    private final Tree tree;
+    private final LongAdder lookups = new LongAdder();
+
+    AttributeIndex(IndexRef ref, Tree tree) {
+        this.ref = ref;
+        this.tree = tree;
+    }
+
+    IndexRef ref() {
+        return ref;
+    }
+
+    Tree tree() {
+        return tree;
+    }
+
+    /** Lookups by search planning since the store opened. */
+    long lookups() {
+        return lookups.sum();
+    }
+
+    /** Adds ({@code key}, {@code id}); adding a pair already held changes nothing. */
+    void add(WriteTxn txn, byte[] key, long id) {
+        tree.put(
+                txn.txn,
+                IndexKeys.stored(txn.keyBuffer(), key),
+                EntryIds.write(txn.idBuffer(), id),
+                PutFlags.MDB_NODUPDATA);
+    }
+
+    /** Removes ({@code key}, {@code id}) if held. */
+    void delete(WriteTxn txn, byte[] key, long id) {
+        tree.delete(txn.txn, IndexKeys.stored(txn.keyBuffer(), key), EntryIds.write(txn.idBuffer(), id));
+    }
+
+    /** How many IDs the index holds under exactly {@code key}. */
+    long count(ReadTxn txn, byte[] key) {
+        try (Cursor<ByteBuffer> c = tree.cursor(txn.txn)) {
+            return c.get(IndexKeys.stored(txn.keyBuffer(), key), GetOp.MDB_SET_KEY) ? c.count() : 0;
+        }
+    }
+
+    /**
+     * The IDs under exactly {@code key}, or null when there are more than {@code limit}: such a key
+     * narrows too little to be worth reading, and the planner treats it as unindexed.
+     */
+    IdSet ids(ReadTxn txn, byte[] key, int limit) {
+        lookups.increment();
+        try (Cursor<ByteBuffer> c = tree.cursor(txn.txn)) {
+            if (!c.get(IndexKeys.stored(txn.keyBuffer(), key), GetOp.MDB_SET_KEY)) {
+                return IdSet.EMPTY;
+            }
+            long n = c.count();
+            if (n > limit) {
+                return null;
+            }
+            long[] ids = new long[(int) n];
+            int i = 0;
+            do {
+                ids[i++] = EntryIds.read(c.val());
+            } while (i < n && c.seek(SeekOp.MDB_NEXT_DUP));
+            return new IdSet(ids, i);
+        }
+    }
+
+    /**
+     * The IDs under every key in [{@code from}, {@code to}] (either bound null for open), or null
+     * when more than {@code limit} were seen. With {@code prefixOnly}, {@code from} is a prefix and
+     * the scan stops at the first key not starting with it. Bounds compare as stored keys do, cut
+     * to {@link IndexKeys#MAX_KEY_BYTES}.
+     */
+    IdSet idsInRange(ReadTxn txn, byte[] from, byte[] to, boolean prefixOnly, int limit) {
+        lookups.increment();
+        ByteBuffer start = from == null ? null : IndexKeys.stored(txn.keyBuffer(), from);
+        ByteBuffer prefix = prefixOnly && from != null ? IndexKeys.cut(from) : null;
+        KeyRange range = new KeyRange(start, false, prefix, to == null ? null : IndexKeys.cut(to));
+        IdSet.Builder out = new IdSet.Builder();
+        try (RangeCursor c = tree.range(txn.txn, range)) {
+            while (c.next()) {
+                if (out.size() >= limit) {
+                    return null;
+                }
+                out.add(EntryIds.read(c.value()));
+            }
+        }
+        return out.build();
+    }
+
+    /** Whether the index holds ({@code key}, {@code id}), positioned by {@code cursor} (one of this tree's). */
+    static boolean has(ReadTxn txn, Cursor<ByteBuffer> cursor, byte[] key, long id) {
+        return cursor.get(
+                IndexKeys.stored(txn.keyBuffer(), key), EntryIds.write(txn.idBuffer(), id), SeekOp.MDB_GET_BOTH);
+    }
+
+    /** Records (key, ID pairs) in the index. */
+    long records(ReadTxn txn) {
+        return tree.records(txn.txn);
+    }
+
+    /** Visits every record in key order, the key copied. */
+    void forEach(ReadTxn txn, ReadTxn.RecordVisitor visitor) {
+        IdsInRange.visitAll(tree.range(txn.txn, KeyRange.all()), visitor);
+    }
+}

@@ -1,0 +1,118 @@
+package dev.larch.server.entry;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+
+import dev.larch.schema.LarchSchema;
+import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
+import org.apache.directory.api.ldap.model.entry.DefaultEntry;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.exception.LdapException;
+import org.apache.directory.api.ldap.model.schema.SchemaManager;
+import org.junit.jupiter.api.Test;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The stored entry format, byte for byte: entries on disk are read by this codec, so a change of
+ * these bytes is a change of the store format ({@code dev.larch.server.store.StoreFormat}).
+ */
+class EntryCodecTest {
+    private static final SchemaManager SCHEMA = LarchSchema.standard();
+    private static final String CN = "2.5.4.3";
+    private static final String SN = "2.5.4.4";
+
+    /** cn is number 300 (a two-byte varint), sn number 2. */
+    private static final EntryCodec CODEC = new EntryCodec(new AttributeCatalog(SCHEMA, Map.of(CN, 300, SN, 2)));
+
+    /** cn=Ann with cn spelled "CN" by the client, which the entry keeps as the attribute's name. */
+    private static Entry ann() throws LdapException {
+        Entry entry = new DefaultEntry(SCHEMA, "cn=Ann,dc=ex");
+        entry.add(new DefaultAttribute("CN", SCHEMA.getAttributeType(CN), "Ann", "Anne"));
+        return entry;
+    }
+
+    @Test
+    void anEntryIsWrittenInTheDocumentedLayout() throws LdapException {
+        byte[] expected = {
+            2, // format version
+            1,
+            2,
+            3,
+            4,
+            5,
+            6,
+            7,
+            8, // parent ID, 8 bytes big-endian
+            12,
+            'c',
+            'n',
+            '=',
+            'A',
+            'n',
+            'n',
+            ',',
+            'd',
+            'c',
+            '=',
+            'e',
+            'x', // DN as given: length, UTF-8
+            1, // one attribute
+            (byte) 0xAC,
+            0x02, // its number, 300, as a varint
+            3,
+            'C',
+            'N', // its name as the client wrote it: length + 1, bytes (0 would mean "cn")
+            2, // two values
+            3,
+            'A',
+            'n',
+            'n',
+            4,
+            'A',
+            'n',
+            'n',
+            'e'
+        };
+        assertArrayEquals(expected, CODEC.encode(0x0102030405060708L, ann()));
+    }
+
+    @Test
+    void theTypesOwnNameIsWrittenAsZero() throws LdapException {
+        Entry entry = new DefaultEntry(SCHEMA, "sn=Lee", "sn: Lee");
+        byte[] expected = {2, 0, 0, 0, 0, 0, 0, 0, 9, 6, 's', 'n', '=', 'L', 'e', 'e', 1, 2, 0, 1, 3, 'L', 'e', 'e'};
+        assertArrayEquals(expected, CODEC.encode(9, entry));
+    }
+
+    @Test
+    void whatIsEncodedDecodesToTheSameEntry() throws LdapException {
+        byte[] bytes = CODEC.encode(42, ann());
+        ByteBuffer buffer = ByteBuffer.allocateDirect(bytes.length + 3);
+        buffer.put(new byte[] {9, 9, 9}).put(bytes).flip().position(3);
+        StoredEntry decoded = CODEC.decode(7, buffer);
+        assertEquals(3, buffer.position(), "decode does not move the buffer");
+        assertEquals(7, decoded.id());
+        assertEquals(42, decoded.parentId());
+        assertEquals(42, EntryCodec.parentId(buffer));
+        assertEquals("cn=Ann,dc=ex", decoded.dn());
+        assertEquals(1, decoded.attributes().size());
+        StoredAttribute cn = decoded.attribute(CN);
+        assertEquals("CN", cn.userId());
+        assertEquals(
+                List.of("Ann", "Anne"), List.of(new String(cn.values()[0], UTF_8), new String(cn.values()[1], UTF_8)));
+        assertEquals(SCHEMA.getAttributeType(CN), cn.type());
+    }
+
+    @Test
+    void anEntryOfAnotherFormatVersionIsRefused() throws LdapException {
+        byte[] bytes = CODEC.encode(1, ann());
+        bytes[0] = 3;
+        IllegalStateException refused =
+                assertThrows(IllegalStateException.class, () -> CODEC.decode(5, ByteBuffer.wrap(bytes)));
+        assertEquals("entry 5 has unknown format version 3", refused.getMessage());
+    }
+}
