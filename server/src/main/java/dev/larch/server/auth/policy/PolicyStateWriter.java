@@ -97,20 +97,43 @@ public final class PolicyStateWriter {
             change.accept(p);
         }
         if (schedule) {
-            writes.submitInternal("password policy state of " + dn.getName(), txn -> flush(txn, key));
+            writes.submitInternal("password policy state of " + dn.getName(), new Flush(key)::run);
         }
     }
 
-    /** On the writer thread. */
-    private void flush(WriteTxn txn, String key) {
-        Pending p;
-        synchronized (this) {
-            p = pending.remove(key);
-            overflowWarned = false;
+    /** Takes the entry's pending outcomes off the map: outcomes arriving later schedule a write of their own. */
+    private synchronized Pending take(String key) {
+        overflowWarned = false;
+        return pending.remove(key);
+    }
+
+    /**
+     * One queued write of an entry's outcomes. It keeps what it took, so that when the write queue
+     * runs it again (alone, after a shared commit failed) the same outcomes are written, not lost.
+     */
+    private final class Flush {
+        private final String key;
+        private boolean taken;
+        private Pending outcomes;
+
+        Flush(String key) {
+            this.key = key;
         }
-        if (p == null) {
-            return;
+
+        /** On the writer thread. */
+        void run(WriteTxn txn) {
+            if (!taken) {
+                outcomes = take(key);
+                taken = true;
+            }
+            if (outcomes != null) {
+                flush(txn, outcomes);
+            }
         }
+    }
+
+    /** Applies {@code p} to what the entry holds in {@code txn}. */
+    private void flush(WriteTxn txn, Pending p) {
         long id = directory.resolve(txn, p.dn);
         if (id == ReadTxn.NOT_FOUND) {
             return;

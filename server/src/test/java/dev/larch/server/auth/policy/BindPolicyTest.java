@@ -5,11 +5,13 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.testing.TestTree;
+import dev.larch.server.write.FailingCommits;
 import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.extras.controls.ppolicy.PasswordPolicyErrorEnum;
 import org.apache.directory.api.ldap.model.name.Dn;
@@ -32,6 +34,7 @@ class BindPolicyTest {
     Path dir;
 
     private TestTree tree;
+    private FailingCommits commits;
     private WriteQueue writes;
     private PolicyStateWriter writer;
     private BindPolicy bind;
@@ -67,7 +70,8 @@ class BindPolicyTest {
                 sn: U
                 userPassword: secret
                 """);
-        writes = new WriteQueue(tree.store);
+        commits = new FailingCommits(tree.store);
+        writes = commits.queue();
         writer = new PolicyStateWriter(tree.directory, writes);
         PolicyResolver resolver =
                 new PolicyResolver(tree.directory, new PolicyCache(tree.directory), "cn=policy,dc=example,dc=com");
@@ -96,6 +100,19 @@ class BindPolicyTest {
         PasswordState state = state();
         assertEquals(3, state.failureTimes().size());
         assertEquals(T0.plusMillis(2), state.accountLockedTime());
+    }
+
+    @Test
+    void aFailedBindIsRecordedEvenWhenItsSharedCommitFailsAndItRunsAgainAlone() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        writes.submitInternal("a slow write", txn -> awaitQuietly(release));
+        bind.failed(governed());
+        writes.submitInternal("a batch-mate", txn -> {});
+        commits.refuseCommitAfter(2); // the slow write's commit passes, the shared one fails
+        release.countDown();
+        drain();
+
+        assertEquals(List.of(T0), state().failureTimes());
     }
 
     @Test
