@@ -180,7 +180,8 @@ public final class PasswordModifyHandler {
             checker.check(entry);
             directory.replace(txn, before, entry);
             if (!adminReset) {
-                session.mustChangePassword(false);
+                // Only once the new password is durable: a no-op or failed change leaves the flag set.
+                txn.onCommit(() -> session.mustChangePassword(false));
             }
             // RFC 3062 section 3: no responseName; a value only to carry genPasswd. The encoder
             // writes opaque responses as they are (typed extended responses lose their value there).
