@@ -29,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Crashes under write load: {@link #WRITERS} connections add entries and modify a counter entry
- * each, recording every write the server acknowledged; the server JVM is killed with SIGKILL at a
+ * each, recording every write the server acknowledged (with that many writers the server's group
+ * commit puts several writes in one transaction and one sync, which the test checks happened); the server JVM is killed with SIGKILL at a
  * random moment, restarted on the same data, and every acknowledged write must be there. Repeated
  * for {@code -Dlarch.crash.rounds} rounds (2 in the normal test run; {@code ./larch crash-test}
  * runs more), with kill moments drawn from {@code -Dlarch.crash.seed} (random and printed when not
@@ -38,9 +39,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CrashIT {
     static final int ROUNDS = Integer.getInteger("larch.crash.rounds", 2);
     static final long SEED = Long.getLong("larch.crash.seed", new Random().nextLong());
-    static final int WRITERS = 4;
+    static final int WRITERS = 8;
     static final String ADMIN_PASSWORD = "crash-admin-secret";
     static final String PARENT = "ou=people," + TestData.SUFFIX;
+    static final String STATISTICS = ",cn=Statistics,cn=Monitor";
     /** The kill comes this long after every writer had a write acknowledged, plus up to {@link #KILL_SPREAD_MS}. */
     static final int KILL_MIN_MS = 50;
 
@@ -58,6 +60,8 @@ class CrashIT {
         LarchProcess server = start(data);
         long adds = 0;
         long modifies = 0;
+        long transactions = 0;
+        long operations = 0;
         try {
             createCounters(server);
             for (int round = 1; round <= ROUNDS; round++) {
@@ -67,6 +71,8 @@ class CrashIT {
                 r.verify(server);
                 adds += r.acknowledgedAdds.size();
                 modifies += r.acknowledgedModifies.get();
+                transactions += r.transactions;
+                operations += r.operations;
                 System.out.println("[crash-test] round " + round + ": killed after " + r.acknowledgedAdds.size()
                         + " acknowledged adds; all present after the restart");
             }
@@ -74,17 +80,22 @@ class CrashIT {
         } finally {
             server.close();
         }
+        assertTrue(
+                operations > transactions,
+                "no writes shared a transaction (" + operations + " writes in " + transactions
+                        + " transactions): the kills did not test group commit");
         AbuseReport.record(
                 "crash test",
                 String.format(
                         Locale.ROOT,
                         "%d rounds of SIGKILL under %d writers (seed %d): %d acknowledged adds and %d acknowledged"
-                                + " modifies, all present after the restarts; %.1f s",
+                                + " modifies (%.1f writes per commit), all present after the restarts; %.1f s",
                         ROUNDS,
                         WRITERS,
                         SEED,
                         adds,
                         modifies,
+                        operations / (double) Math.max(1, transactions),
                         (System.nanoTime() - start) / 1e9));
     }
 
@@ -140,6 +151,10 @@ class CrashIT {
 
         final List<String> problems = new CopyOnWriteArrayList<>();
         volatile boolean killed;
+        /** Write transactions and writes the server had committed shortly before the kill. */
+        long transactions;
+
+        long operations;
 
         Round(int number, LarchProcess server) {
             this.number = number;
@@ -159,12 +174,22 @@ class CrashIT {
                     everyWriterAcknowledged.await(60, TimeUnit.SECONDS),
                     "no write acknowledged: " + problems + "\n" + server.output());
             Thread.sleep(killAfterMs);
+            try (LDAPConnection c = admin(server)) {
+                transactions = counter(c, "cn=Write Transactions");
+                operations = counter(c, "cn=Write Operations");
+            }
             killed = true;
             server.kill();
             for (Thread writer : writers) {
                 writer.join(Duration.ofSeconds(60));
             }
             assertEquals(List.of(), problems, "writes failed before the kill");
+        }
+
+        private static long counter(LDAPConnection admin, String rdn) throws LDAPException {
+            SearchResultEntry e = admin.getEntry(rdn + STATISTICS, "monitorCounter");
+            assertTrue(e != null && e.hasAttribute("monitorCounter"), rdn + " has no monitorCounter");
+            return Long.parseLong(e.getAttributeValue("monitorCounter"));
         }
 
         /** Adds entries and raises this writer's counter, alternately, until the server is gone. */
