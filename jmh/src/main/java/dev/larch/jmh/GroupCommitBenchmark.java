@@ -1,29 +1,20 @@
 package dev.larch.jmh;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 
-import dev.larch.config.LarchConfig;
+import dev.larch.jmh.data.GeneratedDirectory;
 import dev.larch.jmh.data.People;
-import dev.larch.schema.LarchSchema;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
 import dev.larch.server.store.ReadTxn;
-import dev.larch.server.store.WriteTxn;
-import dev.larch.server.write.NewEntries;
 import dev.larch.server.write.WriteQueue;
 import io.netty.util.concurrent.EventExecutor;
-import org.apache.directory.api.ldap.model.entry.DefaultEntry;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.ModifyRequest;
@@ -31,7 +22,6 @@ import org.apache.directory.api.ldap.model.message.ModifyRequestImpl;
 import org.apache.directory.api.ldap.model.message.Response;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
-import org.apache.directory.api.ldap.model.name.Dn;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -68,9 +58,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class GroupCommitBenchmark {
-    /** Entries per transaction while filling. */
-    private static final int FILL_BATCH = 10_000;
-
     /** The most writes one transaction holds: 1 (each alone) or the default. */
     @Param({"1", "256"})
     public int maxOperations;
@@ -79,19 +66,18 @@ public class GroupCommitBenchmark {
     @Param("10000")
     public int entries;
 
-    private Path dir;
+    private GeneratedDirectory store;
     private StoredDirectory open;
     private WriteQueue writes;
     private long[] ids;
 
     @Setup(Level.Trial)
-    public void setUp() throws IOException {
+    public void setUp() {
         if (entries < People.PER_UNIT) {
             throw new IllegalArgumentException("entries must be at least " + People.PER_UNIT + ", was " + entries);
         }
-        dir = Files.createTempDirectory("larch-jmh-group-");
-        open = StoredDirectory.open(LarchConfig.defaults().withDataDir(dir), LarchSchema.standard(), true);
-        fill();
+        store = GeneratedDirectory.create(entries, true);
+        open = store.open();
         ids = new long[entries];
         Directory directory = open.directory();
         try (ReadTxn txn = open.store().read()) {
@@ -103,14 +89,11 @@ public class GroupCommitBenchmark {
     }
 
     @TearDown(Level.Trial)
-    public void tearDown() throws IOException {
+    public void tearDown() {
         long transactions = writes.transactionsCommitted();
         long operations = writes.operationsCommitted();
         writes.close();
-        open.close();
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        store.close();
         System.out.printf(
                 "%n[larch-jmh] maxOperations %d: %,d writes in %,d transactions (%.1f per commit)%n",
                 maxOperations, operations, transactions, operations / (double) Math.max(1, transactions));
@@ -160,51 +143,6 @@ public class GroupCommitBenchmark {
                     "a modify failed: " + response.getLdapResult().getDiagnosticMessage());
         }
         return response;
-    }
-
-    private void fill() {
-        NewEntries newEntries = new NewEntries(open.directory(), open.checker());
-        WriteTxn txn = open.store().write();
-        try {
-            insert(newEntries, txn, suffix());
-            insert(newEntries, txn, People.unit(People.PEOPLE, "people"));
-            for (int u = 0; u < (entries + People.PER_UNIT - 1) / People.PER_UNIT; u++) {
-                insert(newEntries, txn, People.unit(People.unitDn(u), People.unitName(u)));
-            }
-            for (int i = 0; i < entries; i++) {
-                insert(newEntries, txn, People.person(i));
-                if ((i + 1) % FILL_BATCH == 0) {
-                    txn.commit();
-                    txn.close();
-                    txn = open.store().write();
-                }
-            }
-            txn.commit();
-        } finally {
-            txn.close();
-        }
-    }
-
-    private static Entry suffix() {
-        try {
-            return new DefaultEntry(
-                    People.SUFFIX,
-                    "objectClass",
-                    "top",
-                    "objectClass",
-                    "domain",
-                    "objectClass",
-                    "dcObject",
-                    "dc",
-                    "example");
-        } catch (LdapException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private void insert(NewEntries newEntries, WriteTxn txn, Entry clientEntry) {
-        Dn dn = open.directory().schemaNormalizer().dn(clientEntry.getDn().getName());
-        newEntries.insert(txn, newEntries.prepare(dn, clientEntry, true, Dn.EMPTY_DN));
     }
 
     /** A modify as the protocol layer hands it to a handler; the benchmark thread waits for its answer. */

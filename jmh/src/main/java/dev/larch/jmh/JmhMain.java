@@ -83,7 +83,7 @@ public final class JmhMain {
             if (launch.recordBaseline()) {
                 List<Score> recorded = ResultFile.read(result);
                 System.out.println();
-                System.out.print(BaselineNoise.report(result.toString(), recorded));
+                System.out.print(BaselineNoise.report(result.toString(), recorded, launch.quick()));
                 return BaselineNoise.tooNoisy(recorded).isEmpty() ? 0 : 1;
             }
             if (launch.baseline() == null) {

@@ -2,6 +2,7 @@ package dev.larch.jmh.compare;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * Whether a freshly recorded run is precise enough to be a baseline: every benchmark's error at
@@ -18,8 +19,13 @@ public final class BaselineNoise {
                 .toList();
     }
 
-    /** What {@code --record-baseline} prints after the run: the verdict and, if any, the noisy benchmarks. */
-    public static String report(String file, List<Score> scores) {
+    /**
+     * What {@code --record-baseline} prints after the run: the verdict and, if any, the noisy
+     * benchmarks with the command that records just them again.
+     *
+     * @param quick whether this is the quick baseline ({@code --quick}), which the command must name
+     */
+    public static String report(String file, List<Score> scores, boolean quick) {
         List<Score> noisy = tooNoisy(scores);
         StringBuilder out = new StringBuilder();
         if (noisy.isEmpty()) {
@@ -45,8 +51,26 @@ public final class BaselineNoise {
             }
             out.append('\n');
         }
-        out.append("Comparisons will call them \"baseline too noisy\". Record again on a quieter machine,")
-                .append(" or with more forks (e.g. -f 5), before committing it.\n");
+        out.append("Comparisons will call them \"baseline too noisy\". Before committing, record just these")
+                .append(" again with more forks on a quiet machine; the rest of the file stays as it is:\n")
+                .append(
+                        quick
+                                ? "  ./larch jmh --quick --record-baseline -f 10 '"
+                                : "  ./larch jmh --record-baseline -f 10 '")
+                .append(pattern(noisy))
+                .append("'\n");
         return out.toString();
+    }
+
+    /** A benchmark regex that matches exactly these benchmarks (every param set of each). */
+    static String pattern(List<Score> scores) {
+        return scores.stream()
+                .map(s -> s.benchmark()
+                                .substring(s.benchmark()
+                                                .lastIndexOf('.', s.benchmark().lastIndexOf('.') - 1)
+                                        + 1)
+                        + "$")
+                .distinct()
+                .collect(Collectors.joining("|"));
     }
 }
