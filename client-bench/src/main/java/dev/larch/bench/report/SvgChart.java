@@ -105,17 +105,7 @@ final class SvgChart {
         StringBuilder sb = frame(title, "", yLabel);
         double plotH = H - TOP - BOTTOM;
         for (int e = lo; e <= hi; e++) {
-            double yy = TOP + plotH - (e - lo) / (double) (hi - lo) * plotH;
-            sb.append(String.format(
-                    Locale.ROOT,
-                    "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/><text x='%d' y='%.1f' font-size='11' text-anchor='end'>%s</text>",
-                    LEFT,
-                    W - RIGHT,
-                    yy,
-                    yy,
-                    LEFT - 6,
-                    yy + 4,
-                    fmt(Math.pow(10, e))));
+            gridLineAt(sb, TOP + plotH - (e - lo) / (double) (hi - lo) * plotH, fmt(Math.pow(10, e)));
         }
         int low = lo;
         int high = hi;
@@ -234,7 +224,11 @@ final class SvgChart {
 
     /** A horizontal grid line at {@code v} on a y axis topped by {@code maxY}, labelled on the left. */
     private static void yGridLine(StringBuilder sb, double v, double maxY) {
-        double yy = y(v, maxY);
+        gridLineAt(sb, y(v, maxY), fmt(v));
+    }
+
+    /** A horizontal grid line at pixel height {@code yy}, labelled {@code label} on the left. */
+    private static void gridLineAt(StringBuilder sb, double yy, String label) {
         sb.append(String.format(
                 Locale.ROOT,
                 "<line x1='%d' x2='%d' y1='%.1f' y2='%.1f' stroke='#ddd'/><text x='%d' y='%.1f' font-size='11' text-anchor='end'>%s</text>",
@@ -244,7 +238,7 @@ final class SvgChart {
                 yy,
                 LEFT - 6,
                 yy + 4,
-                fmt(v)));
+                label));
     }
 
     private static void axes(StringBuilder sb, double maxX, double maxY) {
