@@ -14,6 +14,7 @@ import dev.larch.jmh.compare.BaselineUpdate;
 import dev.larch.jmh.compare.Comparison;
 import dev.larch.jmh.compare.Report;
 import dev.larch.jmh.compare.ResultFile;
+import dev.larch.jmh.compare.RoundsMerge;
 import dev.larch.jmh.compare.Score;
 import dev.larch.jmh.data.GeneratedDirectory;
 import org.openjdk.jmh.Main;
@@ -58,11 +59,17 @@ public final class JmhMain {
 
     private JmhMain() {}
 
+    /** Environment: a folder that keeps generated stores across runs of the same build; its owner deletes it. */
+    static final String STORE_CACHE_ENV = "LARCH_JMH_STORE_CACHE";
+
     public static void main(String[] args) {
         System.exit(run(args));
     }
 
     static int run(String[] args) {
+        if (args.length > 0 && args[0].equals("--merge")) {
+            return merge(args);
+        }
         LauncherArgs launch;
         try {
             launch = LauncherArgs.parse(args);
@@ -99,6 +106,27 @@ public final class JmhMain {
             System.err.println("larch jmh: the benchmark run failed: " + e.getMessage());
             return 2;
         } catch (IOException e) {
+            System.err.println("larch jmh: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    /** {@code --merge OUT.json IN.json...}: pools the rounds of a comparison ({@link RoundsMerge}). */
+    private static int merge(String[] args) {
+        if (args.length < 3) {
+            System.err.println("larch jmh: --merge needs OUT.json and at least one IN.json");
+            return 2;
+        }
+        List<Path> inputs = new ArrayList<>();
+        for (int i = 2; i < args.length; i++) {
+            inputs.add(Path.of(args[i]));
+        }
+        try {
+            int benchmarks = RoundsMerge.merge(Path.of(args[1]), inputs);
+            System.out.println(
+                    "larch jmh: pooled " + inputs.size() + " results of " + benchmarks + " benchmarks into " + args[1]);
+            return 0;
+        } catch (IOException | IllegalArgumentException e) {
             System.err.println("larch jmh: " + e.getMessage());
             return 2;
         }
@@ -170,12 +198,17 @@ public final class JmhMain {
 
     /**
      * Gives this run's forks a folder to share generated stores in ({@link GeneratedDirectory}): the
-     * first store benchmark builds, the others copy. Returns the folder, deleted after the run.
+     * first store benchmark builds, the others copy. Returns the folder, deleted after the run; or,
+     * when {@value #STORE_CACHE_ENV} names a folder (the rounds of {@code --compare-with}, which run
+     * the same code several times), uses that one and returns null: its owner deletes it.
      */
     private static Path shareStores(CommandLineOptions cli, ChainedOptionsBuilder options) throws RunnerException {
+        String kept = System.getenv(STORE_CACHE_ENV);
         Path folder;
         try {
-            folder = Files.createTempDirectory("larch-jmh-stores-");
+            folder = kept == null || kept.isBlank()
+                    ? Files.createTempDirectory("larch-jmh-stores-")
+                    : Files.createDirectories(Path.of(kept));
         } catch (IOException e) {
             throw new RunnerException("cannot create a folder for the run's stores: " + e.getMessage(), e);
         }
@@ -185,10 +218,13 @@ public final class JmhMain {
         }
         prepend.add("-D" + GeneratedDirectory.STORE_CACHE_PROPERTY + "=" + folder);
         options.jvmArgsPrepend(prepend.toArray(String[]::new));
-        return folder;
+        return kept == null || kept.isBlank() ? folder : null;
     }
 
     private static void deleteTree(Path folder) {
+        if (folder == null) {
+            return;
+        }
         try (Stream<Path> files = Files.walk(folder)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {

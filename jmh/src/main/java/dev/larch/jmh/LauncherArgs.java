@@ -36,6 +36,8 @@ public record LauncherArgs(
             usage: ./larch jmh [--quick] [-rff FILE] [JMH options] [BENCHMARK REGEX...]
                    ./larch jmh --compare BASELINE.json [--against RESULT.json] [--threshold PCT] [--quick] [JMH options]
                    ./larch jmh [--quick] --record-baseline [JMH options]
+                   ./larch jmh --compare-with REV [--rounds N] [--threshold PCT] [--quick] [JMH options]
+                   ./larch jmh --merge OUT.json IN.json...
 
               (no option)       run the full suite; JMH's JSON goes to jmh-result.json (or -rff FILE)
               --quick           every benchmark briefly, with error bars: 1 fork, 1 warm-up iteration of 1 s
@@ -51,6 +53,13 @@ public record LauncherArgs(
                                 root) or -rff FILE, and list every benchmark whose error is above 10% of its
                                 score: exit status 1 when there is one. With a BENCHMARK REGEX, only those are
                                 recorded: they replace their entries in the existing baseline, the rest stay.
+              --compare-with REV  the regression check in one sitting: builds commit REV from git under
+                                target/jmh-base/, runs its benchmarks and the working tree's in N alternating
+                                rounds (default 3) of one fork each, pools each side's forks (--merge) and
+                                judges the working tree against REV as --compare does; results and pooled
+                                files in target/jmh-rounds/. Prefer it to a stored baseline: results of two
+                                sittings on one machine can differ by more than the threshold.
+              --merge OUT IN... pool the forks of several results of the same benchmarks into OUT
               --against FILE    the result to judge (no run)
               --threshold PCT   smallest change that counts, in percent (default 10)
               -h, --help        this text; JMH's own options: ./larch jmh -h-jmh
