@@ -137,6 +137,8 @@ class LauncherWarmCacheIT {
         try (Server server = Server.start(dir.resolve("defaults"), env)) {
             List<String> args = server.jvmArguments();
             assertTrue(args.contains("-Xmx256m"), args.toString());
+            // The whole heap committed, so the collector cannot shrink it; G1 unless LARCH_GC says.
+            assertTrue(args.contains("-Xms256m") && args.contains("-XX:+UseG1GC"), args.toString());
             assertTrue(args.contains("-XX:MaxDirectMemorySize=256m"), args.toString());
             assertFalse(args.stream().anyMatch(a -> a.startsWith("-XX:AOTCache")), "LARCH_WARM_CACHE=off: " + args);
             assertEquals(256L << 20, server.heapMax());
@@ -146,6 +148,7 @@ class LauncherWarmCacheIT {
         try (Server server = Server.start(dir.resolve("set"), env)) {
             List<String> args = server.jvmArguments();
             assertTrue(args.contains("-Xmx300m") && args.contains("-XX:MaxDirectMemorySize=100m"), args.toString());
+            assertTrue(args.contains("-Xms300m"), args.toString());
             assertEquals(300L << 20, server.heapMax());
         }
     }

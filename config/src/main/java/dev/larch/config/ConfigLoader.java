@@ -95,7 +95,8 @@ final class ConfigLoader {
             "limits.max-persistent-searches",
             "limits.persistent-search-queue",
             "integrity.reference-attributes",
-            "integrity.unique-attributes");
+            "integrity.unique-attributes",
+            "server.warm-up-seconds");
 
     static final String INDEX_PREFIX = "index.";
 
@@ -136,7 +137,8 @@ final class ConfigLoader {
                                 base.integrity().referenceAttributes()),
                         s.list("integrity.unique-attributes", base.integrity().uniqueAttributes())),
                 metrics(s, base.metrics()),
-                tracing(s, base.tracing()));
+                tracing(s, base.tracing()),
+                new WarmUp(s.integer("server.warm-up-seconds", base.warmUp().seconds(), 0, WarmUp.MAX_SECONDS)));
         s.requireAllRead();
         requireEqualityIndexes(
                 s, config, "integrity.reference-attributes", config.integrity().referenceAttributes());

@@ -71,7 +71,9 @@ final class Defaults {
             // Counting and cn=Monitor on; no Prometheus endpoint until metrics.port is set.
             Metrics.DEFAULTS,
             // No tracing: nothing is recorded or exported until tracing.otlp-endpoint is set.
-            Tracing.OFF);
+            Tracing.OFF,
+            // Read-only requests from the store through the real pipeline, then the port opens.
+            WarmUp.DEFAULT);
 
     private Defaults() {}
 

@@ -36,6 +36,7 @@ import java.util.Set;
  * @param metrics counting, {@code cn=Monitor} and the Prometheus endpoint ({@code metrics.*})
  * @param tracing per-operation tracing over OTLP ({@code tracing.*}); {@link Tracing#OFF} unless an
  *     endpoint is set
+ * @param warmUp self-warm-up before the listener opens ({@code server.warm-up-seconds})
  */
 public record LarchConfig(
         String suffix,
@@ -54,7 +55,8 @@ public record LarchConfig(
         ResultControls resultControls,
         IntegrityRules integrity,
         Metrics metrics,
-        Tracing tracing) {
+        Tracing tracing,
+        WarmUp warmUp) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -74,6 +76,50 @@ public record LarchConfig(
         Objects.requireNonNull(integrity, "integrity");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(tracing, "tracing");
+        Objects.requireNonNull(warmUp, "warmUp");
+    }
+
+    /**
+     * A configuration without self-warm-up ({@link WarmUp#OFF}): what servers built in code (tests)
+     * get unless they ask for it, so they open their port at once.
+     */
+    public LarchConfig(
+            String suffix,
+            Listen listen,
+            Storage storage,
+            Limits limits,
+            Security security,
+            Logging logging,
+            Map<String, Set<IndexKind>> indexes,
+            List<Path> schemaFiles,
+            RateQuotas rateQuotas,
+            Tls tls,
+            PasswordPolicySettings passwordPolicy,
+            Passwords passwords,
+            Access access,
+            ResultControls resultControls,
+            IntegrityRules integrity,
+            Metrics metrics,
+            Tracing tracing) {
+        this(
+                suffix,
+                listen,
+                storage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                tls,
+                passwordPolicy,
+                passwords,
+                access,
+                resultControls,
+                integrity,
+                metrics,
+                tracing,
+                WarmUp.OFF);
     }
 
     /** A configuration with the default monitoring settings ({@link Metrics#DEFAULTS}) and no tracing. */
@@ -367,6 +413,13 @@ public record LarchConfig(
         return c.build();
     }
 
+    /** A copy with the self-warm-up setting replaced. */
+    public LarchConfig withWarmUp(WarmUp replacement) {
+        Copy c = new Copy(this);
+        c.warmUp = replacement;
+        return c.build();
+    }
+
     /**
      * The components of a config, to change one and build a new config: the one place besides the
      * record header that lists them all, so a new component is added here, not to every copy method.
@@ -389,6 +442,7 @@ public record LarchConfig(
         private IntegrityRules integrity;
         private Metrics metrics;
         private Tracing tracing;
+        private WarmUp warmUp;
 
         Copy(LarchConfig c) {
             suffix = c.suffix;
@@ -408,6 +462,7 @@ public record LarchConfig(
             integrity = c.integrity;
             metrics = c.metrics;
             tracing = c.tracing;
+            warmUp = c.warmUp;
         }
 
         LarchConfig build() {
@@ -428,7 +483,8 @@ public record LarchConfig(
                     resultControls,
                     integrity,
                     metrics,
-                    tracing);
+                    tracing,
+                    warmUp);
         }
     }
 

@@ -23,6 +23,7 @@ import dev.larch.server.auth.HashCostLimits;
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordHasher;
 import dev.larch.server.monitor.Monitoring;
+import dev.larch.server.net.BeforeListening;
 import dev.larch.server.net.LdapListener;
 import dev.larch.server.net.ListenerOptions;
 import dev.larch.server.net.TlsOptions;
@@ -36,6 +37,7 @@ import dev.larch.server.store.StaleReaderSweeper;
 import dev.larch.server.tls.ReloadableSslContext;
 import dev.larch.server.tls.ServerTlsContext;
 import dev.larch.server.tracing.OperationTracing;
+import dev.larch.server.warmup.SelfWarmUp;
 import dev.larch.server.work.WorkerPool;
 import dev.larch.server.write.InitialSuffix;
 import dev.larch.server.write.WriteQueue;
@@ -166,6 +168,8 @@ public final class LarchServer implements AutoCloseable {
                     config.suffix());
             // cn=Monitor inside the quotas (its searches pay for their rate), counting outside them.
             handler = monitoring.subtree(handler);
+            // The self-warm-up's requests go here, past no access log, counter or quota.
+            RequestHandler warmUpHandler = handler;
             // Inside the access log, so that requests refused for their rate are logged too.
             handler = RateLimitingHandler.around(handler, config.rateQuotas());
             handler = monitoring.counting(handler);
@@ -204,7 +208,13 @@ public final class LarchServer implements AutoCloseable {
                             tlsContext,
                             config.tls().handshakeTimeoutSeconds() * 1000L,
                             config.tls().ldapsPort());
-            listener = listen(options, tlsOptions, handler, monitoring.byteCounts());
+            // Warms up first: the ports open (and the server says it listens) only after it.
+            listener = listen(
+                    options,
+                    tlsOptions,
+                    handler,
+                    monitoring.byteCounts(),
+                    new SelfWarmUp(config.warmUp(), open.directory(), warmUpHandler));
             monitoring.serve(listener::isAccepting, l.host());
             LarchServer server = new LarchServer(
                     lock,
@@ -250,9 +260,10 @@ public final class LarchServer implements AutoCloseable {
 
     /** Starts the listener; a failure to bind names the address (the port may come from --port). */
     private static LdapListener listen(
-            ListenerOptions options, TlsOptions tls, RequestHandler handler, ByteCounts bytes) throws IOException {
+            ListenerOptions options, TlsOptions tls, RequestHandler handler, ByteCounts bytes, BeforeListening before)
+            throws IOException {
         try {
-            return LdapListener.start(options, tls, handler, bytes);
+            return LdapListener.start(options, tls, handler, bytes, before);
         } catch (IOException e) {
             if (e.getMessage() != null && e.getMessage().contains("(listen.ldaps-port)")) {
                 throw e;

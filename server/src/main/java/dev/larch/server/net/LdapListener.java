@@ -19,10 +19,12 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
 import org.slf4j.Logger;
@@ -112,7 +114,19 @@ public final class LdapListener implements AutoCloseable {
      */
     public static LdapListener start(ListenerOptions options, TlsOptions tls, RequestHandler handler, ByteCounts bytes)
             throws IOException {
+        return start(options, tls, handler, bytes, BeforeListening.NOTHING);
+    }
+
+    /**
+     * As {@link #start(ListenerOptions, TlsOptions, RequestHandler, ByteCounts)}, running {@code before}
+     * on the listener's event loops before any port is bound (the self-warm-up). A failure of {@code
+     * before} is logged and the ports are bound anyway.
+     */
+    public static LdapListener start(
+            ListenerOptions options, TlsOptions tls, RequestHandler handler, ByteCounts bytes, BeforeListening before)
+            throws IOException {
         Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(before, "before");
         Objects.requireNonNull(tls, "tls");
         Objects.requireNonNull(handler, "handler");
         boolean epoll = Epoll.isAvailable();
@@ -125,6 +139,10 @@ public final class LdapListener implements AutoCloseable {
         InFlightOperations inFlight = new InFlightOperations();
         ConnectionLimits limits = new ConnectionLimits(options.maxConnections(), options.maxConnectionsPerAddress());
         try {
+            runBefore(
+                    before,
+                    new LoopbackLoad(
+                            ioGroup, channelType, epoll ? EpollSocketChannel.class : NioSocketChannel.class, options));
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptGroup, ioGroup)
                     .channel(channelType)
@@ -186,6 +204,15 @@ public final class LdapListener implements AutoCloseable {
                 throw io2;
             }
             throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": " + e, e);
+        }
+    }
+
+    /** Runs {@code before}; whatever goes wrong in it, the listener still opens its ports. */
+    private static void runBefore(BeforeListening before, LoopbackLoad loopback) {
+        try {
+            before.run(loopback);
+        } catch (RuntimeException e) {
+            LOG.warn("before listening: {}; opening the port anyway", e.toString(), e);
         }
     }
 

@@ -41,6 +41,11 @@ final class AttributeIndex {
         return lookups.sum();
     }
 
+    /** Starts counting lookups from zero again. */
+    void forgetLookups() {
+        lookups.reset();
+    }
+
     /** Adds ({@code key}, {@code id}); adding a pair already held changes nothing. */
     void add(WriteTxn txn, byte[] key, long id) {
         tree.put(

@@ -157,6 +157,16 @@ public final class IndexCatalog {
     }
 
     /**
+     * Sets every count of {@link #lookups()} back to zero: the server's self-warm-up searches before
+     * it listens, and those are not clients' lookups.
+     */
+    public void forgetLookups() {
+        for (AttributeIndex index : byTreeName.values()) {
+            index.forgetLookups();
+        }
+    }
+
+    /**
      * The index {@code kind} on {@code attributeOid}.
      *
      * @throws IllegalArgumentException when the store keeps no such index

@@ -1,0 +1,30 @@
+package dev.larch.config;
+
+/**
+ * Self-warm-up before the listener opens ({@code server.warm-up-seconds}).
+ *
+ * @param seconds how long the server runs read-only requests drawn from its own store through its own
+ *     request pipeline before it binds its port; 0 for none. It may end sooner (a store with few or no
+ *     entries). 0..600.
+ */
+public record WarmUp(int seconds) {
+    /** The most {@code server.warm-up-seconds} accepts: a start is never held up longer than this. */
+    public static final int MAX_SECONDS = 600;
+
+    /** No warm-up: the port opens as soon as the store is open. */
+    public static final WarmUp OFF = new WarmUp(0);
+
+    /** {@code server.warm-up-seconds} unless set: see config/larch.conf for the measurement. */
+    public static final WarmUp DEFAULT = new WarmUp(10);
+
+    public WarmUp {
+        if (seconds < 0 || seconds > MAX_SECONDS) {
+            throw new IllegalArgumentException("server.warm-up-seconds must be 0.." + MAX_SECONDS + ", got " + seconds);
+        }
+    }
+
+    /** Whether the server warms up at all. */
+    public boolean enabled() {
+        return seconds > 0;
+    }
+}
