@@ -162,6 +162,10 @@ public final class LdifImporter {
                 try (bulk) {
                     try {
                         Written written = writeEntries(first, reader, progress, bulk, false);
+                        LOG.info(
+                                "{} entries in; filling {} indexes from their sorted records",
+                                written.entries(),
+                                open.store().indexes().refs().size());
                         long start = System.nanoTime();
                         long records = bulk.finish();
                         LOG.info(
