@@ -37,6 +37,7 @@ final class ConfigLoader {
             "storage.import-batch-entries",
             "storage.create-suffix",
             "storage.group-commit-max-operations",
+            "storage.import-sort-memory",
             "limits.size-limit",
             "limits.time-limit-seconds",
             "limits.look-through-limit",
@@ -200,7 +201,8 @@ final class ConfigLoader {
                 s.bool("storage.durable-writes", b.durableWrites()),
                 s.integer("storage.import-batch-entries", b.importBatchEntries(), 1, 10_000_000),
                 s.bool("storage.create-suffix", b.createSuffix()),
-                s.integer("storage.group-commit-max-operations", b.groupCommitMaxOperations(), 1, 100_000));
+                s.integer("storage.group-commit-max-operations", b.groupCommitMaxOperations(), 1, 100_000),
+                s.size("storage.import-sort-memory", b.importSortMemoryBytes(), 0, 1L << 40));
     }
 
     private static Limits limits(Settings s, Limits b) throws ConfigException {

@@ -321,7 +321,8 @@ public record LarchConfig(
                 s.durableWrites(),
                 s.importBatchEntries(),
                 s.createSuffix(),
-                s.groupCommitMaxOperations());
+                s.groupCommitMaxOperations(),
+                s.importSortMemoryBytes());
         return c.build();
     }
 

@@ -18,6 +18,9 @@ import java.util.Objects;
  *     entry itself ({@code storage.create-suffix})
  * @param groupCommitMaxOperations the most writes committed together in one transaction, sharing
  *     its sync ({@code storage.group-commit-max-operations}); 1 commits each alone
+ * @param importSortMemoryBytes the most index records, in bytes, an import into an empty store holds
+ *     in memory before spilling them to sorted run files ({@code storage.import-sort-memory}); 0
+ *     writes each entry's index records directly instead, as an import into a non-empty store does
  */
 public record Storage(
         Path dataDir,
@@ -26,15 +29,41 @@ public record Storage(
         boolean durableWrites,
         int importBatchEntries,
         boolean createSuffix,
-        int groupCommitMaxOperations) {
+        int groupCommitMaxOperations,
+        long importSortMemoryBytes) {
     /** The default of {@code storage.group-commit-max-operations}. */
     public static final int DEFAULT_GROUP_COMMIT_MAX_OPERATIONS = 256;
+    /** The default of {@code storage.import-sort-memory}: index records an import holds in memory. */
+    public static final long DEFAULT_IMPORT_SORT_MEMORY_BYTES = 512L << 20;
 
     public Storage {
         Objects.requireNonNull(dataDir, "dataDir");
         if (groupCommitMaxOperations < 1) {
             throw new IllegalArgumentException("groupCommitMaxOperations must be at least 1");
         }
+        if (importSortMemoryBytes < 0) {
+            throw new IllegalArgumentException("importSortMemoryBytes must not be negative");
+        }
+    }
+
+    /** A store with the default import sort memory ({@link #DEFAULT_IMPORT_SORT_MEMORY_BYTES}). */
+    public Storage(
+            Path dataDir,
+            long mapSizeBytes,
+            int maxReaders,
+            boolean durableWrites,
+            int importBatchEntries,
+            boolean createSuffix,
+            int groupCommitMaxOperations) {
+        this(
+                dataDir,
+                mapSizeBytes,
+                maxReaders,
+                durableWrites,
+                importBatchEntries,
+                createSuffix,
+                groupCommitMaxOperations,
+                DEFAULT_IMPORT_SORT_MEMORY_BYTES);
     }
 
     /** A store with the default group commit bound ({@value #DEFAULT_GROUP_COMMIT_MAX_OPERATIONS}). */
@@ -63,12 +92,39 @@ public record Storage(
     /** A copy with {@link #createSuffix()} replaced. */
     public Storage withCreateSuffix(boolean create) {
         return new Storage(
-                dataDir, mapSizeBytes, maxReaders, durableWrites, importBatchEntries, create, groupCommitMaxOperations);
+                dataDir,
+                mapSizeBytes,
+                maxReaders,
+                durableWrites,
+                importBatchEntries,
+                create,
+                groupCommitMaxOperations,
+                importSortMemoryBytes);
     }
 
     /** A copy with {@link #groupCommitMaxOperations()} replaced. */
     public Storage withGroupCommitMaxOperations(int maxOperations) {
         return new Storage(
-                dataDir, mapSizeBytes, maxReaders, durableWrites, importBatchEntries, createSuffix, maxOperations);
+                dataDir,
+                mapSizeBytes,
+                maxReaders,
+                durableWrites,
+                importBatchEntries,
+                createSuffix,
+                maxOperations,
+                importSortMemoryBytes);
+    }
+
+    /** A copy with {@link #importSortMemoryBytes()} replaced. */
+    public Storage withImportSortMemoryBytes(long bytes) {
+        return new Storage(
+                dataDir,
+                mapSizeBytes,
+                maxReaders,
+                durableWrites,
+                importBatchEntries,
+                createSuffix,
+                groupCommitMaxOperations,
+                bytes);
     }
 }

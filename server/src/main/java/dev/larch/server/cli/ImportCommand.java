@@ -38,7 +38,10 @@ final class ImportCommand implements Callable<Integer> {
         try (DataDirectoryLock lock = DataDirectoryLock.acquire(config.storage().dataDir(), "import");
                 StoredDirectory open = StoredDirectory.open(config, schema, false)) {
             LdifImporter importer = new LdifImporter(
-                    open, config.storage().importBatchEntries(), config.limits().indexEntryLimit());
+                    open,
+                    config.storage().importBatchEntries(),
+                    config.limits().indexEntryLimit(),
+                    sortMemory(config.storage().importSortMemoryBytes()));
             LdifImporter.Result result;
             Progress progress = Progress.onStandardError("imported entries", LdifImporter.countEntries(file));
             try {
@@ -58,5 +61,12 @@ final class ImportCommand implements Callable<Integer> {
                     open.store().sizeOnDisk());
             return 0;
         }
+    }
+
+    /** Below this a bulk import would spill almost at once: smaller settings (but 0) are raised to it. */
+    static final long MIN_SORT_MEMORY = 16L << 20;
+
+    private static long sortMemory(long configured) {
+        return configured == 0 ? 0 : Math.max(MIN_SORT_MEMORY, configured);
     }
 }

@@ -7,10 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.function.Consumer;
 
+import dev.larch.config.Storage;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordSchemes;
@@ -18,6 +17,7 @@ import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.group.MemberOfMaintainer;
+import dev.larch.server.ldif.bulk.BulkSession;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.search.GroupGraph;
 import dev.larch.server.search.SearchPlanner;
@@ -36,25 +36,31 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Bulk-loads LDIF offline: entries are validated exactly as an add would validate them, written
- * in large transactions (one per batch, not synced) with their indexes in the same pass, and the
- * store is synced once at the end.
+ * in large transactions (one per batch, not synced), and the store is synced once at the end.
  *
  * <p>Two stages run in parallel: a reader thread parses and schema-checks entries, and the
- * calling thread writes them in file order. Profiling a 26k-entry load showed the work split
- * about evenly between the two (LDIF parsing and schema conversion versus encoding, index keys
- * and LMDB puts), so the pipeline keeps both cores busy.
+ * calling thread writes them in file order.
  *
- * <p>memberOf values in the LDIF are dropped: once every entry is in, one pass computes them from
- * the groups ({@link MemberOfMaintainer}), rewriting only the entries some group names, found
- * through the member indexes, in transactions of one batch each.
+ * <p>Into a store that holds no entry (a new data directory, or one holding only the suffix a
+ * server created, which the LDIF's first entry then replaces) the writer takes the bulk path
+ * ({@link BulkSession}): entries are appended in ID order while their index records are sorted in
+ * bounded runs, and each index is filled by appending once every entry is in. A failure there
+ * leaves the store empty. Into any other store each entry is written with its index records, and
+ * the batches committed before a failure stay imported.
+ *
+ * <p>memberOf values in the LDIF are dropped: once every entry and index is in, one pass computes
+ * them from the groups ({@link MemberOfMaintainer}), rewriting only the entries some group names,
+ * found through the member indexes, in transactions of one batch each.
  */
 public final class LdifImporter {
     private static final Logger LOG = LoggerFactory.getLogger(LdifImporter.class);
-    private static final int QUEUE = 2048;
+    /** Threads parsing and checking records: one per core, the writer and the splitter beside them. */
+    private final int parseThreads = Runtime.getRuntime().availableProcessors();
 
     private final StoredDirectory open;
     private final NewEntries newEntries;
     private final int batchEntries;
+    private final long sortMemoryBytes;
     private final MemberOfMaintainer memberOf;
     private final AttributeType memberOfType;
 
@@ -63,14 +69,24 @@ public final class LdifImporter {
         this(open, batchEntries, 0);
     }
 
+    /** {@link #LdifImporter(StoredDirectory, int, int, long)} with the default sort memory. */
+    public LdifImporter(StoredDirectory open, int batchEntries, int indexEntryLimit) {
+        this(open, batchEntries, indexEntryLimit, Storage.DEFAULT_IMPORT_SORT_MEMORY_BYTES);
+    }
+
     /**
      * @param indexEntryLimit the server's {@code limits.index-entry-limit}, so that the memberOf
      *     pass follows the member indexes as the server's own upkeep does
+     * @param sortMemoryBytes the most index records a bulk load holds in memory before spilling
+     *     them to disk ({@code storage.import-sort-memory}), lowered to a third of the heap when
+     *     that is less; 0 for the ordinary path even into an empty store
      */
-    public LdifImporter(StoredDirectory open, int batchEntries, int indexEntryLimit) {
+    public LdifImporter(StoredDirectory open, int batchEntries, int indexEntryLimit, long sortMemoryBytes) {
         this.open = open;
         this.newEntries = new NewEntries(open.directory(), open.checker());
         this.batchEntries = Math.max(1, batchEntries);
+        this.sortMemoryBytes =
+                Math.min(Math.max(0, sortMemoryBytes), Runtime.getRuntime().maxMemory() / 3);
         SchemaManager schema = open.directory().schemaNormalizer().schema();
         this.memberOf = new MemberOfMaintainer(
                 open.directory(),
@@ -92,74 +108,159 @@ public final class LdifImporter {
         }
     }
 
-    /** One parsed entry, or the reason parsing stopped, or the end of the file. */
-    private record Item(long position, String dn, Entry entry, String failure) {
-        static final Item END = new Item(-1, null, null, null);
-
-        /** Whether this is the reader's last item, {@link #END}: no entry and no failure. */
-        boolean isEnd() {
-            return entry == null && failure == null;
-        }
-    }
-
     /**
      * Imports every entry of {@code ldif}; parents must come before their children.
      *
      * @param progress called after each committed batch with the running total
-     * @throws ImportException naming the entry (and its position) that could not be imported;
+     * @throws ImportException naming the entry (and its position) that could not be imported. On
+     *     the bulk path (an empty store) the store is then left empty; on the ordinary path the
      *     batches committed before it stay imported
      */
     public Result importFile(Path ldif, Consumer<Long> progress) throws IOException {
         long start = System.nanoTime();
-        BlockingQueue<Item> queue = new ArrayBlockingQueue<>(QUEUE);
-        BufferedReader in = Files.newBufferedReader(ldif, StandardCharsets.UTF_8);
-        Thread reader = Thread.ofPlatform().name("larch-import-reader").daemon().start(() -> read(in, queue));
-        long count = 0;
-        long cleartext = 0;
-        try {
-            long serverSuffix = suffixAlone();
-            WriteTxn txn = open.store().write();
-            try {
-                int inBatch = 0;
-                for (Item item = take(queue); !item.isEnd(); item = take(queue)) {
-                    if (item.failure() != null) {
-                        throw new ImportException(item.failure());
-                    }
-                    if (count == 0 && serverSuffix != ReadTxn.NOT_FOUND && isSuffix(item)) {
-                        replaceSuffix(txn, serverSuffix, item);
-                    } else {
-                        insert(txn, item);
-                    }
-                    count++;
-                    if (hasCleartextPassword(item.entry())) {
-                        cleartext++;
-                    }
-                    if (++inBatch == batchEntries) {
-                        txn.commit();
-                        txn.close();
-                        txn = open.store().write();
-                        inBatch = 0;
-                        progress.accept(count);
-                    }
-                }
-                txn.commit();
-            } finally {
-                txn.close();
-            }
-        } finally {
-            reader.interrupt();
-            in.close();
+        Written written;
+        try (BufferedReader in = Files.newBufferedReader(ldif, StandardCharsets.UTF_8);
+                ChunkedReader reader = new ChunkedReader(in, parseThreads, this::prepare)) {
+            written = writeAll(reader, progress);
         }
-        long withMemberOf = computeMemberOf();
         open.store().sync();
-        if (cleartext > 0) {
+        if (written.cleartext() > 0) {
             LOG.warn(
                     "{} imported entries carry a userPassword without a {SCHEME} prefix, stored as given;"
                             + " binds refuse them unless security.allow-cleartext-passwords is on: set them"
                             + " again with Password Modify (ldappasswd), or hash them before importing",
-                    cleartext);
+                    written.cleartext());
         }
-        return new Result(count, withMemberOf, Duration.ofNanos(System.nanoTime() - start));
+        return new Result(written.entries(), written.withMemberOf(), Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /** What the entry stage wrote, and the memberOf pass after it. */
+    private record Written(long entries, long cleartext, long withMemberOf) {
+        Written withMemberOf(long n) {
+            return new Written(entries, cleartext, n);
+        }
+    }
+
+    /**
+     * Writes the reader's entries in file order, then computes memberOf. Into a store that holds no entry (or only a suffix
+     * a server created, which the LDIF's first entry replaces) this is the bulk path ({@link
+     * BulkSession}): entries appended, indexes filled from sorted runs afterwards, and on failure
+     * the store emptied again. Into any other store, the ordinary path: each entry with its index
+     * records, batches committed before a failure staying imported.
+     */
+    private Written writeAll(ChunkedReader reader, Consumer<Long> progress) throws IOException {
+        ImportItem first = take(reader);
+        failOn(first);
+        long serverSuffix = suffixAlone();
+        boolean replacing = serverSuffix != ReadTxn.NOT_FOUND && !first.isEnd() && isSuffix(first);
+        if (sortMemoryBytes > 0 && (replacing || serverSuffix == ReadTxn.NOT_FOUND)) {
+            if (replacing) {
+                deleteServerSuffix(serverSuffix);
+            }
+            BulkSession bulk = BulkSession.start(open.store(), sortMemoryBytes);
+            if (bulk != null) {
+                try (bulk) {
+                    try {
+                        Written written = writeEntries(first, reader, progress, bulk, false);
+                        LOG.info(
+                                "{} entries in; filling {} indexes from their sorted records",
+                                written.entries(),
+                                open.store().indexes().refs().size());
+                        long start = System.nanoTime();
+                        long records = bulk.finish();
+                        LOG.info(
+                                "filled {} indexes with {} records in {} ms ({} spills of index records to disk)",
+                                open.store().indexes().refs().size(),
+                                records,
+                                (System.nanoTime() - start) / 1_000_000,
+                                bulk.spills());
+                        return written.withMemberOf(computeMemberOf());
+                    } catch (RuntimeException | IOException | Error e) {
+                        abandon(bulk, e);
+                        throw e;
+                    }
+                }
+            }
+            if (replacing) {
+                // The suffix is gone and the store held something else after all: insert the LDIF's.
+                return writeEntries(first, reader, progress, null, false).withMemberOf(computeMemberOf());
+            }
+        }
+        return writeEntries(first, reader, progress, null, replacing).withMemberOf(computeMemberOf());
+    }
+
+    /** Empties the store after a failed bulk load, keeping {@code failure} as the reason reported. */
+    private static void abandon(BulkSession bulk, Throwable failure) {
+        try {
+            bulk.abandon();
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+        if (failure instanceof ImportException) {
+            LOG.warn("import stopped: the store is left empty, as it was before the import");
+        }
+    }
+
+    /**
+     * Writes {@code first} and every item after it, in transactions of {@link #batchEntries}.
+     *
+     * @param bulk the bulk load the transactions join, or null for the ordinary path
+     * @param replaceSuffix whether {@code first} replaces the server-created suffix (ordinary path)
+     */
+    private Written writeEntries(
+            ImportItem first, ChunkedReader reader, Consumer<Long> progress, BulkSession bulk, boolean replaceSuffix) {
+        long count = 0;
+        long cleartext = 0;
+        WriteTxn txn = begin(bulk);
+        try {
+            int inBatch = 0;
+            for (ImportItem item = first; !item.isEnd(); item = take(reader)) {
+                failOn(item);
+                if (count == 0 && replaceSuffix) {
+                    replaceSuffix(txn, suffixAlone(txn), item);
+                } else {
+                    insert(txn, item);
+                }
+                count++;
+                if (hasCleartextPassword(item.entry())) {
+                    cleartext++;
+                }
+                if (++inBatch == batchEntries) {
+                    txn.commit();
+                    txn.close();
+                    txn = begin(bulk);
+                    inBatch = 0;
+                    progress.accept(count);
+                }
+            }
+            txn.commit();
+        } finally {
+            txn.close();
+        }
+        return new Written(count, cleartext, 0);
+    }
+
+    private WriteTxn begin(BulkSession bulk) {
+        WriteTxn txn = open.store().write();
+        if (bulk != null) {
+            bulk.enlist(txn);
+        }
+        return txn;
+    }
+
+    private static void failOn(ImportItem item) {
+        if (item.failure() != null) {
+            throw new ImportException(item.failure());
+        }
+    }
+
+    /** Removes the suffix a server created, which the LDIF's first entry replaces, before a bulk load. */
+    private void deleteServerSuffix(long id) {
+        try (WriteTxn txn = open.store().write()) {
+            open.directory().delete(txn, open.directory().load(txn, id));
+            txn.commit();
+        }
+        LOG.info("replacing the store's only entry, the suffix, with the LDIF's");
     }
 
     /** The pass after the entries: memberOf of every entry some group names, one batch per transaction. */
@@ -187,13 +288,17 @@ public final class LdifImporter {
      */
     private long suffixAlone() {
         try (ReadTxn txn = open.store().read()) {
-            return txn.entryCount() == 1
-                    ? open.directory().resolve(txn, open.directory().suffix())
-                    : ReadTxn.NOT_FOUND;
+            return suffixAlone(txn);
         }
     }
 
-    private boolean isSuffix(Item item) {
+    private long suffixAlone(ReadTxn txn) {
+        return txn.entryCount() == 1
+                ? open.directory().resolve(txn, open.directory().suffix())
+                : ReadTxn.NOT_FOUND;
+    }
+
+    private boolean isSuffix(ImportItem item) {
         return item.entry().getDn().equals(open.directory().suffix());
     }
 
@@ -202,7 +307,7 @@ public final class LdifImporter {
      * LDIF's version takes its place, so that serving a new data directory once (which creates the
      * suffix) and then importing into it works as importing into an empty one does.
      */
-    private void replaceSuffix(WriteTxn txn, long id, Item item) {
+    private void replaceSuffix(WriteTxn txn, long id, ImportItem item) {
         StoredEntry before = open.directory().load(txn, id);
         open.directory().replace(txn, before, item.entry());
         LOG.info("replaced the store's only entry, the suffix {}, with the LDIF's", item.dn());
@@ -244,53 +349,28 @@ public final class LdifImporter {
         return false;
     }
 
-    /** The reader stage: parse, convert and check each entry, in file order. */
-    private void read(BufferedReader in, BlockingQueue<Item> queue) {
-        LdifRecords records = new LdifRecords(in);
+    /** The reader stage's work on one record (on a parse thread): convert and check it. */
+    private ImportItem prepare(LdifEntry ldifEntry, long position) {
+        String dn = ldifEntry.getDn().getName();
+        if (!ldifEntry.isEntry()) {
+            return failure(position, dn, "only plain entries can be imported, not change records");
+        }
         try {
-            for (LdifEntry ldifEntry = records.read(); ldifEntry != null; ldifEntry = records.read()) {
-                long position = records.position();
-                String dn = ldifEntry.getDn().getName();
-                if (!ldifEntry.isEntry()) {
-                    queue.put(failure(position, dn, "only plain entries can be imported, not change records"));
-                    return;
-                }
-                try {
-                    Dn parsed = open.directory().schemaNormalizer().dn(dn);
-                    Entry entry = newEntries.prepare(parsed, ldifEntry.getEntry(), true, Dn.EMPTY_DN);
-                    // Computed from the groups once every entry is in, whatever the LDIF said.
-                    entry.removeAttributes(memberOfType);
-                    queue.put(new Item(position, dn, entry, null));
-                } catch (ResultCodeException e) {
-                    queue.put(failure(
-                            position, dn, e.getMessage() + " [" + e.code().getMessage() + "]"));
-                    return;
-                }
-            }
-            queue.put(Item.END);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ImportException e) {
-            putFailure(queue, e.getMessage());
-        } catch (RuntimeException e) {
-            putFailure(queue, "entry " + (records.position() + 1) + ": " + e.getMessage());
+            Dn parsed = open.directory().schemaNormalizer().dn(dn);
+            Entry entry = newEntries.prepare(parsed, ldifEntry.getEntry(), true, Dn.EMPTY_DN);
+            // Computed from the groups once every entry is in, whatever the LDIF said.
+            entry.removeAttributes(memberOfType);
+            return new ImportItem(position, dn, entry, null);
+        } catch (ResultCodeException e) {
+            return failure(position, dn, e.getMessage() + " [" + e.code().getMessage() + "]");
         }
     }
 
-    /** Blocking put: the writer keeps draining the queue until it sees a failure or the end. */
-    private static void putFailure(BlockingQueue<Item> queue, String message) {
-        try {
-            queue.put(new Item(-1, null, null, message));
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-        }
+    private static ImportItem failure(long position, String dn, String reason) {
+        return new ImportItem(position, dn, null, "entry " + position + " (" + dn + "): " + reason);
     }
 
-    private static Item failure(long position, String dn, String reason) {
-        return new Item(position, dn, null, "entry " + position + " (" + dn + "): " + reason);
-    }
-
-    private void insert(WriteTxn txn, Item item) {
+    private void insert(WriteTxn txn, ImportItem item) {
         try {
             newEntries.insert(txn, item.entry());
         } catch (ResultCodeException e) {
@@ -299,9 +379,9 @@ public final class LdifImporter {
         }
     }
 
-    private static Item take(BlockingQueue<Item> queue) {
+    private static ImportItem take(ChunkedReader reader) {
         try {
-            return queue.take();
+            return reader.next();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ImportException("import interrupted");

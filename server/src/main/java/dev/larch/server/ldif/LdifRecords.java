@@ -25,7 +25,17 @@ final class LdifRecords extends LdifReader {
     private long recordPosition;
 
     LdifRecords(BufferedReader in) {
+        this(in, 0, 0);
+    }
+
+    /**
+     * Reads a part of a file that starts after {@code recordsBefore} records and {@code linesBefore}
+     * lines, so that positions and line numbers name places in the whole file.
+     */
+    LdifRecords(BufferedReader in, long recordsBefore, int linesBefore) {
         this.reader = in;
+        this.recordPosition = recordsBefore;
+        this.lineNumber = linesBefore;
     }
 
     /**

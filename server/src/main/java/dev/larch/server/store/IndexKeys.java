@@ -130,6 +130,18 @@ public final class IndexKeys {
         return reuse;
     }
 
+    /**
+     * The stored form of {@code key} as an array: {@code key} itself when it is stored as is, else
+     * cut to {@link #MAX_KEY_BYTES} or, empty, the single byte 0 ({@link #stored} in bytes). Bulk
+     * loads sort keys in this form, as LMDB will hold them.
+     */
+    public static byte[] storedForm(byte[] key) {
+        if (key.length == 0) {
+            return new byte[] {0};
+        }
+        return key.length <= MAX_KEY_BYTES ? key : Arrays.copyOf(key, MAX_KEY_BYTES);
+    }
+
     /** {@code key} as a stored key is compared: its first {@link #MAX_KEY_BYTES} bytes, in a new buffer. */
     static ByteBuffer cut(byte[] key) {
         return ByteBuffer.wrap(key, 0, Math.min(key.length, MAX_KEY_BYTES)).slice();

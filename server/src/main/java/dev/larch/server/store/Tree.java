@@ -85,6 +85,15 @@ final class Tree {
         }
     }
 
+    /** Removes every record, keeping the tree (LMDB {@code mdb_drop} without deleting it). */
+    void empty(Txn<ByteBuffer> txn) {
+        try {
+            dbi.drop(txn, false);
+        } catch (LmdbException e) {
+            throw writeFailure.apply(e);
+        }
+    }
+
     /** Removes {@code key} and all its values; false when it was absent. */
     boolean delete(Txn<ByteBuffer> txn, ByteBuffer key) {
         try {

@@ -30,6 +30,8 @@ public final class WriteTxn extends ReadTxn {
     // Puts reuse the thread's key and ID buffers (see ReadTxn): allocating them per put cost
     // ~12% of a bulk import's samples. Entries need a value buffer of their own.
     private ByteBuffer valueBuffer = ByteBuffer.allocateDirect(4096);
+    /** Non-null in a bulk load's transaction ({@link #bulkLoad}). */
+    private BulkIndexSink bulkIndexes;
     /** The transaction this one is nested in; null for a top-level one. */
     private final WriteTxn parent;
     /** Set once LMDB accepted the commit: for a top-level transaction, the changes are durable. */
@@ -83,6 +85,10 @@ public final class WriteTxn extends ReadTxn {
     }
 
     public void putEntry(long id, byte[] serialized) {
+        if (bulkIndexes != null) {
+            BulkLoad.appendEntry(this, id, serialized);
+            return;
+        }
         store.entries().put(this, id, serialized);
     }
 
@@ -99,7 +105,27 @@ public final class WriteTxn extends ReadTxn {
     }
 
     public void indexAdd(String attributeOid, IndexKind kind, byte[] key, long id) {
+        if (bulkIndexes != null) {
+            bulkIndexes.add(attributeOid, kind, IndexKeys.storedForm(key), id);
+            return;
+        }
         store.indexes().get(attributeOid, kind).add(this, key, id);
+    }
+
+    /** Where a bulk load sends index records instead of the indexes ({@link #bulkLoad}). */
+    public interface BulkIndexSink {
+        /** Takes one record of the index {@code kind} on {@code attributeOid}; the key is in stored form. */
+        void add(String attributeOid, IndexKind kind, byte[] storedKey, long id);
+    }
+
+    /**
+     * Turns this transaction into a bulk load's: from now on {@link #putEntry} appends ({@link
+     * BulkLoad#appendEntry}: IDs must ascend above every stored one, as new entries' do) and
+     * {@link #indexAdd} hands each record to {@code indexes}, which fills the indexes later ({@link
+     * IndexAppender}). Every other change goes to the store as usual.
+     */
+    public void bulkLoad(BulkIndexSink indexes) {
+        this.bulkIndexes = indexes;
     }
 
     public void indexDelete(String attributeOid, IndexKind kind, byte[] key, long id) {

@@ -191,4 +191,84 @@ class LdifImporterTest {
             assertTrue(e.getMessage().contains("entry already exists: dc=example,dc=com"), e.getMessage());
         }
     }
+
+    @Test
+    void aBadEntryInTheMiddleOfABulkLoadIsNamedAndTheStoreIsLeftEmpty() throws Exception {
+        String text = people(2000)
+                .replace(
+                        "dn: uid=u999,ou=People,dc=example,dc=com\n",
+                        "dn: uid=u999,ou=People,dc=example,dc=com\nnoSuchAttribute: x\n");
+        Path data = dir.resolve("data");
+        try (StoredDirectory open = open(data)) {
+            var e = assertThrows(
+                    LdifImporter.ImportException.class,
+                    () -> new LdifImporter(open, 100, 0, 1 << 16).importFile(ldif(text), n -> {}));
+            // Three base entries, then u0..u998: u999 is entry 1003.
+            assertTrue(
+                    e.getMessage().startsWith("entry 1003 (uid=u999,ou=People,dc=example,dc=com): "), e.getMessage());
+            assertTrue(e.getMessage().contains("noSuchAttribute"), e.getMessage());
+            try (ReadTxn txn = open.store().read()) {
+                assertEquals(0, txn.entryCount(), "a stopped bulk load leaves the store empty");
+            }
+            assertTrue(open.store().indexes().unbuilt().isEmpty(), "empty indexes cover every entry");
+        }
+        try (var files = Files.list(data)) {
+            assertEquals(
+                    List.of(),
+                    files.filter(p -> p.getFileName().toString().startsWith("import-runs-"))
+                            .toList());
+        }
+        try (StoredDirectory open = open(data)) {
+            assertEquals(
+                    253,
+                    new LdifImporter(open, 100)
+                            .importFile(ldif(people(250)), n -> {})
+                            .entries());
+        }
+    }
+
+    @Test
+    void aChildBeforeItsParentIsRefusedNamingTheChildAndTheMissingParent() throws Exception {
+        String text = people(3)
+                + "dn: uid=early,ou=Late,dc=example,dc=com\nobjectClass: inetOrgPerson\nuid: early\ncn: e\nsn: e\n\n"
+                + "dn: ou=Late,dc=example,dc=com\nobjectClass: organizationalUnit\nou: Late\n\n";
+        try (StoredDirectory open = open(dir.resolve("data"))) {
+            var e = assertThrows(
+                    LdifImporter.ImportException.class,
+                    () -> new LdifImporter(open, 10).importFile(ldif(text), n -> {}));
+            assertEquals(
+                    "entry 7 (uid=early,ou=Late,dc=example,dc=com): parent entry does not exist:"
+                            + " ou=Late,dc=example,dc=com [noSuchObject]",
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void aRecordThatDoesNotParseInTheMiddleIsNamedWithItsLine() throws Exception {
+        String before = people(40);
+        String text = before + "dn: uid=bad,ou=People,dc=example,dc=com\nobjectClass inetOrgPerson\n\n"
+                + Ldif.person("late", "Late", "Late", null);
+        int dnLine = (int) before.chars().filter(c -> c == '\n').count() + 1;
+        try (StoredDirectory open = open(dir.resolve("data"))) {
+            var e = assertThrows(
+                    LdifImporter.ImportException.class,
+                    () -> new LdifImporter(open, 10).importFile(ldif(text), n -> {}));
+            String prefix = "entry 44 (uid=bad,ou=People,dc=example,dc=com), near line ";
+            assertTrue(e.getMessage().startsWith(prefix), e.getMessage());
+            int line =
+                    Integer.parseInt(e.getMessage().substring(prefix.length()).split(":")[0]);
+            assertTrue(line >= dnLine && line <= dnLine + 2, "line " + line + ", the record starts at " + dnLine);
+        }
+    }
+
+    @Test
+    void theOrdinaryPathStillServesAnImportWithNoSortMemory() throws Exception {
+        try (StoredDirectory open = open(dir.resolve("data"))) {
+            LdifImporter.Result result = new LdifImporter(open, 100, 0, 0).importFile(ldif(people(250)), n -> {});
+            assertEquals(253, result.entries());
+            try (ReadTxn txn = open.store().read()) {
+                assertEquals(253, txn.entryCount());
+            }
+        }
+    }
 }
