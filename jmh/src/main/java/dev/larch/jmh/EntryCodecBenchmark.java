@@ -35,6 +35,7 @@ public class EntryCodecBenchmark {
     private Entry entry;
     private ByteBuffer serialized;
     private EntryCodec codec;
+    private String parentDn;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -42,6 +43,7 @@ public class EntryCodecBenchmark {
         entry = SampleEntries.schemaAware(schemaNormalizer);
         serialized = SampleEntries.serialized(schemaNormalizer);
         codec = SampleEntries.codec(schemaNormalizer);
+        parentDn = SampleEntries.parentDn(schemaNormalizer);
     }
 
     /** Schema-aware entry to bytes, as every add, modify and rename writes it. */
@@ -53,6 +55,6 @@ public class EntryCodecBenchmark {
     /** Bytes (a direct buffer, as LMDB returns them) to a stored entry, as every search candidate is read. */
     @Benchmark
     public StoredEntry deserializeEntry() {
-        return codec.decode(SampleEntries.ID, serialized);
+        return codec.decode(SampleEntries.ID, serialized, parentDn);
     }
 }

@@ -42,6 +42,11 @@ public final class SampleEntries {
     }
 
     public static StoredEntry stored(SchemaNormalizer schemaNormalizer) {
-        return codec(schemaNormalizer).decode(ID, serialized(schemaNormalizer));
+        return codec(schemaNormalizer).decode(ID, serialized(schemaNormalizer), parentDn(schemaNormalizer));
+    }
+
+    /** The DN of the person's parent, which the store rebuilds from the parent chain on each read. */
+    public static String parentDn(SchemaNormalizer schemaNormalizer) {
+        return schemaAware(schemaNormalizer).getDn().getParent().getName();
     }
 }

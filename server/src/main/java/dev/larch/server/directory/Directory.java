@@ -1,7 +1,9 @@
 package dev.larch.server.directory;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.function.LongPredicate;
 
@@ -11,6 +13,7 @@ import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.index.IndexMaintainer;
 import dev.larch.server.store.DnTree;
+import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
@@ -29,7 +32,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * entries, and writes them together with their DN and attribute index records.
  *
  * <p>DNs are resolved one RDN at a time from the naming context's root, so no key ever holds a
- * whole DN and a rename moves a subtree by rewriting one DN-index record.
+ * whole DN; and an entry stores its RDN and parent ID, not its DN ({@link EntryCodec}): its DN is
+ * rebuilt from the parent chain when it is loaded, the parents' DNs coming from a small cache
+ * ({@link ParentChain}). So a rename moves a subtree by rewriting the renamed entry alone: its
+ * DN-index record, its entry and its index keys.
  *
  * <p>Thread-safe; every method works inside the caller's transaction.
  */
@@ -44,6 +50,7 @@ public final class Directory {
     private final Dn suffix;
     private final byte[] suffixKey;
     private final ReferralObjects referrals;
+    private final ParentChain parents = new ParentChain(ParentChain.DEFAULT_MAX_BYTES);
     /** Told of every change; null while nobody watches (offline import, tools). */
     private volatile ChangeObserver observer;
     /** Keeps stored memberOf values current; {@link MemberOfUpkeep#NONE} until the server sets one. */
@@ -195,26 +202,60 @@ public final class Directory {
         return ancestor;
     }
 
-    /** The entry with this ID; null when it has gone. */
+    /**
+     * The entry with this ID, its DN rebuilt from the parent chain; null when it has gone.
+     *
+     * @throws IllegalStateException when the entry or its parent chain is damaged
+     */
     public StoredEntry load(ReadTxn txn, long id) {
         ByteBuffer bytes = txn.entry(id);
-        return bytes == null ? null : codec.decode(id, bytes);
+        if (bytes == null) {
+            return null;
+        }
+        long parentId = EntryCodec.parentId(bytes);
+        String parentDn = null;
+        if (parentId != DnTree.NO_PARENT) {
+            parentDn = parents.cached(txn, parentId);
+            if (parentDn == null) {
+                parentDn = parents.dn(txn, parentId);
+                if (parentDn == null) {
+                    throw new IllegalStateException(
+                            "entry " + id + " names parent " + parentId + ", which does not exist");
+                }
+                // The walk read other entries, and a read transaction hands every read back in
+                // the same buffer object: read this entry again.
+                bytes = txn.entry(id);
+            }
+        }
+        return codec.decode(id, bytes, parentDn);
     }
 
-    /** The parent's ID, or {@link Keys#NO_PARENT} for the naming context's root. */
+    /**
+     * The DN (user form) of the entry with this ID, read from the parent chain without decoding its
+     * attributes; null when it has gone. Meant for entries with children, which are cached.
+     */
+    public String dnOf(ReadTxn txn, long id) {
+        return parents.dn(txn, id);
+    }
+
+    /** The parent's ID, or {@link DnTree#NO_PARENT} for the naming context's root (or a missing entry). */
     public long parentOf(ReadTxn txn, long id) {
         ByteBuffer bytes = txn.entry(id);
         return bytes == null ? DnTree.NO_PARENT : EntryCodec.parentId(bytes);
     }
 
-    /** Whether entry {@code id} is {@code ancestorId} or lies below it. */
+    /**
+     * Whether entry {@code id} is {@code ancestorId} or lies below it: one read of the entry, then
+     * its ancestors from the cached parent chain.
+     */
     public boolean isWithin(ReadTxn txn, long id, long ancestorId) {
-        for (long current = id; current != DnTree.NO_PARENT; current = parentOf(txn, current)) {
-            if (current == ancestorId) {
-                return true;
-            }
-        }
-        return false;
+        return parents.isWithin(txn, id, ancestorId);
+    }
+
+    /** The DN the store gives an entry named {@code dn} under {@code parentId}: its RDN under the parent's DN. */
+    private String storedDn(ReadTxn txn, long parentId, Dn dn) {
+        String name = EntryCodec.storedName(parentId, dn);
+        return parentId == DnTree.NO_PARENT ? name : EntryCodec.composeDn(name, parents.dn(txn, parentId));
     }
 
     /**
@@ -225,7 +266,7 @@ public final class Directory {
         long id = txn.allocateId();
         txn.putEntry(id, codec.encode(parentId, entry));
         txn.putChild(parentId, keyUnderParent(entry.getDn(), parentId), id);
-        StoredEntry stored = EntryCodec.toStored(id, parentId, entry);
+        StoredEntry stored = EntryCodec.toStored(id, parentId, storedDn(txn, parentId, entry.getDn()), entry);
         indexes.add(txn, stored);
         referrals.written(txn, null, stored);
         memberOf.written(txn, null, stored);
@@ -236,7 +277,7 @@ public final class Directory {
     /** Replaces an entry's content (same ID, DN and parent), updating only changed index keys. */
     public StoredEntry replace(WriteTxn txn, StoredEntry before, Entry after) {
         txn.putEntry(before.id(), codec.encode(before.parentId(), after));
-        StoredEntry stored = EntryCodec.toStored(before.id(), before.parentId(), after);
+        StoredEntry stored = EntryCodec.toStored(before.id(), before.parentId(), before.dn(), after);
         indexes.update(txn, before, stored);
         referrals.written(txn, before, stored);
         memberOf.written(txn, before, stored);
@@ -261,18 +302,25 @@ public final class Directory {
             }
         }
         txn.putEntry(before.id(), codec.encode(before.parentId(), after));
-        StoredEntry stored = EntryCodec.toStored(before.id(), before.parentId(), after);
+        StoredEntry stored = EntryCodec.toStored(before.id(), before.parentId(), before.dn(), after);
         indexes.update(txn, before, stored);
         return stored;
     }
 
-    /** Rewrites an entry under a new DN and parent (modify DN), moving its DN-index record. */
+    /**
+     * Rewrites an entry under a new DN and parent (modify DN), moving its DN-index record, and
+     * counts the rename in the store ({@link WriteTxn#countRename}) so that no cached DN outlives it.
+     * Entries below it are not touched: their DNs follow from the parent chain. The observer and the
+     * memberOf upkeep are told of this entry only; {@link #subtreeRenamed} tells them of the others.
+     */
     public StoredEntry move(WriteTxn txn, StoredEntry before, long newParentId, Entry after) {
         Dn oldDn = schemaNormalizer.dn(before.dn());
+        txn.countRename();
         txn.deleteChild(before.parentId(), keyUnderParent(oldDn, before.parentId()));
         txn.putChild(newParentId, keyUnderParent(after.getDn(), newParentId), before.id());
         txn.putEntry(before.id(), codec.encode(newParentId, after));
-        StoredEntry stored = EntryCodec.toStored(before.id(), newParentId, after);
+        StoredEntry stored =
+                EntryCodec.toStored(before.id(), newParentId, storedDn(txn, newParentId, after.getDn()), after);
         indexes.update(txn, before, stored);
         referrals.written(txn, before, stored);
         memberOf.written(txn, before, stored);
@@ -280,21 +328,72 @@ public final class Directory {
         return stored;
     }
 
-    /** Rewrites only the stored DN string of an entry whose ancestor was renamed. */
-    public void rewriteDn(WriteTxn txn, StoredEntry entry, Dn newDn) {
-        Entry copy = schemaNormalizer.toEntry(entry);
-        copy.setDn(newDn);
-        txn.putEntry(entry.id(), codec.encode(entry.parentId(), copy));
+    /** Told the old and new DN (user form) of each entry a subtree rename moved. */
+    @FunctionalInterface
+    public interface Renamed {
+        void renamed(String oldDn, String newDn);
+    }
+
+    /**
+     * After {@link #move} of {@code rootId}, visits every entry below it, depth first, and tells the
+     * observer (persistent searches) and the memberOf upkeep that its DN changed, and {@code renamed}
+     * its old and new DN. Nothing is written: the descendants' stored RDNs and parent IDs are
+     * unchanged. Entries are decoded only while someone is told of them.
+     *
+     * @param oldRootDn the renamed entry's DN before the move (user form)
+     * @param newRootDn its DN after it, as {@link #move} returned it
+     * @param renamed told of each descendant; null when nobody needs their DNs
+     * @return how many descendants were visited
+     */
+    public long subtreeRenamed(WriteTxn txn, long rootId, String oldRootDn, String newRootDn, Renamed renamed) {
         MemberOfUpkeep upkeep = memberOf;
         // Reference comparison on purpose: NONE is the one instance that keeps nothing.
         @SuppressWarnings("ReferenceEquality")
         boolean maintained = upkeep != MemberOfUpkeep.NONE;
-        if (observer != null || maintained) {
-            StoredEntry stored = EntryCodec.toStored(entry.id(), entry.parentId(), copy);
-            upkeep.written(txn, entry, stored);
-            changed(txn, ChangeType.MODDN, stored, entry.dn());
+        boolean decode = observer != null || maintained;
+        if (!decode && renamed == null) {
+            return 0;
         }
+        long visited = 0;
+        Deque<Moved> pending = new ArrayDeque<>();
+        pending.push(new Moved(rootId, oldRootDn, newRootDn));
+        List<Long> children = new ArrayList<>();
+        while (!pending.isEmpty()) {
+            Moved parent = pending.pop();
+            String parentOldDn = parent.oldDn();
+            String parentNewDn = parent.newDn();
+            children.clear();
+            try (IdCursor c = txn.children(parent.id())) {
+                for (long child = c.next(); child != ReadTxn.NOT_FOUND; child = c.next()) {
+                    children.add(child);
+                }
+            }
+            for (long child : children) {
+                ByteBuffer bytes = txn.entry(child);
+                if (bytes == null) {
+                    throw new IllegalStateException("the DN tree names entry " + child + ", which does not exist");
+                }
+                String name = EntryCodec.name(bytes);
+                String oldDn = EntryCodec.composeDn(name, parentOldDn);
+                String newDn = EntryCodec.composeDn(name, parentNewDn);
+                if (decode) {
+                    StoredEntry after = codec.decode(child, bytes, parentNewDn);
+                    StoredEntry before = new StoredEntry(child, after.parentId(), oldDn, after.attributes());
+                    upkeep.written(txn, before, after);
+                    changed(txn, ChangeType.MODDN, after, oldDn);
+                }
+                if (renamed != null) {
+                    renamed.renamed(oldDn, newDn);
+                }
+                visited++;
+                pending.push(new Moved(child, oldDn, newDn));
+            }
+        }
+        return visited;
     }
+
+    /** An entry a subtree rename moved, whose children are still to be visited. */
+    private record Moved(long id, String oldDn, String newDn) {}
 
     /** Removes a leaf entry with its DN and index records. */
     public void delete(WriteTxn txn, StoredEntry entry) {

@@ -8,6 +8,7 @@ import java.util.List;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.entry.Value;
+import org.apache.directory.api.ldap.model.name.Dn;
 import org.apache.directory.api.ldap.model.schema.AttributeType;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -16,12 +17,19 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * The binary form of an entry in the {@code entries} database.
  *
  * <pre>
- * version:u8(2) parentId:i64 dn:str attributeCount:varint
+ * version:u8(3) parentId:i64 name:str attributeCount:varint
  *   { attributeId:varint name:(varint 0 = the type's primary name | len+1, bytes) valueCount:varint { value:bytes } }
  * str and bytes are a varint length followed by that many bytes (strings in UTF-8).
  * </pre>
  *
- * Attribute types are numbered through the {@link AttributeCatalog} rather than spelled as OIDs,
+ * <p>{@code name} is the entry's own RDN as the client gave it, or, for a naming context's root
+ * (parent ID {@link #NO_PARENT}), its whole DN. No entry stores its full DN: it is its name, a
+ * comma and its parent's DN, rebuilt from the parent chain when read ({@link #decode}'s {@code
+ * parentDn}). So a rename rewrites the renamed entry alone, never its descendants (format 3; format
+ * 2 stored the full DN in every entry). The parent ID and the name sit at fixed places, so {@link
+ * #parentId} and {@link #name} read them without decoding the attributes.
+ *
+ * <p>Attribute types are numbered through the {@link AttributeCatalog} rather than spelled as OIDs,
  * and normalized values are not stored but computed when a filter needs them: together that keeps
  * a typical inetOrgPerson under a kilobyte, so several share one LMDB page instead of each taking
  * an overflow page of its own.
@@ -29,7 +37,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * <p>Thread-safe.
  */
 public final class EntryCodec {
-    private static final int VERSION = 2;
+    private static final int VERSION = 3;
+    /** The parent ID of a naming context's root ({@code dev.larch.server.store.DnTree#NO_PARENT}). */
+    public static final long NO_PARENT = 0L;
 
     private final AttributeCatalog catalog;
 
@@ -37,12 +47,16 @@ public final class EntryCodec {
         this.catalog = catalog;
     }
 
-    /** Serializes a schema-aware entry (every attribute must have its attribute type). */
+    /**
+     * Serializes a schema-aware entry (every attribute must have its attribute type) stored under
+     * {@code parentId}: of its DN only the leaf RDN is kept, or the whole DN when {@code parentId} is
+     * {@link #NO_PARENT}.
+     */
     public byte[] encode(long parentId, Entry entry) {
         Out out = new Out(1024);
         out.u8(VERSION);
         out.i64(parentId);
-        out.str(entry.getDn().getName());
+        out.str(storedName(parentId, entry.getDn()));
         out.varint(entry.size());
         for (Attribute attribute : entry) {
             AttributeType type = attribute.getAttributeType();
@@ -68,6 +82,15 @@ public final class EntryCodec {
      * values the schema already computed are kept, so indexing a new entry normalizes nothing twice.
      */
     public static StoredEntry toStored(long id, long parentId, Entry entry) {
+        return toStored(id, parentId, entry.getDn().getName(), entry);
+    }
+
+    /**
+     * {@link #toStored(long, long, Entry)} with the DN the store gives the entry ({@link
+     * #composeDn}: its RDN under its parent's DN as stored), which may spell the parent's part
+     * differently from the entry's own DN.
+     */
+    public static StoredEntry toStored(long id, long parentId, String dn, Entry entry) {
         List<StoredAttribute> attributes = new ArrayList<>(entry.size());
         for (Attribute attribute : entry) {
             AttributeType type = attribute.getAttributeType();
@@ -83,18 +106,42 @@ public final class EntryCodec {
             }
             attributes.add(new StoredAttribute(type.getOid(), attribute.getUpId(), values, type, normalized));
         }
-        return new StoredEntry(id, parentId, entry.getDn().getName(), List.copyOf(attributes));
+        return new StoredEntry(id, parentId, dn, List.copyOf(attributes));
     }
 
-    /** Decodes an entry read from the store; the buffer's position is not moved. */
-    public StoredEntry decode(long id, ByteBuffer buffer) {
+    /** What {@link #encode} keeps of {@code dn} for an entry under {@code parentId}. */
+    public static String storedName(long parentId, Dn dn) {
+        return parentId == NO_PARENT ? dn.getName() : dn.getRdn().getName();
+    }
+
+    /**
+     * The full DN of an entry with the stored {@code name} under a parent named {@code parentDn}
+     * (null for a naming context's root, whose name is its DN).
+     */
+    public static String composeDn(String name, String parentDn) {
+        return parentDn == null ? name : name + "," + parentDn;
+    }
+
+    /**
+     * Decodes an entry read from the store; the buffer's position is not moved.
+     *
+     * @param parentDn the DN of the entry's parent ({@link #parentId}) in the same state of the
+     *     store, user form; null for a naming context's root
+     * @throws IllegalStateException when the bytes are not an entry of this format, or when a parent
+     *     DN is missing or given for a root
+     */
+    public StoredEntry decode(long id, ByteBuffer buffer, String parentDn) {
         In in = new In(buffer.duplicate());
         int version = in.u8();
         if (version != VERSION) {
             throw new IllegalStateException("entry " + id + " has unknown format version " + version);
         }
         long parentId = in.i64();
-        String dn = in.str();
+        if ((parentId == NO_PARENT) != (parentDn == null)) {
+            throw new IllegalStateException("entry " + id + " has parent " + parentId + " but was decoded "
+                    + (parentDn == null ? "without" : "with") + " a parent DN");
+        }
+        String dn = composeDn(in.str(), parentDn);
         int count = in.varint();
         List<StoredAttribute> attributes = new ArrayList<>(count);
         for (int a = 0; a < count; a++) {
@@ -116,6 +163,22 @@ public final class EntryCodec {
     /** Reads only the parent ID, for scope checks that need nothing else. */
     public static long parentId(ByteBuffer buffer) {
         return buffer.getLong(buffer.position() + 1);
+    }
+
+    /**
+     * Reads only the stored name (the RDN, or a root's whole DN), for rebuilding DNs up the parent
+     * chain; the buffer's position is not moved.
+     *
+     * @throws IllegalStateException when the bytes are not an entry of this format
+     */
+    public static String name(ByteBuffer buffer) {
+        In in = new In(buffer.duplicate());
+        int version = in.u8();
+        if (version != VERSION) {
+            throw new IllegalStateException("stored entry has unknown format version " + version);
+        }
+        in.i64(); // the parent ID
+        return in.str();
     }
 
     private static byte[] userBytes(Attribute attribute, Value value) {

@@ -14,7 +14,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * <ul>
  *   <li>{@value StoreFormat#META_KEY} → the store's format version ({@link StoreFormat}), a 4-byte
  *       big-endian int;
- *   <li>{@code built:<index tree name>} → the byte 1, present once that index covers every entry.
+ *   <li>{@code built:<index tree name>} → the byte 1, present once that index covers every entry;
+ *   <li>{@value #RENAMES} → how many modify DN operations the store has committed, an 8-byte
+ *       big-endian long (absent: 0). Entries store their RDN, not their DN (see {@code
+ *       dev.larch.server.entry.EntryCodec}), so DNs derived from the parent chain may be cached
+ *       outside LMDB only as long as no rename happened: a reader compares this count, read in its
+ *       own snapshot, with the one the cache was filled at ({@link ReadTxn#renameGeneration()}).
  * </ul>
  *
  * <p>Thread-safety: immutable; the transactions passed in are the callers'.
@@ -22,6 +27,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 final class MetaTree {
     static final String NAME = "meta";
     private static final String BUILT = "built:";
+    static final String RENAMES = "renames";
+    private static final byte[] RENAMES_BYTES = RENAMES.getBytes(UTF_8);
 
     private final Tree tree;
 
@@ -43,6 +50,30 @@ final class MetaTree {
         ByteBuffer value = ByteBuffer.allocateDirect(Integer.BYTES);
         value.putInt(0, version);
         tree.put(txn, name(StoreFormat.META_KEY), value);
+    }
+
+    /** How many renames the store has committed as {@code txn} sees it; 0 when none is recorded. */
+    long renames(ReadTxn txn) {
+        ByteBuffer value = tree.get(txn.txn, renamesKey(txn));
+        return value == null ? 0L : value.getLong(value.position());
+    }
+
+    /** Records one more rename in {@code txn}; returns the new count. */
+    long countRename(WriteTxn txn) {
+        long next = renames(txn) + 1;
+        ByteBuffer value = txn.idBuffer();
+        value.clear();
+        value.putLong(next).flip();
+        tree.put(txn.txn, renamesKey(txn), value);
+        return next;
+    }
+
+    /** The key {@value #RENAMES} in the thread's key buffer: read once per search, so not allocated. */
+    private static ByteBuffer renamesKey(ReadTxn txn) {
+        ByteBuffer key = txn.keyBuffer();
+        key.clear();
+        key.put(RENAMES_BYTES).flip();
+        return key;
     }
 
     /** Whether the index tree {@code indexTree} is recorded as built. */

@@ -43,9 +43,30 @@ public class ReadTxn implements AutoCloseable {
         return BUFFERS.get()[1];
     }
 
+    /**
+     * The rename count of this snapshot, read when the transaction begins: read later, it would
+     * move the buffer a caller holds from its last read (LMDB hands every read of a transaction back
+     * in the same buffer object).
+     */
+    private final long renames;
+
     ReadTxn(LmdbStore store, Txn<ByteBuffer> txn) {
         this.store = store;
         this.txn = txn;
+        this.renames = store.meta().renames(this);
+    }
+
+    /**
+     * The generation a cache of DN-derived data (DNs rebuilt from the parent chain, ancestor IDs)
+     * must have been filled at to be valid in this transaction: the number of renames the store had
+     * committed in this snapshot ({@link MetaTree}). Between two renames no entry's DN or parent
+     * changes, so data cached at generation g holds for every transaction of generation g; a reader
+     * that began before a rename keeps seeing old DNs, one that began after it the new ones. A
+     * negative result means "use no such cache": a write transaction that renamed an entry sees a
+     * state no other transaction has seen yet and may never commit.
+     */
+    public long renameGeneration() {
+        return renames;
     }
 
     /** The serialized entry with this ID, or null. */

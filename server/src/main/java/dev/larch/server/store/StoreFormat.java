@@ -12,13 +12,17 @@ import java.nio.file.Path;
  *
  * <p>Versions: 1, the first recorded; 2, entries store their {@code memberOf} values (kept by
  * {@code dev.larch.server.group.MemberOfMaintainer}), which a version 1 store lacks, so it is
- * refused rather than read with every memberOf missing. Stores written before the version was
+ * refused rather than read with every memberOf missing; 3, an entry stores its own RDN (a naming
+ * context's root its whole DN) where it stored its full DN, the DN being rebuilt from the parent
+ * chain, and the {@link MetaTree} counts renames: a modify DN of an entry with descendants then
+ * rewrites that entry alone instead of every entry below it. A version 2 entry read as version 3
+ * would give every DN twice its parent's part, so version 2 is refused. Stores written before the version was
  * recorded have the layout of version 1 and are refused too; an empty store without a version is
  * new and stamped with this one when opened for writing.
  */
 public final class StoreFormat {
     /** The layout this build reads and writes. */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     static final String META_KEY = "format";
 

@@ -36,6 +36,10 @@ public final class WriteTxn extends ReadTxn {
     private final WriteTxn parent;
     /** Set once LMDB accepted the commit: for a top-level transaction, the changes are durable. */
     private boolean committed;
+    /** The committed rename count when the top-level transaction began. */
+    private final long renamesAtStart;
+    /** Whether this transaction, or a nested one committed into it, counted a rename. */
+    private boolean renamed;
 
     WriteTxn(LmdbStore store, Txn<ByteBuffer> txn) {
         this(store, txn, null);
@@ -44,6 +48,28 @@ public final class WriteTxn extends ReadTxn {
     WriteTxn(LmdbStore store, Txn<ByteBuffer> txn, WriteTxn parent) {
         super(store, txn);
         this.parent = parent;
+        this.renamesAtStart = parent == null ? super.renameGeneration() : parent.renamesAtStart;
+        this.renamed = parent != null && parent.renamed;
+    }
+
+    /**
+     * The committed rename count while this transaction (with the transactions it is nested in and
+     * those nested in it that committed) has renamed nothing; -1 once one did, so that no cache
+     * shared with readers is used or filled with DNs of a state that may still abort.
+     */
+    @Override
+    public long renameGeneration() {
+        return renamed ? -1L : renamesAtStart;
+    }
+
+    /**
+     * Records in this transaction that an entry was renamed or moved (modify DN): every DN below it
+     * changes, so caches of DNs filled at an earlier {@link #renameGeneration} stop being used by
+     * transactions that begin after this one commits.
+     */
+    public void countRename() {
+        store.meta().countRename(this);
+        renamed = true;
     }
 
     /**
@@ -188,6 +214,7 @@ public final class WriteTxn extends ReadTxn {
         committed = true;
         if (parent != null) {
             parent.afterCommit.addAll(afterCommit);
+            parent.renamed |= renamed;
             return;
         }
         RuntimeException first = null;

@@ -96,6 +96,11 @@ public final class Integrity {
         }
     }
 
+    /** Whether any reference attribute is kept: when none is, {@link #referencesMoved} does nothing. */
+    public boolean keepsReferences() {
+        return !referenceAttributes.isEmpty();
+    }
+
     /**
      * Rewrites every reference to {@code oldDn} in the reference attributes: to {@code newDn}, or
      * away when it is null (the entry was deleted).

@@ -1,8 +1,6 @@
 package dev.larch.server.write;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -16,9 +14,7 @@ import dev.larch.server.protocol.Operation;
 import dev.larch.server.read.AssertionControl;
 import dev.larch.server.read.ReadEntryControl;
 import dev.larch.server.search.FilterCompiler;
-import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
-import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
@@ -32,8 +28,12 @@ import org.apache.directory.api.ldap.model.name.Rdn;
 
 /**
  * Modify DN (RFC 4511 section 4.9): renames an entry and, with newSuperior, moves it and its
- * whole subtree. The entry keeps its ID; descendants keep their IDs and DN-index records and
- * only have their stored DN rewritten.
+ * whole subtree. The entry keeps its ID; descendants keep their IDs, DN-index records and stored
+ * entries untouched, since entries store their RDN and their DN follows from the parent chain
+ * ({@link Directory#move}). The descendants are still visited, read but not written ({@link
+ * Directory#subtreeRenamed}), to tell persistent searches and the memberOf upkeep of their new DNs
+ * and to rewrite references to them (referential integrity): a rename of an entry with N
+ * descendants writes one entry plus the references to the N, and reads the N.
  */
 public final class ModifyDnHandler {
     private final Integrity integrity;
@@ -113,12 +113,19 @@ public final class ModifyDnHandler {
             access.requireRenameTo(op.session(), txn, before, after);
             access.written(txn, before, after);
             Control postCopy = postRead.read(post, op.session(), txn, after);
-            List<Dn[]> renamed = new ArrayList<>();
-            renamed.add(new Dn[] {dn, newDn});
-            rewriteDescendants(txn, directory, id, newDn, renamed);
+            List<Renaming> renamed = new ArrayList<>();
+            renamed.add(new Renaming(before.dn(), after.dn()));
+            Directory.Renamed descendants = (oldDn, descendantDn) -> renamed.add(new Renaming(oldDn, descendantDn));
+            // Descendants are read, not written; their DNs are collected only for references to them.
+            directory.subtreeRenamed(
+                    txn, id, before.dn(), after.dn(), integrity.keepsReferences() ? descendants : null);
             // After every DN changed, so references held inside the moved subtree are found too.
-            for (Dn[] names : renamed) {
-                integrity.referencesMoved(txn, names[0], names[1], modifier);
+            for (Renaming names : renamed) {
+                integrity.referencesMoved(
+                        txn,
+                        directory.schemaNormalizer().dn(names.oldDn()),
+                        directory.schemaNormalizer().dn(names.newDn()),
+                        modifier);
             }
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
@@ -167,30 +174,6 @@ public final class ModifyDnHandler {
         return false;
     }
 
-    /** Gives every entry below {@code rootId} its DN under the renamed ancestor {@code newRootDn}. */
-    private void rewriteDescendants(WriteTxn txn, Directory directory, long rootId, Dn newRootDn, List<Dn[]> renamed) {
-        Deque<Long> pendingParents = new ArrayDeque<>();
-        Deque<Dn> pendingDns = new ArrayDeque<>();
-        pendingParents.push(rootId);
-        pendingDns.push(newRootDn);
-        while (!pendingParents.isEmpty()) {
-            long parent = pendingParents.pop();
-            Dn parentDn = pendingDns.pop();
-            List<Long> children = new ArrayList<>();
-            try (IdCursor c = txn.children(parent)) {
-                for (long child = c.next(); child != ReadTxn.NOT_FOUND; child = c.next()) {
-                    children.add(child);
-                }
-            }
-            for (long child : children) {
-                StoredEntry entry = directory.load(txn, child);
-                Rdn rdn = directory.schemaNormalizer().dn(entry.dn()).getRdn();
-                Dn childDn = directory.schemaNormalizer().dn(rdn.getName() + "," + parentDn.getName());
-                renamed.add(new Dn[] {directory.schemaNormalizer().dn(entry.dn()), childDn});
-                directory.rewriteDn(txn, entry, childDn);
-                pendingParents.push(child);
-                pendingDns.push(childDn);
-            }
-        }
-    }
+    /** One entry's DN before and after a modify DN, user form. */
+    private record Renaming(String oldDn, String newDn) {}
 }

@@ -1,17 +1,30 @@
 package dev.larch.server.directory;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
+import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.store.ReadTxn;
+import dev.larch.server.store.WriteTxn;
 import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestTree;
+import org.apache.directory.api.ldap.model.entry.DefaultEntry;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.SearchScope;
+import org.apache.directory.api.ldap.model.name.Dn;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DirectoryTest {
     private static final String PEOPLE = "ou=People,dc=example,dc=com";
@@ -25,6 +38,82 @@ class DirectoryTest {
                     () -> tree.directory.require(txn, tree.schemaNormalizer.dn("uid=nobody,ou=Nowhere," + PEOPLE)));
             assertEquals(ResultCodeEnum.NO_SUCH_OBJECT, e.code());
             assertEquals(PEOPLE, e.matchedDn().getName());
+        }
+    }
+
+    private static byte[] storedBytes(ReadTxn txn, long id) {
+        ByteBuffer stored = txn.entry(id);
+        byte[] bytes = new byte[stored.remaining()];
+        stored.duplicate().get(bytes);
+        return bytes;
+    }
+
+    @Test
+    void anEntrysDnIsItsOwnRdnUnderItsParentsDnAsTheParentSpellsIt(@TempDir Path dir) throws LdapException {
+        try (TestTree tree = new TestTree(dir).add(Ldif.BASE)) {
+            StoredEntry added;
+            try (WriteTxn txn = tree.store.write()) {
+                Dn dn = tree.schemaNormalizer.dn("UID=Ann,OU=people,DC=Example,dc=com");
+                Entry client =
+                        new DefaultEntry(dn.getName(), "objectClass: inetOrgPerson", "uid: Ann", "cn: Ann", "sn: A");
+                added = tree.newEntries.insert(txn, tree.newEntries.prepare(dn, client, true, Dn.EMPTY_DN));
+                txn.commit();
+            }
+            try (ReadTxn txn = tree.store.read()) {
+                long id = tree.directory.require(txn, tree.schemaNormalizer.dn("uid=ann," + PEOPLE));
+                StoredEntry loaded = tree.directory.load(txn, id);
+                assertEquals("UID=Ann," + PEOPLE, loaded.dn());
+                assertEquals(loaded.dn(), added.dn(), "what insert returns is what a read gives");
+                assertEquals(PEOPLE, tree.directory.dnOf(txn, loaded.parentId()));
+                long suffix = tree.directory.require(txn, tree.directory.suffix());
+                assertTrue(tree.directory.isWithin(txn, id, suffix));
+                assertTrue(tree.directory.isWithin(txn, id, loaded.parentId()));
+                assertFalse(tree.directory.isWithin(txn, loaded.parentId(), id));
+            }
+        }
+    }
+
+    @Test
+    void aMoveRewritesTheMovedEntryAloneAndEveryDescendantFollows(@TempDir Path dir) {
+        try (TestTree tree = new TestTree(dir).add(Ldif.BASE).add(Ldif.bulkUnit("ou=Unit," + PEOPLE, 20, i -> "d"))) {
+            long unit;
+            long person;
+            byte[] personBefore;
+            try (ReadTxn txn = tree.store.read()) {
+                unit = tree.directory.require(txn, tree.schemaNormalizer.dn("ou=Unit," + PEOPLE));
+                person = tree.directory.require(txn, tree.schemaNormalizer.dn("uid=u0005,ou=Unit," + PEOPLE));
+                personBefore = storedBytes(txn, person);
+            }
+            String moved = "ou=Moved,ou=Groups,dc=example,dc=com";
+            try (WriteTxn txn = tree.store.write()) {
+                StoredEntry before = tree.directory.load(txn, unit);
+                Entry after = tree.schemaNormalizer.toEntry(before);
+                after.setDn(tree.schemaNormalizer.dn(moved));
+                long groups = tree.directory.require(txn, tree.schemaNormalizer.dn("ou=Groups,dc=example,dc=com"));
+                StoredEntry stored = tree.directory.move(txn, before, groups, after);
+                assertEquals(moved, stored.dn());
+                List<String> told = new ArrayList<>();
+                assertEquals(20, tree.directory.subtreeRenamed(txn, unit, before.dn(), stored.dn(), (o, n) -> {
+                    told.add(o + " -> " + n);
+                }));
+                assertTrue(told.contains("uid=u0005,ou=Unit," + PEOPLE + " -> uid=u0005," + moved), told.toString());
+                txn.commit();
+            }
+            try (ReadTxn txn = tree.store.read()) {
+                assertArrayEquals(personBefore, storedBytes(txn, person), "a descendant's record is not rewritten");
+                assertEquals(
+                        "uid=u0005," + moved, tree.directory.load(txn, person).dn());
+                assertEquals(person, tree.directory.resolve(txn, tree.schemaNormalizer.dn("uid=u0005," + moved)));
+                assertEquals(
+                        ReadTxn.NOT_FOUND,
+                        tree.directory.resolve(txn, tree.schemaNormalizer.dn("uid=u0005,ou=Unit," + PEOPLE)));
+            }
+            assertEquals(
+                    21,
+                    tree.search(moved, SearchScope.SUBTREE, "(objectClass=*)").size());
+            assertEquals(
+                    List.of("uid=u0007," + moved),
+                    tree.search("dc=example,dc=com", SearchScope.SUBTREE, "(uid=u0007)"));
         }
     }
 }

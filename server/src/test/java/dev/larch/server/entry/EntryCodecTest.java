@@ -39,7 +39,7 @@ class EntryCodecTest {
     @Test
     void anEntryIsWrittenInTheDocumentedLayout() throws LdapException {
         byte[] expected = {
-            2, // format version
+            3, // format version
             1,
             2,
             3,
@@ -48,19 +48,13 @@ class EntryCodecTest {
             6,
             7,
             8, // parent ID, 8 bytes big-endian
-            12,
+            6,
             'c',
             'n',
             '=',
             'A',
             'n',
-            'n',
-            ',',
-            'd',
-            'c',
-            '=',
-            'e',
-            'x', // DN as given: length, UTF-8
+            'n', // the entry's own RDN as given (not its DN): length, UTF-8
             1, // one attribute
             (byte) 0xAC,
             0x02, // its number, 300, as a varint
@@ -83,9 +77,47 @@ class EntryCodecTest {
 
     @Test
     void theTypesOwnNameIsWrittenAsZero() throws LdapException {
-        Entry entry = new DefaultEntry(SCHEMA, "sn=Lee", "sn: Lee");
-        byte[] expected = {2, 0, 0, 0, 0, 0, 0, 0, 9, 6, 's', 'n', '=', 'L', 'e', 'e', 1, 2, 0, 1, 3, 'L', 'e', 'e'};
+        Entry entry = new DefaultEntry(SCHEMA, "sn=Lee,dc=ex", "sn: Lee");
+        byte[] expected = {3, 0, 0, 0, 0, 0, 0, 0, 9, 6, 's', 'n', '=', 'L', 'e', 'e', 1, 2, 0, 1, 3, 'L', 'e', 'e'};
         assertArrayEquals(expected, CODEC.encode(9, entry));
+    }
+
+    @Test
+    void aNamingContextsRootKeepsItsWholeDn() throws LdapException {
+        Entry entry = new DefaultEntry(SCHEMA, "sn=Lee,dc=ex", "sn: Lee");
+        byte[] expected = {
+            3, 0, 0, 0, 0, 0, 0, 0, 0, 12, 's', 'n', '=', 'L', 'e', 'e', ',', 'd', 'c', '=', 'e', 'x', 1, 2, 0, 1, 3,
+            'L', 'e', 'e'
+        };
+        byte[] bytes = CODEC.encode(EntryCodec.NO_PARENT, entry);
+        assertArrayEquals(expected, bytes);
+        StoredEntry decoded = CODEC.decode(1, ByteBuffer.wrap(bytes), null);
+        assertEquals("sn=Lee,dc=ex", decoded.dn());
+        assertEquals(EntryCodec.NO_PARENT, decoded.parentId());
+    }
+
+    @Test
+    void theRdnIsKeptAsTheClientSpelledIt() throws LdapException {
+        Entry entry = new DefaultEntry(SCHEMA, "CN = Ann+sn=Lee , dc=ex", "cn: Ann", "sn: Lee");
+        byte[] bytes = CODEC.encode(4, entry);
+        assertEquals("CN = Ann+sn=Lee ", EntryCodec.name(ByteBuffer.wrap(bytes)));
+        assertEquals(
+                "CN = Ann+sn=Lee ,DC=Ex",
+                CODEC.decode(2, ByteBuffer.wrap(bytes), "DC=Ex").dn());
+    }
+
+    @Test
+    void aDnIsItsNameUnderItsParentsDn() {
+        assertEquals("cn=a\\,b,ou=x,dc=ex", EntryCodec.composeDn("cn=a\\,b", "ou=x,dc=ex"));
+        assertEquals("dc=ex", EntryCodec.composeDn("dc=ex", null));
+    }
+
+    @Test
+    void decodingWithoutTheParentsDnOrARootWithOneIsRefused() throws LdapException {
+        byte[] child = CODEC.encode(42, ann());
+        assertThrows(IllegalStateException.class, () -> CODEC.decode(7, ByteBuffer.wrap(child), null));
+        byte[] root = CODEC.encode(EntryCodec.NO_PARENT, ann());
+        assertThrows(IllegalStateException.class, () -> CODEC.decode(7, ByteBuffer.wrap(root), "dc=ex"));
     }
 
     @Test
@@ -93,8 +125,10 @@ class EntryCodecTest {
         byte[] bytes = CODEC.encode(42, ann());
         ByteBuffer buffer = ByteBuffer.allocateDirect(bytes.length + 3);
         buffer.put(new byte[] {9, 9, 9}).put(bytes).flip().position(3);
-        StoredEntry decoded = CODEC.decode(7, buffer);
+        StoredEntry decoded = CODEC.decode(7, buffer, "dc=ex");
         assertEquals(3, buffer.position(), "decode does not move the buffer");
+        assertEquals("cn=Ann", EntryCodec.name(buffer));
+        assertEquals(3, buffer.position(), "name does not move the buffer");
         assertEquals(7, decoded.id());
         assertEquals(42, decoded.parentId());
         assertEquals(42, EntryCodec.parentId(buffer));
@@ -110,9 +144,10 @@ class EntryCodecTest {
     @Test
     void anEntryOfAnotherFormatVersionIsRefused() throws LdapException {
         byte[] bytes = CODEC.encode(1, ann());
-        bytes[0] = 3;
+        bytes[0] = 2; // format 2 stored the full DN where format 3 stores the RDN
         IllegalStateException refused =
-                assertThrows(IllegalStateException.class, () -> CODEC.decode(5, ByteBuffer.wrap(bytes)));
-        assertEquals("entry 5 has unknown format version 3", refused.getMessage());
+                assertThrows(IllegalStateException.class, () -> CODEC.decode(5, ByteBuffer.wrap(bytes), "dc=ex"));
+        assertEquals("entry 5 has unknown format version 2", refused.getMessage());
+        assertThrows(IllegalStateException.class, () -> EntryCodec.name(ByteBuffer.wrap(bytes)));
     }
 }

@@ -1,18 +1,24 @@
 package dev.larch.server.maintenance;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import dev.larch.config.IndexKind;
 import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.directory.Directory;
+import dev.larch.server.entry.AttributeCatalog;
+import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.IndexKeys;
 import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.WriteTxn;
 import dev.larch.server.testing.TestServer;
+import org.apache.directory.api.ldap.model.entry.DefaultEntry;
+import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -130,5 +136,55 @@ class StoreVerifierTest {
         assertFinds(report, "names entry");
         assertFinds(report, "which does not exist");
         assertTrue(report.problems() >= 2, List.copyOf(report.listed()).toString());
+    }
+
+    /** The stored bytes of entry {@code id} with its parent ID replaced by {@code parentId}. */
+    private static byte[] withParent(WriteTxn txn, long id, long parentId) {
+        ByteBuffer stored = txn.entry(id);
+        byte[] bytes = new byte[stored.remaining()];
+        stored.duplicate().get(bytes);
+        ByteBuffer.wrap(bytes).putLong(1, parentId); // after the version byte
+        return bytes;
+    }
+
+    @Test
+    void aStoredNameOfSeveralRdnsIsNamed() throws Exception {
+        tamper((txn, directory, person) -> {
+            EntryCodec bare = new EntryCodec(
+                    new AttributeCatalog(directory.schemaNormalizer().schema(), Map.of()));
+            try {
+                // A root's name is its whole DN: so a name of two RDNs, then moved under ou=people.
+                byte[] bytes = bare.encode(
+                        EntryCodec.NO_PARENT,
+                        new DefaultEntry(directory.schemaNormalizer().schema(), "uid=verified,ou=lost"));
+                ByteBuffer.wrap(bytes).putLong(1, person.parentId());
+                txn.putEntry(person.id(), bytes);
+            } catch (LdapException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertFinds(verify(), "stores a name that is not one RDN under its parent");
+    }
+
+    @Test
+    void aParentChainThatLoopsIsNamed() throws Exception {
+        tamper((txn, directory, person) ->
+                txn.putEntry(person.parentId(), withParent(txn, person.parentId(), person.id())));
+        assertFinds(verify(), "loops");
+    }
+
+    @Test
+    void aDnTreeRecordUnderAnotherParentThanTheEntrysIsNamed() throws Exception {
+        tamper((txn, directory, person) -> {
+            long suffix = directory.resolve(txn, directory.suffix());
+            txn.putChild(
+                    suffix,
+                    Directory.rdnKey(directory.schemaNormalizer().dn(PERSON).getRdn()),
+                    person.id());
+        });
+        VerifyReport report = verify();
+        assertFinds(report, "the DN tree holds 5 records for 4 entries");
+        assertFinds(report, "names entry");
+        assertFinds(report, "whose parent is");
     }
 }

@@ -47,6 +47,52 @@ class MetaTreeTest {
     }
 
     @Test
+    void theRenameCountIsAnEightByteLongCountedInTheWriteTransaction() {
+        try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
+            try (ReadTxn txn = store.read()) {
+                assertEquals(0, store.meta().renames(txn), "absent counts as none");
+            }
+            try (ReadTxn before = store.read()) {
+                try (WriteTxn txn = store.write()) {
+                    assertEquals(0, txn.renameGeneration());
+                    txn.countRename();
+                    assertEquals(-1, txn.renameGeneration(), "a renaming writer uses no DN cache");
+                    txn.countRename();
+                    txn.commit();
+                }
+                assertEquals(0, before.renameGeneration(), "an older reader keeps its snapshot's count");
+            }
+            try (ReadTxn txn = store.read();
+                    RangeCursor c = store.meta().tree().range(txn.txn, KeyRange.all())) {
+                assertEquals(2, txn.renameGeneration());
+                Map<String, String> records = new LinkedHashMap<>();
+                while (c.next()) {
+                    records.put(new String(bytes(c.key()), UTF_8), Arrays.toString(bytes(c.value())));
+                }
+                assertEquals("[0, 0, 0, 0, 0, 0, 0, 2]", records.get("renames"));
+            }
+            try (WriteTxn txn = store.write()) {
+                txn.countRename();
+                // aborted: nothing counted
+            }
+            try (WriteTxn txn = store.write()) {
+                assertEquals(2, txn.renameGeneration());
+                try (WriteTxn child = txn.nested()) {
+                    child.countRename();
+                    assertEquals(-1, child.renameGeneration());
+                    // aborted child: the parent renamed nothing
+                }
+                assertEquals(2, txn.renameGeneration());
+                try (WriteTxn child = txn.nested()) {
+                    child.countRename();
+                    child.commit();
+                }
+                assertEquals(-1, txn.renameGeneration(), "a child's committed rename is the parent's");
+            }
+        }
+    }
+
+    @Test
     void aClearedMarkIsGone() {
         try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
             try (WriteTxn txn = store.write()) {

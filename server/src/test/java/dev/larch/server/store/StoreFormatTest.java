@@ -91,8 +91,27 @@ class StoreFormatTest {
     }
 
     @Test
+    void aVersionTwoStoreKeepsFullDnsInItsEntriesAndIsRefused() {
+        assertEquals(3, StoreFormat.VERSION);
+        try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
+            try (WriteTxn txn = store.write()) {
+                txn.putEntry(txn.allocateId(), new byte[] {2});
+                txn.commit();
+            }
+            writeFormat(store, 2);
+        }
+        StoreException refused = assertThrows(StoreException.class, () -> LmdbStore.open(dir, OPTIONS, Map.of()));
+        assertEquals(
+                "the store in " + dir + " has format version 2; this Larch reads format 3. Move the data: with the"
+                        + " Larch that wrote it run './larch export FILE', then with this one './larch import FILE'"
+                        + " into an empty data directory",
+                refused.getMessage());
+        StoreException readOnly = assertThrows(StoreException.class, () -> LmdbStore.openReadOnly(dir, OPTIONS, false));
+        assertEquals(refused.getMessage(), readOnly.getMessage());
+    }
+
+    @Test
     void aVersionOneStoreLacksStoredMemberOfAndIsRefused() {
-        assertEquals(2, StoreFormat.VERSION);
         try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
             writeFormat(store, 1);
         }
