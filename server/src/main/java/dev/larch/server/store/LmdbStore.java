@@ -94,7 +94,7 @@ public final class LmdbStore implements AutoCloseable {
             stampFormat();
             this.indexes = IndexCatalog.open(env, meta, configuredIndexes, writeFailure);
         }
-        this.nextId = new AtomicLong(lastEntryId() + 1);
+        this.nextId = new AtomicLong(Math.max(lastEntryId() + 1, idFloor()));
         clearStaleReaders();
     }
 
@@ -225,6 +225,13 @@ public final class LmdbStore implements AutoCloseable {
      */
     public long usedBytes() {
         return (env.info().lastPageNumber + 1) * (long) env.stat().pageSize;
+    }
+
+    /** One above the highest entry ID ever deleted ({@link MetaTree#idFloor}); 0 when none was. */
+    private long idFloor() {
+        try (ReadTxn txn = read()) {
+            return meta.idFloor(txn);
+        }
     }
 
     private long lastEntryId() {

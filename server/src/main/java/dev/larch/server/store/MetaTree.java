@@ -20,6 +20,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  *       dev.larch.server.entry.EntryCodec}), so DNs derived from the parent chain may be cached
  *       outside LMDB only as long as no rename happened: a reader compares this count, read in its
  *       own snapshot, with the one the cache was filled at ({@link ReadTxn#renameGeneration()}).
+ *   <li>{@value #ID_FLOOR} → one above the highest entry ID ever deleted, an 8-byte big-endian long
+ *       (absent: 0). New IDs start above both this and the highest ID stored, so an ID is never
+ *       handed out again after its entry was deleted and the server restarted.
  * </ul>
  *
  * <p>Thread-safety: immutable; the transactions passed in are the callers'.
@@ -29,6 +32,9 @@ final class MetaTree {
     private static final String BUILT = "built:";
     static final String RENAMES = "renames";
     private static final byte[] RENAMES_BYTES = RENAMES.getBytes(UTF_8);
+
+    static final String ID_FLOOR = "id-floor";
+    private static final byte[] ID_FLOOR_BYTES = ID_FLOOR.getBytes(UTF_8);
 
     private final Tree tree;
 
@@ -66,6 +72,30 @@ final class MetaTree {
         value.putLong(next).flip();
         tree.put(txn.txn, renamesKey(txn), value);
         return next;
+    }
+
+    /** The lowest ID a new entry may take as {@code txn} sees it: one above the highest deleted; 0 when none was. */
+    long idFloor(ReadTxn txn) {
+        ByteBuffer value = tree.get(txn.txn, key(txn, ID_FLOOR_BYTES));
+        return value == null ? 0L : value.getLong(value.position());
+    }
+
+    /** Records in {@code txn} that entry {@code id} is deleted: the floor rises above it if below. */
+    void deleted(WriteTxn txn, long id) {
+        if (idFloor(txn) > id) {
+            return;
+        }
+        ByteBuffer value = txn.idBuffer();
+        value.clear();
+        value.putLong(id + 1).flip();
+        tree.put(txn.txn, key(txn, ID_FLOOR_BYTES), value);
+    }
+
+    private static ByteBuffer key(ReadTxn txn, byte[] name) {
+        ByteBuffer key = txn.keyBuffer();
+        key.clear();
+        key.put(name).flip();
+        return key;
     }
 
     /** The key {@value #RENAMES} in the thread's key buffer: read once per search, so not allocated. */

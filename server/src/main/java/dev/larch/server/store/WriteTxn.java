@@ -92,7 +92,11 @@ public final class WriteTxn extends ReadTxn {
         return committed;
     }
 
-    /** A fresh entry ID; IDs are never reused, so a stale ID can never name a new entry. */
+    /**
+     * A fresh entry ID. The ID of an entry once committed is never handed out again, not even after
+     * the entry was deleted and the store reopened ({@link MetaTree}'s ID floor), so a stale ID can
+     * never name a new entry.
+     */
     public long allocateId() {
         return store.allocateId();
     }
@@ -120,6 +124,7 @@ public final class WriteTxn extends ReadTxn {
 
     public void deleteEntry(long id) {
         store.entries().delete(this, id);
+        store.meta().deleted(this, id);
     }
 
     public void putChild(long parentId, byte[] normalizedRdn, long id) {

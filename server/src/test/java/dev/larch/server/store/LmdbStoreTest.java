@@ -57,6 +57,35 @@ class LmdbStoreTest {
     }
 
     @Test
+    void anIdIsNotHandedOutAgainAfterItsEntryWasDeletedAndTheStoreReopened() {
+        long kept;
+        long highest;
+        try (LmdbStore store = open(SMALL_MAP)) {
+            try (WriteTxn txn = store.write()) {
+                kept = txn.allocateId();
+                txn.putEntry(kept, new byte[10]);
+                highest = txn.allocateId();
+                txn.putEntry(highest, new byte[10]);
+                txn.commit();
+            }
+            try (WriteTxn txn = store.write()) {
+                txn.deleteEntry(highest);
+                txn.commit();
+            }
+        }
+        try (LmdbStore store = open(SMALL_MAP);
+                WriteTxn txn = store.write()) {
+            assertEquals(highest + 1, txn.allocateId(), "the deleted highest ID stays retired across a restart");
+            txn.deleteEntry(kept); // a lower ID deleted later does not lower the floor
+            txn.commit();
+        }
+        try (LmdbStore store = open(SMALL_MAP);
+                WriteTxn txn = store.write()) {
+            assertEquals(highest + 1, txn.allocateId());
+        }
+    }
+
+    @Test
     void lmdbsTransactionFullErrorBecomesItsOwnClearFailure() throws Exception {
         // MDB_TXN_FULL cannot be provoked cheaply: LMDB spills dirty pages to the file long before
         // (400,000 puts of 3 KB in one transaction did not raise it). So the translation is fed
