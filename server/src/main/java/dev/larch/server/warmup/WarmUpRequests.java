@@ -3,7 +3,9 @@ package dev.larch.server.warmup;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.larch.config.IndexKind;
 import dev.larch.server.directory.Directory;
@@ -37,7 +39,10 @@ import org.apache.directory.api.ldap.model.name.Dn;
  *   <li>for up to two of its attributes with an equality index (not objectClass, whose values match
  *       whole classes of entries): a subtree search from the suffix for its first value, asking for
  *       three of the entry's attributes by name;
- *   <li>a one-level search under its parent for the first of those values;
+ *   <li>a one-level search under its parent for the first of those values, when the parent has at
+ *       most {@value #MAX_ONE_LEVEL_CHILDREN} children (a one-level search may walk them all: under a
+ *       unit of 100,000 people it cost about 0.2 s, and a few such kept the warm-up's connections
+ *       waiting);
  *   <li>for the first of those attributes that also has a substring index: a subtree search from the
  *       suffix for the first three characters of the value ({@code (cn=Abc*)}).
  * </ul>
@@ -54,6 +59,8 @@ public final class WarmUpRequests {
     static final int MAX_VALUE_BYTES = 256;
     static final int SIZE_LIMIT = 10;
     static final int TIME_LIMIT_SECONDS = 5;
+    /** One-level searches only under parents with at most this many children. */
+    static final int MAX_ONE_LEVEL_CHILDREN = 1000;
     /** objectClass: its values match whole classes of entries, never a chosen few. */
     private static final String OBJECT_CLASS_OID = "2.5.4.0";
 
@@ -79,6 +86,7 @@ public final class WarmUpRequests {
             long count = txn.entryCount();
             long stride = Math.max(1, count / sample);
             int taken = 0;
+            Map<Long, Boolean> fewChildren = new HashMap<>();
             try (IdCursor ids = txn.allEntries()) {
                 long n = 0;
                 for (long id = ids.next(); id != ReadTxn.NOT_FOUND && taken < sample; id = ids.next(), n++) {
@@ -87,7 +95,8 @@ public final class WarmUpRequests {
                     }
                     StoredEntry entry = directory.load(txn, id);
                     if (entry != null) {
-                        forEntry(entry, directory.suffix(), indexes, out);
+                        boolean oneLevel = fewChildren.computeIfAbsent(entry.parentId(), p -> fewChildren(txn, p));
+                        forEntry(entry, directory.suffix(), indexes, oneLevel, out);
                         taken++;
                     }
                 }
@@ -96,8 +105,26 @@ public final class WarmUpRequests {
         return out;
     }
 
-    /** The requests {@code entry} gives (see the class comment), added to {@code out}. */
-    static void forEntry(StoredEntry entry, Dn suffix, IndexCatalog indexes, List<SearchRequest> out) {
+    /** Whether {@code parentId} has at most {@link #MAX_ONE_LEVEL_CHILDREN} children (read up to one more). */
+    static boolean fewChildren(ReadTxn txn, long parentId) {
+        int n = 0;
+        try (IdCursor children = txn.children(parentId)) {
+            while (children.next() != ReadTxn.NOT_FOUND) {
+                if (++n > MAX_ONE_LEVEL_CHILDREN) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The requests {@code entry} gives (see the class comment), added to {@code out}.
+     *
+     * @param oneLevel whether to add the one-level search under its parent
+     */
+    static void forEntry(
+            StoredEntry entry, Dn suffix, IndexCatalog indexes, boolean oneLevel, List<SearchRequest> out) {
         Dn dn;
         try {
             dn = new Dn(entry.dn());
@@ -127,7 +154,7 @@ public final class WarmUpRequests {
         }
         StoredAttribute first = equality.get(0);
         // The suffix entry's parent is outside the store.
-        if (dn.size() > suffix.size()) {
+        if (oneLevel && dn.size() > suffix.size()) {
             out.add(search(
                     dn.getParent(),
                     SearchScope.ONELEVEL,

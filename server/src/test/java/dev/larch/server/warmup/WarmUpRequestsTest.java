@@ -102,6 +102,16 @@ class WarmUpRequestsTest {
     }
 
     @Test
+    void noOneLevelSearchUnderAParentWithManyChildren() throws Exception {
+        List<String> described =
+                pick(TestServer.BASE_LDIF + SelfWarmUpIT.people(WarmUpRequests.MAX_ONE_LEVEL_CHILDREN + 1), 50).stream()
+                        .map(WarmUpRequestsTest::describe)
+                        .toList();
+        assertTrue(described.stream().anyMatch(d -> d.startsWith("sub ")), described::toString);
+        assertTrue(described.stream().noneMatch(d -> d.startsWith("one ")), described::toString);
+    }
+
+    @Test
     void everyRequestIsBoundedAndNeverAsksForAWholeObjectClass() throws Exception {
         List<SearchRequest> requests = pick(TestServer.BASE_LDIF + SelfWarmUpIT.people(20), 1000);
         assertFalse(requests.isEmpty());
