@@ -129,7 +129,10 @@ class LauncherWarmCacheIT {
         }
     }
 
-    /** The launcher's defaults, then LARCH_HEAP and LARCH_DIRECT_MEMORY, and the JVM took the heap cap. */
+    /**
+     * The launcher's defaults, then LARCH_HEAP and LARCH_DIRECT_MEMORY, then the user's own heap and
+     * collector in LARCH_JAVA_OPTS, and the JVM took the heap cap.
+     */
     @Test
     void heapAndDirectMemoryCapsAreOnTheServeCommandLine() throws Exception {
         Map<String, String> env = launcherEnv();
@@ -150,6 +153,15 @@ class LauncherWarmCacheIT {
             assertTrue(args.contains("-Xmx300m") && args.contains("-XX:MaxDirectMemorySize=100m"), args.toString());
             assertTrue(args.contains("-Xms300m"), args.toString());
             assertEquals(300L << 20, server.heapMax());
+        }
+        // A heap size or collector of the user's own replaces the launcher's instead of clashing with it.
+        env.put("LARCH_JAVA_OPTS", "-Xmx128m -XX:+UseSerialGC");
+        try (Server server = Server.start(dir.resolve("own"), env)) {
+            List<String> args = server.jvmArguments();
+            assertFalse(args.contains("-Xms300m") || args.contains("-XX:+UseG1GC"), args.toString());
+            // The serial collector reports its heap less one survivor space.
+            long heapMax = server.heapMax();
+            assertTrue(heapMax <= 128L << 20 && heapMax > 100L << 20, "Heap Max " + heapMax);
         }
     }
 
