@@ -88,6 +88,10 @@ final class ChunkedReader implements AutoCloseable {
         int linesBefore = 0; // lines in them
         int recordsInChunk = 0;
         int linesInChunk = 0;
+        // The chunk up to the end of its last whole record (its blank line): a read error cuts the
+        // record in progress, which must not be parsed as if it ended there.
+        int wholeChars = 0;
+        int wholeLines = 0;
         boolean blockHasRecord = false;
         boolean firstBlock = true;
         try {
@@ -109,6 +113,8 @@ final class ChunkedReader implements AutoCloseable {
                         chunk.setLength(0);
                         recordsInChunk = 0;
                         linesInChunk = 0;
+                        wholeChars = 0;
+                        wholeLines = 0;
                         if (line == null) {
                             ordered.put(CompletableFuture.completedFuture(List.of(ImportItem.END)));
                             return;
@@ -121,6 +127,10 @@ final class ChunkedReader implements AutoCloseable {
                 }
                 chunk.append(line).append('\n');
                 linesInChunk++;
+                if (line.isEmpty()) {
+                    wholeChars = chunk.length();
+                    wholeLines = linesInChunk;
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -129,10 +139,11 @@ final class ChunkedReader implements AutoCloseable {
                 return; // the consumer stopped and closed the input: nobody waits for more
             }
             String reason = e instanceof CharacterCodingException ? "the file is not UTF-8 (" + e + ")" : e.toString();
-            // The records before the bad bytes are parsed and written first, as a single reader would.
-            submit(chunk.toString(), recordsBefore, linesBefore);
+            // The whole records before the bad bytes are parsed and written first, as a single reader
+            // would; the one being read when they came is named in the failure.
+            submit(chunk.substring(0, wholeChars), recordsBefore, linesBefore);
             String message = "entry " + (recordsBefore + recordsInChunk + 1) + ": cannot read the file after line "
-                    + (linesBefore + linesInChunk) + ": " + reason;
+                    + (linesBefore + wholeLines) + ": " + reason;
             try {
                 ordered.put(CompletableFuture.completedFuture(List.of(ImportItem.failure(message))));
             } catch (InterruptedException interrupted) {

@@ -2,6 +2,7 @@ package dev.larch.server.net;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -139,6 +140,7 @@ public final class LdapListener implements AutoCloseable {
         InFlightOperations inFlight = new InFlightOperations();
         ConnectionLimits limits = new ConnectionLimits(options.maxConnections(), options.maxConnectionsPerAddress());
         try {
+            probePorts(options, tls);
             runBefore(
                     before,
                     new LoopbackLoad(
@@ -204,6 +206,35 @@ public final class LdapListener implements AutoCloseable {
                 throw io2;
             }
             throw new IOException("cannot listen on " + options.host() + ":" + options.port() + ": " + e, e);
+        }
+    }
+
+    /**
+     * Fails at once, not after a warm-up of many seconds, when a port the listener will bind is
+     * taken. The ports are bound for real only afterwards, so this is a courtesy, not a guarantee.
+     */
+    private static void probePorts(ListenerOptions options, TlsOptions tls) throws IOException {
+        probe(options.host(), options.port());
+        if (tls.ldapsPort() != 0) {
+            try {
+                probe(options.host(), tls.ldapsPort());
+            } catch (IOException e) {
+                throw new IOException(
+                        "cannot listen on " + options.host() + ":" + tls.ldapsPort() + " (listen.ldaps-port): "
+                                + e.getMessage(),
+                        e);
+            }
+        }
+    }
+
+    /** Binds and at once closes {@code host:port} (with SO_REUSEADDR, as the listener binds); 0 is any port. */
+    private static void probe(String host, int port) throws IOException {
+        if (port == 0) {
+            return;
+        }
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(host, port));
         }
     }
 
