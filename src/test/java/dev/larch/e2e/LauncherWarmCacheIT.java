@@ -109,6 +109,26 @@ class LauncherWarmCacheIT {
         }
     }
 
+    /** No cache at all (a new checkout): one notice naming the command that builds it, and the server serves. */
+    @Test
+    void noCacheGetsOneNoticeNamingWarmCache() throws Exception {
+        Path empty = dir.resolve("no-cache");
+        Files.createDirectories(empty);
+        Map<String, String> env = launcherEnv();
+        env.put("LARCH_WARM_CACHE_DIR", empty.toString());
+        try (Server server = Server.start(dir.resolve("data"), env)) {
+            List<String> notices = server.err.lines().stream()
+                    .filter(l -> l.contains("no warm-up cache for this build") && l.contains("./larch warm-cache"))
+                    .toList();
+            assertEquals(1, notices.size(), server.output());
+            server.assertAnswers();
+        }
+        env.put("LARCH_WARM_CACHE", "off");
+        try (Server server = Server.start(dir.resolve("off"), env)) {
+            assertFalse(server.err.text().contains("warm-up cache"), "LARCH_WARM_CACHE=off asks for no cache: " + server.output());
+        }
+    }
+
     /** After a rebuild or a JDK change the cache's name no longer fits: one notice, no cache flag. */
     @Test
     void aCacheOfAnotherBuildIsIgnoredWithOneNotice() throws Exception {
