@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 import dev.larch.config.IndexKind;
 import dev.larch.server.directory.Directory;
@@ -189,7 +190,9 @@ public final class MemberOfMaintainer implements MemberOfUpkeep {
     /**
      * The entries some group names through an indexed member attribute: the only ones that can have
      * memberOf values. Read from the member indexes (each group loaded once), for the pass after an
-     * import; entries named by a group that are not in the tree are left out.
+     * import; entries named by a group that are not in the tree are left out. In ascending ID order,
+     * which is the entry tree's key order: the pass then rewrites neighbouring pages one after the
+     * other instead of hopping across the whole tree once per group.
      */
     public List<Long> namedByGroups(ReadTxn txn) {
         Set<Long> groupIds = new LinkedHashSet<>();
@@ -198,7 +201,7 @@ public final class MemberOfMaintainer implements MemberOfUpkeep {
                 txn.forEachIndexRecord(index.attributeOid(), IndexKind.EQUALITY, (key, id) -> groupIds.add(id));
             }
         }
-        Set<Long> named = new LinkedHashSet<>();
+        Set<Long> named = new TreeSet<>();
         for (long groupId : groupIds) {
             for (Dn member : groups.memberDns(directory.load(txn, groupId))) {
                 long id = directory.resolve(txn, member);

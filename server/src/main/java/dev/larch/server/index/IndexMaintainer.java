@@ -1,5 +1,6 @@
 package dev.larch.server.index;
 
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -60,6 +61,9 @@ public final class IndexMaintainer {
             }
             StoredAttribute old = before.attribute(oid);
             StoredAttribute now = after.attribute(oid);
+            if (sameValues(old, now)) {
+                continue; // keys follow from the values alone: an attribute the write left alone keeps its keys
+            }
             for (IndexKind kind : kinds) {
                 Set<IndexKeys.Key> oldKeys = old == null ? Set.of() : keys(old, kind);
                 Set<IndexKeys.Key> newKeys = now == null ? Set.of() : keys(now, kind);
@@ -75,6 +79,28 @@ public final class IndexMaintainer {
                 }
             }
         }
+    }
+
+    /**
+     * Whether two versions of an attribute hold the same values in the same order, byte for byte.
+     * Most writes change one or two attributes; comparing bytes is far cheaper than normalizing and
+     * cutting keys (substring grams) for every indexed attribute of the entry twice.
+     */
+    private static boolean sameValues(StoredAttribute old, StoredAttribute now) {
+        if (old == null || now == null) {
+            return old == now;
+        }
+        byte[][] a = old.values();
+        byte[][] b = now.values();
+        if (a.length != b.length) {
+            return false;
+        }
+        for (int i = 0; i < a.length; i++) {
+            if (!Arrays.equals(a[i], b[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Adds one entry's keys to a single index (used when building a newly configured index). */

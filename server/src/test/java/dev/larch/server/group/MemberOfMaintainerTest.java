@@ -160,6 +160,23 @@ class MemberOfMaintainerTest {
     }
 
     @Test
+    void theImportPassFindsEveryNamedEntryOnceInIdOrder() {
+        tree.add(group("late", p("cat"), p("bob"), p("ann"), "uid=gone,ou=people," + S)
+                + group("early", p("bob"), p("cat")));
+        try (ReadTxn txn = tree.store.read()) {
+            MemberOfMaintainer maintainer =
+                    new MemberOfMaintainer(tree.directory, new GroupGraph(tree.directory, tree.compiler, tree.planner));
+            List<Long> expected = List.of(id(txn, p("ann")), id(txn, p("bob")), id(txn, p("cat")));
+            assertEquals(
+                    expected, maintainer.namedByGroups(txn), "ascending IDs, each once, the absent member left out");
+        }
+    }
+
+    private long id(ReadTxn txn, String dn) {
+        return tree.directory.require(txn, tree.schemaNormalizer.dn(dn));
+    }
+
+    @Test
     void addingAGroupGivesItsMembersAndTheirNestedMembersItsDn() {
         tree.add(group("inner", p("ann")) + group("outer", g("inner"), p("bob")));
         assertEquals(Set.of(g("inner"), g("outer")), memberOf(p("ann")));
