@@ -125,7 +125,9 @@ class LauncherWarmCacheIT {
         }
         env.put("LARCH_WARM_CACHE", "off");
         try (Server server = Server.start(dir.resolve("off"), env)) {
-            assertFalse(server.err.text().contains("warm-up cache"), "LARCH_WARM_CACHE=off asks for no cache: " + server.output());
+            assertFalse(
+                    server.err.text().contains("warm-up cache"),
+                    "LARCH_WARM_CACHE=off asks for no cache: " + server.output());
         }
     }
 
