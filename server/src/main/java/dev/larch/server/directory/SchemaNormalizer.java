@@ -167,12 +167,11 @@ public final class SchemaNormalizer {
             boolean humanReadable = type.getSyntax() == null || type.getSyntax().isHumanReadable();
             for (int i = 0; i < a.size(); i++) {
                 try {
+                    // Stored values were checked when written: not checked again (StoredValues).
                     attribute.add(
                             humanReadable
-                                    ? new Value(
-                                            type,
-                                            new String(a.values()[i], UTF_8),
-                                            new String(a.normalized()[i], UTF_8))
+                                    ? StoredValues.humanReadable(
+                                            type, a.values()[i], new String(a.normalized()[i], UTF_8))
                                     : new Value(type, a.values()[i]));
                 } catch (LdapInvalidAttributeValueException e) {
                     throw new ResultCodeException(
