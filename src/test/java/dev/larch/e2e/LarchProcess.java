@@ -94,6 +94,7 @@ final class LarchProcess implements AutoCloseable {
         private final List<String> jvmOptions = new ArrayList<>();
         private int port;
         private String umask;
+        private boolean ignoringHangup;
         private Path launcher;
 
         private Builder(Path dataDir) {
@@ -142,6 +143,12 @@ final class LarchProcess implements AutoCloseable {
             return this;
         }
 
+        /** Starts the server with SIGHUP ignored, as {@code nohup} does. */
+        Builder ignoringHangup() {
+            this.ignoringHangup = true;
+            return this;
+        }
+
         /** {@code --port}; without it the server gets {@code --port 0} and the OS picks. */
         Builder port(int port) {
             this.port = port;
@@ -168,7 +175,11 @@ final class LarchProcess implements AutoCloseable {
                 env.put("LARCH_DATA", dataDir.toString());
                 env.put("LARCH_JAVA_OPTS", String.join(" ", jvmOptions));
             }
-            ProcessBuilder builder = new ProcessBuilder(umask == null ? command : withUmask(umask, command));
+            List<String> full = new ArrayList<>(umask == null ? command : withUmask(umask, command));
+            if (ignoringHangup) {
+                full.add(0, "nohup");
+            }
+            ProcessBuilder builder = new ProcessBuilder(full);
             builder.environment().putAll(env);
             Process process;
             try {

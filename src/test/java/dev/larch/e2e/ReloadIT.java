@@ -96,6 +96,28 @@ class ReloadIT {
         }
     }
 
+    /**
+     * A server started with SIGHUP ignored (under nohup) cannot install a handler: it says so at start,
+     * and {@code ./larch reload} says it cannot reach it instead of "sent".
+     */
+    @Test
+    void aServerStartedIgnoringHangupIsToldApartFromOneThatReloads() throws Exception {
+        Path conf = dir.resolve("nohup.conf");
+        Files.writeString(conf, "limits.size-limit = 3\n");
+        Path data = dir.resolve("nohup-data");
+        try (LarchProcess server = LarchProcess.serve(data)
+                .config(conf)
+                .adminPassword("pw")
+                .ignoringHangup()
+                .start()) {
+            awaitOutput(server, "SIGHUP is ignored in this process");
+            ProcessResult reload = LarchProcess.run("reload", "--data", data.toString());
+            assertEquals(1, reload.exitCode(), reload.describe());
+            assertTrue(reload.err().contains("ignores SIGHUP") && reload.err().contains("restart"), reload.describe());
+            assertTrue(server.isAlive());
+        }
+    }
+
     private static void awaitOutput(LarchProcess server, String text) throws InterruptedException {
         long deadline = System.nanoTime() + 20_000_000_000L;
         while (!server.output().contains(text) && System.nanoTime() < deadline) {

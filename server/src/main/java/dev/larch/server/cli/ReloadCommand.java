@@ -44,6 +44,11 @@ final class ReloadCommand implements Callable<Integer> {
                     + " (an import or a restore?); nothing to reload");
             return 1;
         }
+        if (IgnoredHangup.ignoredBy(pid.getAsLong())) {
+            System.err.println("larch: reload: the server (pid " + pid.getAsLong() + ") ignores SIGHUP: it was started"
+                    + " with SIGHUP ignored (under nohup?), so it cannot reload; restart it to apply the config file");
+            return 1;
+        }
         return signal(pid.getAsLong());
     }
 

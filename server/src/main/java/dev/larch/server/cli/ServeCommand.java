@@ -76,6 +76,9 @@ final class ServeCommand implements Callable<Integer> {
         }
         if (!Hangup.onHangup(action)) {
             LOG.info("this JVM cannot handle SIGHUP: config changes need a restart");
+        } else if (IgnoredHangup.ignoredBy(ProcessHandle.current().pid())) {
+            LOG.warn("SIGHUP is ignored in this process (it was started with SIGHUP ignored, as under nohup):"
+                    + " './larch reload' cannot reach it, so config changes need a restart");
         }
     }
 
