@@ -87,20 +87,7 @@ public final class IndexMaintainer {
      * cutting keys (substring grams) for every indexed attribute of the entry twice.
      */
     private static boolean sameValues(StoredAttribute old, StoredAttribute now) {
-        if (old == null || now == null) {
-            return old == now;
-        }
-        byte[][] a = old.values();
-        byte[][] b = now.values();
-        if (a.length != b.length) {
-            return false;
-        }
-        for (int i = 0; i < a.length; i++) {
-            if (!Arrays.equals(a[i], b[i])) {
-                return false;
-            }
-        }
-        return true;
+        return (old == null || now == null) ? old == now : Arrays.deepEquals(old.values(), now.values());
     }
 
     /** Adds one entry's keys to a single index (used when building a newly configured index). */
