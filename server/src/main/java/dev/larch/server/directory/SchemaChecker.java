@@ -44,17 +44,22 @@ public final class SchemaChecker {
         if (objectClasses == null) {
             return;
         }
+        // Classes by OID: a class the entry lists, by any of its names or its OID, is there. Asking
+        // the attribute instead built and normalized a value per superclass name, 7% of the writer's
+        // CPU under the modify mix (JFR), where every superclass is already there.
+        Set<String> present = new HashSet<>();
         Deque<ObjectClass> pending = new ArrayDeque<>();
         for (Value value : objectClasses) {
             ObjectClass oc = lookup(value.getString());
             if (oc != null) {
+                present.add(oc.getOid());
                 pending.addAll(oc.getSuperiors());
             }
         }
         try {
             while (!pending.isEmpty()) {
                 ObjectClass oc = pending.pop();
-                if (!objectClasses.contains(oc.getName())) {
+                if (present.add(oc.getOid())) {
                     objectClasses.add(oc.getName());
                     pending.addAll(oc.getSuperiors());
                 }

@@ -48,6 +48,7 @@ public final class Integrity {
     public static final Integrity NONE = new Integrity(null, null, null, null, List.of(), List.of());
 
     private final Directory directory;
+    private final ModifyStamps stamps;
     private final FilterCompiler filters;
     private final SearchPlanner planner;
     private final SchemaChecker checker;
@@ -62,6 +63,9 @@ public final class Integrity {
             List<String> referenceAttributes,
             List<String> uniqueAttributes) {
         this.directory = directory;
+        this.stamps = directory == null
+                ? null
+                : new ModifyStamps(directory.schemaNormalizer().schema());
         this.filters = filters;
         this.planner = planner;
         this.checker = checker;
@@ -114,7 +118,7 @@ public final class Integrity {
                 StoredEntry before = directory.load(txn, id);
                 Entry entry = directory.schemaNormalizer().toEntry(before);
                 rewrite(entry, entry.get(name), oldDn, newDn);
-                Timestamps.modified(entry, modifier);
+                stamps.stamp(entry, modifier);
                 directory.replace(txn, before, entry);
             }
         }

@@ -41,6 +41,7 @@ public final class ModifyDnHandler {
     private final ReadEntryControl preRead;
     private final ReadEntryControl postRead;
     private final Directory directory;
+    private final ModifyStamps stamps;
     private final WriteQueue writes;
     private final AccessControl access;
     private final SchemaChecker checker;
@@ -58,6 +59,7 @@ public final class ModifyDnHandler {
         this.preRead = ReadEntryControl.preRead(access, directory);
         this.postRead = ReadEntryControl.postRead(access, directory);
         this.directory = directory;
+        this.stamps = new ModifyStamps(directory.schemaNormalizer().schema());
         this.checker = checker;
         this.writes = writes;
         this.access = access;
@@ -107,7 +109,7 @@ public final class ModifyDnHandler {
             Set<String> naming = new HashSet<>();
             newDn.getRdn().forEach(ava -> naming.add(ava.getAttributeType().getOid()));
             integrity.requireUnique(txn, entry, id, naming);
-            Timestamps.modified(entry, modifier);
+            stamps.stamp(entry, modifier);
             checker.check(entry);
             StoredEntry after = directory.move(txn, before, newParentId, entry);
             access.requireRenameTo(op.session(), txn, before, after);

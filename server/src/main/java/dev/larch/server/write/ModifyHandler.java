@@ -44,6 +44,7 @@ public final class ModifyHandler {
     private final ReadEntryControl preRead;
     private final ReadEntryControl postRead;
     private final Directory directory;
+    private final ModifyStamps stamps;
     private final WriteQueue writes;
     private final AccessControl access;
     private final SchemaChecker checker;
@@ -90,6 +91,7 @@ public final class ModifyHandler {
         this.preRead = ReadEntryControl.preRead(access, directory);
         this.postRead = ReadEntryControl.postRead(access, directory);
         this.directory = directory;
+        this.stamps = new ModifyStamps(directory.schemaNormalizer().schema());
         this.checker = checker;
         this.writes = writes;
         this.access = access;
@@ -218,7 +220,7 @@ public final class ModifyHandler {
                 checked.effects().applyTo(entry);
             }
             integrity.requireUnique(txn, entry, before.id(), touched(modifications));
-            Timestamps.modified(entry, modifier);
+            stamps.stamp(entry, modifier);
             checker.addSuperclasses(entry);
             checker.check(entry);
             StoredEntry after = directory.replace(txn, before, entry);

@@ -56,6 +56,7 @@ public final class PasswordModifyHandler {
     private static final int MAX_FIELD_BYTES = 4096;
 
     private final Directory directory;
+    private final ModifyStamps stamps;
     private final SchemaChecker checker;
     private final WriteQueue writes;
     private final PasswordWork passwordWork;
@@ -87,6 +88,7 @@ public final class PasswordModifyHandler {
         this.access = access;
         this.policy = policy;
         this.directory = directory;
+        this.stamps = new ModifyStamps(directory.schemaNormalizer().schema());
         this.checker = checker;
         this.writes = writes;
         this.passwordWork = passwordWork;
@@ -175,7 +177,7 @@ public final class PasswordModifyHandler {
                 throw new ResultCodeException(ResultCodeEnum.OTHER, "cannot store the new password");
             }
             stateChanges.applyTo(entry);
-            Timestamps.modified(entry, modifier);
+            stamps.stamp(entry, modifier);
             checker.addSuperclasses(entry);
             checker.check(entry);
             directory.replace(txn, before, entry);

@@ -13,7 +13,10 @@ import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.name.Dn;
 
-/** Stamps the operational attributes the server maintains (RFC 4512 section 3.4, RFC 4530). */
+/**
+ * Stamps the operational attributes the server maintains on a new entry (RFC 4512 section 3.4, RFC
+ * 4530); {@link ModifyStamps} stamps changed ones.
+ */
 final class Timestamps {
     private static final DateTimeFormatter GENERALIZED_TIME =
             DateTimeFormatter.ofPattern("yyyyMMddHHmmss'Z'", Locale.ROOT);
@@ -29,13 +32,16 @@ final class Timestamps {
         long second = System.currentTimeMillis() / 1000;
         Stamp s = last;
         if (s.epochSecond() != second) {
-            s = new Stamp(
-                    second,
-                    ZonedDateTime.ofInstant(Instant.ofEpochSecond(second), ZoneOffset.UTC)
-                            .format(GENERALIZED_TIME));
+            s = new Stamp(second, format(second));
             last = s;
         }
         return s.text();
+    }
+
+    /** The generalized time (RFC 4517 section 3.3.13) of a second since the epoch, in UTC. */
+    static String format(long epochSecond) {
+        return ZonedDateTime.ofInstant(Instant.ofEpochSecond(epochSecond), ZoneOffset.UTC)
+                .format(GENERALIZED_TIME);
     }
 
     /** Adds creation and modification stamps and an entryUUID, unless present (imported entries). */
@@ -47,12 +53,6 @@ final class Timestamps {
         putIfAbsent(entry, "creatorsName", who);
         putIfAbsent(entry, "modifiersName", who);
         putIfAbsent(entry, "entryUUID", UUID.randomUUID().toString());
-    }
-
-    static void modified(Entry entry, Dn by) {
-        entry.removeAttributes("modifyTimestamp", "modifiersName");
-        putIfAbsent(entry, "modifyTimestamp", now());
-        putIfAbsent(entry, "modifiersName", by.isEmpty() ? "" : by.getName());
     }
 
     private static void putIfAbsent(Entry entry, String attribute, String value) {
