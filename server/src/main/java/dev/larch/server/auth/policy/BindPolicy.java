@@ -8,7 +8,7 @@ import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.extras.controls.ppolicy.PasswordPolicyErrorEnum;
-import org.apache.directory.api.ldap.model.entry.Entry;
+import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
  * The password policy's part in a simple bind (draft-behera section 7.1): read the entry's policy and
@@ -36,17 +36,18 @@ public final class BindPolicy {
 
     /** The policy and state of {@code entry}, read in {@code txn}; null when no policy governs it. */
     public Governed read(ReadTxn txn, StoredEntry entry) {
-        Entry full = directory.schemaNormalizer().toEntry(entry);
-        PasswordState state = PasswordState.of(full);
+        PasswordState state =
+                PasswordState.of(entry, directory.schemaNormalizer().schema());
         Optional<PasswordPolicy> policy = resolver.governing(txn, state);
-        return policy.map(p -> new Governed(full, p, state)).orElse(null);
+        return policy.map(p -> new Governed(directory.schemaNormalizer().dn(entry.dn()), p, state))
+                .orElse(null);
     }
 
     /** After a wrong password: counts the failure, unless the account is already locked. */
     public void failed(Governed governed) {
         Instant now = clock.instant();
         if (governed.policy.countsFailures() && !Lockout.isLocked(governed.policy, governed.state, now)) {
-            writer.failed(governed.entry.getDn(), governed.policy, now);
+            writer.failed(governed.dn, governed.policy, now);
         }
     }
 
@@ -64,7 +65,7 @@ public final class BindPolicy {
         }
         boolean grace = expiry.kind() == Expiry.Kind.GRACE;
         if (grace || !state.failureTimes().isEmpty() || state.accountLockedTime() != null) {
-            writer.succeeded(governed.entry.getDn(), policy, now, grace);
+            writer.succeeded(governed.dn, policy, now, grace);
         }
         boolean mustChange = policy.mustChange() && state.reset();
         return new Outcome(
@@ -77,12 +78,12 @@ public final class BindPolicy {
 
     /** An entry governed by a policy, as read when its bind arrived. */
     public static final class Governed {
-        final Entry entry;
+        final Dn dn;
         final PasswordPolicy policy;
         final PasswordState state;
 
-        Governed(Entry entry, PasswordPolicy policy, PasswordState state) {
-            this.entry = entry;
+        Governed(Dn dn, PasswordPolicy policy, PasswordState state) {
+            this.dn = dn;
             this.policy = policy;
             this.state = state;
         }

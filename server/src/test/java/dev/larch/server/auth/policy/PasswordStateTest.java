@@ -1,0 +1,50 @@
+package dev.larch.server.auth.policy;
+
+import java.time.Instant;
+import java.util.List;
+
+import dev.larch.server.entry.EntryCodec;
+import dev.larch.server.entry.StoredEntry;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PasswordStateTest {
+    @Test
+    void aStoredEntryHasTheStateOfItsApiForm() {
+        Entry entry = PolicyFixtures.user(
+                "pwdPolicySubentry: cn=Strict,dc=example,dc=com",
+                "pwdChangedTime: 20260101000000Z",
+                "pwdAccountLockedTime: 20260102000000Z",
+                "pwdFailureTime: 20260103000000Z",
+                "pwdFailureTime: 20260101120000Z",
+                "pwdGraceUseTime: 20260104000000Z",
+                "pwdReset: TRUE");
+
+        PasswordState state = PasswordState.of(stored(entry), PolicyFixtures.SCHEMA);
+
+        assertEquals(PasswordState.of(entry), state);
+        assertEquals("cn=Strict,dc=example,dc=com", state.policySubentry());
+        assertEquals(
+                List.of(Instant.parse("2026-01-01T12:00:00Z"), Instant.parse("2026-01-03T00:00:00Z")),
+                state.failureTimes(),
+                "oldest first");
+        assertTrue(state.reset());
+    }
+
+    @Test
+    void anEntryWithoutPolicyAttributesHasAFreshState() {
+        Entry entry = PolicyFixtures.user();
+
+        PasswordState state = PasswordState.of(stored(entry), PolicyFixtures.SCHEMA);
+
+        assertEquals(PasswordState.of(entry), state);
+        assertEquals(PolicyFixtures.fresh(), state);
+    }
+
+    private static StoredEntry stored(Entry entry) {
+        return EntryCodec.toStored(5, 1, entry);
+    }
+}
