@@ -9,6 +9,7 @@ import java.util.function.LongPredicate;
 
 import dev.larch.server.entry.AttributeCatalog;
 import dev.larch.server.entry.EntryCodec;
+import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.index.IndexMaintainer;
@@ -18,7 +19,6 @@ import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.entry.Entry;
-import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.controls.ChangeType;
 import org.apache.directory.api.ldap.model.name.Dn;
@@ -291,18 +291,21 @@ public final class Directory {
      * from changes already told.
      */
     public StoredEntry writeMemberOf(WriteTxn txn, StoredEntry before, List<String> groupDns) {
-        Entry after = schemaNormalizer.toEntry(before);
-        AttributeType type = schemaNormalizer.schema().getAttributeType(MEMBER_OF_OID);
-        after.removeAttributes(type);
-        if (!groupDns.isEmpty()) {
-            try {
-                after.add(type, groupDns.toArray(String[]::new));
-            } catch (LdapException e) {
-                throw new IllegalStateException("memberOf value refused: " + e.getMessage(), e);
+        // In stored form: turning the entry into an API entry and back normalized every value of it,
+        // for one changed attribute (the import's memberOf pass does this for every member).
+        List<StoredAttribute> attributes = new ArrayList<>(before.attributes().size() + 1);
+        for (StoredAttribute a : before.attributes()) {
+            if (!a.oid().equals(MEMBER_OF_OID)) {
+                attributes.add(a);
             }
         }
-        txn.putEntry(before.id(), codec.encode(before.parentId(), after));
-        StoredEntry stored = EntryCodec.toStored(before.id(), before.parentId(), before.dn(), after);
+        if (!groupDns.isEmpty()) {
+            AttributeType type = schemaNormalizer.schema().getAttributeType(MEMBER_OF_OID);
+            attributes.add(schemaNormalizer.storedDnAttribute(type, groupDns));
+        }
+        String name = EntryCodec.storedName(before.parentId(), schemaNormalizer.dn(before.dn()));
+        txn.putEntry(before.id(), codec.encode(before.parentId(), name, attributes));
+        StoredEntry stored = new StoredEntry(before.id(), before.parentId(), before.dn(), List.copyOf(attributes));
         indexes.update(txn, before, stored);
         return stored;
     }

@@ -1,5 +1,7 @@
 package dev.larch.server.directory;
 
+import java.util.List;
+
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
@@ -206,19 +208,39 @@ public final class SchemaNormalizer {
     }
 
     /**
-     * The normalized form of a stored DN-syntax value, as its equality rule's normalizer gives it (a
-     * parse with the schema), through {@link #storedDns}: parsing memberOf's and the stamps' DNs was
-     * 10.6% of the writer thread's CPU under the modify mix (JFR), which turns each changed entry into
-     * an API entry.
+     * A stored attribute of {@code type}, a DN-syntax type, holding {@code dns} as given and
+     * normalized as the type's equality rule normalizes them (through {@link #storedDns}); a value
+     * that does not parse as a DN is its own normalized form, as for a stored value.
      */
+    public StoredAttribute storedDnAttribute(AttributeType type, List<String> dns) {
+        byte[][] values = new byte[dns.size()][];
+        byte[][] normalized = new byte[dns.size()][];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = dns.get(i).getBytes(UTF_8);
+            String n = normalizedDn(dns.get(i));
+            normalized[i] = n == null ? values[i] : n.getBytes(UTF_8);
+        }
+        return new StoredAttribute(type.getOid(), type.getName(), values, type, normalized);
+    }
+
     private String normalizedDn(StoredAttribute a, int i) {
-        String user = new String(a.values()[i], UTF_8);
+        String n = normalizedDn(new String(a.values()[i], UTF_8));
+        return n == null ? normalized(a, i) : n; // what the rule makes of a value it cannot parse
+    }
+
+    /**
+     * The normalized form of a DN-syntax value, as its equality rule's normalizer gives it (a parse
+     * with the schema), through {@link #storedDns}; null when it does not parse. Parsing memberOf's and
+     * the stamps' DNs was 10.6% of the writer thread's CPU under the modify mix (JFR), which turns
+     * each changed entry into an API entry.
+     */
+    private String normalizedDn(String user) {
         Dn dn = storedDns.get(user);
         if (dn == null) {
             try {
                 dn = new Dn(schema, user);
             } catch (LdapException | IllegalArgumentException e) {
-                return normalized(a, i); // what the rule makes of a value it cannot parse
+                return null;
             }
             storedDns.put(user, dn);
         }

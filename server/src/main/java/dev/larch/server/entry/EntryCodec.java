@@ -61,20 +61,46 @@ public final class EntryCodec {
         for (Attribute attribute : entry) {
             AttributeType type = attribute.getAttributeType();
             out.varint(catalog.id(type.getOid()));
-            String name = attribute.getUpId();
-            if (name.equals(type.getName())) {
-                out.varint(0);
-            } else {
-                byte[] b = name.getBytes(UTF_8);
-                out.varint(b.length + 1);
-                out.raw(b);
-            }
+            description(out, attribute.getUpId(), type);
             out.varint(attribute.size());
             for (Value value : attribute) {
                 out.bytes(userBytes(attribute, value));
             }
         }
         return out.toByteArray();
+    }
+
+    /**
+     * Serializes a stored entry's attributes as {@link #encode(long, Entry)} serializes its API form,
+     * without building that form: {@code name} is what {@link #storedName} keeps of its DN. An
+     * attribute whose type the schema no longer has is kept, under the description it was written with.
+     */
+    public byte[] encode(long parentId, String name, List<StoredAttribute> attributes) {
+        Out out = new Out(1024);
+        out.u8(VERSION);
+        out.i64(parentId);
+        out.str(name);
+        out.varint(attributes.size());
+        for (StoredAttribute attribute : attributes) {
+            out.varint(catalog.id(attribute.oid()));
+            description(out, attribute.userId(), attribute.type());
+            out.varint(attribute.size());
+            for (byte[] value : attribute.values()) {
+                out.bytes(value);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** The attribute description as written: nothing when it is the type's own name (the usual case). */
+    private static void description(Out out, String description, AttributeType type) {
+        if (type != null && description.equals(type.getName())) {
+            out.varint(0);
+        } else {
+            byte[] b = description.getBytes(UTF_8);
+            out.varint(b.length + 1);
+            out.raw(b);
+        }
     }
 
     /**

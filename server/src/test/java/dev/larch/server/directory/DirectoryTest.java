@@ -3,8 +3,13 @@ package dev.larch.server.directory;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
+import dev.larch.config.IndexKind;
+import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.store.ReadTxn;
@@ -20,9 +25,11 @@ import org.apache.directory.api.ldap.model.name.Dn;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,6 +53,57 @@ class DirectoryTest {
         byte[] bytes = new byte[stored.remaining()];
         stored.duplicate().get(bytes);
         return bytes;
+    }
+
+    @Test
+    void memberOfIsRewrittenWithItsIndexKeysAndTheRestOfTheEntryAsItWas(@TempDir Path dir) {
+        Map<String, Set<IndexKind>> indexes = new HashMap<>(TestTree.DEFAULT_INDEXES);
+        indexes.put(Directory.MEMBER_OF_OID, Set.of(IndexKind.EQUALITY));
+        String staff = "cn=Staff,ou=Groups,dc=example,dc=com";
+        try (TestTree tree = new TestTree(dir, indexes, 1000).add(Ldif.BASE).add("""
+                dn: uid=ann,ou=People,dc=example,dc=com
+                objectClass: inetOrgPerson
+                uid: ann
+                cn: Ann
+                sn: A
+                telephoneNumber: +1 555 0100
+                """)) {
+            Dn ann = tree.schemaNormalizer.dn("uid=ann," + PEOPLE);
+            StoredEntry before;
+            try (WriteTxn txn = tree.store.write()) {
+                before = tree.directory.load(txn, tree.directory.require(txn, ann));
+                tree.directory.writeMemberOf(txn, before, List.of(staff, "CN=Sales , OU=Groups,DC=example,DC=com"));
+                txn.commit();
+            }
+            assertEquals(
+                    List.of("uid=ann," + PEOPLE),
+                    tree.search(PEOPLE, SearchScope.SUBTREE, "(memberOf=cn=sales,ou=groups,dc=example,dc=com)"),
+                    "found by the normalized form of a value spelled otherwise");
+            try (ReadTxn txn = tree.store.read()) {
+                StoredEntry after = tree.directory.load(txn, tree.directory.require(txn, ann));
+                assertEquals(before.dn(), after.dn());
+                assertEquals(before.attributes().size() + 1, after.attributes().size());
+                for (StoredAttribute a : before.attributes()) {
+                    assertEquals(a.userId(), after.attribute(a.oid()).userId());
+                    assertArrayEquals(a.values(), after.attribute(a.oid()).values());
+                }
+                assertEquals(
+                        staff,
+                        new String(after.attribute(Directory.MEMBER_OF_OID).values()[0], UTF_8));
+            }
+
+            try (WriteTxn txn = tree.store.write()) {
+                StoredEntry member = tree.directory.load(txn, tree.directory.require(txn, ann));
+                tree.directory.writeMemberOf(txn, member, List.of());
+                txn.commit();
+            }
+            assertEquals(List.of(), tree.search(PEOPLE, SearchScope.SUBTREE, "(memberOf=" + staff + ")"));
+            try (ReadTxn txn = tree.store.read()) {
+                StoredEntry after = tree.directory.load(txn, tree.directory.require(txn, ann));
+                assertNull(after.attribute(Directory.MEMBER_OF_OID));
+                assertEquals(before.attributes().size(), after.attributes().size());
+            }
+        }
     }
 
     @Test

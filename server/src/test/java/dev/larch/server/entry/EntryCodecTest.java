@@ -142,6 +142,29 @@ class EntryCodecTest {
     }
 
     @Test
+    void aStoredEntryIsWrittenAsItsApiFormIs() throws LdapException {
+        Entry entry = ann();
+        entry.add(SCHEMA.getAttributeType(SN), "Smith");
+        StoredEntry stored = EntryCodec.toStored(7, 42, entry);
+
+        assertArrayEquals(
+                CODEC.encode(42, entry),
+                CODEC.encode(42, EntryCodec.storedName(42, entry.getDn()), stored.attributes()));
+    }
+
+    @Test
+    void aStoredAttributeOfATypeTheSchemaNoLongerHasKeepsItsDescription() {
+        StoredAttribute gone = new StoredAttribute(SN, "sn", new byte[][] {"Smith".getBytes(UTF_8)}, null, null);
+
+        byte[] bytes = CODEC.encode(42, "cn=Ann", List.of(gone));
+
+        StoredAttribute decoded =
+                CODEC.decode(7, ByteBuffer.wrap(bytes), "dc=ex").attribute(SN);
+        assertEquals("sn", decoded.userId());
+        assertEquals("Smith", new String(decoded.values()[0], UTF_8));
+    }
+
+    @Test
     void anEntryOfAnotherFormatVersionIsRefused() throws LdapException {
         byte[] bytes = CODEC.encode(1, ann());
         bytes[0] = 2; // format 2 stored the full DN where format 3 stores the RDN
