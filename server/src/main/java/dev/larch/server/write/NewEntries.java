@@ -23,11 +23,13 @@ public final class NewEntries {
     private final Directory directory;
     private final SchemaNormalizer schemaNormalizer;
     private final SchemaChecker checker;
+    private final CreateStamps stamps;
 
     public NewEntries(Directory directory, SchemaChecker checker) {
         this.directory = directory;
         this.schemaNormalizer = directory.schemaNormalizer();
         this.checker = checker;
+        this.stamps = new CreateStamps(schemaNormalizer.schema());
     }
 
     /**
@@ -57,7 +59,7 @@ public final class NewEntries {
                 }
             }
         }
-        Timestamps.created(entry, creator);
+        stamps.stamp(entry, creator);
         checker.addSuperclasses(entry);
         checker.check(entry);
         return entry;

@@ -51,20 +51,20 @@ class ModifyStampsTest {
     @Test
     void keepsNoMoreModifiersThanItsBound() throws LdapException {
         Entry entry = stamped("20000101000000Z", "cn=old,dc=example,dc=com");
-        for (int i = 0; i <= ModifyStamps.MAX_MODIFIERS; i++) {
+        for (int i = 0; i <= StampValues.MAX_NAMES; i++) {
             Dn by = new Dn(schema, "uid=user" + i + ",dc=example,dc=com");
 
             stamps.stamp(entry, by);
 
             assertEquals(by.getName(), entry.get("modifiersName").getString());
-            assertTrue(stamps.modifiersKept() <= ModifyStamps.MAX_MODIFIERS);
+            assertTrue(stamps.modifiersKept() <= StampValues.MAX_NAMES);
         }
     }
 
     @Test
     void aModifierWithALongDnIsStampedButNotKept() throws LdapException {
         Entry entry = stamped("20000101000000Z", "cn=old,dc=example,dc=com");
-        Dn by = new Dn(schema, "cn=" + "x".repeat(ModifyStamps.MAX_CACHED_DN_CHARS) + ",dc=example,dc=com");
+        Dn by = new Dn(schema, "cn=" + "x".repeat(StampValues.MAX_CACHED_NAME_CHARS) + ",dc=example,dc=com");
 
         stamps.stamp(entry, by);
 

@@ -5,10 +5,14 @@ import java.util.Arrays;
 /**
  * The (key, ID) records of one index held in memory, in arrival order until {@link #sort()}.
  *
- * <p>Layout: every record in one byte arena as {@code keyLength:u16 key id:i64}, plus, per
- * record, its arena offset and a sort prefix (the key's first seven bytes and its length up to
- * seven, so that most comparisons are one unsigned {@code long} comparison). {@link #bytes()} is
- * what the arrays hold allocated, the figure a memory bound is checked against.
+ * <p>Layout: keys in one byte arena as {@code keyLength:u16 key}, plus, per record, its key's arena
+ * offset, its ID and a sort prefix (the key's first seven bytes and its length up to seven, so that
+ * most comparisons are one unsigned {@code long} comparison). A key of seven bytes or more that
+ * equals one added shortly before (a small table remembers recent keys by hash) shares that key's
+ * bytes: an index of few distinct values (objectClass, an attribute every entry holds) then sorts
+ * its ties by comparing offsets, not by reading the arena, where every read is a cache miss at a
+ * million records. {@link #bytes()} is what the arrays hold allocated, the figure a memory bound is
+ * checked against.
  *
  * <p>Not thread-safe.
  */
@@ -18,15 +22,20 @@ final class KeyIdRecords {
 
     private static final int PREFIX_BYTES = 7;
     private static final int INSERTION_SORT_BELOW = 16;
+    /** Slots of the recent-keys table: a power of two. */
+    private static final int RECENT_KEYS = 1 << 10;
 
     private byte[] arena = new byte[1 << 12];
     private int used;
     private long[] prefixes = new long[256];
     private int[] offsets = new int[256];
+    private long[] ids = new long[256];
     private int count;
+    /** Arena offset plus one of a recent key per hash slot; 0 for none. */
+    private final int[] recentKeys = new int[RECENT_KEYS];
 
     /**
-     * Adds a record; {@code key} is copied.
+     * Adds a record; {@code key} is copied, unless an equal key added recently can be shared.
      *
      * @throws IllegalArgumentException when the key is longer than {@link #MAX_KEY_BYTES}
      */
@@ -34,7 +43,37 @@ final class KeyIdRecords {
         if (key.length > MAX_KEY_BYTES) {
             throw new IllegalArgumentException("index key of " + key.length + " bytes");
         }
-        int need = 2 + key.length + Long.BYTES;
+        if (count == offsets.length) {
+            offsets = Arrays.copyOf(offsets, 2 * count);
+            prefixes = Arrays.copyOf(prefixes, 2 * count);
+            ids = Arrays.copyOf(ids, 2 * count);
+        }
+        offsets[count] = keyOffset(key);
+        prefixes[count] = prefix(key, 0, key.length);
+        ids[count] = id;
+        count++;
+    }
+
+    /** Where {@code key} sits in the arena: a recent equal key's place, or a new copy's. */
+    private int keyOffset(byte[] key) {
+        if (key.length < PREFIX_BYTES) {
+            // The sort prefix holds the whole key: sharing would save no arena read.
+            return append(key);
+        }
+        int slot = Arrays.hashCode(key) & (RECENT_KEYS - 1);
+        int recent = recentKeys[slot] - 1;
+        if (recent >= 0
+                && lengthAt(recent) == key.length
+                && Arrays.equals(arena, recent + 2, recent + 2 + key.length, key, 0, key.length)) {
+            return recent;
+        }
+        int offset = append(key);
+        recentKeys[slot] = offset + 1;
+        return offset;
+    }
+
+    private int append(byte[] key) {
+        int need = 2 + key.length;
         if (used + need > arena.length) {
             long grown = Math.max((long) used + need, 2L * arena.length);
             if (grown > Integer.MAX_VALUE - 16) {
@@ -42,18 +81,12 @@ final class KeyIdRecords {
             }
             arena = Arrays.copyOf(arena, (int) grown);
         }
-        if (count == offsets.length) {
-            offsets = Arrays.copyOf(offsets, 2 * count);
-            prefixes = Arrays.copyOf(prefixes, 2 * count);
-        }
-        offsets[count] = used;
-        prefixes[count] = prefix(key, 0, key.length);
-        arena[used] = (byte) (key.length >>> 8);
-        arena[used + 1] = (byte) key.length;
-        System.arraycopy(key, 0, arena, used + 2, key.length);
-        putLong(arena, used + 2 + key.length, id);
+        int offset = used;
+        arena[offset] = (byte) (key.length >>> 8);
+        arena[offset + 1] = (byte) key.length;
+        System.arraycopy(key, 0, arena, offset + 2, key.length);
         used += need;
-        count++;
+        return offset;
     }
 
     int size() {
@@ -62,7 +95,7 @@ final class KeyIdRecords {
 
     /** The memory the buffers hold allocated, in bytes (arrays' payloads). */
     long bytes() {
-        return arena.length + 8L * prefixes.length + 4L * offsets.length;
+        return arena.length + 8L * prefixes.length + 4L * offsets.length + 8L * ids.length;
     }
 
     /** Forgets every record and gives back the memory beyond the initial buffers. */
@@ -70,6 +103,8 @@ final class KeyIdRecords {
         arena = new byte[1 << 12];
         prefixes = new long[256];
         offsets = new int[256];
+        ids = new long[256];
+        Arrays.fill(recentKeys, 0);
         used = 0;
         count = 0;
     }
@@ -106,8 +141,7 @@ final class KeyIdRecords {
 
             @Override
             public long id() {
-                int o = offsets[i];
-                return getLong(arena, o + 2 + lengthAt(o));
+                return ids[i];
             }
 
             @Override
@@ -139,15 +173,16 @@ final class KeyIdRecords {
         }
         int oa = offsets[a];
         int ob = offsets[b];
-        int la = lengthAt(oa);
-        int lb = lengthAt(ob);
-        if (la >= PREFIX_BYTES && lb >= PREFIX_BYTES) {
+        // Equal prefixes of keys shorter than seven bytes are equal keys; a shared key is one key.
+        if (oa != ob && (prefixes[a] & 0xFF) == PREFIX_BYTES) {
+            int la = lengthAt(oa);
+            int lb = lengthAt(ob);
             c = Arrays.compareUnsigned(arena, oa + 2, oa + 2 + la, arena, ob + 2, ob + 2 + lb);
             if (c != 0) {
                 return c;
             }
         }
-        return Long.compare(getLong(arena, oa + 2 + la), getLong(arena, ob + 2 + lb));
+        return Long.compare(ids[a], ids[b]);
     }
 
     private void quickSort(int lo, int hi) {
@@ -199,20 +234,8 @@ final class KeyIdRecords {
         int o = offsets[a];
         offsets[a] = offsets[b];
         offsets[b] = o;
-    }
-
-    static void putLong(byte[] b, int at, long v) {
-        for (int i = 7; i >= 0; i--) {
-            b[at + i] = (byte) v;
-            v >>>= 8;
-        }
-    }
-
-    static long getLong(byte[] b, int at) {
-        long v = 0;
-        for (int i = 0; i < 8; i++) {
-            v = (v << 8) | (b[at + i] & 0xFF);
-        }
-        return v;
+        long id = ids[a];
+        ids[a] = ids[b];
+        ids[b] = id;
     }
 }

@@ -107,6 +107,30 @@ class SortedRunsTest {
     }
 
     @Test
+    void repeatedLongKeysSharedInMemorySortAsTheirBytesAndIdsDo() throws Exception {
+        // Few distinct long values repeated in random ID order (as objectClass is), among many that
+        // share a seven-byte prefix and collide in the table of recent keys: shared and copied keys
+        // must order alike.
+        Random random = new Random(13);
+        List<String> values = new ArrayList<>(List.of("inetorgperson", "organizationalperson", "organization"));
+        for (int i = 0; i < 3000; i++) {
+            values.add("person-" + i);
+        }
+        List<Rec> added = new ArrayList<>();
+        for (int i = 0; i < 40_000; i++) {
+            String value = i % 2 == 0 ? values.get(random.nextInt(3)) : values.get(random.nextInt(values.size()));
+            added.add(new Rec(bytes(value), random.nextInt(20_000), false));
+        }
+        try (SortedRuns runs = new SortedRuns(1, 1 << 30, dir)) {
+            for (Rec r : added) {
+                runs.add(0, r.key(), r.id());
+            }
+            assertEquals(expected(added), drain(runs, 0));
+            assertEquals(0, runs.spills());
+        }
+    }
+
+    @Test
     void aPairAddedTwiceComesOutOnceEvenFromDifferentRuns() throws Exception {
         try (SortedRuns runs = new SortedRuns(1, 1, dir)) { // a bound of one byte: every add spills
             runs.add(0, bytes("k"), 5);
