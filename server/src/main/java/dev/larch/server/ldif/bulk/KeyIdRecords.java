@@ -22,6 +22,10 @@ final class KeyIdRecords {
 
     private static final int PREFIX_BYTES = 7;
     private static final int INSERTION_SORT_BELOW = 16;
+    /** Scratch per record of the radix sort: a prefix, an offset and an ID. */
+    private static final int SCRATCH_BYTES_PER_RECORD = Long.BYTES + Integer.BYTES + Long.BYTES;
+    /** The radix sort's byte counts: eight tables of 256. */
+    private static final int RADIX_COUNTS_BYTES = Long.BYTES * 256 * Integer.BYTES;
     /** Slots of the recent-keys table: a power of two. */
     private static final int RECENT_KEYS = 1 << 10;
 
@@ -31,6 +35,8 @@ final class KeyIdRecords {
     private int[] offsets = new int[256];
     private long[] ids = new long[256];
     private int count;
+    /** Whether every record's ID is at least the one before it (as the bulk load adds them). */
+    private boolean idsAscending = true;
     /** Arena offset plus one of a recent key per hash slot; 0 for none. */
     private final int[] recentKeys = new int[RECENT_KEYS];
 
@@ -51,6 +57,9 @@ final class KeyIdRecords {
         offsets[count] = keyOffset(key);
         prefixes[count] = prefix(key, 0, key.length);
         ids[count] = id;
+        if (count > 0 && id < ids[count - 1]) {
+            idsAscending = false;
+        }
         count++;
     }
 
@@ -93,6 +102,11 @@ final class KeyIdRecords {
         return count;
     }
 
+    /** The memory {@link #sort()} takes beside the buffers while it runs, in bytes. */
+    long sortScratchBytes() {
+        return idsAscending ? (long) count * SCRATCH_BYTES_PER_RECORD + RADIX_COUNTS_BYTES : 0;
+    }
+
     /** The memory the buffers hold allocated, in bytes (arrays' payloads). */
     long bytes() {
         return arena.length + 8L * prefixes.length + 4L * offsets.length + 8L * ids.length;
@@ -105,13 +119,116 @@ final class KeyIdRecords {
         offsets = new int[256];
         ids = new long[256];
         Arrays.fill(recentKeys, 0);
+        idsAscending = true;
         used = 0;
         count = 0;
     }
 
-    /** Sorts the records by key, then ID. */
+    /**
+     * Sorts the records by key, then ID. Records added in ascending ID order, as a bulk load adds
+     * them, are sorted by a stable radix sort of their prefixes, which leaves equal short keys in ID
+     * order; only runs of long keys sharing a prefix are then compared in full, and only when they
+     * are not in order already. That took the sort from 19% of a 200,000-entry import's writer thread
+     * to TODO (JFR). Other records are sorted by a quicksort comparing keys, then IDs.
+     */
     void sort() {
-        quickSort(0, count - 1);
+        if (count < 2) {
+            return;
+        }
+        if (idsAscending) {
+            radixSortByPrefix();
+            sortRunsOfLongKeys();
+        } else {
+            quickSort(0, count - 1);
+        }
+    }
+
+    /**
+     * Least significant byte first, one counting pass per byte of the prefix that is not the same in
+     * every record (the zero bytes of short keys, and a length byte all keys share, cost nothing).
+     * Stable: records of equal prefixes keep the order they were added in.
+     */
+    private void radixSortByPrefix() {
+        int[][] counts = new int[Long.BYTES][256];
+        for (int i = 0; i < count; i++) {
+            long p = prefixes[i];
+            for (int b = 0; b < Long.BYTES; b++) {
+                counts[b][(int) (p >>> (8 * b)) & 0xFF]++;
+            }
+        }
+        long[] fromPrefixes = prefixes;
+        int[] fromOffsets = offsets;
+        long[] fromIds = ids;
+        long[] toPrefixes = null;
+        int[] toOffsets = null;
+        long[] toIds = null;
+        boolean inScratch = false;
+        for (int b = 0; b < Long.BYTES; b++) {
+            int shift = 8 * b;
+            int[] bucket = counts[b];
+            if (bucket[(int) (fromPrefixes[0] >>> shift) & 0xFF] == count) {
+                continue; // every record has this byte: the order stays
+            }
+            if (toPrefixes == null) {
+                toPrefixes = new long[count];
+                toOffsets = new int[count];
+                toIds = new long[count];
+            }
+            int start = 0;
+            for (int k = 0; k < 256; k++) {
+                int n = bucket[k];
+                bucket[k] = start;
+                start += n;
+            }
+            for (int i = 0; i < count; i++) {
+                long p = fromPrefixes[i];
+                int at = bucket[(int) (p >>> shift) & 0xFF]++;
+                toPrefixes[at] = p;
+                toOffsets[at] = fromOffsets[i];
+                toIds[at] = fromIds[i];
+            }
+            long[] p = fromPrefixes;
+            fromPrefixes = toPrefixes;
+            toPrefixes = p;
+            int[] o = fromOffsets;
+            fromOffsets = toOffsets;
+            toOffsets = o;
+            long[] d = fromIds;
+            fromIds = toIds;
+            toIds = d;
+            inScratch = !inScratch;
+        }
+        if (inScratch) {
+            // Sorted into the scratch arrays: copied back, so the buffers (and what they count) stay.
+            System.arraycopy(fromPrefixes, 0, prefixes, 0, count);
+            System.arraycopy(fromOffsets, 0, offsets, 0, count);
+            System.arraycopy(fromIds, 0, ids, 0, count);
+        }
+    }
+
+    /** Sorts each run of equal prefixes of keys of seven bytes or more that is not in order. */
+    private void sortRunsOfLongKeys() {
+        int i = 0;
+        while (i < count) {
+            long p = prefixes[i];
+            int end = i + 1;
+            while (end < count && prefixes[end] == p) {
+                end++;
+            }
+            if (end - i > 1 && (p & 0xFF) == PREFIX_BYTES && !inOrder(i, end)) {
+                quickSort(i, end - 1);
+            }
+            i = end;
+        }
+    }
+
+    private boolean inOrder(int from, int to) {
+        for (int i = from + 1; i < to; i++) {
+            if (compare(i - 1, i) > 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A cursor over the records in their current order (sorted once {@link #sort()} ran). */

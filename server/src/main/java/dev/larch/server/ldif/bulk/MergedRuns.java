@@ -37,8 +37,11 @@ final class MergedRuns implements AutoCloseable {
         int lastLength = -1;
         long lastId = 0;
         long n = 0;
-        while (!heap.isEmpty()) {
-            KeyIdCursor top = heap.poll();
+        // The run that gave the last record usually gives the next too (a key's IDs sit together):
+        // it stays out of the heap while it is not after the heap's first, one comparison per record
+        // instead of a poll and an add (the heap's comparisons were 8% of an import's writer, JFR).
+        KeyIdCursor top = heap.poll();
+        while (top != null) {
             int length = top.keyLength();
             boolean sameKey = lastLength == length
                     && Arrays.equals(last, 0, length, top.keyArray(), top.keyOffset(), top.keyOffset() + length);
@@ -54,8 +57,11 @@ final class MergedRuns implements AutoCloseable {
                 sink.accept(last, length, lastId, sameKey);
                 n++;
             }
-            if (top.next()) {
+            if (!top.next()) {
+                top = heap.poll();
+            } else if (!heap.isEmpty() && compare(top, heap.peek()) > 0) {
                 heap.add(top);
+                top = heap.poll();
             }
         }
         return n;

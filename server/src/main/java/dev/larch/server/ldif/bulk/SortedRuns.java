@@ -15,8 +15,9 @@ import java.util.stream.Stream;
  * by appending.
  *
  * <p>Memory: the records wait in memory ({@link KeyIdRecords}, about 22 bytes per record plus the
- * key, in buffers that grow by doubling) until all buffers together hold more than the bound given;
- * then every buffer is sorted and written to a run file, and memory starts over. Merging reads one
+ * key, in buffers that grow by doubling) until all buffers together, with the scratch memory that
+ * sorting the largest of them takes ({@link KeyIdRecords#sortScratchBytes()}), hold more than the
+ * bound given; then every buffer is sorted and written to a run file, and memory starts over. Merging reads one
  * index's runs at a time, 64 KB of buffer each; an index that reaches {@value #MAX_RUNS} runs has them
  * merged into one, so no more files are ever open at once. So memory stays near the bound (a buffer being grown
  * briefly holds its old and new arrays) whatever the input's size; disk takes about what the
@@ -37,6 +38,9 @@ final class SortedRuns implements AutoCloseable {
     private final Path tempParent;
     private Path tempDir;
     private long held;
+    /** The most scratch memory sorting one of the buffers would take now. */
+    private long scratch;
+
     private int spills;
 
     /**
@@ -61,7 +65,8 @@ final class SortedRuns implements AutoCloseable {
         long before = buffer.bytes();
         buffer.add(key, id);
         held += buffer.bytes() - before;
-        if (held > memoryBound) {
+        scratch = Math.max(scratch, buffer.sortScratchBytes());
+        if (held + scratch > memoryBound) {
             spill();
         }
     }
@@ -146,6 +151,7 @@ final class SortedRuns implements AutoCloseable {
             tempDir = Files.createTempDirectory(tempParent, "import-runs-");
         }
         held = 0;
+        scratch = 0;
         for (int i = 0; i < buffers.length; i++) {
             KeyIdRecords buffer = buffers[i];
             if (buffer.size() > 0) {

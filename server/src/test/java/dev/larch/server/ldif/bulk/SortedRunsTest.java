@@ -131,6 +131,39 @@ class SortedRunsTest {
     }
 
     @Test
+    void recordsAddedInIdOrderAsABulkLoadAddsThemSortAsAnyOthers() throws Exception {
+        // The radix path: short keys (grams), long keys sharing seven bytes, keys of every length up
+        // to eight, several keys per ID and the same pair twice.
+        Random random = new Random(29);
+        List<Rec> added = new ArrayList<>();
+        for (long id = 1; id <= 20_000; id++) {
+            int keys = 1 + random.nextInt(4);
+            for (int k = 0; k < keys; k++) {
+                byte[] key = switch (random.nextInt(4)) {
+                    case 0 -> bytes("g" + (char) ('a' + random.nextInt(26)));
+                    case 1 -> bytes("person-" + random.nextInt(500));
+                    case 2 -> bytes("inetorgperson");
+                    default -> {
+                        byte[] b = new byte[1 + random.nextInt(8)];
+                        random.nextBytes(b);
+                        yield b;
+                    }
+                };
+                added.add(new Rec(key, id, false));
+                if (random.nextInt(50) == 0) {
+                    added.add(new Rec(key, id, false));
+                }
+            }
+        }
+        try (SortedRuns runs = new SortedRuns(1, 1 << 30, dir)) {
+            for (Rec r : added) {
+                runs.add(0, r.key(), r.id());
+            }
+            assertEquals(expected(added), drain(runs, 0));
+        }
+    }
+
+    @Test
     void aPairAddedTwiceComesOutOnceEvenFromDifferentRuns() throws Exception {
         try (SortedRuns runs = new SortedRuns(1, 1, dir)) { // a bound of one byte: every add spills
             runs.add(0, bytes("k"), 5);
