@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The {@code ./larch} launcher's server JVM: {@code ./larch warm-cache} writes a warm-up cache that
- * {@code ./larch serve} starts with, a cache of another build or a damaged one never stops a start, and
+ * {@code ./larch serve} starts with (and one {@code ./larch bench} starts with), a cache of another build or a damaged one never stops a start, and
  * the heap and direct-memory caps are on the server's command line. The launcher runs from this
  * module's class path ({@code LARCH_CLASSPATH}, so it builds nothing) with this JVM's JDK, and keeps
  * its cache in a temporary directory ({@code LARCH_WARM_CACHE_DIR}), never in the developer's.
@@ -44,8 +44,10 @@ class LauncherWarmCacheIT {
     @TempDir
     static Path cacheDir;
 
-    /** The cache {@code warm-cache} wrote, built once for the class. */
+    /** The server's cache {@code warm-cache} wrote, built once for the class. */
     private static Path cache;
+    /** The bench harness's cache {@code warm-cache} wrote. */
+    private static Path benchCache;
 
     @TempDir
     Path dir;
@@ -62,11 +64,78 @@ class LauncherWarmCacheIT {
         try (Stream<Path> files = Files.list(cacheDir)) {
             written = files.toList();
         }
-        assertEquals(1, written.size(), "one cache and nothing left of the training: " + written);
-        cache = written.get(0);
-        assertTrue(cache.getFileName().toString().endsWith(AOT ? ".aot" : ".jsa"), cache.toString());
-        assertTrue(Files.size(cache) > 1_000_000, "a real cache holds megabytes: " + Files.size(cache));
-        assertTrue(r.err().contains("wrote " + cache), r.describe());
+        assertEquals(2, written.size(), "two caches and nothing left of the training: " + written);
+        cache = only(written, "server-");
+        benchCache = only(written, "bench-");
+        for (Path c : List.of(cache, benchCache)) {
+            assertTrue(c.getFileName().toString().endsWith(AOT ? ".aot" : ".jsa"), c.toString());
+            assertTrue(Files.size(c) > 1_000_000, "a real cache holds megabytes: " + Files.size(c));
+            assertTrue(r.err().contains(c.toString()), r.describe());
+        }
+    }
+
+    private static Path only(List<Path> files, String prefix) {
+        List<Path> named = files.stream()
+                .filter(f -> f.getFileName().toString().startsWith(prefix))
+                .toList();
+        assertEquals(1, named.size(), prefix + ": " + files);
+        return named.get(0);
+    }
+
+    /**
+     * The bench harness starts with the cache recorded for it, which the JVM accepts (told to fail
+     * rather than run without it), and drives a server as it would without.
+     */
+    @Test
+    void benchStartsWithItsOwnCacheTheJvmAccepts() throws Exception {
+        Map<String, String> env = launcherEnv();
+        Path ldif = dir.resolve("people.ldif");
+        Path data = dir.resolve("data");
+        ProcessResult gen = ProcessResult.run(
+                List.of(LARCH.toString(), "gen", "--entries", "200", "--out", ldif.toString()),
+                env,
+                null,
+                LarchProcess.COMMAND_TIMEOUT);
+        assertEquals(0, gen.exitCode(), gen.describe());
+        ProcessResult imported = ProcessResult.run(
+                List.of(LARCH.toString(), "import", "--data", data.toString(), ldif.toString()),
+                env,
+                null,
+                LarchProcess.COMMAND_TIMEOUT);
+        assertEquals(0, imported.exitCode(), imported.describe());
+        try (Server server = Server.start(data, env)) {
+            Map<String, String> benchEnv = new HashMap<>(env);
+            benchEnv.put("LARCH_JAVA_OPTS", AOT ? "-XX:AOTMode=on" : "-Xshare:on");
+            ProcessResult bench = ProcessResult.run(
+                    List.of(
+                            LARCH.toString(),
+                            "bench",
+                            "--mix",
+                            "messaging",
+                            "--host",
+                            "127.0.0.1",
+                            "--port",
+                            Integer.toString(server.port),
+                            "--clients",
+                            "1",
+                            "--threads",
+                            "1",
+                            "--warmup",
+                            "0",
+                            "--duration",
+                            "1",
+                            "--runs",
+                            "1",
+                            "--data",
+                            ldif.toString(),
+                            "--out",
+                            dir.resolve("bench").toString()),
+                    benchEnv,
+                    null,
+                    LarchProcess.COMMAND_TIMEOUT);
+            assertEquals(0, bench.exitCode(), bench.describe());
+            assertTrue(bench.err().contains("starting with the warm-up cache " + benchCache), bench.describe());
+        }
     }
 
     /**
