@@ -3,9 +3,9 @@ package dev.larch.config;
 /**
  * Self-warm-up before the listener opens ({@code server.warm-up-seconds}).
  *
- * @param seconds how long the server runs read-only requests drawn from its own store through its own
- *     request pipeline before it binds its port; 0 for none. It may end sooner (a store with few or no
- *     entries). 0..600.
+ * @param seconds the most time the server runs read-only requests drawn from its own store through
+ *     its own request pipeline before it binds its port; 0 for none. It ends sooner once the JIT
+ *     compilers have gone quiet, or on a store with few or no entries. 0..600.
  */
 public record WarmUp(int seconds) {
     /** The most {@code server.warm-up-seconds} accepts: a start is never held up longer than this. */
@@ -15,7 +15,7 @@ public record WarmUp(int seconds) {
     public static final WarmUp OFF = new WarmUp(0);
 
     /** {@code server.warm-up-seconds} unless set: see config/larch.conf for the measurement. */
-    public static final WarmUp DEFAULT = new WarmUp(10);
+    public static final WarmUp DEFAULT = new WarmUp(30);
 
     public WarmUp {
         if (seconds < 0 || seconds > MAX_SECONDS) {

@@ -5,8 +5,10 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 import dev.larch.config.LarchConfig;
+import dev.larch.config.RateQuotas;
 import dev.larch.schema.LarchSchema;
 import dev.larch.schema.SchemaLoadException;
 import dev.larch.server.access.AccessControl;
@@ -168,25 +170,22 @@ public final class LarchServer implements AutoCloseable {
                     config.suffix());
             // cn=Monitor inside the quotas (its searches pay for their rate), counting outside them.
             handler = monitoring.subtree(handler);
-            // The self-warm-up's requests go here, past no access log, counter or quota.
-            RequestHandler warmUpHandler = handler;
-            // Inside the access log, so that requests refused for their rate are logged too.
-            handler = RateLimitingHandler.around(handler, config.rateQuotas());
-            handler = monitoring.counting(handler);
-            // Only when tracing is on: otherwise no span, no lookup, no allocation per operation.
-            if (tracing != null) {
-                handler = tracing.around(handler, PasswordAttributes.of(schema));
-            }
             // JSON lines or a file need their own appender; plain text on standard output needs none.
             accessLogOutput = AccessLogOutput.install(config.logging());
-            // Always in place, so that a reload can turn it on or off.
-            AccessLogSwitch accessLog = new AccessLogSwitch(
+            AccessLogSwitch accessLog = decorated(
                     handler,
-                    new AccessLoggingHandler(
-                            handler,
-                            PasswordAttributes.of(schema),
-                            AccessLogFormat.of(config.logging().accessLogFormat())),
+                    config,
+                    schema,
+                    config.rateQuotas(),
+                    monitoring::counting,
+                    tracing,
                     config.logging().accessLog());
+            // The self-warm-up's requests run the same decorators, built a second time: its counters
+            // and (switched off) access log are its own, so nothing of it shows. No rate quota: one
+            // would refuse the warm-up's searches, and a refusal compiles nothing worth having.
+            Monitoring.Unseen unseen = monitoring.unseen();
+            RequestHandler warmUpHandler =
+                    decorated(handler, config, schema, RateQuotas.OFF, unseen::counting, null, false);
             handler = accessLog;
             ReloadableSslContext tlsContext = tls == null ? null : new ReloadableSslContext(tls.context());
             var l = config.listen();
@@ -214,7 +213,7 @@ public final class LarchServer implements AutoCloseable {
                     tlsOptions,
                     handler,
                     monitoring.byteCounts(),
-                    new SelfWarmUp(config.warmUp(), open.directory(), warmUpHandler));
+                    new SelfWarmUp(config.warmUp(), open.directory(), warmUpHandler, unseen.byteCounts()));
             monitoring.serve(listener::isAccepting, l.host());
             LarchServer server = new LarchServer(
                     lock,
@@ -256,6 +255,38 @@ public final class LarchServer implements AutoCloseable {
             lock.close();
             throw e;
         }
+    }
+
+    /**
+     * {@code inner} with the decorators every request passes outside {@code cn=Monitor}, from the
+     * inside out: the rate {@code quotas} (none when off); {@code counting}, outside them so that requests refused for their
+     * rate are counted too; tracing, only when on (otherwise no span, lookup or allocation per
+     * operation); the access log, always in place so that a reload can turn it on or off, outside the
+     * rest so that refused requests are logged too.
+     *
+     * @param tracing null for none
+     * @param accessLogOn whether the access log writes at first
+     */
+    private static AccessLogSwitch decorated(
+            RequestHandler inner,
+            LarchConfig config,
+            SchemaManager schema,
+            RateQuotas quotas,
+            UnaryOperator<RequestHandler> counting,
+            OperationTracing tracing,
+            boolean accessLogOn) {
+        RequestHandler handler = RateLimitingHandler.around(inner, quotas);
+        handler = counting.apply(handler);
+        if (tracing != null) {
+            handler = tracing.around(handler, PasswordAttributes.of(schema));
+        }
+        return new AccessLogSwitch(
+                handler,
+                new AccessLoggingHandler(
+                        handler,
+                        PasswordAttributes.of(schema),
+                        AccessLogFormat.of(config.logging().accessLogFormat())),
+                accessLogOn);
     }
 
     /** Starts the listener; a failure to bind names the address (the port may come from --port). */

@@ -83,6 +83,33 @@ public final class Monitoring implements AutoCloseable {
         return metrics == null ? next : new MonitoringHandler(next, metrics);
     }
 
+    /**
+     * Counting like {@link #counting} and {@link #byteCounts}, into counters of its own that nothing
+     * shows: for the self-warm-up, whose requests should run the same counting code as clients' (so
+     * that the JIT compiles it as clients will use it) without showing in {@code cn=Monitor} or
+     * {@code /metrics}. Counts nothing when monitoring is off.
+     */
+    public Unseen unseen() {
+        return new Unseen(metrics == null ? null : new ServerMetrics());
+    }
+
+    /**
+     * Counting that nothing shows; see {@link #unseen()}.
+     *
+     * @param metrics null when monitoring is off
+     */
+    public record Unseen(ServerMetrics metrics) {
+        /** {@code next} with its operations and connections counted; {@code next} itself when off. */
+        public RequestHandler counting(RequestHandler next) {
+            return metrics == null ? next : new MonitoringHandler(next, metrics);
+        }
+
+        /** Told of the bytes moved; null when off. */
+        public ByteCounts byteCounts() {
+            return metrics;
+        }
+    }
+
     /** What the listener tells of the bytes it moves; null when off (no counting handler at all). */
     public ByteCounts byteCounts() {
         return metrics;

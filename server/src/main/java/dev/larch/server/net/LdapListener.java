@@ -20,12 +20,10 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
 import org.slf4j.Logger;
@@ -141,10 +139,7 @@ public final class LdapListener implements AutoCloseable {
         ConnectionLimits limits = new ConnectionLimits(options.maxConnections(), options.maxConnectionsPerAddress());
         try {
             probePorts(options, tls);
-            runBefore(
-                    before,
-                    new LoopbackLoad(
-                            ioGroup, channelType, epoll ? EpollSocketChannel.class : NioSocketChannel.class, options));
+            runBefore(before, new LoopbackLoad(ioGroup, channelType, options));
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptGroup, ioGroup)
                     .channel(channelType)

@@ -1,34 +1,40 @@
 package dev.larch.server.net;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.ByteToMessageDecoder;
-import io.netty.handler.codec.CorruptedFrameException;
-import io.netty.util.ReferenceCountUtil;
-
 /**
- * The client end of one {@link LoopbackLoad} connection: keeps up to {@code window} requests from
- * the shared {@link Feed} unanswered, counts what comes back, and closes its connection once the feed
- * is dry and every request it sent was answered. Runs on the connection's event loop; the counters
- * may be read from any thread once {@link #closed()} completed.
+ * The client end of one {@link LoopbackLoad} connection: a plain JDK socket driven by a thread of its
+ * own, not a Netty channel, so that Netty's code in this JVM is run, profiled and compiled by the
+ * server's side of the connections alone, as it will be once real clients arrive. Keeps up to {@code
+ * window} requests from the shared {@link Feed} unanswered, counts what comes back, and stops once the
+ * feed is dry and every request it sent was answered, or when its socket is closed. The counters may be
+ * read once {@link #run} returned.
+ *
+ * <p>Bounds: one request and {@value #PREFIX_BYTES} bytes of each response are held at a time; the
+ * rest of a response is skipped as it is read.
  */
-final class LoopbackClient extends ChannelInboundHandlerAdapter {
+final class LoopbackClient implements Runnable {
+    private static final int SEQUENCE = 0x30;
+    private static final int INTEGER = 0x02;
+    private static final int ENUMERATED = 0x0A;
     private static final int SEARCH_RESULT_ENTRY = 0x64;
     private static final int SEARCH_RESULT_REFERENCE = 0x73;
     private static final int INTERMEDIATE_RESPONSE = 0x79;
-    private static final int ENUMERATED = 0x0A;
     /** success, timeLimitExceeded, sizeLimitExceeded: a read answered as asked. */
     private static final int SUCCESS = 0;
 
     private static final int TIME_LIMIT_EXCEEDED = 3;
     private static final int SIZE_LIMIT_EXCEEDED = 4;
+    /** Enough of a response for its message ID (at most 4 bytes), operation and result code. */
+    static final int PREFIX_BYTES = 32;
 
     /**
      * The requests, handed out round robin to every connection of one drive until the time is up or
@@ -39,6 +45,7 @@ final class LoopbackClient extends ChannelInboundHandlerAdapter {
         private final long maxSends;
         private final long deadline;
         private final AtomicLong next = new AtomicLong();
+        private volatile boolean stopped;
 
         /**
          * @param ops requests without their envelope ({@link #withoutEnvelope})
@@ -50,48 +57,42 @@ final class LoopbackClient extends ChannelInboundHandlerAdapter {
             this.deadline = deadline;
         }
 
-        /** The next request, or null once the time is up or enough were sent. */
+        /** The next request, or null once the time is up, enough were sent or it was stopped. */
         byte[] next() {
-            if (System.nanoTime() - deadline >= 0) {
+            if (isDry()) {
                 return null;
             }
             long n = next.getAndIncrement();
             return n < maxSends ? ops.get((int) (n % ops.size())) : null;
         }
 
-        long deadline() {
-            return deadline;
+        /** Whether it hands out no more requests. */
+        boolean isDry() {
+            return stopped || System.nanoTime() - deadline >= 0 || next.get() >= maxSends;
+        }
+
+        /** Hands out no more requests from now on. */
+        void stop() {
+            stopped = true;
         }
     }
 
-    /** Cuts the byte stream into whole LDAPMessages; each goes on as a retained slice. */
-    static final class Frames extends ByteToMessageDecoder {
-        private final BerHeader header = new BerHeader();
-
-        @Override
-        protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-            while (true) {
-                int start = in.readerIndex();
-                BerHeader.Status status = header.read(in, start, in.writerIndex());
-                if (status == BerHeader.Status.INCOMPLETE) {
-                    return;
-                }
-                if (status != BerHeader.Status.COMPLETE) {
-                    throw new CorruptedFrameException("response is not BER: " + status);
-                }
-                if (header.elementLength() > in.readableBytes()) {
-                    return;
-                }
-                out.add(in.readRetainedSlice((int) header.elementLength()));
-            }
-        }
+    /** What one response was, from its first bytes. */
+    enum Response {
+        /** A search result entry, reference or intermediate response: more follows. */
+        PART,
+        /** A final response with an acceptable result code. */
+        ANSWERED,
+        /** A final response with any other result code. */
+        FAILED,
+        /** A Notice of Disconnection or bytes that are not an LDAPMessage: the connection is over. */
+        OVER
     }
 
+    private final Socket socket;
     private final Feed feed;
     private final int window;
-    private final BerHeader header = new BerHeader();
-    private Channel channel;
-    private ChannelFuture closed;
+    private final byte[] prefix = new byte[PREFIX_BYTES];
     private int nextId = 1;
     private int unanswered;
     private long sent;
@@ -99,7 +100,12 @@ final class LoopbackClient extends ChannelInboundHandlerAdapter {
     private long entries;
     private long failed;
 
-    LoopbackClient(Feed feed, int window) {
+    /**
+     * @param socket connected to the server side; this client closes it
+     * @param window unanswered requests at most, at least 1
+     */
+    LoopbackClient(Socket socket, Feed feed, int window) {
+        this.socket = socket;
         this.feed = feed;
         this.window = window;
     }
@@ -111,104 +117,154 @@ final class LoopbackClient extends ChannelInboundHandlerAdapter {
      * @throws IllegalArgumentException when {@code message} is not one whole LDAPMessage
      */
     static byte[] withoutEnvelope(byte[] message) {
-        ByteBuf buf = Unpooled.wrappedBuffer(message);
-        BerHeader h = new BerHeader();
-        if (h.readElement(buf, 0, message.length) != BerHeader.Status.COMPLETE
-                || h.tag() != BerHeader.SEQUENCE
-                || h.endIndex() != message.length) {
+        if (message.length < 2 || (message[0] & 0xFF) != SEQUENCE) {
             throw new IllegalArgumentException("not one LDAPMessage");
         }
-        int end = h.endIndex();
-        if (h.readElement(buf, h.valueIndex(), end) != BerHeader.Status.COMPLETE || h.tag() != BerHeader.INTEGER) {
+        int[] at = {1};
+        long length = length(message, message.length, at);
+        if (length < 0 || at[0] + length != message.length) {
+            throw new IllegalArgumentException("not one LDAPMessage");
+        }
+        if (at[0] >= message.length || (message[at[0]] & 0xFF) != INTEGER) {
             throw new IllegalArgumentException("LDAPMessage without a messageID");
         }
-        int opStart = h.endIndex();
-        if (opStart >= end) {
+        at[0]++;
+        long idLength = length(message, message.length, at);
+        if (idLength < 0 || at[0] + idLength > message.length) {
+            throw new IllegalArgumentException("LDAPMessage without a messageID");
+        }
+        int opStart = at[0] + (int) idLength;
+        if (opStart >= message.length) {
             throw new IllegalArgumentException("LDAPMessage without a protocolOp");
         }
-        byte[] op = new byte[end - opStart];
+        byte[] op = new byte[message.length - opStart];
         System.arraycopy(message, opStart, op, 0, op.length);
         return op;
     }
 
-    @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        channel = ctx.channel();
-        closed = channel.closeFuture();
+    /**
+     * Reads a BER length at {@code at[0]} of {@code bytes}, which end at {@code end}, and moves {@code
+     * at[0]} past it.
+     *
+     * @return the length, or -1 when the bytes end first or the length takes more than 4 bytes
+     */
+    private static long length(byte[] bytes, int end, int[] at) {
+        if (at[0] >= end) {
+            return -1;
+        }
+        int first = bytes[at[0]++] & 0xFF;
+        if (first < 0x80) {
+            return first;
+        }
+        int n = first & 0x7F;
+        if (n == 0 || n > 4 || at[0] + n > end) {
+            return -1;
+        }
+        long length = 0;
+        for (int i = 0; i < n; i++) {
+            length = (length << 8) | (bytes[at[0]++] & 0xFF);
+        }
+        return length;
+    }
+
+    /**
+     * What the LDAPMessage whose first bytes (after the SEQUENCE header) are {@code head[0, n)} is.
+     */
+    static Response classify(byte[] head, int n) {
+        int[] at = {1};
+        if (n < 1 || (head[0] & 0xFF) != INTEGER) {
+            return Response.OVER;
+        }
+        long idLength = length(head, n, at);
+        if (idLength < 1 || idLength > 4 || at[0] + idLength >= n) {
+            return Response.OVER;
+        }
+        if (idLength == 1 && head[at[0]] == 0) {
+            return Response.OVER; // message ID 0: a Notice of Disconnection
+        }
+        at[0] += (int) idLength;
+        int op = head[at[0]++] & 0xFF;
+        if (op == SEARCH_RESULT_ENTRY || op == SEARCH_RESULT_REFERENCE || op == INTERMEDIATE_RESPONSE) {
+            return Response.PART;
+        }
+        if (length(head, n, at) < 0 || at[0] + 3 > n || (head[at[0]] & 0xFF) != ENUMERATED) {
+            return Response.FAILED;
+        }
+        int code = head[at[0] + 2] & 0xFF;
+        boolean acceptable =
+                head[at[0] + 1] == 1 && (code == SUCCESS || code == SIZE_LIMIT_EXCEEDED || code == TIME_LIMIT_EXCEEDED);
+        return acceptable ? Response.ANSWERED : Response.FAILED;
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        for (int i = 0; i < window && sendNext(ctx); i++) {
-            // fills the window
+    public void run() {
+        try (Socket s = socket) {
+            OutputStream out = new BufferedOutputStream(s.getOutputStream());
+            InputStream in = new BufferedInputStream(s.getInputStream());
+            while (unanswered < window && sendNext(out)) {
+                // fills the window
+            }
+            out.flush();
+            while (unanswered > 0) {
+                Response r = readResponse(in);
+                if (r == Response.OVER) {
+                    return;
+                }
+                if (r == Response.PART) {
+                    entries++;
+                    continue;
+                }
+                answered++;
+                unanswered--;
+                if (r == Response.FAILED) {
+                    failed++;
+                }
+                if (sendNext(out)) {
+                    out.flush();
+                }
+            }
+        } catch (IOException e) {
+            // Closed by close(), by the server, or the bytes ended: what is unanswered stays unanswered.
         }
-        ctx.flush();
-        closeIfDone(ctx);
     }
 
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        try {
-            read(ctx, (ByteBuf) msg);
-        } finally {
-            ReferenceCountUtil.release(msg);
+    /** Reads one whole LDAPMessage, keeping its first bytes, and tells what it was. */
+    private Response readResponse(InputStream in) throws IOException {
+        int tag = in.read();
+        if (tag < 0) {
+            throw new EOFException();
         }
+        if (tag != SEQUENCE) {
+            return Response.OVER;
+        }
+        int first = read(in);
+        long length = first;
+        if (first >= 0x80) {
+            int n = first & 0x7F;
+            if (n == 0 || n > 4) {
+                return Response.OVER;
+            }
+            length = 0;
+            for (int i = 0; i < n; i++) {
+                length = (length << 8) | read(in);
+            }
+        }
+        int kept = (int) Math.min(length, prefix.length);
+        in.readNBytes(prefix, 0, kept);
+        in.skipNBytes(length - kept);
+        return classify(prefix, kept);
     }
 
-    @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        ctx.flush();
-        closeIfDone(ctx);
-    }
-
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        ctx.close();
-    }
-
-    private void read(ChannelHandlerContext ctx, ByteBuf pdu) {
-        int end = pdu.writerIndex();
-        int index = pdu.readerIndex();
-        if (header.readElement(pdu, index, end) != BerHeader.Status.COMPLETE) {
-            ctx.close();
-            return;
+    private static int read(InputStream in) throws IOException {
+        int b = in.read();
+        if (b < 0) {
+            throw new EOFException();
         }
-        // messageID, then the protocolOp
-        if (header.readElement(pdu, header.valueIndex(), end) != BerHeader.Status.COMPLETE) {
-            ctx.close();
-            return;
-        }
-        boolean notice = header.valueLength() == 1 && pdu.getByte(header.valueIndex()) == 0;
-        if (notice || header.readElement(pdu, header.endIndex(), end) != BerHeader.Status.COMPLETE) {
-            // A Notice of Disconnection (message ID 0) or garbage: this connection is over.
-            ctx.close();
-            return;
-        }
-        int op = header.tag();
-        if (op == SEARCH_RESULT_ENTRY) {
-            entries++;
-            return;
-        }
-        if (op == SEARCH_RESULT_REFERENCE || op == INTERMEDIATE_RESPONSE) {
-            return;
-        }
-        answered++;
-        unanswered--;
-        int opEnd = header.endIndex();
-        if (header.readElement(pdu, header.valueIndex(), opEnd) != BerHeader.Status.COMPLETE
-                || header.tag() != ENUMERATED
-                || !acceptable(pdu.getUnsignedByte(header.endIndex() - 1))) {
-            failed++;
-        }
-        sendNext(ctx);
-    }
-
-    private static boolean acceptable(int resultCode) {
-        return resultCode == SUCCESS || resultCode == SIZE_LIMIT_EXCEEDED || resultCode == TIME_LIMIT_EXCEEDED;
+        return b;
     }
 
     /** Writes the next request from the feed (not flushed); false when the feed is dry. */
-    private boolean sendNext(ChannelHandlerContext ctx) {
+    private boolean sendNext(OutputStream out) throws IOException {
         byte[] op = feed.next();
         if (op == null) {
             return false;
@@ -217,48 +273,43 @@ final class LoopbackClient extends ChannelInboundHandlerAdapter {
         nextId = nextId == Integer.MAX_VALUE ? 1 : nextId + 1;
         int idLength = id < 0x80 ? 1 : id < 0x8000 ? 2 : id < 0x800000 ? 3 : 4;
         int body = 2 + idLength + op.length;
-        ByteBuf out = ctx.alloc().ioBuffer(6 + body);
-        out.writeByte(BerHeader.SEQUENCE);
+        out.write(SEQUENCE);
         writeLength(out, body);
-        out.writeByte(BerHeader.INTEGER);
-        out.writeByte(idLength);
+        out.write(INTEGER);
+        out.write(idLength);
         for (int shift = (idLength - 1) * 8; shift >= 0; shift -= 8) {
-            out.writeByte(id >>> shift);
+            out.write(id >>> shift);
         }
-        out.writeBytes(op);
-        ctx.write(out, ctx.voidPromise());
+        out.write(op);
         sent++;
         unanswered++;
         return true;
     }
 
-    private static void writeLength(ByteBuf out, int length) {
+    private static void writeLength(OutputStream out, int length) throws IOException {
         if (length < 0x80) {
-            out.writeByte(length);
+            out.write(length);
         } else if (length < 0x100) {
-            out.writeByte(0x81).writeByte(length);
+            out.write(0x81);
+            out.write(length);
         } else if (length < 0x10000) {
-            out.writeByte(0x82).writeShort(length);
+            out.write(0x82);
+            out.write(length >>> 8);
+            out.write(length);
         } else {
-            out.writeByte(0x84).writeInt(length);
+            out.write(0x84);
+            for (int shift = 24; shift >= 0; shift -= 8) {
+                out.write(length >>> shift);
+            }
         }
-    }
-
-    private void closeIfDone(ChannelHandlerContext ctx) {
-        if (unanswered == 0) {
-            ctx.close();
-        }
-    }
-
-    /** Completes once the connection closed. */
-    ChannelFuture closed() {
-        return closed;
     }
 
     /** Closes the connection now (from any thread); what is unanswered stays unanswered. */
     void close() {
-        if (channel != null) {
-            channel.close().awaitUninterruptibly();
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // closing anyway
         }
     }
 

@@ -1,7 +1,10 @@
 package dev.larch.server.net;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,9 +12,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
+import dev.larch.server.protocol.ByteCounts;
 import dev.larch.server.protocol.RequestHandler;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -30,33 +34,33 @@ import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
  * in front of the same connection pipeline ({@link LdapChannelInitializer}) real clients get, on the
  * listener's event loops. Used by the self-warm-up before the real ports are bound.
  *
- * <p>The pipeline behind it has no byte counter, no TLS, and connection limits of its own; what the
- * requests pass through beyond the pipeline is the {@link RequestHandler} given to {@link #drive}.
+ * <p>The client ends are plain JDK sockets, each on a thread of its own ({@link LoopbackClient}): a
+ * Netty client in this JVM would run the same Netty code as the server side with other handlers and
+ * buffers, and the JIT would compile that code for the mixture, then again for the server alone once
+ * real clients came. The pipeline behind the listening socket has no TLS and connection limits of its
+ * own; what the requests pass through beyond it is the {@link RequestHandler} given to {@link #drive}.
  *
- * <p>Bounds: {@code connections × window} requests in flight at once; responses are read, counted
- * and released as they arrive, never kept. Not thread-safe: one {@link #drive} at a time.
+ * <p>Bounds: {@code connections} threads, {@code connections × window} requests in flight at once;
+ * responses are read, counted and dropped as they arrive, never kept. Not thread-safe: one {@link
+ * #drive} at a time.
  */
 public final class LoopbackLoad {
     /** How long the connections get to answer what is in flight after the time is up. */
     private static final Duration DRAIN = Duration.ofSeconds(5);
+    /** How often {@link #drive} asks whether the load has done enough. */
+    private static final Duration POLL = Duration.ofMillis(250);
 
     private final EventLoopGroup group;
     private final Class<? extends ServerChannel> serverType;
-    private final Class<? extends Channel> clientType;
     private final ListenerOptions options;
 
-    LoopbackLoad(
-            EventLoopGroup group,
-            Class<? extends ServerChannel> serverType,
-            Class<? extends Channel> clientType,
-            ListenerOptions options) {
+    LoopbackLoad(EventLoopGroup group, Class<? extends ServerChannel> serverType, ListenerOptions options) {
         this.group = group;
         this.serverType = serverType;
-        this.clientType = clientType;
         this.options = options;
     }
 
-    /** The event loops the connections run on: as many connections keep every one of them busy. */
+    /** The event loops the server ends of the connections run on. */
     public int eventLoops() {
         int n = 0;
         for (var ignored : group) {
@@ -84,25 +88,33 @@ public final class LoopbackLoad {
     /**
      * Sends {@code requests} in turn, round robin over {@code connections} connections with up to
      * {@code window} unanswered on each, until {@code duration} is over or {@code maxSends} requests
-     * were sent; then waits up to five seconds for the answers in flight and closes everything.
-     * Returns at once, doing nothing, when {@code requests} is empty.
+     * were sent, or {@code enough} says so; then waits up to five seconds for the answers in flight
+     * and closes everything. Returns at once, doing nothing, when {@code requests} is empty.
      *
      * @param handler what serves the requests behind the connection pipeline
+     * @param bytes told of the bytes the server ends read and write, as the listener's byte counter
+     *     is; null for no byte counter in the pipeline
      * @param requests whole encoded LDAPMessages (any message ID: each is renumbered as it is sent);
      *     each a request that needs no bind
      * @param maxSends the most requests sent in all, at least 1
      * @param connections at least 1
      * @param window unanswered requests per connection, at least 1
+     * @param enough asked on the calling thread four times a second while requests are sent: true
+     *     ends the load early
      * @throws IllegalArgumentException when a request is not one LDAPMessage
+     * @throws UncheckedIOException when a loopback connection cannot be opened
      */
     public Result drive(
             RequestHandler handler,
+            ByteCounts bytes,
             List<byte[]> requests,
             long maxSends,
             Duration duration,
             int connections,
-            int window) {
+            int window,
+            BooleanSupplier enough) {
         Objects.requireNonNull(handler, "handler");
+        Objects.requireNonNull(enough, "enough");
         if (requests.isEmpty()) {
             return Result.NONE;
         }
@@ -126,7 +138,7 @@ public final class LoopbackLoad {
                 ConnectionLimits.unlimited(),
                 TlsOptions.NONE,
                 false,
-                null);
+                bytes);
         InetAddress loopback = InetAddress.getLoopbackAddress();
         Channel server = new ServerBootstrap()
                 .group(group)
@@ -152,41 +164,47 @@ public final class LoopbackLoad {
                 .syncUninterruptibly()
                 .channel();
         List<LoopbackClient> clients = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
         try {
             InetSocketAddress serverAddress = (InetSocketAddress) server.localAddress();
-            Bootstrap bootstrap =
-                    new Bootstrap().group(group).channel(clientType).option(ChannelOption.TCP_NODELAY, true);
             for (int i = 0; i < connections; i++) {
-                LoopbackClient client = new LoopbackClient(feed, window);
-                Channel channel = bootstrap
-                        .clone()
-                        .handler(new ChannelInitializer<Channel>() {
-                            @Override
-                            protected void initChannel(Channel ch) {
-                                ch.pipeline()
-                                        .addLast("frames", new LoopbackClient.Frames())
-                                        .addLast("client", client);
-                            }
-                        })
-                        .register()
-                        .syncUninterruptibly()
-                        .channel();
+                Socket socket = new Socket();
+                LoopbackClient client = new LoopbackClient(socket, feed, window);
                 clients.add(client);
                 // Bound first, so that the server side knows the client end before it is accepted.
-                channel.bind(new InetSocketAddress(loopback, 0)).syncUninterruptibly();
-                ownPorts.add(((InetSocketAddress) channel.localAddress()).getPort());
-                channel.connect(serverAddress).syncUninterruptibly();
+                socket.bind(new InetSocketAddress(loopback, 0));
+                ownPorts.add(socket.getLocalPort());
+                socket.setTcpNoDelay(true);
+                socket.connect(serverAddress);
             }
-            long drainUntil = feed.deadline() + DRAIN.toNanos();
-            for (LoopbackClient client : clients) {
+            for (int i = 0; i < clients.size(); i++) {
+                threads.add(Thread.ofPlatform()
+                        .name("larch-warm-up-client-" + i)
+                        .daemon()
+                        .start(clients.get(i)));
+            }
+            while (!feed.isDry()) {
+                if (enough.getAsBoolean()) {
+                    feed.stop();
+                    break;
+                }
+                sleep(POLL);
+            }
+            long drainUntil = System.nanoTime() + DRAIN.toNanos();
+            for (int i = 0; i < threads.size(); i++) {
                 long left = drainUntil - System.nanoTime();
-                if (!client.closed().awaitUninterruptibly(Math.max(0, TimeUnit.NANOSECONDS.toMillis(left)))) {
-                    client.close();
+                if (!join(threads.get(i), Math.max(0, TimeUnit.NANOSECONDS.toMillis(left)))) {
+                    clients.get(i).close();
                 }
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open a loopback connection for the warm-up: " + e, e);
         } finally {
             for (LoopbackClient client : clients) {
                 client.close();
+            }
+            for (Thread thread : threads) {
+                join(thread, DRAIN.toMillis());
             }
             server.close().syncUninterruptibly();
             serverSide.close().awaitUninterruptibly(DRAIN.toMillis());
@@ -202,5 +220,32 @@ public final class LoopbackLoad {
             failed += client.failed() + client.sent() - client.answered();
         }
         return new Result(sent, answered, entries, failed, clients.size(), System.nanoTime() - start);
+    }
+
+    /** Sleeps for {@code time}, keeping an interrupt for the caller. */
+    private static void sleep(Duration time) {
+        try {
+            Thread.sleep(time);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Waits up to {@code millis} (0: not at all) for {@code thread} to end; true when it did. */
+    private static boolean join(Thread thread, long millis) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return millis == 0 ? !thread.isAlive() : thread.join(Duration.ofMillis(millis));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }
