@@ -32,6 +32,8 @@ final class CompilerQuiet implements BooleanSupplier {
     private int count;
     /** Compile time in the last window at the last poll; -1 before a whole window was seen. */
     private long lastWindowMillis = -1;
+    /** Whether a poll found the compilers quiet. */
+    private boolean wentQuiet;
 
     /**
      * @param compileMillis the compilers' accumulated time in ms, or -1 when the JVM does not keep it
@@ -61,7 +63,7 @@ final class CompilerQuiet implements BooleanSupplier {
         return new CompilerQuiet(millis, System::nanoTime, minimum, window, quietMillis);
     }
 
-    /** Samples the compile time; true once the compilers are quiet (see the class comment). */
+    /** Samples the compile time; true once the compilers have been quiet (see the class comment). */
     @Override
     public boolean getAsBoolean() {
         long now = nanoTime.getAsLong();
@@ -86,7 +88,15 @@ final class CompilerQuiet implements BooleanSupplier {
             return false;
         }
         lastWindowMillis = millis - sampleMillis[first];
-        return now - startNanos >= minimumNanos && lastWindowMillis <= quietMillis;
+        if (now - startNanos >= minimumNanos && lastWindowMillis <= quietMillis) {
+            wentQuiet = true;
+        }
+        return wentQuiet;
+    }
+
+    /** Whether a poll has found the compilers quiet; from then on every poll says so. */
+    boolean wentQuiet() {
+        return wentQuiet;
     }
 
     /** Compile time over the last whole window at the last poll, in ms; -1 before one was seen. */

@@ -83,7 +83,6 @@ public final class SelfWarmUp implements BeforeListening {
             }
             List<byte[]> encoded = WarmUpRequests.encode(LdapApiServiceFactory.getSingleton(), requests);
             CompilerQuiet quiet = CompilerQuiet.ofThisJvm(MINIMUM, QUIET_WINDOW, QUIET_MILLIS);
-            boolean[] wentQuiet = {false};
             long maxSends = (long) encoded.size() * MAX_PASSES;
             LoopbackLoad.Result r = loopback.drive(
                     handler,
@@ -94,12 +93,12 @@ public final class SelfWarmUp implements BeforeListening {
                     loopback.eventLoops() * CONNECTIONS_PER_EVENT_LOOP,
                     1,
                     () -> {
-                        wentQuiet[0] = quiet.getAsBoolean();
+                        boolean done = quiet.getAsBoolean();
                         LOG.debug(
                                 "warm-up: JIT compile time in the last {} ms: {} ms",
                                 QUIET_WINDOW.toMillis(),
                                 quiet.lastWindowMillis());
-                        return wentQuiet[0];
+                        return done;
                     });
             LOG.info(
                     "warm-up before listening: {} searches ({} distinct, drawn from the store; {} answered, {} with"
@@ -112,7 +111,7 @@ public final class SelfWarmUp implements BeforeListening {
                     r.entries(),
                     r.connections(),
                     seconds(System.nanoTime() - start),
-                    wentQuiet[0]
+                    quiet.wentQuiet()
                             ? "the JIT compilers went quiet (" + quiet.lastWindowMillis()
                                     + " ms of compiling in the last " + QUIET_WINDOW.toSeconds() + " s)"
                             : r.sent() >= maxSends

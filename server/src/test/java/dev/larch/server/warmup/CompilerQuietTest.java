@@ -36,6 +36,7 @@ class CompilerQuietTest {
     void busyCompilersAreNotQuiet() {
         CompilerQuiet q = quiet(0);
         assertFalse(pollFor(q, 10_000, 50));
+        assertFalse(q.wentQuiet());
         assertEquals(400, q.lastWindowMillis(), "8 polls of 50 ms in the 2 s window");
     }
 
@@ -47,6 +48,9 @@ class CompilerQuietTest {
         assertFalse(pollFor(q, 1_000, 0));
         assertTrue(pollFor(q, 1_250, 0));
         assertEquals(0, q.lastWindowMillis());
+        assertTrue(q.wentQuiet());
+        // Once quiet, it stays so: the load has ended by then.
+        assertTrue(pollFor(q, 2_000, 500));
     }
 
     @Test
