@@ -184,11 +184,11 @@ public final class LoopbackLoad {
                         .start(clients.get(i)));
             }
             while (!feed.isDry()) {
-                if (enough.getAsBoolean()) {
+                // An interrupt ends the load too: the server is being stopped.
+                if (enough.getAsBoolean() || !sleep(POLL)) {
                     feed.stop();
                     break;
                 }
-                sleep(POLL);
             }
             long drainUntil = System.nanoTime() + DRAIN.toNanos();
             for (int i = 0; i < threads.size(); i++) {
@@ -222,12 +222,14 @@ public final class LoopbackLoad {
         return new Result(sent, answered, entries, failed, clients.size(), System.nanoTime() - start);
     }
 
-    /** Sleeps for {@code time}, keeping an interrupt for the caller. */
-    private static void sleep(Duration time) {
+    /** Sleeps for {@code time}; false, keeping the interrupt for the caller, when interrupted. */
+    private static boolean sleep(Duration time) {
         try {
             Thread.sleep(time);
+            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 
