@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The client end of one {@link LoopbackLoad} connection: a plain JDK socket driven by a thread of its
  * own, not a Netty channel, so that Netty's code in this JVM is run, profiled and compiled by the
- * server's side of the connections alone, as it will be once real clients arrive. Keeps up to {@code
+ * server's side of the connections alone, as it will be once real clients arrive. Like a client, it
+ * binds first (anonymously) and unbinds last: a first bind after the port opened would otherwise meet
+ * dispatch code compiled for searches only, and send it back to be compiled again. Keeps up to {@code
  * window} requests from the shared {@link Feed} unanswered, counts what comes back, and stops once the
  * feed is dry and every request it sent was answered, or when its socket is closed. The counters may be
  * read once {@link #run} returned.
@@ -33,6 +35,10 @@ final class LoopbackClient implements Runnable {
 
     private static final int TIME_LIMIT_EXCEEDED = 3;
     private static final int SIZE_LIMIT_EXCEEDED = 4;
+    /** BindRequest { version 3, name "", simple "" }: an anonymous bind. */
+    private static final byte[] ANONYMOUS_BIND = {0x60, 0x07, 0x02, 0x01, 0x03, 0x04, 0x00, (byte) 0x80, 0x00};
+    /** UnbindRequest. */
+    private static final byte[] UNBIND = {0x42, 0x00};
     /** Enough of a response for its message ID (at most 4 bytes), operation and result code. */
     static final int PREFIX_BYTES = 32;
 
@@ -201,6 +207,16 @@ final class LoopbackClient implements Runnable {
         try (Socket s = socket) {
             OutputStream out = new BufferedOutputStream(s.getOutputStream());
             InputStream in = new BufferedInputStream(s.getInputStream());
+            // As clients do: a bind first (anonymous: the warm-up knows no password), an unbind last.
+            send(out, ANONYMOUS_BIND);
+            out.flush();
+            Response bound = readResponse(in);
+            if (bound == Response.OVER) {
+                return;
+            }
+            if (bound != Response.ANSWERED) {
+                failed++;
+            }
             while (unanswered < window && sendNext(out)) {
                 // fills the window
             }
@@ -223,6 +239,8 @@ final class LoopbackClient implements Runnable {
                     out.flush();
                 }
             }
+            send(out, UNBIND);
+            out.flush();
         } catch (IOException e) {
             // Closed by close(), by the server, or the bytes ended: what is unanswered stays unanswered.
         }
@@ -269,6 +287,14 @@ final class LoopbackClient implements Runnable {
         if (op == null) {
             return false;
         }
+        send(out, op);
+        sent++;
+        unanswered++;
+        return true;
+    }
+
+    /** Writes {@code op} as an LDAPMessage under the next message ID (not flushed). */
+    private void send(OutputStream out, byte[] op) throws IOException {
         int id = nextId;
         nextId = nextId == Integer.MAX_VALUE ? 1 : nextId + 1;
         int idLength = id < 0x80 ? 1 : id < 0x8000 ? 2 : id < 0x800000 ? 3 : 4;
@@ -281,9 +307,6 @@ final class LoopbackClient implements Runnable {
             out.write(id >>> shift);
         }
         out.write(op);
-        sent++;
-        unanswered++;
-        return true;
     }
 
     private static void writeLength(OutputStream out, int length) throws IOException {

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * but compiling it takes the JIT's optimizing compiler far longer on a small machine; a warm-up that
  * stops on a fixed count leaves that queue to be compiled after the port opens, beside the clients.
  *
- * <p>Safe by construction: only searches, no bind; every request has a size and time limit; each
+ * <p>Safe by construction: only searches, after an anonymous bind per connection; every request has a size and time limit; each
  * distinct request is sent at most {@value #MAX_PASSES} times, so a store with few entries ends
  * early and an empty one at once. The index lookup counters ({@code cn=Monitor}) are reset afterwards,
  * so they count clients' searches only. A failure is logged and the server starts anyway.

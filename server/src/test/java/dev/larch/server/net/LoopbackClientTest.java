@@ -1,5 +1,11 @@
 package dev.larch.server.net;
 
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -86,6 +92,50 @@ class LoopbackClientTest {
         assertEquals(Response.OVER, classify(0x04, 0x01, 0x05));
         assertEquals(Response.OVER, classify(0x02, 0x01));
         assertEquals(Response.FAILED, classify(0x02, 0x01, 0x05, 0x65, 0x07, 0x0a));
+    }
+
+    @Test
+    void bindsAnonymouslyFirstAndUnbindsLast() throws Exception {
+        byte[] search = {0x42, 0x00}; // any operation will do: the fake server below answers it
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
+            LoopbackClient client = new LoopbackClient(
+                    socket, new LoopbackClient.Feed(List.of(search), 1, System.nanoTime() + 60_000_000_000L), 1);
+            Thread thread = Thread.ofPlatform().start(client);
+            try (Socket peer = server.accept()) {
+                DataInputStream in = new DataInputStream(peer.getInputStream());
+                OutputStream out = peer.getOutputStream();
+                // BindRequest, message ID 1: version 3, empty name, empty simple password
+                assertArrayEquals(
+                        new byte[] {
+                            0x30, 0x0c, 0x02, 0x01, 0x01, 0x60, 0x07, 0x02, 0x01, 0x03, 0x04, 0x00, (byte) 0x80, 0x00
+                        },
+                        readMessage(in));
+                out.write(new byte[] {0x30, 0x0c, 0x02, 0x01, 0x01, 0x61, 0x07, 0x0a, 0x01, 0x00, 0x04, 0x00, 0x04, 0x00
+                });
+                // The request from the feed, message ID 2
+                assertArrayEquals(new byte[] {0x30, 0x05, 0x02, 0x01, 0x02, 0x42, 0x00}, readMessage(in));
+                out.write(new byte[] {0x30, 0x0c, 0x02, 0x01, 0x02, 0x65, 0x07, 0x0a, 0x01, 0x00, 0x04, 0x00, 0x04, 0x00
+                });
+                // UnbindRequest, message ID 3
+                assertArrayEquals(new byte[] {0x30, 0x05, 0x02, 0x01, 0x03, 0x42, 0x00}, readMessage(in));
+            }
+            thread.join(10_000);
+            assertEquals(1, client.sent());
+            assertEquals(1, client.answered());
+            assertEquals(0, client.failed(), "the bind succeeded and the request was answered");
+        }
+    }
+
+    /** One short-form LDAPMessage. */
+    private static byte[] readMessage(DataInputStream in) throws IOException {
+        int tag = in.readUnsignedByte();
+        int length = in.readUnsignedByte();
+        byte[] message = new byte[2 + length];
+        message[0] = (byte) tag;
+        message[1] = (byte) length;
+        in.readFully(message, 2, length);
+        return message;
     }
 
     private static Response classify(int... bytes) {
