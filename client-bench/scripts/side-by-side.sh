@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Two running LDAP servers measured side by side in one sitting: each mix runs against A, then B,
+# then A, then B (ROUNDS pairs), with the same harness, data and load, and the servers' resident
+# anonymous memory (RssAnon) is sampled every second throughout.
+#
+#   client-bench/scripts/side-by-side.sh DATA.ldif OUT NAME:PORT:PID NAME:PORT:PID [MIX...]
+#   ... d1m.ldif /tmp/sbs slapd:3890:"$(cat /tmp/yard/slapd.pid)" larch:3891:"$LARCH_PID"
+#
+# MIX defaults to messaging addressing modify mixed churn; modify and mixed bind as BIND_DN with
+# BIND_PASSWORD (cn=admin,dc=example,dc=com and secret: the yardstick's and the README's). Environment:
+# ROUNDS (2), CLIENTS (2), THREADS (4), WARMUP (10), DURATION (30), BENCH_OPTS (more harness options).
+# Each run's results go to OUT/MIX-NAME-ROUND/ (the harness's JSON, CSV and HTML); OUT/summary.txt gets
+# one line per mix: the median ops/s and p99 of each side, and B's throughput over A's.
+set -euo pipefail
+usage() { echo "usage: $0 DATA.ldif OUT NAME:PORT:PID NAME:PORT:PID [MIX...]" >&2; exit 2; }
+[ $# -ge 4 ] || usage
+data=$1; out=$2; a=$3; b=$4; shift 4
+mixes=("$@")
+[ ${#mixes[@]} -gt 0 ] || mixes=(messaging addressing modify mixed churn)
+[ -r "$data" ] || { echo "cannot read $data" >&2; exit 2; }
+here=$(cd "$(dirname "$0")/../.." && pwd)
+rounds=${ROUNDS:-2}
+bind_dn=${BIND_DN:-cn=admin,dc=example,dc=com}; bind_password=${BIND_PASSWORD:-secret}
+
+parse_side() { # NAME:PORT:PID a|b: checks it, then sets name_a, port_a, pid_a (or _b)
+  local spec=$1 name port pid
+  IFS=: read -r name port pid <<< "$spec"
+  [[ -n "$name" && "$port" =~ ^[0-9]+$ && "$pid" =~ ^[0-9]+$ ]] \
+    || { echo "$spec: expected NAME:PORT:PID, e.g. slapd:3890:12345" >&2; exit 2; }
+  kill -0 "$pid" 2>/dev/null || { echo "$spec: no process $pid" >&2; exit 2; }
+  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$spec: nothing listens on 127.0.0.1:$port" >&2; exit 2; }
+  printf -v "name_$2" %s "$name"
+  printf -v "port_$2" %s "$port"
+  printf -v "pid_$2" %s "$pid"
+}
+parse_side "$a" a
+parse_side "$b" b
+[ "$name_a" != "$name_b" ] || { echo "the two sides need different names" >&2; exit 2; }
+mkdir -p "$out"
+
+sample_rss() { # PID NAME: one line a second, "epoch name KiB", until the process is gone
+  while kill -0 "$1" 2>/dev/null; do
+    echo "$(date +%s) $2 $(awk '/^RssAnon/ {print $2}' "/proc/$1/status" 2>/dev/null)" >> "$out/rss.txt"
+    sleep 1
+  done
+}
+sample_rss "$pid_a" "$name_a" & sampler_a=$!
+sample_rss "$pid_b" "$name_b" & sampler_b=$!
+trap 'kill $sampler_a $sampler_b 2>/dev/null || true' EXIT
+
+median() { sort -g | awk '{v[NR] = $1} END {print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+for mix in "${mixes[@]}"; do
+  bind=()
+  case $mix in modify | mixed) bind=(--bind-dn "$bind_dn" --bind-password "$bind_password") ;; esac
+  mix_start=$(date +%s)
+  for round in $(seq 1 "$rounds"); do
+    for s in a b; do
+      if [ $s = a ]; then name=$name_a port=$port_a pid=$pid_a; else name=$name_b port=$port_b pid=$pid_b; fi
+      run="$out/$mix-$name-$round"
+      echo "$(date +%s) $mix $name $round start" >> "$out/marks.txt"
+      # shellcheck disable=SC2086
+      "$here/larch" bench --mix "$mix" --port "$port" --clients "${CLIENTS:-2}" --threads "${THREADS:-4}" \
+        --warmup "${WARMUP:-10}" --duration "${DURATION:-30}" --runs 1 --data "$data" --out "$run" \
+        --server-pid "$pid" "${bind[@]}" ${BENCH_OPTS:-} > "$run.log" 2>&1 \
+        || { echo "$mix against $name failed; see $run.log" >&2; exit 1; }
+      echo "$(date +%s) $mix $name $round end" >> "$out/marks.txt"
+    done
+  done
+  # "summary (run 1): 10027.2 ops/s, p50 0.599 ms, p99 3.785 ms, ..."
+  ops() { awk '/^summary/ {for (i = 1; i < NF; i++) if ($(i + 1) == "ops/s,") print $i}' "$out/$mix-$1"-*.log | median; }
+  p99() { awk '/^summary/ {for (i = 1; i < NF; i++) if ($i == "p99") print $(i + 1)}' "$out/$mix-$1"-*.log | median; }
+  rss() { awk -v n="$1" -v from="$mix_start" -v to="$(date +%s)" \
+    '$2 == n && $1 >= from && $1 <= to && $3 > max {max = $3} END {printf "%.0f", max / 1024}' "$out/rss.txt"; }
+  ops_a=$(ops "$name_a"); ops_b=$(ops "$name_b")
+  printf '%-10s %s %9.1f ops/s p99 %6.3f ms RssAnon<=%5s MiB | %s %9.1f ops/s p99 %6.3f ms RssAnon<=%5s MiB | %s/%s %.2f\n' \
+    "$mix" "$name_a" "$ops_a" "$(p99 "$name_a")" "$(rss "$name_a")" "$name_b" "$ops_b" "$(p99 "$name_b")" \
+    "$(rss "$name_b")" "$name_b" "$name_a" "$(awk -v a="$ops_a" -v b="$ops_b" 'BEGIN {print b / a}')" | tee -a "$out/summary.txt"
+done

@@ -1,0 +1,165 @@
+package dev.larch.e2e;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import dev.larch.bench.cli.BenchMain;
+import dev.larch.bench.report.BenchResult;
+import dev.larch.bench.report.JsonReport;
+import dev.larch.config.LarchConfig;
+import dev.larch.schema.LarchSchema;
+import dev.larch.server.LarchServer;
+import dev.larch.server.StoredDirectory;
+import dev.larch.server.ldif.LdifImporter;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code client-bench/scripts/side-by-side.sh} against two real servers: it alternates the mixes
+ * between them through {@code ./larch bench} (the launcher on this module's class path, so nothing is
+ * built), binds for the write mix, and writes one summary line per mix with both sides' throughput,
+ * p99, peak RssAnon and the ratio; a malformed side is refused before anything runs.
+ */
+class SideBySideScriptIT {
+    private static final Path SCRIPT = Path.of("../../client-bench/scripts/side-by-side.sh")
+            .toAbsolutePath()
+            .normalize();
+    private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(5);
+    /** "messaging  one     123.4 ops/s p99  1.234 ms RssAnon<=  321 MiB | two ... | two/one 1.02" */
+    private static final Pattern SUMMARY =
+            Pattern.compile("^(\\S+) +one +([0-9.]+) ops/s p99 +([0-9.]+) ms RssAnon<= *(\\d+) MiB"
+                    + " \\| two +([0-9.]+) ops/s p99 +([0-9.]+) ms RssAnon<= *(\\d+) MiB \\| two/one ([0-9.]+)$");
+
+    @TempDir
+    static Path dir;
+
+    static Path ldif;
+    static LarchServer one;
+    static LarchServer two;
+
+    @BeforeAll
+    static void start() throws Exception {
+        ldif = dir.resolve("people.ldif");
+        assertEquals(
+                0, BenchMain.commandLine().execute("gen", "--entries", "300", "--seed", "3", "--out", ldif.toString()));
+        one = serve("one");
+        two = serve("two");
+    }
+
+    private static LarchServer serve(String name) throws Exception {
+        LarchConfig config =
+                LarchConfig.defaults().withDataDir(dir.resolve(name)).withPort(0);
+        try (StoredDirectory open = StoredDirectory.open(config, LarchSchema.standard(), false)) {
+            new LdifImporter(open, 1000).importFile(ldif, n -> {});
+        }
+        return LarchServer.start(config, Map.of("LARCH_ADMIN_PASSWORD", "secret"));
+    }
+
+    @AfterAll
+    static void stop() {
+        for (LarchServer s : Arrays.asList(one, two)) {
+            if (s != null) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void eachMixRunsAlternatelyAndIsSummarisedInOneLine() throws Exception {
+        Path out = dir.resolve("sbs");
+        ProcessResult r = script(out.toString(), side("one", one), side("two", two), "messaging", "modify");
+        assertEquals(0, r.exitCode(), r.describe());
+        List<String> lines = Files.readAllLines(out.resolve("summary.txt"));
+        assertEquals(2, lines.size(), lines.toString());
+        for (int i = 0; i < 2; i++) {
+            Matcher m = SUMMARY.matcher(lines.get(i));
+            assertTrue(m.matches(), lines.get(i));
+            assertEquals(List.of("messaging", "modify").get(i), m.group(1));
+            double opsOne = Double.parseDouble(m.group(2));
+            double opsTwo = Double.parseDouble(m.group(5));
+            assertTrue(opsOne > 0 && opsTwo > 0, lines.get(i));
+            assertEquals(opsTwo / opsOne, Double.parseDouble(m.group(8)), 0.01, lines.get(i));
+            // both servers are this JVM: it holds more than a few MiB of its own
+            assertTrue(Integer.parseInt(m.group(4)) > 10 && Integer.parseInt(m.group(7)) > 10, lines.get(i));
+        }
+        // the runs of each mix, in order, with the admin bind for the writes
+        List<String> marks = Files.readAllLines(out.resolve("marks.txt")).stream()
+                .map(l -> l.substring(l.indexOf(' ') + 1))
+                .toList();
+        assertEquals(
+                List.of(
+                        "messaging one 1 start",
+                        "messaging one 1 end",
+                        "messaging two 1 start",
+                        "messaging two 1 end",
+                        "modify one 1 start",
+                        "modify one 1 end",
+                        "modify two 1 start",
+                        "modify two 1 end"),
+                marks);
+        for (String run : List.of("modify-one-1", "modify-two-1")) {
+            BenchResult.Run result = JsonReport.read(out.resolve(run).resolve("result.json"))
+                    .runs()
+                    .get(0);
+            assertEquals(0, result.errors(), run + ": " + result.errorsByResultCode());
+            assertTrue(result.ops() > 0, run);
+        }
+    }
+
+    @Test
+    void aSideThatIsNotNamePortPidIsRefusedBeforeAnyRun() throws Exception {
+        Path out = dir.resolve("refused");
+        ProcessResult r = script(out.toString(), "one:" + one.address().getPort(), side("two", two));
+        assertEquals(2, r.exitCode(), r.describe());
+        assertTrue(r.err().contains("expected NAME:PORT:PID"), r.describe());
+        ProcessResult same = script(out.toString(), side("one", one), side("one", two));
+        assertEquals(2, same.exitCode(), same.describe());
+        assertTrue(same.err().contains("different names"), same.describe());
+        assertFalse(Files.exists(out.resolve("summary.txt")), "nothing ran");
+    }
+
+    private static String side(String name, LarchServer server) {
+        return name + ":" + server.address().getPort() + ":"
+                + ProcessHandle.current().pid();
+    }
+
+    private static ProcessResult script(String... args) {
+        List<String> command = new ArrayList<>(List.of(SCRIPT.toString(), ldif.toString()));
+        command.addAll(List.of(args));
+        return ProcessResult.run(command, environment(), null, SCRIPT_TIMEOUT);
+    }
+
+    /** The launcher on this module's jars and JDK, one short round per mix. */
+    private static Map<String, String> environment() {
+        String jars = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> entry.endsWith(".jar"))
+                .collect(Collectors.joining(File.pathSeparator));
+        Map<String, String> env = new HashMap<>();
+        env.put("JAVA_HOME", System.getProperty("java.home"));
+        env.put("LARCH_CLASSPATH", jars);
+        env.put("LARCH_WARM_CACHE", "off");
+        env.put("LARCH_JAVA_OPTS", "");
+        env.put("ROUNDS", "1");
+        env.put("CLIENTS", "1");
+        env.put("THREADS", "2");
+        env.put("WARMUP", "1");
+        env.put("DURATION", "2");
+        return env;
+    }
+}
