@@ -68,8 +68,9 @@ for mix in "${mixes[@]}"; do
     done
   done
   # "summary (run 1): 10027.2 ops/s, p50 0.599 ms, p99 3.785 ms, ..."
-  ops() { awk '/^summary/ {for (i = 1; i < NF; i++) if ($(i + 1) == "ops/s,") print $i}' "$out/$mix-$1"-*.log | median; }
-  p99() { awk '/^summary/ {for (i = 1; i < NF; i++) if ($i == "p99") print $(i + 1)}' "$out/$mix-$1"-*.log | median; }
+  logs() { for round in $(seq 1 "$rounds"); do echo "$out/$mix-$1-$round.log"; done; } # this call's runs only
+  ops() { logs "$1" | xargs -d '\n' awk '/^summary/ {for (i = 1; i < NF; i++) if ($(i + 1) == "ops/s,") print $i}' | median; }
+  p99() { logs "$1" | xargs -d '\n' awk '/^summary/ {for (i = 1; i < NF; i++) if ($i == "p99") print $(i + 1)}' | median; }
   rss() { awk -v n="$1" -v from="$mix_start" -v to="$(date +%s)" \
     '$2 == n && $1 >= from && $1 <= to && $3 > max {max = $3} END {printf "%.0f", max / 1024}' "$out/rss.txt"; }
   ops_a=$(ops "$name_a"); ops_b=$(ops "$name_b")
