@@ -178,26 +178,27 @@ public final class BindHandler {
         if (attempt.op.isAbandoned()) {
             return;
         }
-        if (!workers.trySubmit(() -> verify(attempt))) {
+        if (!workers.trySubmitThen(() -> verify(attempt))) {
             complete(attempt.op, attempt.request, ResultCodeEnum.BUSY, "the server is busy; try the bind again later");
         }
     }
 
-    /** On a worker thread: hashes, then answers through the event loop. */
-    private void verify(Attempt attempt) {
+    /**
+     * On a worker thread: hashes, and returns how to answer (through the event loop), which the pool
+     * runs once this bind's place in it is free; null for an abandoned bind.
+     */
+    private Runnable verify(Attempt attempt) {
         if (attempt.op.isAbandoned()) {
-            return;
+            return null;
         }
         PasswordCheck outcome;
         try {
             outcome = check(attempt);
         } catch (RuntimeException e) {
-            attempt.op.complete(FailureResults.fill(attempt.request.getResultResponse(), e));
-            return;
+            return () -> attempt.op.complete(FailureResults.fill(attempt.request.getResultResponse(), e));
         }
         if (outcome == PasswordCheck.MATCH) {
-            onEventLoop(attempt.op, () -> succeed(attempt), 0);
-            return;
+            return () -> onEventLoop(attempt.op, () -> succeed(attempt), 0);
         }
         if (outcome == PasswordCheck.TOO_COSTLY) {
             warnTooCostly(attempt.dn);
@@ -205,7 +206,7 @@ public final class BindHandler {
         if (attempt.governed != null) {
             policy.failed(attempt.governed);
         }
-        fail(attempt, null);
+        return () -> fail(attempt, null);
     }
 
     /** Answers invalidCredentials after the failed-bind delay; {@code policyError} only for a client that asked. */

@@ -6,6 +6,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,11 +73,26 @@ public final class WorkerPool implements AutoCloseable {
      *     and then the task never runs
      */
     public boolean trySubmit(Runnable task) {
+        return trySubmitThen(() -> {
+            task.run();
+            return null;
+        });
+    }
+
+    /**
+     * Runs {@code work} on a worker if the pool has room, frees its place, and only then runs what
+     * {@code work} returned (null: nothing), on the same thread. Work that answers a client returns the
+     * answer instead of sending it: the answer then reaches the client after the place is free, so that
+     * client's next request is not refused busy for a place its own finished request still held.
+     *
+     * @return as {@link #trySubmit}
+     */
+    public boolean trySubmitThen(Supplier<Runnable> work) {
         if (!admitted.tryAcquire()) {
             return false;
         }
         try {
-            executor.execute(() -> run(task));
+            executor.execute(() -> run(work));
             return true;
         } catch (RejectedExecutionException e) {
             admitted.release();
@@ -84,13 +100,22 @@ public final class WorkerPool implements AutoCloseable {
         }
     }
 
-    private void run(Runnable task) {
+    private void run(Supplier<Runnable> work) {
+        Runnable then = null;
         try {
-            task.run();
+            then = work.get();
         } catch (RuntimeException e) {
             LOG.error("worker task failed", e);
         } finally {
             admitted.release();
+        }
+        if (then == null) {
+            return;
+        }
+        try {
+            then.run();
+        } catch (RuntimeException e) {
+            LOG.error("worker task's answer failed", e);
         }
     }
 

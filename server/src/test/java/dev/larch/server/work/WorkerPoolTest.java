@@ -41,6 +41,21 @@ class WorkerPoolTest {
         }
     }
 
+    /** What a task returns to run after it (its answer) runs once its place is free: a next task fits. */
+    @Test
+    void theAnswerRunsAfterThePlaceIsFree() throws Exception {
+        try (WorkerPool pool = new WorkerPool("test-worker", 1, 0)) {
+            CountDownLatch answered = new CountDownLatch(1);
+            AtomicInteger admittedFromAnswer = new AtomicInteger(-1);
+            assertTrue(pool.trySubmitThen(() -> () -> {
+                admittedFromAnswer.set(pool.trySubmit(() -> {}) ? 1 : 0);
+                answered.countDown();
+            }));
+            assertTrue(answered.await(10, TimeUnit.SECONDS));
+            assertEquals(1, admittedFromAnswer.get(), "the one place was still held when the answer ran");
+        }
+    }
+
     @Test
     void aFailingTaskDoesNotCostAPlaceOrAWorker() throws Exception {
         try (WorkerPool pool = new WorkerPool("test-worker", 1, 0)) {
