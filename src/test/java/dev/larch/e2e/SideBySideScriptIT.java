@@ -1,6 +1,5 @@
 package dev.larch.e2e;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 import dev.larch.bench.cli.BenchMain;
 import dev.larch.bench.report.BenchResult;
@@ -32,9 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code client-bench/scripts/side-by-side.sh} against two real servers: it alternates the mixes
- * between them through {@code ./larch bench} (the launcher on this module's class path, so nothing is
- * built), binds for the write mix, and writes one summary line per mix with both sides' throughput,
- * p99, peak RssAnon and the ratio; a malformed side is refused before anything runs.
+ * between them through {@code ./larch bench} (the launcher on this module's class path), binds for
+ * the write mix, and writes one summary line per mix with both sides' throughput, p99, peak RssAnon
+ * and the ratio; a malformed side is refused before anything runs.
  */
 class SideBySideScriptIT {
     private static final Path SCRIPT = Path.of("../../client-bench/scripts/side-by-side.sh")
@@ -145,14 +143,11 @@ class SideBySideScriptIT {
         return ProcessResult.run(command, environment(), null, SCRIPT_TIMEOUT);
     }
 
-    /** The launcher on this module's jars and JDK, one short round per mix. */
+    /** The launcher on this module's class path and JDK (it builds nothing), one short round per mix. */
     private static Map<String, String> environment() {
-        String jars = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .filter(entry -> entry.endsWith(".jar"))
-                .collect(Collectors.joining(File.pathSeparator));
         Map<String, String> env = new HashMap<>();
         env.put("JAVA_HOME", System.getProperty("java.home"));
-        env.put("LARCH_CLASSPATH", jars);
+        env.put("LARCH_CLASSPATH", System.getProperty("java.class.path"));
         env.put("LARCH_WARM_CACHE", "off");
         env.put("LARCH_JAVA_OPTS", "");
         env.put("ROUNDS", "1");
