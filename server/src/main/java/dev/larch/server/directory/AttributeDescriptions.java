@@ -1,5 +1,8 @@
 package dev.larch.server.directory;
 
+import org.apache.directory.api.ldap.model.schema.AttributeType;
+import org.apache.directory.api.ldap.model.schema.SchemaManager;
+
 /**
  * Screens attribute descriptions that clients send before they reach the schema manager. Stateless.
  */
@@ -19,5 +22,17 @@ public final class AttributeDescriptions {
             }
         }
         return true;
+    }
+
+    /**
+     * The attribute type a client's description names, or null when it names none: unknown, with
+     * options (';'), or outside the RFC 4512 alphabet. Every lookup of a name a client sent goes
+     * through here, so none reaches the schema manager unscreened.
+     */
+    public static AttributeType typeOrNull(SchemaManager schema, String description) {
+        if (description == null || description.indexOf(';') >= 0 || !canName(description)) {
+            return null;
+        }
+        return schema.getAttributeType(description);
     }
 }

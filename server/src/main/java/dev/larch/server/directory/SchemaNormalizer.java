@@ -96,7 +96,7 @@ public final class SchemaNormalizer {
             throw new ResultCodeException(
                     ResultCodeEnum.UNDEFINED_ATTRIBUTE_TYPE, "attribute options are not supported: " + description);
         }
-        AttributeType type = AttributeDescriptions.canName(name) ? schema.getAttributeType(name) : null;
+        AttributeType type = AttributeDescriptions.typeOrNull(schema, name);
         if (type == null) {
             throw new ResultCodeException(
                     ResultCodeEnum.UNDEFINED_ATTRIBUTE_TYPE, "undefined attribute type '" + name + "'");
@@ -106,9 +106,7 @@ public final class SchemaNormalizer {
 
     /** The attribute type a description names, or null when the schema does not know it. */
     public AttributeType typeOrNull(String description) {
-        return description.indexOf(';') >= 0 || !AttributeDescriptions.canName(description)
-                ? null
-                : schema.getAttributeType(description);
+        return AttributeDescriptions.typeOrNull(schema, description);
     }
 
     /** A schema-aware copy of a client's entry; fails on undefined types and invalid values. */

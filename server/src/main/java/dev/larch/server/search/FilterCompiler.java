@@ -329,10 +329,7 @@ public final class FilterCompiler {
     }
 
     private AttributeType type(String description) {
-        if (description == null || description.indexOf(';') >= 0 || !AttributeDescriptions.canName(description)) {
-            return null;
-        }
-        return schema.getAttributeType(description);
+        return AttributeDescriptions.typeOrNull(schema, description);
     }
 
     /**

@@ -19,6 +19,8 @@ class FoundBugsTest {
     private static final byte[] NON_ASCII_NAME = "\u00e0x".getBytes(StandardCharsets.UTF_8);
     /** An octet that is not UTF-8: decoded as U+FFFD, beyond the 256-entry table the schema lookup used. */
     private static final byte[] UNDECODABLE_NAME = {(byte) 0xe0, 0x6f, 0x53};
+    /** The server-side sort request control (RFC 2891). */
+    private static final String SORT_REQUEST = "1.2.840.113556.1.4.473";
 
     @Test
     void errorAnswersToExtendedRequestsWithACodecFactoryAreEncoded(@TempDir Path dir) {
@@ -77,6 +79,33 @@ class FoundBugsTest {
         PduCorpus corpus = new PduCorpus();
         try (FuzzHarness harness = new FuzzHarness(dir, corpus)) {
             assertEquals(List.of(), harness.run(FuzzCase.generate(20261123L, 565_265L, corpus)));
+        }
+    }
+
+    /**
+     * Case 31,491 of seed 11: a sort control (RFC 2891) whose attribute description holds U+FFFD went
+     * to the schema manager unscreened; so did a sort key's matching rule ID.
+     */
+    @Test
+    void sortKeysThatAreNotAsciiNameNoAttributeAndNoRule(@TempDir Path dir) {
+        PduCorpus corpus = new PduCorpus();
+        try (FuzzHarness harness = new FuzzHarness(dir, corpus)) {
+            assertEquals(List.of(), harness.run(FuzzCase.generate(11L, 31_491L, corpus)));
+            for (byte[] name : List.of(NON_ASCII_NAME, UNDECODABLE_NAME)) {
+                byte[] byAttribute = Ber.tlv(Ber.SEQUENCE, Ber.tlv(Ber.OCTET_STRING, name));
+                byte[] byRule = Ber.tlv(Ber.SEQUENCE, Ber.octets("cn"), Ber.tlv(0x80, name));
+                for (byte[] key : List.of(byAttribute, byRule)) {
+                    byte[] sort = Ber.tlv(
+                            Ber.SEQUENCE,
+                            Ber.octets(SORT_REQUEST),
+                            Ber.bool(true),
+                            Ber.tlv(Ber.OCTET_STRING, Ber.tlv(Ber.SEQUENCE, key)));
+                    byte[] sorted = PduCorpus.withControls(
+                            search(11, Ber.tlv(0x87, ascii("cn")), new byte[0]), Ber.tlv(0xa0, sort));
+                    assertEquals(List.of(), harness.run(single(sorted)));
+                }
+            }
+            assertEquals(List.of(), harness.probe());
         }
     }
 

@@ -18,7 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The fuzzer's fixed-seed slice, which every build runs, and its entry point for long runs:
+ * The fuzzer's slice, which every build runs, and its entry point for long runs. {@code ./larch test}
+ * (so CI) passes a seed made from the commit, so each commit tries new cases; a plain {@code mvn}
+ * build runs {@link #DEFAULT_SEED}. The seed is printed, and every failure names its replay command.
+ * Long runs:
  * {@code ./larch fuzz [--cases N] [--seed S] [--first F] [--case K]} runs
  * {@link #fixedSeedSliceKeepsEveryOracle} with the system properties {@code fuzz.cases}, {@code fuzz.seed},
  * {@code fuzz.first} (the index of the first case, to split a long run across processes) and
@@ -38,6 +41,8 @@ class PduFuzzTest {
         if (System.getProperty("fuzz.cases") == null) {
             ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
         }
+        System.out.println("fuzz: seed " + seed + ", cases " + first + " to " + (first + count - 1)
+                + " (replay one: ./larch fuzz --seed " + seed + " --case K)");
         FuzzRunner.Result result = new FuzzRunner(System.out).run(dir, seed, first, count);
         assertEquals(List.of(), result.failures(), "fuzz failures; each names its replay command");
         assertEquals(count, result.cases());

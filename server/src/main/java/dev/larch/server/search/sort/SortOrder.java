@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
+import dev.larch.server.directory.AttributeDescriptions;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.search.EntryScreen;
@@ -67,7 +68,7 @@ public final class SortOrder implements Comparator<String[]>, SortResolution {
         List<Key> keys = new ArrayList<>(sortKeys.size());
         for (SortKey sortKey : sortKeys) {
             String name = sortKey.getAttributeTypeDesc();
-            AttributeType type = schema.getAttributeType(name);
+            AttributeType type = AttributeDescriptions.typeOrNull(schema, name);
             if (type == null) {
                 return new Refusal(SortResultCode.NOSUCHATTRIBUTE, name, "no attribute type " + name + " to sort by");
             }
@@ -99,6 +100,9 @@ public final class SortOrder implements Comparator<String[]>, SortResolution {
     }
 
     private static MatchingRule lookup(SchemaManager schema, String nameOrOid) {
+        if (!AttributeDescriptions.canName(nameOrOid)) {
+            return null; // the schema manager throws on characters past U+00FF, as for attribute names
+        }
         try {
             return schema.lookupMatchingRuleRegistry(nameOrOid);
         } catch (LdapException e) {
