@@ -217,4 +217,65 @@ class ImportExportIT {
         assertTrue(line.startsWith("larch: import stopped: "), line);
         assertTrue(line.contains("UTF-8"), line);
     }
+
+    /** An LDIF from a third party must not copy a local file (a key, a config) into the tree. */
+    @Test
+    void importRefusesValuesGivenByUrlUnlessTheirDirectoryIsAllowed(@TempDir Path work) throws IOException {
+        Path secrets = Files.createDirectories(work.resolve("secrets"));
+        Path secret = Files.writeString(secrets.resolve("key.pem"), "PRIVATE KEY 1234\n");
+        Path allowed = Files.createDirectories(work.resolve("photos"));
+        Files.writeString(allowed.resolve("note.txt"), "a harmless note");
+        Files.createSymbolicLink(allowed.resolve("escape.txt"), secret);
+        String ldif = TestData.BASE_LDIF + "\n" + TestData.person("thief", "ou=people,dc=example,dc=com")
+                + "description:< " + secret.toUri() + "\n";
+        Path file = Files.writeString(work.resolve("third-party.ldif"), ldif);
+
+        ProcessResult refused =
+                LarchProcess.run("import", "--data", work.resolve("d1").toString(), file.toString());
+        assertEquals(1, refused.exitCode(), refused.describe());
+        String line = stderrLine(refused);
+        assertTrue(line.startsWith("larch: import stopped: entry 3 (uid=thief,ou=people,dc=example,dc=com)"), line);
+        assertTrue(line.contains("takes its value from the URL " + secret.toUri()), line);
+        assertTrue(line.contains("--allow-url-values"), line);
+
+        ProcessResult outside = LarchProcess.run(
+                "import",
+                "--data",
+                work.resolve("d2").toString(),
+                "--allow-url-values",
+                allowed.toString(),
+                file.toString());
+        assertEquals(1, outside.exitCode(), outside.describe());
+        assertTrue(
+                stderrLine(outside).contains("is not a regular file under the allowed directory"), outside.describe());
+
+        Path viaLink = Files.writeString(
+                work.resolve("link.ldif"),
+                ldif.replace(
+                        secret.toUri().toString(),
+                        allowed.resolve("escape.txt").toUri().toString()));
+        ProcessResult link = LarchProcess.run(
+                "import",
+                "--data",
+                work.resolve("d3").toString(),
+                "--allow-url-values",
+                allowed.toString(),
+                viaLink.toString());
+        assertEquals(1, link.exitCode(), link.describe());
+        assertTrue(stderrLine(link).contains("is not a regular file under the allowed directory"), link.describe());
+
+        Path note = Files.writeString(
+                work.resolve("note.ldif"),
+                ldif.replace(
+                        secret.toUri().toString(),
+                        allowed.resolve("note.txt").toUri().toString()));
+        Path data = work.resolve("d4");
+        ProcessResult imported = LarchProcess.run(
+                "import", "--data", data.toString(), "--allow-url-values", allowed.toString(), note.toString());
+        assertEquals(0, imported.exitCode(), imported.describe());
+        Path exported = work.resolve("out.ldif");
+        ProcessResult export = LarchProcess.run("export", "--data", data.toString(), exported.toString());
+        assertEquals(0, export.exitCode(), export.describe());
+        assertTrue(Files.readString(exported).contains("description: a harmless note"), Files.readString(exported));
+    }
 }

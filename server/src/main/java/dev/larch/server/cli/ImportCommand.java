@@ -1,5 +1,6 @@
 package dev.larch.server.cli;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -9,9 +10,11 @@ import dev.larch.schema.LarchSchema;
 import dev.larch.server.DataDirectoryLock;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.ldif.LdifImporter;
+import dev.larch.server.ldif.UrlValues;
 import dev.larch.server.maintenance.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code ./larch import FILE.ldif}: offline bulk load; refuses while a server holds the data. */
@@ -26,6 +29,13 @@ final class ImportCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE.ldif", description = "LDIF file of entries, parents before children")
     Path file;
 
+    @Option(
+            names = "--allow-url-values",
+            paramLabel = "DIR",
+            description = "read values given by URL (attr:< file:///...) from regular files under DIR;"
+                    + " without it such values are refused")
+    Path urlValueDirectory;
+
     @Override
     @SuppressWarnings("try") // the data-directory lock is held for the import's duration, never read
     public Integer call() throws Exception {
@@ -33,15 +43,26 @@ final class ImportCommand implements Callable<Integer> {
             System.err.println("larch: import: cannot read " + file);
             return 2;
         }
+        UrlValues urlValues = UrlValues.REFUSED;
+        if (urlValueDirectory != null) {
+            try {
+                urlValues = UrlValues.under(urlValueDirectory);
+            } catch (IOException e) {
+                System.err.println("larch: import: --allow-url-values: " + urlValueDirectory
+                        + " is not a directory that can be read (" + e.getMessage() + ")");
+                return 2;
+            }
+        }
         LarchConfig config = options.load();
         var schema = LarchSchema.load(config.schemaFiles());
         try (DataDirectoryLock lock = DataDirectoryLock.acquire(config.storage().dataDir(), "import");
                 StoredDirectory open = StoredDirectory.open(config, schema, false)) {
             LdifImporter importer = new LdifImporter(
-                    open,
-                    config.storage().importBatchEntries(),
-                    config.limits().indexEntryLimit(),
-                    sortMemory(config.storage().importSortMemoryBytes()));
+                            open,
+                            config.storage().importBatchEntries(),
+                            config.limits().indexEntryLimit(),
+                            sortMemory(config.storage().importSortMemoryBytes()))
+                    .urlValues(urlValues);
             LdifImporter.Result result;
             Progress progress = Progress.onStandardError("imported entries", LdifImporter.countEntries(file));
             try {

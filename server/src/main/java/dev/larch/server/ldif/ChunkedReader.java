@@ -38,6 +38,7 @@ final class ChunkedReader implements AutoCloseable {
 
     private final BufferedReader in;
     private final Preparer preparer;
+    private final UrlValues urlValues;
     private final ExecutorService workers;
     private final BlockingQueue<CompletableFuture<List<ImportItem>>> ordered;
     private final Thread splitter;
@@ -46,9 +47,10 @@ final class ChunkedReader implements AutoCloseable {
     private boolean done;
     private volatile boolean closed;
 
-    ChunkedReader(BufferedReader in, int workers, Preparer preparer) {
+    ChunkedReader(BufferedReader in, int workers, Preparer preparer, UrlValues urlValues) {
         this.in = in;
         this.preparer = preparer;
+        this.urlValues = urlValues;
         AtomicInteger n = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(
                 Math.max(1, workers),
@@ -170,7 +172,8 @@ final class ChunkedReader implements AutoCloseable {
     /** One chunk's items; a failure item ends the list. */
     private List<ImportItem> parse(String text, long recordsBefore, int linesBefore) {
         List<ImportItem> items = new ArrayList<>(CHUNK_RECORDS);
-        LdifRecords records = new LdifRecords(new BufferedReader(new StringReader(text)), recordsBefore, linesBefore);
+        LdifRecords records =
+                new LdifRecords(new BufferedReader(new StringReader(text)), recordsBefore, linesBefore, urlValues);
         try {
             for (LdifEntry record = records.read(); record != null; record = records.read()) {
                 ImportItem item = preparer.prepare(record, records.position());

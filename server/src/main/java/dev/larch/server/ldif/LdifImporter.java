@@ -63,6 +63,7 @@ public final class LdifImporter {
     private final long sortMemoryBytes;
     private final MemberOfMaintainer memberOf;
     private final AttributeType memberOfType;
+    private UrlValues urlValues = UrlValues.REFUSED;
 
     /** {@link #LdifImporter(StoredDirectory, int, int)} with no index entry limit. */
     public LdifImporter(StoredDirectory open, int batchEntries) {
@@ -97,6 +98,12 @@ public final class LdifImporter {
         this.memberOfType = schema.getAttributeType(Directory.MEMBER_OF_OID);
     }
 
+    /** Reads values given by URL as {@code urlValues} allows; by default they are refused. */
+    public LdifImporter urlValues(UrlValues urlValues) {
+        this.urlValues = urlValues;
+        return this;
+    }
+
     /**
      * What an import did.
      *
@@ -120,7 +127,7 @@ public final class LdifImporter {
         long start = System.nanoTime();
         Written written;
         try (BufferedReader in = Files.newBufferedReader(ldif, StandardCharsets.UTF_8);
-                ChunkedReader reader = new ChunkedReader(in, parseThreads, this::prepare)) {
+                ChunkedReader reader = new ChunkedReader(in, parseThreads, this::prepare, urlValues)) {
             written = writeAll(reader, progress);
         }
         open.store().sync();

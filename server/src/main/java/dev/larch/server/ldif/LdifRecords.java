@@ -21,21 +21,37 @@ final class LdifRecords extends LdifReader {
 
     private static final int MAX_DN_SHOWN = 200;
 
+    private final UrlValues urlValues;
     private boolean started;
     private long recordPosition;
 
     LdifRecords(BufferedReader in) {
-        this(in, 0, 0);
+        this(in, 0, 0, UrlValues.REFUSED);
     }
 
     /**
      * Reads a part of a file that starts after {@code recordsBefore} records and {@code linesBefore}
      * lines, so that positions and line numbers name places in the whole file.
+     *
+     * @param urlValues what a value given by URL ({@code attr:< file:///...}) may read
      */
-    LdifRecords(BufferedReader in, long recordsBefore, int linesBefore) {
+    LdifRecords(BufferedReader in, long recordsBefore, int linesBefore, UrlValues urlValues) {
         this.reader = in;
         this.recordPosition = recordsBefore;
         this.lineNumber = linesBefore;
+        this.urlValues = urlValues;
+    }
+
+    /**
+     * A value as the reader parses it, except that a URL value ({@code :<}) is read only as
+     * {@link UrlValues} allows: the API's reader would open any local file.
+     */
+    @Override
+    protected Object parseValue(String attributeName, String line, int pos) throws LdapLdifException {
+        if (line.length() > pos + 1 && line.charAt(pos + 1) == '<') {
+            return urlValues.read(attributeName, line.substring(pos + 2).strip());
+        }
+        return super.parseValue(attributeName, line, pos);
     }
 
     /**
