@@ -65,6 +65,35 @@ class ServeCommandIT {
         }
     }
 
+    /** A config file with the administrator's password that every local user can read is worth a warning. */
+    @Test
+    void aWorldReadableConfigHoldingTheAdminPasswordIsWarnedAboutAndTheAccessLogIsPrivate(@TempDir Path etc)
+            throws Exception {
+        Path log = etc.resolve("logs").resolve("access.log");
+        Path config = Files.writeString(
+                etc.resolve("larch.conf"),
+                "security.admin-password = config-secret\nlogging.access-log-file = " + log + "\n");
+        Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-r--r--"));
+        String warning = "the config file " + config + " holds security.admin-password and every user of this"
+                + " machine may read it: chmod 600 " + config;
+        try (LarchProcess server =
+                LarchProcess.serve(data).config(config).umask("022").start()) {
+            assertTrue(server.stdoutLines().stream().anyMatch(line -> line.endsWith(warning)), server.output());
+            ProcessResult whoami =
+                    LdapUtils.anonymous(server.port()).asAdmin("config-secret").ldapwhoami();
+            assertEquals(0, whoami.exitCode(), whoami.describe());
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(log)));
+            assertEquals(0, server.stop(), server.output());
+        }
+        Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-------"));
+        try (LarchProcess server = LarchProcess.serve(data).config(config).start()) {
+            assertTrue(
+                    server.stdoutLines().stream().noneMatch(line -> line.contains("every user of this machine")),
+                    server.output());
+            assertEquals(0, server.stop(), server.output());
+        }
+    }
+
     @Test
     void adminPasswordFromTheEnvironmentTakesEffect() throws Exception {
         try (LarchProcess server =

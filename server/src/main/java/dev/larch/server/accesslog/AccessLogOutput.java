@@ -88,7 +88,7 @@ public final class AccessLogOutput implements AutoCloseable {
     }
 
     private static OutputStreamAppender<ILoggingEvent> rollingFile(LoggerContext context, Path file, Logging logging) {
-        RollingFileAppender<ILoggingEvent> rolling = new RollingFileAppender<>();
+        RollingFileAppender<ILoggingEvent> rolling = new OwnerOnlyRollingFileAppender<>();
         rolling.setContext(context);
         rolling.setName("larch-access-file");
         String name = file.toAbsolutePath().toString();

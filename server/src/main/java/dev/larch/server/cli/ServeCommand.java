@@ -35,6 +35,9 @@ final class ServeCommand implements Callable<Integer> {
         }
         LarchConfig.FileConfig started = withPort(options.loadFile());
         ConfigOptions.applyLogLevel(started.config());
+        if (options.config != null) {
+            ReadableSecrets.warning(options.config, started.settings()).ifPresent(LOG::warn);
+        }
         LarchConfig effective = started.config();
         LarchServer server = LarchServer.start(effective, System.getenv());
         Path dataDir = effective.storage().dataDir();

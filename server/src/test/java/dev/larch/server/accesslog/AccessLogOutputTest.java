@@ -2,6 +2,7 @@ package dev.larch.server.accesslog;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
@@ -48,6 +49,23 @@ class AccessLogOutputTest {
         output.close();
         assertTrue(ACCESS.isAdditive());
         assertNull(ACCESS.getAppender("larch-access-stdout"));
+    }
+
+    /** The log names who bound from where and what they looked for: under umask 022 it was world-readable. */
+    @Test
+    void aNewAccessLogFileOnlyItsOwnerMayRead() throws Exception {
+        Path file = dir.resolve("logs").resolve("access.log");
+        AccessLogOutput output = AccessLogOutput.install(logging(Logging.TEXT, file));
+        try {
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+        } finally {
+            output.close();
+        }
+        // A file the operator made keeps the permissions the operator chose.
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
+        AccessLogOutput again = AccessLogOutput.install(logging(Logging.TEXT, file));
+        again.close();
+        assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
     }
 
     @Test
