@@ -71,6 +71,7 @@ final class ConfigLoader {
             "metrics.monitor",
             "metrics.port",
             "metrics.host",
+            "metrics.bearer-token-file",
             "logging.access-log-format",
             "logging.access-log-file",
             "logging.access-log-max-file-size",
@@ -365,7 +366,8 @@ final class ConfigLoader {
         if (port != 0 && !monitor) {
             throw s.error("metrics.port", "needs metrics.monitor = true: the endpoint serves the monitor's counters");
         }
-        return new Metrics(monitor, port, host);
+        Path token = s.optionalPath("metrics.bearer-token-file", b.bearerTokenFile());
+        return new Metrics(monitor, port, host, token);
     }
 
     /** File entries replace the base entry for the same attribute; an empty value or none drops it. */

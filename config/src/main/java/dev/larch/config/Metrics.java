@@ -1,5 +1,7 @@
 package dev.larch.config;
 
+import java.nio.file.Path;
+
 /**
  * Monitoring settings ({@code metrics.*}).
  *
@@ -8,10 +10,18 @@ package dev.larch.config;
  * @param port the TCP port of the Prometheus endpoint ({@code /metrics}, {@code /health},
  *     {@code /ready}); 0 for no endpoint
  * @param host the address the endpoint binds; null for {@code listen.host}
+ * @param bearerTokenFile a file holding the token every request to the endpoint must present as
+ *     {@code Authorization: Bearer TOKEN} ({@code metrics.bearer-token-file}); null for no
+ *     authentication
  */
-public record Metrics(boolean monitor, int port, String host) {
+public record Metrics(boolean monitor, int port, String host, Path bearerTokenFile) {
     /** Counting and {@code cn=Monitor} on, no HTTP endpoint. */
-    public static final Metrics DEFAULTS = new Metrics(true, 0, null);
+    public static final Metrics DEFAULTS = new Metrics(true, 0, null, null);
+
+    /** An endpoint that asks for no credentials. */
+    public Metrics(boolean monitor, int port, String host) {
+        this(monitor, port, host, null);
+    }
 
     public Metrics {
         if (port < 0 || port > 65_535) {

@@ -125,6 +125,10 @@ class LarchConfigTest {
         assertEquals(expected, c.withPort(0).withDataDir(Path.of("/tmp/x")).metrics());
         LarchConfig bare = LarchConfig.load(write("metrics.port = 9389\nmetrics.host =\n"));
         assertEquals(bare.listen().host(), bare.metrics().hostOr(bare.listen().host()));
+        assertEquals(null, bare.metrics().bearerTokenFile());
+        LarchConfig token =
+                LarchConfig.load(write("metrics.port = 9389\nmetrics.bearer-token-file = /etc/larch/token\n"));
+        assertEquals(Path.of("/etc/larch/token"), token.metrics().bearerTokenFile());
         assertFalse(
                 LarchConfig.load(write("metrics.monitor = false\n")).metrics().monitor());
         Path endpointWithoutCounters = write("metrics.port = 9389\nmetrics.monitor = false\n");

@@ -6,8 +6,10 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpExchange;
+import dev.larch.config.Metrics;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 
@@ -20,13 +22,32 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * {@code /ready} answers 200 when the store is open and the LDAP listener accepts, else 503. Other
  * paths: 404.
  *
- * <p>Who may use it: anyone who can reach the port; it asks for no credentials. It shows counts and
- * sizes, never entries or DNs, but it binds {@code metrics.host} ({@code listen.host} by default) and
- * should be reachable only from the monitoring system (a firewall, or a loopback or private address).
- * Bounds: one thread serves every request, one at a time; a scrape reads counters and one LMDB
- * statistics pass, so its cost does not grow with the directory.
+ * <p>Who may use it: with {@code metrics.bearer-token-file}, only requests carrying that token
+ * ({@link BearerToken}), on every path; without it, anyone who can reach the port. It shows counts
+ * and sizes, never entries or DNs, but it binds {@code metrics.host} ({@code listen.host} by default)
+ * and should be reachable only from the monitoring system (a firewall, or a loopback or private
+ * address). Bounds: {@value #THREADS} threads serve requests, and a request that has not arrived whole
+ * within {@value #REQUEST_SECONDS} s is dropped, so a few half-sent requests cannot stall
+ * {@code /health} and {@code /ready} for long; a scrape reads counters and one LMDB statistics pass,
+ * so its cost does not grow with the directory.
  */
 public final class MetricsEndpoint implements AutoCloseable {
+    /**
+     * Threads serving requests. The JDK's HTTP server reads a request on the thread that serves it, so
+     * with one thread a single client sending half a request held every probe until it gave up.
+     */
+    static final int THREADS = 4;
+
+    /** How long a request may take to arrive, in seconds; then its connection is closed. */
+    static final int REQUEST_SECONDS = 5;
+
+    static {
+        // The JDK's HTTP server reads its limits once, from system properties; an operator's own win.
+        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+            System.setProperty("sun.net.httpserver.maxReqTime", Integer.toString(REQUEST_SECONDS));
+        }
+    }
+
     private final HTTPServer http;
     private final ExecutorService thread;
     private final InetSocketAddress address;
@@ -38,25 +59,33 @@ public final class MetricsEndpoint implements AutoCloseable {
     }
 
     /**
-     * Binds {@code host:port} and starts serving.
+     * Binds {@code host} and {@code settings}' port and starts serving.
      *
-     * @throws IOException naming the address and the {@code metrics.port} key when it cannot be bound
+     * @throws IOException naming the address and the {@code metrics.port} key when it cannot be bound,
+     *     or {@code metrics.bearer-token-file} when the token cannot be read
      */
-    public static MetricsEndpoint start(MonitoredServer server, SchemaManager schema, String host, int port)
+    public static MetricsEndpoint start(MonitoredServer server, SchemaManager schema, Metrics settings, String host)
             throws IOException {
-        ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "larch-metrics");
+        BearerToken token =
+                settings.bearerTokenFile() == null ? null : BearerToken.readFrom(settings.bearerTokenFile());
+        AtomicInteger count = new AtomicInteger();
+        ExecutorService thread = Executors.newFixedThreadPool(THREADS, r -> {
+            Thread t = new Thread(r, "larch-metrics-" + count.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
+        int port = settings.port();
         try {
-            HTTPServer http = HTTPServer.builder()
+            HTTPServer.Builder builder = HTTPServer.builder()
                     .hostname(host)
                     .port(port)
                     .registry(PrometheusMetrics.of(server, schema))
                     .executorService(thread)
-                    .defaultHandler(exchange -> route(exchange, server))
-                    .buildAndStart();
+                    .defaultHandler(exchange -> route(exchange, server));
+            if (token != null) {
+                builder.authenticator(token);
+            }
+            HTTPServer http = builder.buildAndStart();
             return new MetricsEndpoint(http, thread, new InetSocketAddress(host, http.getPort()));
         } catch (IOException | RuntimeException e) {
             thread.shutdownNow();

@@ -125,12 +125,15 @@ public final class Monitoring implements AutoCloseable {
     public void serve(BooleanSupplier accepting, String listenHost) throws IOException {
         this.accepting = accepting;
         if (metrics != null && settings.endpoint()) {
-            endpoint = MetricsEndpoint.start(server, schema.schema(), settings.hostOr(listenHost), settings.port());
+            endpoint = MetricsEndpoint.start(server, schema.schema(), settings, settings.hostOr(listenHost));
             InetSocketAddress at = endpoint.address();
             LOG.info(
-                    "metrics on http://{}:{}/metrics (also /health, /ready); no authentication: firewall it",
+                    "metrics on http://{}:{}/metrics (also /health, /ready); {}",
                     at.getHostString(),
-                    at.getPort());
+                    at.getPort(),
+                    settings.bearerTokenFile() == null
+                            ? "no authentication (metrics.bearer-token-file): firewall it"
+                            : "bearer token from " + settings.bearerTokenFile());
         }
     }
 
