@@ -91,6 +91,8 @@ final class ConfigLoader {
             "tls.handshake-timeout-seconds",
             "tls.certificate-mapping",
             "access.file",
+            "security.min-ssf",
+            "security.allow-anonymous",
             "limits.max-paged-searches-per-connection",
             "limits.paged-size-limit",
             "limits.max-sort-entries",
@@ -245,12 +247,16 @@ final class ConfigLoader {
     /** An empty {@code access.file} means the built-in rules. */
     private static Access access(Settings s, Access b) throws ConfigException {
         var value = s.take("access.file");
-        if (value.isEmpty()) {
-            return b;
+        Path file = b.file();
+        if (value.isPresent()) {
+            file = value.get().isBlank()
+                    ? null
+                    : s.resolve("access.file", value.get().strip());
         }
-        return value.get().isBlank()
-                ? Access.BUILT_IN
-                : new Access(s.resolve("access.file", value.get().strip()));
+        return new Access(
+                file,
+                s.integer("security.min-ssf", b.minSsf(), 0, Access.MAX_SSF),
+                s.bool("security.allow-anonymous", b.allowAnonymous()));
     }
 
     private static RateQuotas rateQuotas(Settings s, RateQuotas b) throws ConfigException {

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.larch.config.Access;
 import dev.larch.config.IntegrityRules;
 import dev.larch.config.LarchConfig;
 import dev.larch.config.Limits;
@@ -110,6 +111,7 @@ public final class RequestHandlers {
                 config.passwords(),
                 config.resultControls(),
                 config.integrity(),
+                config.access(),
                 access,
                 credentials,
                 writes,
@@ -144,6 +146,7 @@ public final class RequestHandlers {
                 Passwords.DEFAULTS,
                 ResultControls.DEFAULTS,
                 IntegrityRules.NONE,
+                Access.BUILT_IN,
                 builtInAccess(open, schema),
                 credentials,
                 writes,
@@ -173,6 +176,7 @@ public final class RequestHandlers {
             Passwords passwords,
             ResultControls resultControls,
             IntegrityRules integrityRules,
+            Access connectionRules,
             AccessControl access,
             Credentials credentials,
             WriteQueue writes,
@@ -335,6 +339,8 @@ public final class RequestHandlers {
                         new FilterCompiler(schema),
                         new SearchPlanner(open.store(), limits.indexEntryLimit()),
                         credentials.adminDn()),
-                new ReferralGate(directory, access, new FilterCompiler(schema)));
+                new ReferralGate(directory, access, new FilterCompiler(schema)),
+                connectionRules.minSsf(),
+                connectionRules.allowAnonymous());
     }
 }

@@ -49,6 +49,8 @@ public final class OperationRouter implements RequestHandler {
     private final ProxiedAuthorization proxied;
     /** Null when referral objects are ordinary entries for everyone. */
     private final ReferralGate referrals;
+    /** Null when a connection needs neither strength nor authentication. */
+    private final SessionRequirements requirements;
 
     /**
      * @param mustChange holds back sessions that must change a reset password; null for none
@@ -56,6 +58,8 @@ public final class OperationRouter implements RequestHandler {
      * @param controls the controls offered; a request with any other critical control is refused
      * @param proxied proxied authorization (RFC 4370); null when not offered
      * @param referrals answers operations on referral objects with referrals (RFC 3296); null for none
+     * @param minSsf {@code security.min-ssf}: the strength a connection needs for most operations
+     * @param allowAnonymous {@code security.allow-anonymous}
      */
     public OperationRouter(
             BindHandler bind,
@@ -69,7 +73,11 @@ public final class OperationRouter implements RequestHandler {
             PasswordModifyHandler passwordModify,
             SupportedControls controls,
             ProxiedAuthorization proxied,
-            ReferralGate referrals) {
+            ReferralGate referrals,
+            int minSsf,
+            boolean allowAnonymous) {
+        SessionRequirements required = new SessionRequirements(minSsf, allowAnonymous);
+        this.requirements = required.any() ? required : null;
         this.referrals = referrals;
         this.proxied = proxied;
         this.controls = controls;
@@ -90,6 +98,9 @@ public final class OperationRouter implements RequestHandler {
         Operation op = received;
         try {
             controls.screen(request);
+            if (requirements != null) {
+                requirements.check(received.session(), request);
+            }
             // The requester's own state first: one who must change a reset password may not proxy.
             ResultResponse refusal = mustChange == null ? null : mustChange.refusal(received.session(), request);
             if (refusal != null) {
