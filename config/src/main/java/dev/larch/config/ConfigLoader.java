@@ -76,6 +76,9 @@ final class ConfigLoader {
             "logging.access-log-file",
             "logging.access-log-max-file-size",
             "logging.access-log-max-history",
+            "logging.audit-log-file",
+            "logging.audit-log-max-file-size",
+            "logging.audit-log-max-history",
             "tracing.otlp-endpoint",
             "tracing.service-name",
             "tracing.sample-ratio",
@@ -325,13 +328,23 @@ final class ConfigLoader {
         if (file != null && file.toString().contains("%")) {
             throw s.error("logging.access-log-file", "must not contain '%', got '" + file + "'");
         }
+        Path audit = s.optionalPath("logging.audit-log-file", b.auditLogFile());
+        if (audit != null && audit.toString().contains("%")) {
+            throw s.error("logging.audit-log-file", "must not contain '%', got '" + audit + "'");
+        }
+        if (audit != null && audit.equals(file)) {
+            throw s.error("logging.audit-log-file", "must not be the access log file " + file);
+        }
         return new Logging(
                 accessLog,
                 level,
                 format,
                 file,
                 s.size("logging.access-log-max-file-size", b.accessLogMaxFileSize(), 1024, Long.MAX_VALUE),
-                s.integer("logging.access-log-max-history", b.accessLogMaxHistory(), 1, 36_500));
+                s.integer("logging.access-log-max-history", b.accessLogMaxHistory(), 1, 36_500),
+                audit,
+                s.size("logging.audit-log-max-file-size", b.auditLogMaxFileSize(), 1024, Long.MAX_VALUE),
+                s.integer("logging.audit-log-max-history", b.auditLogMaxHistory(), 1, 36_500));
     }
 
     /** An empty endpoint means off; only http and https URLs with a host are accepted. */

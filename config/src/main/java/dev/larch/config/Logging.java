@@ -15,6 +15,10 @@ import java.util.Objects;
  *     for standard output
  * @param accessLogMaxFileSize bytes after which the access log file is rolled over; at least 1 KiB
  * @param accessLogMaxHistory how many days of rolled-over access log files are kept; at least 1
+ * @param auditLogFile where the audit log (one LDIF change record per successful write: who, when,
+ *     from where, the changes, passwords masked) goes; null for none
+ * @param auditLogMaxFileSize bytes after which the audit log file is rolled over; at least 1 KiB
+ * @param auditLogMaxHistory how many days of rolled-over audit log files are kept; at least 1
  */
 public record Logging(
         boolean accessLog,
@@ -22,7 +26,10 @@ public record Logging(
         String accessLogFormat,
         Path accessLogFile,
         long accessLogMaxFileSize,
-        int accessLogMaxHistory) {
+        int accessLogMaxHistory,
+        Path auditLogFile,
+        long auditLogMaxFileSize,
+        int auditLogMaxHistory) {
     /** The accepted levels, in SLF4J spelling. */
     public static final List<String> LEVELS = List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR", "OFF");
 
@@ -37,6 +44,8 @@ public record Logging(
     public static final long DEFAULT_MAX_FILE_SIZE = 100L << 20;
     /** {@code logging.access-log-max-history} unless set: a week. */
     public static final int DEFAULT_MAX_HISTORY = 7;
+    /** {@code logging.audit-log-max-history} unless set: a month. */
+    public static final int DEFAULT_AUDIT_MAX_HISTORY = 30;
 
     public Logging {
         Objects.requireNonNull(level, "level");
@@ -49,6 +58,32 @@ public record Logging(
         if (accessLogMaxHistory < 1) {
             throw new IllegalArgumentException("accessLogMaxHistory must be at least 1");
         }
+        if (auditLogMaxFileSize < 1024) {
+            throw new IllegalArgumentException("auditLogMaxFileSize must be at least 1024 bytes");
+        }
+        if (auditLogMaxHistory < 1) {
+            throw new IllegalArgumentException("auditLogMaxHistory must be at least 1");
+        }
+    }
+
+    /** The given access log settings and no audit log. */
+    public Logging(
+            boolean accessLog,
+            String level,
+            String accessLogFormat,
+            Path accessLogFile,
+            long accessLogMaxFileSize,
+            int accessLogMaxHistory) {
+        this(
+                accessLog,
+                level,
+                accessLogFormat,
+                accessLogFile,
+                accessLogMaxFileSize,
+                accessLogMaxHistory,
+                null,
+                DEFAULT_MAX_FILE_SIZE,
+                DEFAULT_AUDIT_MAX_HISTORY);
     }
 
     /** Text access lines on standard output, the default rotation bounds for when a file is set. */
@@ -63,6 +98,15 @@ public record Logging(
 
     /** A copy with the access log's format and file replaced (file null: standard output). */
     public Logging withAccessLogOutput(String format, Path file) {
-        return new Logging(accessLog, level, format, file, accessLogMaxFileSize, accessLogMaxHistory);
+        return new Logging(
+                accessLog,
+                level,
+                format,
+                file,
+                accessLogMaxFileSize,
+                accessLogMaxHistory,
+                auditLogFile,
+                auditLogMaxFileSize,
+                auditLogMaxHistory);
     }
 }

@@ -19,6 +19,7 @@ import dev.larch.server.accesslog.AccessLogFormat;
 import dev.larch.server.accesslog.AccessLogOutput;
 import dev.larch.server.accesslog.AccessLogSwitch;
 import dev.larch.server.accesslog.AccessLoggingHandler;
+import dev.larch.server.accesslog.AuditLoggingHandler;
 import dev.larch.server.auth.AdminCredentials;
 import dev.larch.server.auth.ConfiguredCredentials;
 import dev.larch.server.auth.HashCostLimits;
@@ -159,6 +160,10 @@ public final class LarchServer implements AutoCloseable {
             CurrentSearchLimits searchLimits = new CurrentSearchLimits(CurrentSearchLimits.of(config.limits()));
             RequestHandler handler = RequestHandlers.over(
                     open, schema, config, credentials, writes, workers, Version.get(), access, searchLimits);
+            if (config.logging().auditLogFile() != null) {
+                // Next to the handlers: every write a client made, whatever the quotas and counters did.
+                handler = new AuditLoggingHandler(handler, PasswordAttributes.of(schema));
+            }
             monitoring = Monitoring.create(
                     config.metrics(),
                     open.store(),

@@ -2,6 +2,8 @@ package dev.larch.server.accesslog;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
@@ -29,7 +31,10 @@ import org.slf4j.LoggerFactory;
  *       {@code logging.access-log-max-history} days of them. Text lines keep their prefix there.
  * </ul>
  *
- * {@link #close()} detaches and stops what {@link #install} attached (flushing and closing the file).
+ * The audit log ({@code logging.audit-log-file}) gets its own rolling file the same way; without one
+ * its logger has no appender and the server installs no {@link AuditLoggingHandler}.
+ *
+ * {@link #close()} detaches and stops what {@link #install} attached (flushing and closing the files).
  * Not thread-safe; the server calls both from its start and close.
  */
 public final class AccessLogOutput implements AutoCloseable {
@@ -38,46 +43,83 @@ public final class AccessLogOutput implements AutoCloseable {
 
     static final String JSON_PATTERN = "%msg%n";
 
-    private static final AccessLogOutput UNCHANGED = new AccessLogOutput(null, null);
+    /** A logger and the appender this class gave it. */
+    private record Attached(Logger logger, OutputStreamAppender<ILoggingEvent> appender) {}
 
-    private final Logger logger;
-    private final OutputStreamAppender<ILoggingEvent> appender;
+    private final List<Attached> attached;
 
-    private AccessLogOutput(Logger logger, OutputStreamAppender<ILoggingEvent> appender) {
-        this.logger = logger;
-        this.appender = appender;
+    private AccessLogOutput(List<Attached> attached) {
+        this.attached = attached;
     }
 
     /**
-     * Points the access logger where {@code logging} says.
+     * Points the access logger where {@code logging} says, and the audit logger to its file when one
+     * is set.
      *
-     * @throws IllegalStateException when the access log file cannot be opened for writing
+     * @throws IllegalStateException when the access or audit log file cannot be opened for writing
      */
     public static AccessLogOutput install(Logging logging) {
-        if (!logging.accessLog() || (!logging.jsonAccessLog() && logging.accessLogFile() == null)) {
-            return UNCHANGED;
-        }
+        List<Attached> attached = new ArrayList<>();
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        try {
+            if (logging.accessLog() && (logging.jsonAccessLog() || logging.accessLogFile() != null)) {
+                OutputStreamAppender<ILoggingEvent> appender = logging.accessLogFile() == null
+                        ? console(context)
+                        : rollingFile(
+                                context,
+                                "larch-access-file",
+                                logging.accessLogFile(),
+                                logging.accessLogMaxFileSize(),
+                                logging.accessLogMaxHistory());
+                attached.add(attach(
+                        context,
+                        AccessLoggingHandler.LOGGER_NAME,
+                        appender,
+                        logging.jsonAccessLog() ? JSON_PATTERN : TEXT_PATTERN,
+                        "access log file " + logging.accessLogFile() + " (logging.access-log-file)"));
+            }
+            if (logging.auditLogFile() != null) {
+                attached.add(attach(
+                        context,
+                        AuditLoggingHandler.LOGGER_NAME,
+                        rollingFile(
+                                context,
+                                "larch-audit-file",
+                                logging.auditLogFile(),
+                                logging.auditLogMaxFileSize(),
+                                logging.auditLogMaxHistory()),
+                        JSON_PATTERN,
+                        "audit log file " + logging.auditLogFile() + " (logging.audit-log-file)"));
+            }
+        } catch (IllegalStateException e) {
+            new AccessLogOutput(attached).close();
+            throw e;
+        }
+        return new AccessLogOutput(List.copyOf(attached));
+    }
+
+    private static Attached attach(
+            LoggerContext context,
+            String loggerName,
+            OutputStreamAppender<ILoggingEvent> appender,
+            String pattern,
+            String what) {
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
-        encoder.setPattern(logging.jsonAccessLog() ? JSON_PATTERN : TEXT_PATTERN);
+        encoder.setPattern(pattern);
         encoder.setCharset(StandardCharsets.UTF_8);
         encoder.start();
-        OutputStreamAppender<ILoggingEvent> appender = logging.accessLogFile() == null
-                ? console(context)
-                : rollingFile(context, logging.accessLogFile(), logging);
         appender.setEncoder(encoder);
         appender.start();
         if (!appender.isStarted()) {
             encoder.stop();
-            throw new IllegalStateException(
-                    "cannot write the access log file " + logging.accessLogFile() + " (logging.access-log-file)");
+            throw new IllegalStateException("cannot write the " + what);
         }
-        Logger logger = context.getLogger(AccessLoggingHandler.LOGGER_NAME);
+        Logger logger = context.getLogger(loggerName);
         logger.addAppender(appender);
         // Only here: the root's text appender would write every line a second time.
         logger.setAdditive(false);
-        return new AccessLogOutput(logger, appender);
+        return new Attached(logger, appender);
     }
 
     private static OutputStreamAppender<ILoggingEvent> console(LoggerContext context) {
@@ -87,19 +129,20 @@ public final class AccessLogOutput implements AutoCloseable {
         return console;
     }
 
-    private static OutputStreamAppender<ILoggingEvent> rollingFile(LoggerContext context, Path file, Logging logging) {
+    private static OutputStreamAppender<ILoggingEvent> rollingFile(
+            LoggerContext context, String name, Path file, long maxFileSize, int maxHistory) {
         RollingFileAppender<ILoggingEvent> rolling = new OwnerOnlyRollingFileAppender<>();
         rolling.setContext(context);
-        rolling.setName("larch-access-file");
-        String name = file.toAbsolutePath().toString();
-        rolling.setFile(name);
+        rolling.setName(name);
+        String path = file.toAbsolutePath().toString();
+        rolling.setFile(path);
         SizeAndTimeBasedRollingPolicy<ILoggingEvent> policy = new SizeAndTimeBasedRollingPolicy<>();
         policy.setContext(context);
         policy.setParent(rolling);
         // The config refuses a '%' in the path: %d and %i are the pattern's only tokens.
-        policy.setFileNamePattern(name + ".%d{yyyy-MM-dd}.%i.gz");
-        policy.setMaxFileSize(new FileSize(logging.accessLogMaxFileSize()));
-        policy.setMaxHistory(logging.accessLogMaxHistory());
+        policy.setFileNamePattern(path + ".%d{yyyy-MM-dd}.%i.gz");
+        policy.setMaxFileSize(new FileSize(maxFileSize));
+        policy.setMaxHistory(maxHistory);
         policy.start();
         rolling.setRollingPolicy(policy);
         return rolling;
@@ -118,11 +161,10 @@ public final class AccessLogOutput implements AutoCloseable {
 
     @Override
     public void close() {
-        if (appender == null) {
-            return;
+        for (Attached a : attached) {
+            a.logger().detachAppender(a.appender());
+            a.logger().setAdditive(true);
+            a.appender().stop();
         }
-        logger.detachAppender(appender);
-        logger.setAdditive(true);
-        appender.stop();
     }
 }
