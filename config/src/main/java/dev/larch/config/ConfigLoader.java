@@ -91,6 +91,8 @@ final class ConfigLoader {
             "tls.ca-certificates",
             "tls.keystore",
             "tls.keystore-password",
+            "tls.require-client-certificate",
+            "tls.crl-files",
             "tls.handshake-timeout-seconds",
             "tls.certificate-mapping",
             "access.file",

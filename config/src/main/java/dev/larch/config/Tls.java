@@ -1,6 +1,7 @@
 package dev.larch.config;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -26,6 +27,10 @@ import java.util.Objects;
  * @param certificateMapping the attribute that SASL EXTERNAL looks up (by equality, under the suffix)
  *     with the certificate subject's UID or else CN value, when no entry has the subject DN itself;
  *     {@link #NO_MAPPING} turns the lookup off
+ * @param requireClientCertificate whether a TLS client must present a certificate from
+ *     {@code caCertificates} ({@code tls.require-client-certificate}); false asks without requiring
+ * @param crlFiles revocation lists of the authorities in {@code caCertificates} ({@code tls.crl-files});
+ *     empty for no revocation checking
  */
 public record Tls(
         Path certificate,
@@ -36,7 +41,9 @@ public record Tls(
         int ldapsPort,
         boolean requireTlsForBinds,
         int handshakeTimeoutSeconds,
-        String certificateMapping) {
+        String certificateMapping,
+        boolean requireClientCertificate,
+        List<Path> crlFiles) {
 
     /** {@code tls.certificate-mapping} value that maps only by the subject DN itself. */
     public static final String NO_MAPPING = "none";
@@ -50,6 +57,10 @@ public record Tls(
     public Tls {
         Objects.requireNonNull(keystorePassword, "keystorePassword");
         Objects.requireNonNull(certificateMapping, "certificateMapping");
+        crlFiles = List.copyOf(crlFiles);
+        if ((requireClientCertificate || !crlFiles.isEmpty()) && caCertificates == null) {
+            throw new IllegalArgumentException("requiring client certificates or checking CRLs needs caCertificates");
+        }
         if ((certificate == null) != (privateKey == null)) {
             throw new IllegalArgumentException("certificate and privateKey are set together");
         }
@@ -65,6 +76,31 @@ public record Tls(
         if (handshakeTimeoutSeconds < 1) {
             throw new IllegalArgumentException("handshakeTimeoutSeconds must be at least 1");
         }
+    }
+
+    /** The given settings, client certificates optional and no revocation lists. */
+    public Tls(
+            Path certificate,
+            Path privateKey,
+            Path caCertificates,
+            Path keystore,
+            String keystorePassword,
+            int ldapsPort,
+            boolean requireTlsForBinds,
+            int handshakeTimeoutSeconds,
+            String certificateMapping) {
+        this(
+                certificate,
+                privateKey,
+                caCertificates,
+                keystore,
+                keystorePassword,
+                ldapsPort,
+                requireTlsForBinds,
+                handshakeTimeoutSeconds,
+                certificateMapping,
+                false,
+                List.of());
     }
 
     /** Whether the server has a certificate: StartTLS is offered and LDAPS may listen. */
@@ -93,7 +129,9 @@ public record Tls(
                 port,
                 requireTlsForBinds,
                 handshakeTimeoutSeconds,
-                certificateMapping);
+                certificateMapping,
+                requireClientCertificate,
+                crlFiles);
     }
 
     /** Keeps the keystore password out of logs and exception messages. */
@@ -103,6 +141,7 @@ public record Tls(
                 + ", keystore=" + keystore + ", keystorePassword=" + (keystorePassword.isEmpty() ? "" : "(set)")
                 + ", ldapsPort=" + ldapsPort + ", requireTlsForBinds=" + requireTlsForBinds
                 + ", handshakeTimeoutSeconds=" + handshakeTimeoutSeconds
-                + ", certificateMapping=" + certificateMapping + "]";
+                + ", certificateMapping=" + certificateMapping
+                + ", requireClientCertificate=" + requireClientCertificate + ", crlFiles=" + crlFiles + "]";
     }
 }

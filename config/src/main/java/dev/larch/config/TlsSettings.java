@@ -1,6 +1,7 @@
 package dev.larch.config;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /** Reads the {@link Tls} keys of one config file over a base; the pairing rules are checked here. */
@@ -38,6 +39,25 @@ final class TlsSettings {
         if (ldapsPort != 0 && certificate == null && keystore == null) {
             throw s.error("listen.ldaps-port", "needs a server certificate (tls.certificate or tls.keystore)");
         }
-        return new Tls(certificate, privateKey, ca, keystore, password, ldapsPort, requireTls, timeout, mapping);
+        boolean requireClient = s.bool("tls.require-client-certificate", b.requireClientCertificate());
+        if (requireClient && ca == null) {
+            throw s.error("tls.require-client-certificate", "needs tls.ca-certificates (the authorities to accept)");
+        }
+        List<Path> crls = s.paths("tls.crl-files", b.crlFiles());
+        if (!crls.isEmpty() && ca == null) {
+            throw s.error("tls.crl-files", "needs tls.ca-certificates (CRLs revoke client certificates)");
+        }
+        return new Tls(
+                certificate,
+                privateKey,
+                ca,
+                keystore,
+                password,
+                ldapsPort,
+                requireTls,
+                timeout,
+                mapping,
+                requireClient,
+                crls);
     }
 }

@@ -14,6 +14,7 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import javax.net.ssl.TrustManagerFactory;
 
 import dev.larch.config.Tls;
 import io.netty.handler.ssl.ClientAuth;
@@ -25,7 +26,8 @@ import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 
 /**
  * The server's TLS context, built once at start from the {@link Tls} settings: the key and chain
- * (PEM pair or PKCS#12), the client-certificate authorities if any, TLS 1.2 and 1.3 only, forward
+ * (PEM pair or PKCS#12), the client-certificate authorities if any (asked for or required, checked
+ * against the configured revocation lists), TLS 1.2 and 1.3 only, forward
  * secret AEAD suites only, no renegotiation. BoringSSL (netty-tcnative) when it loads, the JDK
  * otherwise. Immutable and thread-safe; one context serves every connection.
  */
@@ -73,6 +75,10 @@ public final class ServerTlsContext {
         List<X509Certificate> authorities = config.caCertificates() == null
                 ? List.of()
                 : PemFiles.certificates("tls.ca-certificates", config.caCertificates());
+        TrustManagerFactory revocationChecking =
+                authorities.isEmpty() || config.crlFiles().isEmpty()
+                        ? null
+                        : ClientCertificateTrust.of(authorities, config.crlFiles());
         boolean boringSsl = OpenSsl.isAvailable();
         try {
             SslContextBuilder builder = SslContextBuilder.forServer(
@@ -81,8 +87,12 @@ public final class ServerTlsContext {
                     .protocols(PROTOCOLS)
                     .ciphers(CIPHER_SUITES, SupportedCipherSuiteFilter.INSTANCE);
             if (!authorities.isEmpty()) {
-                builder.trustManager(authorities.toArray(X509Certificate[]::new))
-                        .clientAuth(ClientAuth.OPTIONAL);
+                if (revocationChecking == null) {
+                    builder.trustManager(authorities.toArray(X509Certificate[]::new));
+                } else {
+                    builder.trustManager(revocationChecking);
+                }
+                builder.clientAuth(config.requireClientCertificate() ? ClientAuth.REQUIRE : ClientAuth.OPTIONAL);
             }
             String provider = boringSsl
                     ? "BoringSSL (" + OpenSsl.versionString() + ", netty-tcnative)"
