@@ -10,6 +10,7 @@ import dev.larch.server.tls.Certificates;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.util.ReferenceCountUtil;
 import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
@@ -125,9 +126,19 @@ class StartTlsTest {
     }
 
     @Test
+    void aRequestArrivingBeforeTheHandshakeCompletesIsNeverHandledAndClosesTheConnection() throws Exception {
+        channel(tls()).writeInbound(startTls(1));
+        channel.releaseOutbound();
+        channel.pipeline().fireChannelRead(search(2));
+        assertTrue(handled.isEmpty(), "the search never reached the request handler");
+        assertTrue(!channel.isOpen(), "closed");
+    }
+
+    @Test
     void aSecondStartTlsIsOperationsError() throws Exception {
         channel(tls()).writeInbound(startTls(1));
         channel.releaseOutbound();
+        channel.pipeline().fireUserEventTriggered(SslHandshakeCompletionEvent.SUCCESS);
         // The client's next bytes would be TLS records; a StartTLS decoded now stands for one sent inside TLS.
         channel.pipeline().fireChannelRead(startTls(2));
         assertEquals(2, ended.size());
