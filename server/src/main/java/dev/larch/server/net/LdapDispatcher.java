@@ -280,10 +280,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
-        disconnect(
-                ResultCodeEnum.PROTOCOL_ERROR,
-                (tlsStart == TlsStart.REQUESTED ? "StartTLS: " : "TLS: ") + "data received " + when
-                        + "; nothing sent in clear is executed");
+        disconnect(ResultCodeEnum.PROTOCOL_ERROR, "data received " + when + "; nothing sent in clear is executed");
     }
 
     /** Bytes the frame decoder holds (a partial PDU, or whole ones set aside), not yet handed on. */
