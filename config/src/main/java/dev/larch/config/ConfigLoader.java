@@ -30,6 +30,9 @@ final class ConfigLoader {
             "listen.max-connections",
             "listen.max-connections-per-address",
             "listen.max-filter-elements",
+            "listen.max-pending-size",
+            "listen.max-pending-size-anonymous",
+            "listen.max-pending-size-total",
             "storage.data-dir",
             "storage.map-size",
             "storage.max-readers",
@@ -198,7 +201,10 @@ final class ConfigLoader {
                 s.integer("listen.max-pending-operations", b.maxPendingOperations(), 1, 1_000_000),
                 s.integer("listen.max-connections", b.maxConnections(), 0, 10_000_000),
                 s.integer("listen.max-connections-per-address", b.maxConnectionsPerAddress(), 0, 10_000_000),
-                s.integer("listen.max-filter-elements", b.maxFilterElements(), 1, 10_000_000));
+                s.integer("listen.max-filter-elements", b.maxFilterElements(), 1, 10_000_000),
+                s.size("listen.max-pending-size", b.maxPendingSize(), 1024, 1L << 40),
+                s.size("listen.max-pending-size-anonymous", b.maxPendingSizeAnonymous(), 1024, 1L << 40),
+                s.size("listen.max-pending-size-total", b.maxPendingSizeTotal(), 1024, 1L << 40));
     }
 
     private static Storage storage(Settings s, Storage b) throws ConfigException {

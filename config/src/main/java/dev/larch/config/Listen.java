@@ -17,6 +17,12 @@ import java.util.Objects;
  * @param maxConnectionsPerAddress connections open at once from one client IP address; 0 means no limit
  * @param maxFilterElements the most elements (and, or, not and every comparison) one search filter may
  *     have; a larger filter is answered adminLimitExceeded without being decoded
+ * @param maxPendingSize bytes of requests (their PDUs as received) one bound connection may hold read
+ *     and not yet answered before reading from it pauses
+ * @param maxPendingSizeAnonymous as {@code maxPendingSize} while a connection has not bound (the smaller
+ *     applies)
+ * @param maxPendingSizeTotal bytes of requests all connections may hold together; while they do, every
+ *     connection holding one pauses
  */
 public record Listen(
         String host,
@@ -29,9 +35,47 @@ public record Listen(
         int maxPendingOperations,
         int maxConnections,
         int maxConnectionsPerAddress,
-        int maxFilterElements) {
+        int maxFilterElements,
+        long maxPendingSize,
+        long maxPendingSizeAnonymous,
+        long maxPendingSizeTotal) {
     /** Far above the ORs of a few thousand terms that SSSD and group tools send. */
     public static final int DEFAULT_MAX_FILTER_ELEMENTS = 10_000;
+
+    public static final long DEFAULT_MAX_PENDING_SIZE = 16L << 20;
+    public static final long DEFAULT_MAX_PENDING_SIZE_ANONYMOUS = 1L << 20;
+    /** Decoded requests take a few times their PDU size: this keeps them well inside a 256 MiB heap. */
+    public static final long DEFAULT_MAX_PENDING_SIZE_TOTAL = 32L << 20;
+
+    /** As the full constructor, with the default limits on pending request bytes. */
+    public Listen(
+            String host,
+            int port,
+            int ioThreads,
+            int maxPduBytes,
+            int idleTimeoutSeconds,
+            int maxFilterDepth,
+            int maxPduBytesAnonymous,
+            int maxPendingOperations,
+            int maxConnections,
+            int maxConnectionsPerAddress,
+            int maxFilterElements) {
+        this(
+                host,
+                port,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                maxPduBytesAnonymous,
+                maxPendingOperations,
+                maxConnections,
+                maxConnectionsPerAddress,
+                maxFilterElements,
+                DEFAULT_MAX_PENDING_SIZE,
+                DEFAULT_MAX_PENDING_SIZE_ANONYMOUS,
+                DEFAULT_MAX_PENDING_SIZE_TOTAL);
+    }
 
     /** As the full constructor, with the default filter element limit. */
     public Listen(
@@ -83,6 +127,9 @@ public record Listen(
                 maxPendingOperations,
                 maxConnections,
                 maxConnectionsPerAddress,
-                maxFilterElements);
+                maxFilterElements,
+                maxPendingSize,
+                maxPendingSizeAnonymous,
+                maxPendingSizeTotal);
     }
 }

@@ -205,7 +205,10 @@ public final class LarchServer implements AutoCloseable {
                     l.maxPendingOperations(),
                     l.maxConnections(),
                     l.maxConnectionsPerAddress(),
-                    l.maxFilterElements());
+                    l.maxFilterElements(),
+                    l.maxPendingSize(),
+                    l.maxPendingSizeAnonymous(),
+                    l.maxPendingSizeTotal());
             TlsOptions tlsOptions = tls == null
                     ? TlsOptions.NONE
                     : new TlsOptions(

@@ -35,11 +35,26 @@ final class ChannelOperation implements Operation {
      * plain field suffices and a search pays one store for it.
      */
     private Object plan;
+    /** The request's PDU size as counted against the connection's {@link PendingBytes}; 0 once given back. */
+    private int pendingBytes;
 
     ChannelOperation(LdapDispatcher connection, Request request, long startNanos) {
+        this(connection, request, startNanos, 0);
+    }
+
+    /** @param pendingBytes what the request counts against the connection's pending bytes */
+    ChannelOperation(LdapDispatcher connection, Request request, long startNanos, int pendingBytes) {
         this.connection = connection;
         this.request = request;
         this.startNanos = startNanos;
+        this.pendingBytes = pendingBytes;
+    }
+
+    /** What this request counts against its connection's pending bytes, then 0: each byte is given back once. Event loop only. */
+    int takePendingBytes() {
+        int bytes = pendingBytes;
+        pendingBytes = 0;
+        return bytes;
     }
 
     @Override

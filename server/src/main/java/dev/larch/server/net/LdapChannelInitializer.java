@@ -48,6 +48,8 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
     private final boolean implicitTls;
     /** Counts the LDAP bytes in and out; null for no counting (and no handler for it). */
     private final ByteCountingHandler byteCounter;
+    /** The request bytes all connections of the listener hold; shared by both its ports. */
+    private final PendingBytesBudget pendingBudget;
 
     LdapChannelInitializer(
             ListenerOptions options,
@@ -58,7 +60,9 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
             ConnectionLimits limits,
             TlsOptions tls,
             boolean implicitTls,
-            ByteCounts bytes) {
+            ByteCounts bytes,
+            PendingBytesBudget pendingBudget) {
+        this.pendingBudget = pendingBudget;
         this.byteCounter = bytes == null ? null : new ByteCountingHandler(bytes);
         this.tls = tls;
         this.implicitTls = implicitTls;
@@ -84,7 +88,8 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
                 ConnectionLimits.unlimited(),
                 TlsOptions.NONE,
                 false,
-                null);
+                null,
+                new PendingBytesBudget(options.maxPendingBytesTotal()));
     }
 
     @Override
@@ -123,7 +128,16 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
                         codec, options.maxPduBytes(), options.maxFilterDepth(), options.maxFilterElements()));
         pipeline.addLast("encode", new LdapMessageEncoder(codec));
         pipeline.addLast(
-                "dispatch", new LdapDispatcher(handler, inFlight, session, gate, options.maxPendingOperations(), tls));
+                "dispatch",
+                new LdapDispatcher(
+                        handler,
+                        inFlight,
+                        session,
+                        gate,
+                        options.maxPendingOperations(),
+                        tls,
+                        new PendingBytes(
+                                options.maxPendingBytes(), options.maxPendingBytesAnonymous(), pendingBudget)));
     }
 
     /** Tells a connection over the limits why it is refused, then closes it. */

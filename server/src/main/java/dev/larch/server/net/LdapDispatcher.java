@@ -13,6 +13,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLPeerUnverifiedException;
@@ -67,7 +68,18 @@ import org.slf4j.LoggerFactory;
  *       client is slowed down, never answered busy: every request it sent is still answered as it would
  *       have been. While shut, the frame decoder still lets Abandon and Unbind through (within a byte
  *       budget), so a client can cancel what holds its connection up.
+ *   <li>The same holds for the bytes of the pending requests ({@link PendingBytes}): the gate shuts at
+ *       the connection's byte limit (smaller while anonymous), or while the listener's
+ *       {@link PendingBytesBudget} is spent and this connection holds something; it opens when enough
+ *       is answered, or when the budget is given back by others.
  * </ul>
+ *
+ * <p>StartTLS (RFC 4511 §4.14.1: the client sends nothing behind the request until its response):
+ * once a StartTLS request is read, the gate shuts and nothing more is read until it is answered, and
+ * on success nothing is handed on until the handshake completes. A connection with anything behind
+ * the request (bytes in the frame decoder, or any message reaching this handler) gets a Notice of
+ * Disconnection and is closed: bytes sent in clear are never executed, nor answered inside TLS (the
+ * command injection of CVE-2011-0411). The same holds on an LDAPS connection before its handshake.
  *
  * <p>Stateful: one instance per channel. All state is touched on the channel's event loop only.
  */
@@ -87,6 +99,16 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
 
     private record Waiter(ChannelOperation operation, Runnable resume) {}
 
+    /** Where TLS stands on this connection. */
+    private enum TlsStart {
+        /** No StartTLS request waits, no handshake runs (or it completed): requests are served. */
+        NONE,
+        /** A StartTLS request was read and is not yet answered: nothing more is read. */
+        REQUESTED,
+        /** TLS is installed and its handshake runs: bytes are read for it, no request may arrive. */
+        HANDSHAKING
+    }
+
     /** A refusal from the decoders, held like a request until the channel is writable. */
     private record HeldRefusal(ResultResponse response, long startNanos) {}
 
@@ -97,6 +119,15 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
 
     private final int maxPendingOperations;
     private final StartTls startTls;
+    private final PendingBytes pendingBytes;
+    /** Runs on any thread when the listener's byte budget is given back; wakes this connection. */
+    private final Runnable budgetAvailable = this::budgetAvailable;
+
+    private final Runnable updateGateTask = this::budgetAvailableOnEventLoop;
+    /** Tells the size of each request's PDU; null when the pipeline has no message decoder (tests). */
+    private LdapMessageDecoder pduSizes;
+
+    private TlsStart tlsStart = TlsStart.NONE;
     /** Operations handed to the request handler and not yet completed or abandoned, by message ID. */
     private final Map<Integer, ChannelOperation> outstanding = new HashMap<>();
     /** {@link ChannelOperation}s and {@link HeldRefusal}s read while the channel was not writable, oldest first. */
@@ -116,12 +147,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         this(handler, inFlight, null, null, ListenerOptions.DEFAULT_MAX_PENDING_OPERATIONS, TlsOptions.NONE);
     }
 
-    /**
-     * @param session              the connection's session, or null to create one when added to a channel
-     * @param gate                 the connection's read gate, or null never to pause reading
-     * @param maxPendingOperations requests held or outstanding at which reading pauses, at least 1
-     * @param tls what StartTLS may start; {@link TlsOptions#NONE} answers it unavailable
-     */
+    /** As the full constructor, with no limit on the bytes pending. */
     LdapDispatcher(
             RequestHandler handler,
             InFlightOperations inFlight,
@@ -129,7 +155,26 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
             ReadGate gate,
             int maxPendingOperations,
             TlsOptions tls) {
+        this(handler, inFlight, session, gate, maxPendingOperations, tls, PendingBytes.unlimited());
+    }
+
+    /**
+     * @param session              the connection's session, or null to create one when added to a channel
+     * @param gate                 the connection's read gate, or null never to pause reading
+     * @param maxPendingOperations requests held or outstanding at which reading pauses, at least 1
+     * @param tls what StartTLS may start; {@link TlsOptions#NONE} answers it unavailable
+     * @param pendingBytes this connection's count of the request bytes it holds, and its limits
+     */
+    LdapDispatcher(
+            RequestHandler handler,
+            InFlightOperations inFlight,
+            Session session,
+            ReadGate gate,
+            int maxPendingOperations,
+            TlsOptions tls,
+            PendingBytes pendingBytes) {
         this.startTls = new StartTls(tls);
+        this.pendingBytes = pendingBytes;
         this.handler = handler;
         this.inFlight = inFlight;
         this.session = session;
@@ -164,6 +209,10 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         if (session == null) {
             session = newSession(context.channel().remoteAddress());
         }
+        pduSizes = context.pipeline().get(LdapMessageDecoder.class);
+        if (context.pipeline().get(SslHandler.class) != null) {
+            tlsStart = TlsStart.HANDSHAKING; // LDAPS: nothing may come before the handshake completes
+        }
     }
 
     @Override
@@ -177,6 +226,10 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         long now = System.nanoTime();
         try {
             if (closing) {
+                return;
+            }
+            if (tlsStart != TlsStart.NONE) {
+                refuseDataBeforeTls("a message");
                 return;
             }
             switch (message) {
@@ -198,7 +251,42 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
             disconnect(ResultCodeEnum.PROTOCOL_ERROR, "message ID " + id + " is reserved or already in use");
             return;
         }
-        hold(new ChannelOperation(this, request, startNanos));
+        int bytes = pduSizes == null ? 0 : pduSizes.lastPduBytes();
+        pendingBytes.take(bytes);
+        if (StartTls.isRequest(request)) {
+            tlsStart = TlsStart.REQUESTED; // read nothing more until it is answered
+        }
+        hold(new ChannelOperation(this, request, startNanos, bytes));
+    }
+
+    /** Gives back what {@code operation} counted against the pending bytes; once, whatever calls it. */
+    private void giveBack(ChannelOperation operation) {
+        pendingBytes.giveBack(operation.takePendingBytes());
+    }
+
+    /**
+     * Closes a connection that sent something behind a StartTLS request before its response, or before
+     * its TLS handshake completed: what it sent is never handed on (RFC 4511 §4.14.1).
+     */
+    private void refuseDataBeforeTls(String what) {
+        String when = tlsStart == TlsStart.REQUESTED
+                ? "after a StartTLS request, before its response"
+                : "before the TLS handshake completed";
+        LOG.info("conn={} closing: {} received {} (never executed)", session.id(), what, when);
+        if (tlsStart == TlsStart.HANDSHAKING) {
+            // A notice would wait inside TLS for a handshake that must not complete: close at once.
+            closing = true;
+            abandonAll();
+            ctx.close();
+            return;
+        }
+        disconnect(ResultCodeEnum.PROTOCOL_ERROR, "data received " + when + "; nothing sent in clear is executed");
+    }
+
+    /** Bytes the frame decoder holds (a partial PDU, or whole ones set aside), not yet handed on. */
+    private int bytesNotHandedOn() {
+        LdapFrameDecoder frames = ctx.pipeline().get(LdapFrameDecoder.class);
+        return frames == null ? 0 : frames.bufferedBytes();
     }
 
     private boolean inUse(int id) {
@@ -248,10 +336,11 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         if (gate == null) {
             return;
         }
-        if (closing) {
+        if (closing || tlsStart == TlsStart.REQUESTED) {
             gate.shut();
             gate.stopReading();
-        } else if (outstanding.size() + held.size() >= maxPendingOperations) {
+        } else if (outstanding.size() + held.size() >= maxPendingOperations
+                || pendingBytes.isFull(session.isAnonymous(), budgetAvailable)) {
             gate.shut();
         } else {
             gate.open();
@@ -267,10 +356,20 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
             return;
         }
         if (StartTls.isRequest(request)) {
+            int behind = bytesNotHandedOn();
+            if (behind > 0 || !held.isEmpty()) {
+                giveBack(operation);
+                refuseDataBeforeTls(behind + " byte(s)");
+                return;
+            }
             outstanding.put(id, operation);
             inFlight.started();
             // Answered here, not by the request handler: it changes the pipeline under the response.
-            operation.complete(startTls.answer(id, ctx.pipeline(), outstanding.size() - 1 + held.size()));
+            ExtendedResponse answer = startTls.answer(id, ctx.pipeline(), outstanding.size() - 1);
+            tlsStart = answer.getLdapResult().getResultCode() == ResultCodeEnum.SUCCESS
+                    ? TlsStart.HANDSHAKING
+                    : TlsStart.NONE;
+            operation.complete(answer);
             return;
         }
         if (request instanceof CancelRequest cancel) {
@@ -298,6 +397,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
 
     /** Ends {@code operation}: sends its final response unless it was abandoned. On the event loop. */
     void finish(ChannelOperation operation, ResultResponse response) {
+        giveBack(operation);
         if (outstanding.remove(operation.messageId(), operation)) {
             inFlight.ended();
             updateGate();
@@ -363,6 +463,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         }
         outstanding.remove(target.messageId(), target);
         inFlight.ended();
+        giveBack(target);
         ResultResponse canceled = ProtocolResponses.responseFor(
                 (ResultResponseRequest) cancelled,
                 ResultCodeEnum.CANCELED,
@@ -385,6 +486,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
             if (waiting != null) {
                 // Never handed to the request handler: it just disappears, unanswered (RFC 4511 §4.11).
                 held.remove(waiting);
+                giveBack(waiting);
                 waiting.markAbandoned();
             }
         }
@@ -396,6 +498,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         if (outstanding.remove(operation.messageId(), operation)) {
             inFlight.ended();
         }
+        giveBack(operation);
         operation.markAbandoned();
         handler.ended(operation, null);
         releaseWaiters(operation);
@@ -403,8 +506,29 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
 
     /** Abandons every outstanding operation and drops every held request: the connection is ending. */
     private void abandonAll() {
+        for (Object item : held) {
+            if (item instanceof ChannelOperation operation) {
+                giveBack(operation);
+            }
+        }
         held.clear();
         abandonOutstanding();
+    }
+
+    /** From any thread: the listener's byte budget is no longer spent; look again on the event loop. */
+    private void budgetAvailable() {
+        try {
+            ctx.executor().execute(updateGateTask);
+        } catch (RejectedExecutionException e) {
+            // the event loop is shutting down: nothing is read any more
+        }
+    }
+
+    private void budgetAvailableOnEventLoop() {
+        pendingBytes.woken();
+        if (!closing) {
+            updateGate();
+        }
     }
 
     private void abandonOutstanding() {
@@ -501,6 +625,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
             context.close();
             return;
         }
+        tlsStart = TlsStart.NONE;
         SSLSession tls = context.pipeline().get(SslHandler.class).engine().getSession();
         TlsState state = new TlsState(tls.getProtocol(), tls.getCipherSuite(), clientCertificates(tls));
         session.secured(state);

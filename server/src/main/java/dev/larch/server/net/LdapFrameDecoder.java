@@ -111,6 +111,19 @@ final class LdapFrameDecoder extends ByteToMessageDecoder {
         }
     }
 
+    /**
+     * Bytes read and not yet handed on: the partial or whole PDUs left in the cumulation, and the
+     * frames held while the gate was shut. Called by the handlers behind this one, on the event loop;
+     * while this decoder hands a frame on, the bytes read after that frame.
+     */
+    int bufferedBytes() {
+        int bytes = actualReadableBytes();
+        for (ByteBuf frame : held) {
+            bytes += frame.readableBytes();
+        }
+        return bytes;
+    }
+
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         releaseHeld();

@@ -137,6 +137,7 @@ public final class LdapListener implements AutoCloseable {
         ChannelGroup connections = new DefaultChannelGroup("ldap-connections", GlobalEventExecutor.INSTANCE);
         InFlightOperations inFlight = new InFlightOperations();
         ConnectionLimits limits = new ConnectionLimits(options.maxConnections(), options.maxConnectionsPerAddress());
+        PendingBytesBudget pendingBudget = new PendingBytesBudget(options.maxPendingBytesTotal());
         try {
             probePorts(options, tls);
             runBefore(before, new LoopbackLoad(ioGroup, channelType, options));
@@ -159,7 +160,8 @@ public final class LdapListener implements AutoCloseable {
                             limits,
                             tls,
                             false,
-                            bytes));
+                            bytes,
+                            pendingBudget));
             Channel server = bootstrap
                     .bind(options.host(), options.port())
                     .syncUninterruptibly()
@@ -178,7 +180,8 @@ public final class LdapListener implements AutoCloseable {
                                     limits,
                                     tls,
                                     true,
-                                    bytes))
+                                    bytes,
+                                    pendingBudget))
                             .bind(options.host(), tls.ldapsPort())
                             .syncUninterruptibly()
                             .channel();

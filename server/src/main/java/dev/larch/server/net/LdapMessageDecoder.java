@@ -51,6 +51,9 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
     private static final int MAX_OID_CHARS = 128;
 
     private final SearchFilterDepth filterDepth;
+    /** The size of the PDU decoded last, for the dispatcher's count of the bytes a connection holds. */
+    private int lastPduBytes;
+
     private final int maxFilterDepth;
     private final int maxFilterElements;
 
@@ -70,7 +73,16 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf pdu, List<Object> out) {
+        lastPduBytes = pdu.readableBytes();
         out.add(decode(pdu));
+    }
+
+    /**
+     * The size, tag and length included, of the PDU whose message this decoder handed on last: read by
+     * the next handler while it handles that message (one PDU, one message, passed on at once).
+     */
+    int lastPduBytes() {
+        return lastPduBytes;
     }
 
     /**

@@ -25,6 +25,14 @@ import java.util.Objects;
  * @param maxConnectionsPerAddress most connections open at once from one client IP address; 0 means no limit
  * @param maxFilterElements        most elements (and, or, not and every comparison) one search filter may
  *                                 have; a larger filter gets adminLimitExceeded without being decoded
+ * @param maxPendingBytes          the bytes (PDU sizes as received) of the requests one bound connection
+ *                                 may hold read and not yet answered; at the limit the server stops reading
+ *                                 from it until some are answered. A connection holding nothing may always
+ *                                 read one request, so one holds at most this plus one PDU
+ * @param maxPendingBytesAnonymous as {@code maxPendingBytes} while the connection is anonymous; the smaller
+ *                                 of the two applies
+ * @param maxPendingBytesTotal     the bytes all connections of the listener may hold together; while they
+ *                                 do, every connection that holds something stops reading
  */
 public record ListenerOptions(
         String host,
@@ -37,7 +45,10 @@ public record ListenerOptions(
         int maxPendingOperations,
         int maxConnections,
         int maxConnectionsPerAddress,
-        int maxFilterElements) {
+        int maxFilterElements,
+        long maxPendingBytes,
+        long maxPendingBytesAnonymous,
+        long maxPendingBytesTotal) {
 
     public static final int DEFAULT_MAX_PDU_BYTES = 8 * 1024 * 1024;
     public static final int DEFAULT_MAX_FILTER_DEPTH = 100;
@@ -49,6 +60,16 @@ public record ListenerOptions(
     public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 512;
     /** Far above the ORs of a few thousand terms that SSSD and group tools send. */
     public static final int DEFAULT_MAX_FILTER_ELEMENTS = 10_000;
+    /**
+     * Room for a bound client pipelining large requests (one PDU of any size always gets in). A decoded
+     * request takes a few times its PDU on the heap: with the total below, a 256 MiB heap keeps room
+     * for everything else.
+     */
+    public static final long DEFAULT_MAX_PENDING_BYTES = 16L << 20;
+    /** Four PDUs of the largest anonymous size, or a thousand small searches. */
+    public static final long DEFAULT_MAX_PENDING_BYTES_ANONYMOUS = 1L << 20;
+
+    public static final long DEFAULT_MAX_PENDING_BYTES_TOTAL = 32L << 20;
     /**
      * The Apache decoder turns filters into {@code ExprNode}s recursively: around 10,000 levels overflow
      * an event-loop thread's stack, and decoding slows down sharply well before. 1,000 is safe.
@@ -86,6 +107,40 @@ public record ListenerOptions(
         if (maxFilterElements < 1) {
             throw new IllegalArgumentException("maxFilterElements must be >= 1, was " + maxFilterElements);
         }
+        if (maxPendingBytes < 1 || maxPendingBytesAnonymous < 1 || maxPendingBytesTotal < 1) {
+            throw new IllegalArgumentException("pending byte limits must be >= 1, were " + maxPendingBytes + ", "
+                    + maxPendingBytesAnonymous + " and " + maxPendingBytesTotal);
+        }
+    }
+
+    /** The given settings with the default limits on pending bytes. */
+    public ListenerOptions(
+            String host,
+            int port,
+            int ioThreads,
+            int maxPduBytes,
+            int idleTimeoutSeconds,
+            int maxFilterDepth,
+            int maxPduBytesAnonymous,
+            int maxPendingOperations,
+            int maxConnections,
+            int maxConnectionsPerAddress,
+            int maxFilterElements) {
+        this(
+                host,
+                port,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                maxPduBytesAnonymous,
+                maxPendingOperations,
+                maxConnections,
+                maxConnectionsPerAddress,
+                maxFilterElements,
+                DEFAULT_MAX_PENDING_BYTES,
+                DEFAULT_MAX_PENDING_BYTES_ANONYMOUS,
+                DEFAULT_MAX_PENDING_BYTES_TOTAL);
     }
 
     /**
@@ -126,7 +181,10 @@ public record ListenerOptions(
                 maxPendingOperations,
                 total,
                 perAddress,
-                maxFilterElements);
+                maxFilterElements,
+                maxPendingBytes,
+                maxPendingBytesAnonymous,
+                maxPendingBytesTotal);
     }
 
     /** A copy with the anonymous PDU limit and the per-connection pending-operation limit replaced. */
@@ -142,7 +200,10 @@ public record ListenerOptions(
                 pendingOperations,
                 maxConnections,
                 maxConnectionsPerAddress,
-                maxFilterElements);
+                maxFilterElements,
+                maxPendingBytes,
+                maxPendingBytesAnonymous,
+                maxPendingBytesTotal);
     }
 
     /** A copy with the filter element limit replaced. */
@@ -158,6 +219,28 @@ public record ListenerOptions(
                 maxPendingOperations,
                 maxConnections,
                 maxConnectionsPerAddress,
-                elements);
+                elements,
+                maxPendingBytes,
+                maxPendingBytesAnonymous,
+                maxPendingBytesTotal);
+    }
+
+    /** A copy with the limits on pending request bytes replaced: per bound connection, per anonymous one, in all. */
+    public ListenerOptions withPendingBytes(long perConnection, long perAnonymousConnection, long total) {
+        return new ListenerOptions(
+                host,
+                port,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                maxPduBytesAnonymous,
+                maxPendingOperations,
+                maxConnections,
+                maxConnectionsPerAddress,
+                maxFilterElements,
+                perConnection,
+                perAnonymousConnection,
+                total);
     }
 }

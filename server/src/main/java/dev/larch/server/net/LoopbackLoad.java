@@ -138,7 +138,8 @@ public final class LoopbackLoad {
                 ConnectionLimits.unlimited(),
                 TlsOptions.NONE,
                 false,
-                bytes);
+                bytes,
+                new PendingBytesBudget(options.maxPendingBytesTotal()));
         InetAddress loopback = InetAddress.getLoopbackAddress();
         Channel server = new ServerBootstrap()
                 .group(group)

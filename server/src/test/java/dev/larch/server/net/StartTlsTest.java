@@ -7,9 +7,11 @@ import java.util.List;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.tls.Certificates;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.ssl.SslProvider;
 import io.netty.util.ReferenceCountUtil;
 import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
@@ -22,6 +24,7 @@ import org.apache.directory.api.ldap.model.name.Dn;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -125,9 +128,41 @@ class StartTlsTest {
     }
 
     @Test
+    void aRequestArrivingBeforeTheHandshakeCompletesIsNeverHandledAndClosesTheConnection() throws Exception {
+        channel(tls()).writeInbound(startTls(1));
+        channel.releaseOutbound();
+        channel.pipeline().fireChannelRead(search(2));
+        assertTrue(handled.isEmpty(), "the search never reached the request handler");
+        assertTrue(!channel.isOpen(), "closed");
+    }
+
+    @Test
+    void aBindHeldBehindAStartTlsWhileReadingWasPausedIsNeverHandledAndClosesTheConnection() {
+        RequestHandler handler = handled::add;
+        ListenerOptions options =
+                new ListenerOptions("127.0.0.1", 0, 1, 1 << 20, 0, 100).withRequestLimits(64 * 1024, 2);
+        channel = new EmbeddedChannel(LdapChannelInitializer.standalone(options, handler));
+        byte[] startTls = Fixtures.message(3, Fixtures.tlv(0x77, Fixtures.tlv(0x80, StartTls.OID.getBytes(US_ASCII))));
+        // Two searches left running reach the pending-operation limit: what follows is set aside, whole.
+        channel.writeInbound(Unpooled.wrappedBuffer(Fixtures.concat(
+                Fixtures.baseSearch(1, "ou=held", Fixtures.objectClassPresent()),
+                Fixtures.baseSearch(2, "ou=held", Fixtures.objectClassPresent()),
+                startTls,
+                Fixtures.simpleBind(4, "cn=admin,dc=example,dc=com", "secret"))));
+        assertEquals(2, handled.size());
+        Operation first = handled.get(0);
+        first.complete(TestHandler.success(first));
+        channel.runPendingTasks();
+        assertEquals(2, handled.size(), "the bind set aside behind the StartTLS request never reached the handler");
+        assertTrue(!channel.isOpen(), "closed");
+        assertNull(channel.pipeline().get(SslHandler.class), "TLS never started");
+    }
+
+    @Test
     void aSecondStartTlsIsOperationsError() throws Exception {
         channel(tls()).writeInbound(startTls(1));
         channel.releaseOutbound();
+        channel.pipeline().fireUserEventTriggered(SslHandshakeCompletionEvent.SUCCESS);
         // The client's next bytes would be TLS records; a StartTLS decoded now stands for one sent inside TLS.
         channel.pipeline().fireChannelRead(startTls(2));
         assertEquals(2, ended.size());
