@@ -131,13 +131,13 @@ class AciParserFuzzTest {
 
     @Test
     void nestingPastTheBoundIsASyntaxErrorNotAStackOverflow() {
-        String deep = "(&".repeat(100_000) + "(cn=x)" + ")".repeat(100_000);
+        String deep = "(&".repeat(2_000) + "(cn=x)" + ")".repeat(2_000);
         AciSyntaxException e = assertThrows(
                 AciSyntaxException.class,
                 () -> PARSER.parse("(targetfilter = \"" + deep
                         + "\")(version 3.0; acl \"x\"; allow (read) userdn = \"ldap:///anyone\";)"));
         assertTrue(e.getMessage().contains("targetfilter nests deeper than"), e.getMessage());
-        String deepRule = "(".repeat(100_000) + "userdn = \"ldap:///anyone\"" + ")".repeat(100_000);
+        String deepRule = "(".repeat(5_000) + "userdn = \"ldap:///anyone\"" + ")".repeat(5_000);
         assertThrows(
                 AciSyntaxException.class,
                 () -> PARSER.parse("(version 3.0; acl \"x\"; allow (read) " + deepRule + ";)"));
