@@ -237,7 +237,7 @@ public final class SearchHandler {
                 onEventLoop(op, () -> fail(op, request, e));
                 return;
             }
-            onEventLoop(op, () -> {
+            boolean handedOver = onEventLoop(op, () -> {
                 try {
                     then.accept(bound);
                 } catch (RuntimeException e) {
@@ -245,6 +245,9 @@ public final class SearchHandler {
                     fail(op, request, e);
                 }
             });
+            if (!handedOver) {
+                bound.txn().close();
+            }
         };
         if (!workers.trySubmit(walk)) {
             throw new ResultCodeException(
@@ -253,11 +256,14 @@ public final class SearchHandler {
         }
     }
 
-    private static void onEventLoop(Operation op, Runnable task) {
+    /** Runs {@code task} on the operation's event loop; false when the event loop is gone. */
+    private static boolean onEventLoop(Operation op, Runnable task) {
         try {
             op.executor().execute(task);
+            return true;
         } catch (RejectedExecutionException gone) {
             // the event loop is gone: so is the connection, and nobody waits for the answer
+            return false;
         }
     }
 
