@@ -55,6 +55,8 @@ public final class AccessControl {
     private final Directory directory;
     private final Object refreshing = new Object();
     private volatile AciSnapshot snapshot;
+    /** Counts the snapshots replaced; written under {@link #refreshing}. */
+    private volatile long rulesGeneration;
 
     private AccessControl(AciSchema schema, Directory directory, AciSnapshot snapshot) {
         this.schema = schema;
@@ -91,6 +93,15 @@ public final class AccessControl {
                 snapshot.size() - global.size(),
                 held.size());
         return new AccessControl(schema, directory, snapshot);
+    }
+
+    /**
+     * Changes whenever the rules in force change (an {@code aci} value written, {@code access.file}
+     * reloaded): a decision remembered across operations (a persistent search's group walk) is
+     * valid only while this stays the same.
+     */
+    public long rulesGeneration() {
+        return rulesGeneration;
     }
 
     /** The parser for {@code aci} values, to validate them in add and modify. */
@@ -441,6 +452,7 @@ public final class AccessControl {
         return () -> {
             synchronized (refreshing) {
                 snapshot = new AciSnapshot(global, snapshot.byHolder());
+                rulesGeneration++;
             }
         };
     }
@@ -457,6 +469,7 @@ public final class AccessControl {
                 held.put(id, acis);
             }
             snapshot = new AciSnapshot(current.global(), held);
+            rulesGeneration++;
         }
     }
 

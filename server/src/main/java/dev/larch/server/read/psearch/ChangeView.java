@@ -51,6 +51,8 @@ final class ChangeView {
     private final Sources sources;
     /** The filter as last walked for a change; null until the first. Written on the writer thread only. */
     private Filter lastBound;
+    /** The access rules' generation {@link #lastBound} was walked under. */
+    private long lastRules;
 
     /** Groups one persistent search's walk may read for one change. */
     static final long WALK_LIMIT = GroupGraph.MAX_ENTRIES;
@@ -172,14 +174,16 @@ final class ChangeView {
      * walk runs under {@link #WALK_LIMIT} groups and {@link #WALK_NANOS}, past which the search ends
      * with the limit's result code (the write goes on), and it is redone only when the change may
      * have changed a group or who may see one (a change to an entry with member, uniqueMember or aci
-     * values, an add, delete or rename); otherwise the last walk serves. Called on the writer thread
+     * values, an add, delete or rename, or new access rules); otherwise the last walk serves. Called on the writer thread
      * only.
      */
     private Filter bound(WriteTxn txn, DirectoryChange change, EntryScreen screen) {
         if (!GroupGraph.hasInChain(filter)) {
             return filter;
         }
-        if (lastBound == null || mayChangeGroups(change)) {
+        long rules = sources.access().rulesGeneration();
+        if (lastBound == null || rules != lastRules || mayChangeGroups(change)) {
+            lastRules = rules;
             long deadline = System.nanoTime() + WALK_NANOS;
             SearchBudget budget = new SearchBudget(
                     WALK_LIMIT,
