@@ -3,18 +3,27 @@ package dev.larch.e2e;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.unboundid.ldap.sdk.AddRequest;
+import com.unboundid.ldap.sdk.AsyncRequestID;
+import com.unboundid.ldap.sdk.AsyncSearchResultListener;
 import com.unboundid.ldap.sdk.Attribute;
 import com.unboundid.ldap.sdk.CompareRequest;
+import com.unboundid.ldap.sdk.DN;
+import com.unboundid.ldap.sdk.DeleteRequest;
 import com.unboundid.ldap.sdk.Entry;
+import com.unboundid.ldap.sdk.Filter;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.LDAPResult;
@@ -26,7 +35,13 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchRequest;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
+import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
+import com.unboundid.ldap.sdk.controls.AssertionRequestControl;
+import com.unboundid.ldap.sdk.controls.MatchedValuesFilter;
+import com.unboundid.ldap.sdk.controls.MatchedValuesRequestControl;
+import com.unboundid.ldap.sdk.controls.PersistentSearchChangeType;
+import com.unboundid.ldap.sdk.controls.PersistentSearchRequestControl;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,6 +70,15 @@ class AccessControlMatrixIT {
     static final String GINA = "uid=gina," + PEOPLE;
     static final String EDITORS = "cn=editors," + GROUPS;
     static final String CLUB = "cn=club," + GROUPS;
+    static final String DORA = "uid=dora," + PEOPLE;
+    static final String HIDDEN_GROUP = "cn=hidden-group," + SECRET;
+    static final String BRIDGE = "cn=bridge," + SECRET;
+    static final String OUTER = "cn=outer," + GROUPS;
+    static final String ATTIC = "ou=attic," + ACL;
+    static final String BOARD = "cn=board," + OPEN;
+    static final String IN_CHAIN = "1.2.840.113556.1.4.1941";
+    static final String LOCKOUT = "cn=lockout," + ACL;
+    static final String PLAIN = "cn=plain," + ACL;
 
     /** Who acts. */
     enum Who {
@@ -71,6 +95,8 @@ class AccessControlMatrixIT {
             aci: (target = "ldap:///ou=open,ou=acl,dc=example,dc=com")(targetscope = "subordinate")(version 3.0; acl "editors"; allow (write, add, delete) groupdn = "ldap:///cn=editors,ou=groups,ou=acl,dc=example,dc=com";)
             aci: (targetattr = "telephoneNumber")(version 3.0; acl "no phones for anonymous"; deny (read, search, compare) userdn = "ldap:///anyone" and not userdn = "ldap:///all";)
             aci: (target = "ldap:///cn=club,ou=groups,ou=acl,dc=example,dc=com")(targetattr = "member")(version 3.0; acl "join the club"; allow (selfwrite) userdn = "ldap:///all";)
+            aci: (target = "ldap:///cn=ghost,ou=attic,ou=acl,dc=example,dc=com")(version 3.0; acl "ghost"; deny (all) userdn = "ldap:///anyone";)
+            aci: (target = "ldap:///cn=board,ou=open,ou=acl,dc=example,dc=com")(targetattr = "*")(version 3.0; acl "editors edit the board"; allow (write) groupdn = "ldap:///cn=editors,ou=groups,ou=acl,dc=example,dc=com";)
             """;
 
     static int port;
@@ -90,7 +116,16 @@ class AccessControlMatrixIT {
                             "aci",
                             ACIS.lines().map(l -> l.substring("aci: ".length())).toArray(String[]::new)));
             admin.add(ldif("dn: " + PEOPLE, "objectClass: organizationalUnit", "ou: people"));
-            for (String uid : List.of("alice", "bob", "gina")) {
+            admin.add(ldif(
+                    "dn: " + LOCKOUT,
+                    "objectClass: device",
+                    "objectClass: pwdPolicy",
+                    "cn: lockout",
+                    "pwdAttribute: userPassword",
+                    "pwdLockout: TRUE",
+                    "pwdMaxFailure: 2",
+                    "pwdLockoutDuration: 0"));
+            for (String uid : List.of("alice", "bob", "gina", "dora")) {
                 admin.add(ldif(
                         "dn: uid=" + uid + "," + PEOPLE,
                         "objectClass: inetOrgPerson",
@@ -101,6 +136,15 @@ class AccessControlMatrixIT {
                         "telephoneNumber: +1 555 0" + (100 + uid.length()),
                         "userPassword: " + ssha(uid + "-pw")));
             }
+            admin.modify(DORA, new Modification(ModificationType.ADD, "pwdPolicySubentry", LOCKOUT));
+            // Account state of alice's own, which she may read and others may not.
+            admin.add(ldif(
+                    "dn: " + PLAIN,
+                    "objectClass: device",
+                    "objectClass: pwdPolicy",
+                    "cn: plain",
+                    "pwdAttribute: userPassword"));
+            admin.modify(ALICE, new Modification(ModificationType.ADD, "pwdPolicySubentry", PLAIN));
             admin.add(ldif("dn: " + GROUPS, "objectClass: organizationalUnit", "ou: groups"));
             admin.add(ldif("dn: cn=inner," + GROUPS, "objectClass: groupOfNames", "cn: inner", "member: " + GINA));
             admin.add(ldif("dn: " + EDITORS, "objectClass: groupOfNames", "cn: editors", "member: cn=inner," + GROUPS));
@@ -109,6 +153,14 @@ class AccessControlMatrixIT {
             admin.add(ldif("dn: " + SECRET, "objectClass: organizationalUnit", "ou: secret"));
             admin.add(ldif("dn: cn=hidden," + SECRET, "objectClass: organizationalRole", "cn: hidden"));
             admin.add(ldif("dn: cn=doomed," + SECRET, "objectClass: organizationalRole", "cn: doomed"));
+            // A group nobody but the administrator may read, and one that bridges dora into a visible group.
+            admin.add(ldif("dn: " + HIDDEN_GROUP, "objectClass: groupOfNames", "cn: hidden-group", "member: " + ALICE));
+            admin.add(ldif("dn: " + BRIDGE, "objectClass: groupOfNames", "cn: bridge", "member: " + DORA));
+            admin.add(ldif("dn: " + OUTER, "objectClass: groupOfNames", "cn: outer", "member: " + BRIDGE));
+            // A visible entry whose only child is hidden from everyone but the administrator.
+            admin.add(ldif("dn: " + ATTIC, "objectClass: organizationalUnit", "ou: attic"));
+            admin.add(ldif("dn: cn=ghost," + ATTIC, "objectClass: organizationalRole", "cn: ghost"));
+            admin.add(ldif("dn: " + BOARD, "objectClass: organizationalRole", "cn: board"));
             for (Who who : Who.values()) {
                 String name = who.name().toLowerCase(Locale.ROOT);
                 admin.add(
@@ -155,7 +207,7 @@ class AccessControlMatrixIT {
 
     @Test
     void searchOnAPasswordFindsNothingButForTheAdministrator() throws Exception {
-        expect(who -> count(who, PEOPLE, SearchScope.ONE, "(userPassword=*)"), only(Who.ADMIN, 3), 0);
+        expect(who -> count(who, PEOPLE, SearchScope.ONE, "(userPassword=*)"), only(Who.ADMIN, 4), 0);
     }
 
     @Test
@@ -312,6 +364,246 @@ class AccessControlMatrixIT {
                 ResultCode.INSUFFICIENT_ACCESS_RIGHTS);
     }
 
+    // ---- reading around access control (each must answer as if the hidden thing did not exist) ----
+
+    @Test
+    void memberOfAHiddenGroupListsNoMembers() throws Exception {
+        expect(who -> count(who, PEOPLE, SearchScope.ONE, "(memberOf=" + HIDDEN_GROUP + ")"), only(Who.ADMIN, 1), 0);
+    }
+
+    @Test
+    void inChainMemberOfAHiddenGroupListsNoMembers() throws Exception {
+        expect(
+                who -> count(who, PEOPLE, SearchScope.ONE, "(memberOf:" + IN_CHAIN + ":=" + HIDDEN_GROUP + ")"),
+                only(Who.ADMIN, 1),
+                0);
+    }
+
+    @Test
+    void inChainMembershipNeverPassesThroughAHiddenGroup() throws Exception {
+        expect(
+                who -> count(who, GROUPS, SearchScope.ONE, "(member:" + IN_CHAIN + ":=" + DORA + ")"),
+                only(Who.ADMIN, 1),
+                0);
+    }
+
+    @Test
+    void aBaseSearchOnAHiddenEntryAnswersAsOnAMissingOne() throws Exception {
+        expect(
+                who -> searchOutcome(who, "cn=hidden," + SECRET, SearchScope.BASE),
+                only(Who.ADMIN, "success matched="),
+                "noSuchObject matched=" + normalized(ACL));
+        expect(
+                who -> searchOutcome(who, "cn=missing," + SECRET, SearchScope.BASE),
+                only(Who.ADMIN, "noSuchObject matched=" + normalized(SECRET)),
+                "noSuchObject matched=" + normalized(ACL));
+        expect(
+                who -> searchOutcome(who, SECRET, SearchScope.SUB),
+                only(Who.ADMIN, "success matched="),
+                "noSuchObject matched=" + normalized(ACL));
+    }
+
+    @Test
+    void matchedDnNamesOnlyAnAncestorTheClientMayRead() throws Exception {
+        String below = "cn=x,cn=hidden," + SECRET;
+        String asAdmin = "noSuchObject matched=" + normalized("cn=hidden," + SECRET);
+        String asOthers = "noSuchObject matched=" + normalized(ACL);
+        expect(who -> searchOutcome(who, below, SearchScope.BASE), only(Who.ADMIN, asAdmin), asOthers);
+        expect(
+                who -> outcomeWithMatch(who, c -> c.compare(new CompareRequest(below, "cn", "x"))),
+                only(Who.ADMIN, asAdmin),
+                asOthers);
+        expect(
+                who -> outcomeWithMatch(
+                        who,
+                        c -> c.modify(new ModifyRequest(
+                                below, new Modification(ModificationType.REPLACE, "description", "x")))),
+                only(Who.ADMIN, asAdmin),
+                asOthers);
+        expect(who -> outcomeWithMatch(who, c -> c.delete(below)), only(Who.ADMIN, asAdmin), asOthers);
+    }
+
+    @Test
+    void anAssertionOnAnAttributeTheClientMayNotReadJudgesItAbsent() throws Exception {
+        String phone = "(telephoneNumber=+1 555 0105)";
+        expect(
+                who -> assertedRead(who, ALICE, phone),
+                only(Who.ANONYMOUS, ResultCode.ASSERTION_FAILED),
+                ResultCode.SUCCESS);
+        expect(
+                who -> assertedRead(who, ALICE, "(!" + phone + ")"),
+                only(Who.ANONYMOUS, ResultCode.SUCCESS),
+                ResultCode.ASSERTION_FAILED);
+        expect(
+                who -> assertedRead(who, ALICE, "(memberOf=" + HIDDEN_GROUP + ")"),
+                only(Who.ADMIN, ResultCode.SUCCESS),
+                ResultCode.ASSERTION_FAILED);
+    }
+
+    @Test
+    void anAssertionOnAHiddenEntryIsNoSuchObjectWhatItsFilter() throws Exception {
+        String hidden = "cn=hidden," + SECRET;
+        for (String filter : List.of("(cn=nope)", "(cn=hidden)")) {
+            expect(
+                    who -> outcome(who, c -> {
+                        CompareRequest compare = new CompareRequest(hidden, "cn", "hidden");
+                        compare.addControl(new AssertionRequestControl(filter));
+                        return c.compare(compare);
+                    }),
+                    only(
+                            Who.ADMIN,
+                            filter.equals("(cn=hidden)") ? ResultCode.COMPARE_TRUE : ResultCode.ASSERTION_FAILED),
+                    ResultCode.NO_SUCH_OBJECT);
+        }
+        expect(
+                who -> outcome(who, c -> {
+                    DeleteRequest delete = new DeleteRequest(hidden);
+                    delete.addControl(new AssertionRequestControl("(cn=nope)"));
+                    return c.delete(delete);
+                }),
+                only(Who.ADMIN, ResultCode.ASSERTION_FAILED),
+                ResultCode.NO_SUCH_OBJECT);
+    }
+
+    @Test
+    void hasSubordinatesCountsOnlyChildrenTheClientMaySee() throws Exception {
+        expect(who -> attribute(who, ATTIC, "hasSubordinates"), only(Who.ADMIN, "TRUE"), "FALSE");
+    }
+
+    @Test
+    void aPersistentSearchIsNotToldWhenAnAccountFailsOrLocks() throws Exception {
+        List<BlockingQueue<SearchResultEntry>> told = List.of(new LinkedBlockingQueue<>(), new LinkedBlockingQueue<>());
+        List<Who> watchers = List.of(Who.ANONYMOUS, Who.OTHER);
+        List<LDAPConnection> open = new ArrayList<>();
+        try (LDAPConnection admin = connect(Who.ADMIN)) {
+            for (int w = 0; w < watchers.size(); w++) {
+                LDAPConnection watcher = connect(watchers.get(w));
+                open.add(watcher);
+                SearchRequest watch = new SearchRequest(
+                        new Collecting(told.get(w)), DORA, SearchScope.BASE, "(objectClass=*)", "description");
+                watch.addControl(
+                        new PersistentSearchRequestControl(PersistentSearchChangeType.allChangeTypes(), true, false));
+                watcher.asyncSearch(watch);
+                waitUntilWatching(admin, told.get(w));
+            }
+            told.forEach(BlockingQueue::clear);
+            // Failed binds until the policy locks dora: the server writes pwdFailureTime, then pwdAccountLockedTime.
+            for (int i = 0; i < 3; i++) {
+                try (LDAPConnection guesser = connect(Who.ANONYMOUS)) {
+                    guesser.bind(DORA, "wrong-" + i);
+                } catch (LDAPException expected) {
+                    // invalidCredentials
+                }
+            }
+            for (int i = 0;
+                    i < 3_000 && !admin.getEntry(DORA, "pwdAccountLockedTime").hasAttribute("pwdAccountLockedTime");
+                    i++) {
+                Thread.sleep(10);
+            }
+            assertTrue(
+                    admin.getEntry(DORA, "pwdAccountLockedTime").hasAttribute("pwdAccountLockedTime"),
+                    "dora never locked");
+            admin.modify(DORA, new Modification(ModificationType.REPLACE, "description", "marker"));
+            for (int w = 0; w < watchers.size(); w++) {
+                SearchResultEntry first = told.get(w).poll(30, TimeUnit.SECONDS);
+                assertTrue(first != null, "no notification at all for " + watchers.get(w));
+                // Notifications follow commit order: a policy state change told would come before the marker.
+                assertEquals(
+                        "marker", first.getAttributeValue("description"), watchers.get(w) + " was told of the lock");
+                CELLS.incrementAndGet();
+            }
+        } finally {
+            open.forEach(LDAPConnection::close);
+        }
+    }
+
+    /** Collects the entries a persistent search is sent. */
+    private static final class Collecting implements AsyncSearchResultListener {
+        private static final long serialVersionUID = 1L;
+        private final transient BlockingQueue<SearchResultEntry> told;
+
+        Collecting(BlockingQueue<SearchResultEntry> told) {
+            this.told = told;
+        }
+
+        @Override
+        public void searchEntryReturned(SearchResultEntry entry) {
+            told.add(entry);
+        }
+
+        @Override
+        public void searchReferenceReturned(SearchResultReference reference) {}
+
+        @Override
+        public void searchResultReceived(AsyncRequestID requestID, SearchResult result) {}
+    }
+
+    @Test
+    void readTheRulesAndAccountStateIsNotForEveryone() throws Exception {
+        expect(who -> has(who, ACL, "aci"), only(Who.ADMIN, true), false);
+        expect(who -> has(who, ALICE, "pwdPolicySubentry"), Map.of(Who.ADMIN, true, Who.SELF, true), false);
+    }
+
+    @Test
+    void writeAciNeedsARuleThatNamesIt() throws Exception {
+        expect(
+                who -> modify(who, BOARD, ModificationType.REPLACE, "description", "by " + who),
+                Map.of(Who.MEMBER, ResultCode.SUCCESS, Who.ADMIN, ResultCode.SUCCESS),
+                ResultCode.INSUFFICIENT_ACCESS_RIGHTS);
+        expect(
+                who -> modify(
+                        who,
+                        BOARD,
+                        ModificationType.ADD,
+                        "aci",
+                        "(targetattr = \"description\")(version 3.0; acl \"by " + who
+                                + "\"; allow (write) userdn = \"ldap:///all\";)"),
+                only(Who.ADMIN, ResultCode.SUCCESS),
+                ResultCode.INSUFFICIENT_ACCESS_RIGHTS);
+    }
+
+    @Test
+    void aTargetfilterNestedTooDeepIsRefusedNamingTheBound() throws Exception {
+        String deep = "(&".repeat(5_000) + "(cn=x)" + ")".repeat(5_000);
+        try (LDAPConnection admin = connect(Who.ADMIN)) {
+            LDAPException e = assertThrows(
+                    LDAPException.class,
+                    () -> admin.modify(
+                            OPEN,
+                            new Modification(
+                                    ModificationType.ADD,
+                                    "aci",
+                                    "(targetfilter = \"" + deep
+                                            + "\")(version 3.0; acl \"deep\"; allow (read) userdn = \"ldap:///all\";)")));
+            assertEquals(ResultCode.INVALID_ATTRIBUTE_SYNTAX, e.getResultCode(), e.getMessage());
+            assertTrue(
+                    e.getDiagnosticMessage().contains("targetfilter nests deeper than 32"), e.getDiagnosticMessage());
+        }
+    }
+
+    @Test
+    void filtersInsideControlsAreHeldToTheSearchFilterBounds() throws Exception {
+        // Built as an object: the client's own filter parser stops at a depth of its own.
+        Filter deep = Filter.createEqualityFilter("cn", "x");
+        for (int i = 0; i < 150; i++) {
+            deep = Filter.createNOTFilter(deep);
+        }
+        try (LDAPConnection c = connect(Who.OTHER)) {
+            SearchRequest read = new SearchRequest(ALICE, SearchScope.BASE, "(objectClass=*)", "cn");
+            read.addControl(new AssertionRequestControl(deep));
+            LDAPException e = assertThrows(LDAPException.class, () -> c.search(read));
+            assertEquals(ResultCode.PROTOCOL_ERROR, e.getResultCode(), e.getMessage());
+            assertTrue(e.getDiagnosticMessage().contains("listen.max-filter-depth"), e.getDiagnosticMessage());
+            SearchRequest values = new SearchRequest(ALICE, SearchScope.BASE, "(objectClass=*)", "cn");
+            MatchedValuesFilter[] items = new MatchedValuesFilter[10_001];
+            Arrays.fill(items, MatchedValuesFilter.createEqualityFilter("cn", "alice"));
+            values.addControl(new MatchedValuesRequestControl(items));
+            LDAPException many = assertThrows(LDAPException.class, () -> c.search(values));
+            assertEquals(ResultCode.ADMIN_LIMIT_EXCEEDED, many.getResultCode(), many.getMessage());
+            assertTrue(many.getDiagnosticMessage().contains("listen.max-filter-elements"), many.getDiagnosticMessage());
+        }
+    }
+
     // ---- beyond the matrix ----------------------------------------------------------------------
 
     @Test
@@ -354,9 +646,10 @@ class AccessControlMatrixIT {
         assertEquals(0, phone.exitCode(), phone.describe());
         assertTrue(phone.out().contains("mail: alice@example.com"), phone.describe());
         assertFalse(phone.out().contains("telephoneNumber"), phone.describe());
+        // A base the client may not read is answered as a missing one.
         ProcessResult secret = anonymous.ldapsearch("-LLL", "-b", SECRET, "(objectClass=*)", "1.1");
-        assertEquals(0, secret.exitCode(), secret.describe());
-        assertEquals("", secret.out().strip(), secret.describe());
+        assertEquals(32, secret.exitCode(), secret.describe());
+        assertFalse(secret.out().contains("dn:"), secret.describe());
         LdapUtils alice = anonymous.as(ALICE, "alice-pw");
         ProcessResult own = alice.ldapmodifyLdif(
                 "dn: " + ALICE + "\nchangetype: modify\nreplace: description\ndescription: set by ldapmodify\n");
@@ -417,6 +710,65 @@ class AccessControlMatrixIT {
             SearchResultEntry e = c.getEntry(dn, attribute);
             return e != null && e.hasAttribute(attribute);
         }
+    }
+
+    private static String normalized(String dn) throws LDAPException {
+        return new DN(dn).toNormalizedString();
+    }
+
+    private static String describe(LDAPResult result) throws LDAPException {
+        String matched = result.getMatchedDN() == null ? "" : normalized(result.getMatchedDN());
+        return result.getResultCode().getName().replace(" ", "") + " matched=" + matched;
+    }
+
+    private static String searchOutcome(Who who, String base, SearchScope scope) throws LDAPException {
+        return outcomeWithMatch(who, c -> c.search(new SearchRequest(base, scope, "(objectClass=*)", "1.1")));
+    }
+
+    /** The result code (camel case, as RFC 4511 names it) and the normalized matched DN. */
+    private static String outcomeWithMatch(Who who, Operation operation) throws LDAPException {
+        try (LDAPConnection c = connect(who)) {
+            return describe(operation.run(c)).replace("nosuchobject", "noSuchObject");
+        } catch (LDAPException e) {
+            return describe(e.toLDAPResult()).replace("nosuchobject", "noSuchObject");
+        }
+    }
+
+    private static ResultCode assertedRead(Who who, String dn, String assertion) throws LDAPException {
+        return outcome(who, c -> {
+            SearchRequest read = new SearchRequest(dn, SearchScope.BASE, "(objectClass=*)", "1.1");
+            read.addControl(new AssertionRequestControl(assertion));
+            return c.search(read);
+        });
+    }
+
+    private static String attribute(Who who, String dn, String attribute) throws LDAPException {
+        try (LDAPConnection c = connect(who)) {
+            SearchResultEntry e = c.getEntry(dn, attribute);
+            return e == null ? null : e.getAttributeValue(attribute);
+        }
+    }
+
+    /**
+     * Waits until the persistent search feeding {@code told} is registered: writes a visible marker
+     * until one is told, then forgets what was told.
+     */
+    private static void waitUntilWatching(LDAPConnection admin, BlockingQueue<SearchResultEntry> told)
+            throws Exception {
+        for (int i = 0; i < 300; i++) {
+            admin.modify(DORA, new Modification(ModificationType.REPLACE, "description", "ready-" + i));
+            SearchResultEntry first = told.poll(100, TimeUnit.MILLISECONDS);
+            if (first != null) {
+                // Registered: drain up to the last ready marker written, then start clean.
+                String last = "ready-" + i;
+                for (SearchResultEntry e = first;
+                        e != null && !last.equals(e.getAttributeValue("description"));
+                        e = told.poll(5, TimeUnit.SECONDS)) {}
+                told.clear();
+                return;
+            }
+        }
+        throw new AssertionError("the persistent search never registered");
     }
 
     private static int count(Who who, String base, SearchScope scope, String filter) throws LDAPException {

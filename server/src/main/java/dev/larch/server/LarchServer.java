@@ -33,6 +33,7 @@ import dev.larch.server.net.TlsOptions;
 import dev.larch.server.protocol.ByteCounts;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.quota.RateLimitingHandler;
+import dev.larch.server.read.ControlFilterLimits;
 import dev.larch.server.read.CurrentSearchLimits;
 import dev.larch.server.reload.LiveSettings;
 import dev.larch.server.store.ReadTxn;
@@ -194,6 +195,8 @@ public final class LarchServer implements AutoCloseable {
             handler = accessLog;
             ReloadableSslContext tlsContext = tls == null ? null : new ReloadableSslContext(tls.context());
             var l = config.listen();
+            // Filters inside controls are held to the search filter's bounds.
+            ControlFilterLimits.set(l.maxFilterDepth(), l.maxFilterElements());
             ListenerOptions options = new ListenerOptions(
                     l.host(),
                     l.port(),

@@ -184,6 +184,8 @@ public final class RequestHandlers {
             String version,
             String monitorContext) {
         var directory = open.directory();
+        // A write's noSuchObject names only an ancestor its client may read.
+        writes.hidingFailures(access::hidingAncestors);
         SaslBinds sasl = SaslBinds.over(
                 directory, new FilterCompiler(schema), new SearchPlanner(open.store(), limits.indexEntryLimit()), tls);
         PasswordPolicies policies = PasswordPolicies.create(

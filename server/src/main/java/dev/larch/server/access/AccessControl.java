@@ -24,6 +24,7 @@ import org.apache.directory.api.ldap.model.entry.ModificationOperation;
 import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.filter.ExprNode;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.name.Dn;
 import org.apache.directory.api.ldap.model.schema.AttributeType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +55,8 @@ public final class AccessControl {
     private final Directory directory;
     private final Object refreshing = new Object();
     private volatile AciSnapshot snapshot;
+    /** Counts the snapshots replaced; written under {@link #refreshing}. */
+    private volatile long rulesGeneration;
 
     private AccessControl(AciSchema schema, Directory directory, AciSnapshot snapshot) {
         this.schema = schema;
@@ -92,6 +95,15 @@ public final class AccessControl {
         return new AccessControl(schema, directory, snapshot);
     }
 
+    /**
+     * Changes whenever the rules in force change (an {@code aci} value written, {@code access.file}
+     * reloaded): a decision remembered across operations (a persistent search's group walk) is
+     * valid only while this stays the same.
+     */
+    public long rulesGeneration() {
+        return rulesGeneration;
+    }
+
     /** The parser for {@code aci} values, to validate them in add and modify. */
     public AciParser parser() {
         return parser;
@@ -110,7 +122,7 @@ public final class AccessControl {
         if (session.isAdmin()) {
             return EntryScreen.ALL;
         }
-        return new SearchAccess(decider(session, txn), filter, compiler, schema);
+        return new SearchAccess(decider(session, txn), filter, compiler, schema, directory);
     }
 
     /**
@@ -139,7 +151,105 @@ public final class AccessControl {
                 schema,
                 directory,
                 txn);
-        return new SearchAccess(decider, filter, compiler, schema);
+        return new SearchAccess(decider, filter, compiler, schema, directory);
+    }
+
+    /**
+     * Whether {@code session} may see that {@code entry} exists: {@code read} on the entry itself
+     * (the administrator always). An entry it may not read answers every operation as an absent one.
+     */
+    public boolean mayRead(Session session, ReadTxn txn, StoredEntry entry) {
+        return session.isAdmin() || (decider(session, txn).decide(entry).onEntry() & Rights.READ) != 0;
+    }
+
+    /**
+     * The entry named {@code dn} as {@code session} may see it: its ID, or noSuchObject exactly as
+     * for an absent entry when it is missing or hidden from the client.
+     *
+     * @throws ResultCodeException noSuchObject naming only an ancestor the client may read ({@link #noSuchObject})
+     */
+    public long requireVisible(Session session, ReadTxn txn, Dn dn) {
+        long id = directory.resolve(txn, dn);
+        if (id == ReadTxn.NOT_FOUND) {
+            throw noSuchObject(session, txn, dn);
+        }
+        if (!session.isAdmin()) {
+            StoredEntry entry = directory.load(txn, id);
+            if (entry == null || !mayRead(session, txn, entry)) {
+                throw noSuchObject(session, txn, dn);
+            }
+        }
+        return id;
+    }
+
+    /**
+     * noSuchObject for {@code dn} as {@code session} may learn it: the matched DN is the nearest
+     * existing ancestor the client may read, or empty; a hidden ancestor is never named, so the
+     * answer for an entry below a hidden one is the answer for an entry below a missing one.
+     */
+    public ResultCodeException noSuchObject(Session session, ReadTxn txn, Dn dn) {
+        ResultCodeException missing = directory.noSuchObject(txn, dn);
+        return session.isAdmin() ? missing : withVisibleMatch(session, txn, missing);
+    }
+
+    /** noSuchObject for an existing {@code entry} hidden from {@code session}, as for an absent one. */
+    public ResultCodeException noSuchObject(Session session, ReadTxn txn, StoredEntry entry) {
+        return noSuchObject(session, txn, directory.schemaNormalizer().dn(entry.dn()));
+    }
+
+    /**
+     * {@code failure} with its matched DN (of noSuchObject) moved up to the nearest ancestor the client may
+     * read; any other failure unchanged. For handlers whose failures come from {@link
+     * Directory#require}, which names the deepest existing ancestor whoever asks.
+     */
+    public RuntimeException hidingAncestors(Session session, ReadTxn txn, RuntimeException failure) {
+        if (session.isAdmin()
+                || !(failure instanceof ResultCodeException e)
+                || e.code() != ResultCodeEnum.NO_SUCH_OBJECT
+                || e.matchedDn().isEmpty()) {
+            return failure;
+        }
+        return withVisibleMatch(session, txn, e);
+    }
+
+    private ResultCodeException withVisibleMatch(Session session, ReadTxn txn, ResultCodeException missing) {
+        Dn matched = missing.matchedDn();
+        Decider decider = decider(session, txn);
+        while (!matched.isEmpty() && directory.holds(matched)) {
+            long id = directory.resolve(txn, matched);
+            StoredEntry entry = id == ReadTxn.NOT_FOUND ? null : directory.load(txn, id);
+            if (entry != null && (decider.decide(entry).onEntry() & Rights.READ) != 0) {
+                break;
+            }
+            matched = matched.getParent();
+        }
+        if (!directory.holds(matched)) {
+            matched = Dn.EMPTY_DN;
+        }
+        // The message names the DN the client asked for, nothing the store holds.
+        return new ResultCodeException(ResultCodeEnum.NO_SUCH_OBJECT, missing.getMessage(), matched);
+    }
+
+    /**
+     * {@code entry} as {@code session} may judge it in a filter that stands for a precondition (the
+     * assertion control, RFC 4528): without the attributes it may not read, and with only the {@code
+     * memberOf} values naming groups it may read, so a hidden value behaves exactly as an absent one.
+     * The administrator's view is the entry itself.
+     */
+    public StoredEntry readableView(Session session, ReadTxn txn, StoredEntry entry) {
+        if (session.isAdmin()) {
+            return entry;
+        }
+        Decider decider = decider(session, txn);
+        EntryRights rights = decider.decide(entry);
+        List<StoredAttribute> kept = new ArrayList<>(entry.attributes().size());
+        for (StoredAttribute a : entry.attributes()) {
+            if ((rights.on(a.oid()) & Rights.READ) != 0) {
+                kept.add(a);
+            }
+        }
+        StoredEntry readable = new StoredEntry(entry.id(), entry.parentId(), entry.dn(), List.copyOf(kept));
+        return new GroupVisibility(decider, directory).screen(readable);
     }
 
     /** Compare needs {@code compare} on the attribute. */
@@ -149,7 +259,7 @@ public final class AccessControl {
         }
         EntryRights rights = decider(session, txn).decide(entry);
         if ((rights.on(oid) & Rights.COMPARE) == 0) {
-            throw refused(rights, txn, entry, "no compare right on " + attributeName);
+            throw refused(session, rights, txn, entry, "no compare right on " + attributeName);
         }
     }
 
@@ -168,10 +278,11 @@ public final class AccessControl {
                 StoredEntry parent = directory.load(txn, added.parentId());
                 EntryRights onParent =
                         parent == null ? rights : decider(session, txn).decide(parent);
-                throw refused(onParent, txn, parent == null ? added : parent, "no add right for " + added.dn());
+                throw refused(
+                        session, onParent, txn, parent == null ? added : parent, "no add right for " + added.dn());
             }
             if (added.attribute(ACI_OID) != null && (rights.on(ACI_OID) & Rights.WRITE) == 0) {
-                throw refused(rights, txn, added, "no write right on aci of " + added.dn());
+                throw refused(session, rights, txn, added, "no write right on aci of " + added.dn());
             }
         }
     }
@@ -196,7 +307,7 @@ public final class AccessControl {
         if (!session.isAdmin()) {
             EntryRights rights = decider(session, txn).decide(entry);
             if ((rights.onEntry() & Rights.DELETE) == 0) {
-                throw refused(rights, txn, entry, "no delete right on " + entry.dn());
+                throw refused(session, rights, txn, entry, "no delete right on " + entry.dn());
             }
         }
     }
@@ -218,7 +329,8 @@ public final class AccessControl {
             boolean may = (held & Rights.WRITE) != 0
                     || ((held & Rights.SELFWRITE) != 0 && onlyOwnDn(decider.requester(), mod, type));
             if (!may) {
-                throw refused(rights, txn, before, "no write right on " + type.getName() + " of " + before.dn());
+                throw refused(
+                        session, rights, txn, before, "no write right on " + type.getName() + " of " + before.dn());
             }
         }
     }
@@ -232,7 +344,7 @@ public final class AccessControl {
             EntryRights old = decider(session, txn).decide(before);
             EntryRights moved = decider(session, txn).decide(after);
             if ((moved.onEntry() & Rights.ADD) == 0) {
-                throw refused(old, txn, before, "no add right for " + after.dn());
+                throw refused(session, old, txn, before, "no add right for " + after.dn());
             }
         }
     }
@@ -295,9 +407,10 @@ public final class AccessControl {
     }
 
     /** noSuchObject when the client may not read the entry at all, so a refusal does not reveal it. */
-    private ResultCodeException refused(EntryRights rights, ReadTxn txn, StoredEntry entry, String message) {
+    private ResultCodeException refused(
+            Session session, EntryRights rights, ReadTxn txn, StoredEntry entry, String message) {
         if ((rights.onEntry() & Rights.READ) == 0) {
-            return directory.noSuchObject(txn, directory.schemaNormalizer().dn(entry.dn()));
+            return noSuchObject(session, txn, directory.schemaNormalizer().dn(entry.dn()));
         }
         return new ResultCodeException(ResultCodeEnum.INSUFFICIENT_ACCESS_RIGHTS, message);
     }
@@ -339,6 +452,7 @@ public final class AccessControl {
         return () -> {
             synchronized (refreshing) {
                 snapshot = new AciSnapshot(global, snapshot.byHolder());
+                rulesGeneration++;
             }
         };
     }
@@ -355,6 +469,7 @@ public final class AccessControl {
                 held.put(id, acis);
             }
             snapshot = new AciSnapshot(current.global(), held);
+            rulesGeneration++;
         }
     }
 

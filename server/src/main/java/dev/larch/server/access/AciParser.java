@@ -38,6 +38,15 @@ public final class AciParser {
     static final int MAX_NESTING = 32;
     private static final String LDAP_URL = "ldap:///";
 
+    /**
+     * Deepest {@code targetfilter} accepted ({@code (cn=x)} is 1): an ACI's filter is judged on every
+     * entry it may reach, and a deeper one is no access rule anyone writes.
+     */
+    static final int MAX_TARGETFILTER_DEPTH = 32;
+
+    /** Most elements (each parenthesized filter) one {@code targetfilter} may have. */
+    static final int MAX_TARGETFILTER_ELEMENTS = 256;
+
     private final AciSchema schema;
 
     public AciParser(AciSchema schema) {
@@ -367,6 +376,22 @@ public final class AciParser {
         }
 
         private Filter compile(String value, int valueAt) throws AciSyntaxException {
+            // Bounded before the filter parser, which recurses per level and allocates per element.
+            int depth = 0;
+            int elements = 0;
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (c == '(') {
+                    if (++depth > MAX_TARGETFILTER_DEPTH) {
+                        throw error(valueAt, "targetfilter nests deeper than " + MAX_TARGETFILTER_DEPTH + " levels");
+                    }
+                    if (++elements > MAX_TARGETFILTER_ELEMENTS) {
+                        throw error(valueAt, "targetfilter has more than " + MAX_TARGETFILTER_ELEMENTS + " elements");
+                    }
+                } else if (c == ')') {
+                    depth--;
+                }
+            }
             try {
                 return schema.filter(value.strip());
             } catch (IllegalArgumentException e) {

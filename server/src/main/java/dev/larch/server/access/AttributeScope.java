@@ -37,6 +37,11 @@ record AttributeScope(Set<String> oids, boolean negated, boolean all) {
         return listed != negated;
     }
 
+    /** Whether the attribute {@code oid} is named in the list (not covered by {@code *} or {@code !=}). */
+    boolean names(String oid) {
+        return !all && !negated && oids.contains(oid);
+    }
+
     /** Whether every attribute is covered, so that a deny of this scope withholds the whole entry. */
     boolean coversEverything() {
         return all;

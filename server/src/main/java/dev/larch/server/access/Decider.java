@@ -55,6 +55,11 @@ final class Decider {
         return who;
     }
 
+    /** The transaction the decisions are made in. */
+    ReadTxn txn() {
+        return txn;
+    }
+
     /** The rights on a stored entry. */
     EntryRights decide(StoredEntry entry) {
         if (entry.id() == lastId && last != null) {

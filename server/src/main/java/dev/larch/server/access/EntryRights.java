@@ -18,6 +18,9 @@ final class EntryRights {
     /** A rule that applies, with the attributes its ACI covers. */
     record Applied(boolean allow, int rights, AttributeScope attributes) {}
 
+    /** The rights that change an attribute's values. */
+    private static final int WRITES = Rights.WRITE | Rights.SELFWRITE;
+
     private final List<Applied> applied;
     private final AciSchema schema;
     private final Map<String, Integer> byAttribute = new HashMap<>();
@@ -45,12 +48,16 @@ final class EntryRights {
             return known;
         }
         String[] lineage = schema.lineage(oid);
+        boolean aci = AccessControl.ACI_OID.equals(oid);
         int allowed = 0;
         int denied = 0;
         for (Applied a : applied) {
             if (a.attributes().covers(lineage)) {
                 if (a.allow()) {
-                    allowed |= a.rights();
+                    // As in 389-DS: writing the rules themselves needs an allow that names aci, never
+                    // one that covers it by "*" or "!=", or a grant to edit an entry would be a grant
+                    // to rewrite who may do what.
+                    allowed |= aci && !a.attributes().names(oid) ? a.rights() & ~WRITES : a.rights();
                 } else {
                     denied |= a.rights();
                 }

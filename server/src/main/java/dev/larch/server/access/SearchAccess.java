@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.Filter;
@@ -42,13 +43,19 @@ final class SearchAccess implements EntryScreen {
 
     private final Map<Set<String>, Filter> everyAttributeVariants = new HashMap<>();
 
-    SearchAccess(Decider decider, ExprNode filterNode, FilterCompiler compiler, AciSchema schema) {
+    /** Screens memberOf values to the groups the client may read; null when the filter cannot test memberOf. */
+    private final GroupVisibility groups;
+
+    SearchAccess(Decider decider, ExprNode filterNode, FilterCompiler compiler, AciSchema schema, Directory directory) {
         this.decider = decider;
         this.filterNode = filterNode;
         this.compiler = compiler;
         Set<String> oids = new HashSet<>();
         this.testsEveryAttribute = collect(filterNode, schema, oids);
         this.filterOids = oids.toArray(String[]::new);
+        this.groups = testsEveryAttribute || oids.contains(Directory.MEMBER_OF_OID)
+                ? new GroupVisibility(decider, directory)
+                : null;
     }
 
     @Override
@@ -57,6 +64,11 @@ final class SearchAccess implements EntryScreen {
                 entry.parentId() == 0 && entry.id() == 0 ? decider.decideVirtual(entry) : decider.decide(entry);
         if ((rights.onEntry() & Rights.READ) == 0) {
             return Tri.FALSE;
+        }
+        if (groups != null) {
+            // A memberOf value naming a group the client may not read is judged as absent.
+            StoredEntry screened = groups.screen(entry);
+            entry = screened;
         }
         if (testsEveryAttribute) {
             return evaluateOnEveryAttribute(entry, rights);
@@ -78,6 +90,11 @@ final class SearchAccess implements EntryScreen {
         EntryRights rights =
                 entry.parentId() == 0 && entry.id() == 0 ? decider.decideVirtual(entry) : decider.decide(entry);
         return (rights.on(oid) & Rights.READ) != 0;
+    }
+
+    @Override
+    public boolean mayReadEntry(StoredEntry entry) {
+        return (decider.decide(entry).onEntry() & Rights.READ) != 0;
     }
 
     private Tri evaluateOnEveryAttribute(StoredEntry entry, EntryRights rights) {

@@ -115,9 +115,13 @@ public final class Directory {
     }
 
     private void changed(WriteTxn txn, ChangeType type, StoredEntry entry, String previousDn) {
+        changed(txn, new DirectoryChange(type, entry, previousDn));
+    }
+
+    private void changed(WriteTxn txn, DirectoryChange change) {
         ChangeObserver current = observer;
         if (current != null) {
-            current.changed(txn, new DirectoryChange(type, entry, previousDn));
+            current.changed(txn, change);
         }
     }
 
@@ -281,7 +285,7 @@ public final class Directory {
         indexes.update(txn, before, stored);
         referrals.written(txn, before, stored);
         memberOf.written(txn, before, stored);
-        changed(txn, ChangeType.MODIFY, stored, null);
+        changed(txn, new DirectoryChange(ChangeType.MODIFY, stored, null, before));
         return stored;
     }
 

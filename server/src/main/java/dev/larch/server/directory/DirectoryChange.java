@@ -10,5 +10,12 @@ import org.apache.directory.api.ldap.model.message.controls.ChangeType;
  *     with it)
  * @param entry the entry after the change; for a delete, the entry as it was
  * @param previousDn the entry's DN before a modDN, as stored; null for the other types
+ * @param before the entry before a modify, so an observer can tell which attributes changed; null
+ *     for the other types
  */
-public record DirectoryChange(ChangeType type, StoredEntry entry, String previousDn) {}
+public record DirectoryChange(ChangeType type, StoredEntry entry, String previousDn, StoredEntry before) {
+    /** A change other than a modify. */
+    public DirectoryChange(ChangeType type, StoredEntry entry, String previousDn) {
+        this(type, entry, previousDn, null);
+    }
+}

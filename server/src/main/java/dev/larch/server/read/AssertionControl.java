@@ -18,8 +18,12 @@ import org.apache.directory.api.ldap.model.message.controls.OpaqueControl;
 /**
  * The assertion control (RFC 4528): the operation goes ahead only if its filter is true for the
  * target entry (the base of a search, the entry compared, modified, renamed or deleted), judged in the
- * operation's own transaction as the client may judge it (attributes it may not search make the
- * filter Undefined, so the control is no oracle); otherwise assertionFailed (122) and nothing changes.
+ * operation's own transaction as the client may judge it; otherwise assertionFailed (122) and nothing
+ * changes. The control is no oracle: an entry the client may not read answers noSuchObject, exactly as
+ * a missing one (before the filter is looked at), and an attribute value it may not read is judged
+ * absent (as is a memberOf value naming a group it may not read), so assertionFailed comes exactly
+ * when it would for an entry without the hidden values. The filter is held to the bounds of a search
+ * filter ({@link ControlFilterLimits}).
  *
  * <p>The Apache API ships no codec for it: the value, a BER Filter, is decoded by {@link BerFilter};
  * a value that is not a filter is protocolError.
@@ -49,8 +53,12 @@ public final class AssertionControl {
             return;
         }
         ExprNode node = filterOf(control);
+        if (!access.mayRead(session, txn, target)) {
+            // Judged after access: an entry the client may not read answers as an absent one would.
+            throw access.noSuchObject(session, txn, target);
+        }
         Filter filter = filters.compile(node);
-        if (access.forSearch(session, txn, node, filters).evaluate(target, filter) != Tri.TRUE) {
+        if (filter.evaluate(access.readableView(session, txn, target)) != Tri.TRUE) {
             throw ResultCodeException.withWireCode(
                     WireResultCode.ASSERTION_FAILED, "the assertion control's filter is not true for the entry");
         }
@@ -58,6 +66,7 @@ public final class AssertionControl {
 
     private static ExprNode filterOf(Control control) {
         byte[] value = control instanceof OpaqueControl opaque ? opaque.getEncodedValue() : null;
+        ControlFilterLimits.check("assertion", value);
         ExprNode filter = BerFilter.decode(value);
         if (filter == null) {
             throw malformed();

@@ -43,7 +43,8 @@ public final class CompareHandler {
                 assertion.isHumanReadable() ? assertion.getNormalized().getBytes(UTF_8) : assertion.getBytes();
         boolean matched;
         try (ReadTxn txn = directory.store().read()) {
-            StoredEntry entry = directory.load(txn, directory.require(txn, dn));
+            // Missing or hidden from the client: the same noSuchObject, naming only an ancestor it may read.
+            StoredEntry entry = directory.load(txn, access.requireVisible(op.session(), txn, dn));
             assertionControl.require(request, op.session(), txn, entry);
             access.requireCompare(op.session(), txn, entry, type.getOid(), type.getName());
             StoredAttribute attribute = entry.attribute(type.getOid());

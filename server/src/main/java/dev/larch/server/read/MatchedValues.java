@@ -60,6 +60,9 @@ public final class MatchedValues {
         if (elements.isEmpty()) {
             throw malformed("it holds no filter item");
         }
+        ControlFilterLimits.check(
+                "matched values",
+                elements.stream().map(BerSequenceOf.Element::encoded).toArray(byte[][]::new));
         List<Filter> items = new ArrayList<>(elements.size());
         for (BerSequenceOf.Element element : elements) {
             switch (element.tag()) {

@@ -10,6 +10,7 @@ import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.GroupGraph;
 import dev.larch.server.search.Tri;
+import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
@@ -74,7 +75,10 @@ public final class ResultEntries {
         }
         if (txn != null) {
             if (selection.includesComputed(HAS_SUBORDINATES)) {
-                add(entry, computed("hasSubordinates", typesOnly, txn.hasChildren(stored.id()) ? "TRUE" : "FALSE"));
+                add(
+                        entry,
+                        computed(
+                                "hasSubordinates", typesOnly, hasVisibleChild(stored, screen, txn) ? "TRUE" : "FALSE"));
             }
             if (selection.includesComputed(ENTRY_DN)) {
                 add(entry, computed("entryDN", typesOnly, stored.dn()));
@@ -133,6 +137,28 @@ public final class ResultEntries {
         }
         StoredEntry group = id == ReadTxn.NOT_FOUND ? null : directory.load(txn, id);
         return group != null && screen.evaluate(group, ANY) == Tri.TRUE;
+    }
+
+    /**
+     * Whether the entry has a child the client may see: hidden children count for nobody but the
+     * administrator, so hasSubordinates cannot reveal them. Stops at the first visible child; an
+     * entry whose children are all hidden costs one decision per child.
+     */
+    private boolean hasVisibleChild(StoredEntry stored, EntryScreen screen, ReadTxn txn) {
+        @SuppressWarnings("ReferenceEquality") // ALL is the one unrestricted screen
+        boolean seesEverything = screen == EntryScreen.ALL;
+        if (seesEverything || directory == null || !txn.hasChildren(stored.id())) {
+            return txn.hasChildren(stored.id());
+        }
+        try (IdCursor children = txn.children(stored.id())) {
+            for (long id = children.next(); id != ReadTxn.NOT_FOUND; id = children.next()) {
+                StoredEntry child = directory.load(txn, id);
+                if (child != null && screen.mayReadEntry(child)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static Attribute computed(String name, boolean typesOnly, String value) {

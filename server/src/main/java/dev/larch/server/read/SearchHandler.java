@@ -1,5 +1,7 @@
 package dev.larch.server.read;
 
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.larch.config.ResultControls;
@@ -175,20 +177,119 @@ public final class SearchHandler {
             throw new ResultCodeException(ResultCodeEnum.NO_SUCH_OBJECT, "no naming context holds " + base.getName());
         }
         ReadTxn txn = directory.store().read();
+        try {
+            // A base the client may not read answers as a missing one: noSuchObject, the same matched DN.
+            long baseId = access.requireVisible(op.session(), txn, base);
+            assertion.require(request, op.session(), txn, directory.load(txn, baseId));
+            SearchBudget budget = bounds.budget(request.getTimeLimit(), op.startNanos(), op::isAbandoned);
+            EntryScreen screen = access.forSearch(op.session(), txn, request.getFilter(), filters);
+            Found found = new Found(txn, baseId, budget, screen);
+            if (workers != null && GroupGraph.hasInChain(filter)) {
+                // Group walks read many entries: on a worker, never on the event loop.
+                expandOnWorker(
+                        op,
+                        request,
+                        filter,
+                        found,
+                        rest -> proceed(op, request, rest, bounds, selection, page, sort, view));
+                return;
+            }
+            // Group membership through nested groups is read here, in the search's transaction.
+            proceed(
+                    op,
+                    request,
+                    found.with(groups.bind(txn, filter, budget, screen)),
+                    bounds,
+                    selection,
+                    page,
+                    sort,
+                    view);
+        } catch (RuntimeException e) {
+            txn.close();
+            throw e;
+        }
+    }
+
+    /** What a search has found out before it plans: its transaction, base, budget, screen and bound filter. */
+    private record Found(ReadTxn txn, long baseId, SearchBudget budget, EntryScreen screen, Filter bound) {
+        Found(ReadTxn txn, long baseId, SearchBudget budget, EntryScreen screen) {
+            this(txn, baseId, budget, screen, null);
+        }
+
+        Found with(Filter boundFilter) {
+            return new Found(txn, baseId, budget, screen, boundFilter);
+        }
+    }
+
+    /**
+     * Walks the in-chain terms of {@code filter} on a worker under the search's budget, then goes on
+     * with {@code then} on the operation's event loop; the transaction, screen and budget move with
+     * the search (one thread at a time). A full pool answers busy; a walk that fails (a limit, abandon)
+     * ends the search with its result code.
+     */
+    private void expandOnWorker(Operation op, SearchRequest request, Filter filter, Found found, Consumer<Found> then) {
+        Runnable walk = () -> {
+            Found bound;
+            try {
+                bound = found.with(groups.bind(found.txn(), filter, found.budget(), found.screen()));
+            } catch (RuntimeException e) {
+                found.txn().close();
+                onEventLoop(op, () -> fail(op, request, e));
+                return;
+            }
+            boolean handedOver = onEventLoop(op, () -> {
+                try {
+                    then.accept(bound);
+                } catch (RuntimeException e) {
+                    bound.txn().close();
+                    fail(op, request, e);
+                }
+            });
+            if (!handedOver) {
+                bound.txn().close();
+            }
+        };
+        if (!workers.trySubmit(walk)) {
+            throw new ResultCodeException(
+                    ResultCodeEnum.BUSY,
+                    "the server is busy; try the search again later (limits.worker-threads, limits.worker-queue)");
+        }
+    }
+
+    /** Runs {@code task} on the operation's event loop; false when the event loop is gone. */
+    private static boolean onEventLoop(Operation op, Runnable task) {
+        try {
+            op.executor().execute(task);
+            return true;
+        } catch (RejectedExecutionException gone) {
+            // the event loop is gone: so is the connection, and nobody waits for the answer
+            return false;
+        }
+    }
+
+    /** Plans and streams the search once its filter is bound; closes the transaction if it fails. */
+    private void proceed(
+            Operation op,
+            SearchRequest request,
+            Found found,
+            SearchLimits bounds,
+            AttributeSelection selection,
+            PagedSearch page,
+            SortResolution sort,
+            ListView view) {
+        ReadTxn txn = found.txn();
+        long baseId = found.baseId();
+        Filter bound = found.bound();
+        SearchBudget budget = found.budget();
+        EntryScreen screen = found.screen();
         EntryCursor cursor = null;
         try {
-            long baseId = directory.require(txn, base);
-            assertion.require(request, op.session(), txn, directory.load(txn, baseId));
-            // Group membership through nested groups is read here, in the search's transaction.
-            Filter bound = groups.bind(txn, filter);
-            SearchBudget budget = bounds.budget(request.getTimeLimit(), op.startNanos(), op::isAbandoned);
             IdSet candidates = null;
             if (request.getScope() != SearchScope.OBJECT) {
                 Plan plan = plannerFor().plan(txn, bound, budget);
                 op.recordPlan(plan);
                 candidates = plan.ids();
             }
-            EntryScreen screen = access.forSearch(op.session(), txn, request.getFilter(), filters);
             ResumePoint resume = page == null ? null : page.resume();
             SearchCursor inStoreOrder = new SearchCursor(
                     directory,

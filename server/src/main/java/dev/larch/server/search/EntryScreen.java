@@ -17,6 +17,13 @@ public interface EntryScreen {
     /** Whether the client may see the values of the attribute {@code oid} of {@code entry}. */
     boolean mayRead(StoredEntry entry, String oid);
 
+    /**
+     * Whether the client may see that {@code entry} exists at all (it may be returned when it
+     * matches). Asked about other entries than the one last accepted (the children behind
+     * hasSubordinates), so it may cost a decision of its own.
+     */
+    boolean mayReadEntry(StoredEntry entry);
+
     /** No restriction: the administrator's view. */
     EntryScreen ALL = new EntryScreen() {
         @Override
@@ -26,6 +33,11 @@ public interface EntryScreen {
 
         @Override
         public boolean mayRead(StoredEntry entry, String oid) {
+            return true;
+        }
+
+        @Override
+        public boolean mayReadEntry(StoredEntry entry) {
             return true;
         }
     };

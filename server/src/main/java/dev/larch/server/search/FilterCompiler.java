@@ -364,7 +364,12 @@ public final class FilterCompiler {
         if (value == null) {
             return "";
         }
-        return value.isHumanReadable() ? value.getString() : new String(value.getBytes(), UTF_8);
+        if (value.isHumanReadable()) {
+            return value.getString();
+        }
+        // An empty value parsed without a schema ("(ou=)" in a targetfilter) has no bytes at all.
+        byte[] bytes = value.getBytes();
+        return bytes == null ? "" : new String(bytes, UTF_8);
     }
 
     /** The normalized UTF-8 bytes, or null when the normalizer rejects the value. */

@@ -28,8 +28,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * change affects.
  *
  * <p>Walks are breadth-first with a visited set (a cycle of groups ends), at most {@link #MAX_DEPTH}
- * levels of nesting. An in-chain filter past {@link #MAX_ENTRIES} groups is refused with
- * adminLimitExceeded; a {@code memberOf} value list stops at it; the downward walk of a change is
+ * levels of nesting. An in-chain filter is walked under its search's budget and as its client may see
+ * the groups ({@link #bind}); past {@link #MAX_ENTRIES} groups it is refused with adminLimitExceeded; a {@code memberOf} value list stops at it; the downward walk of a change is
  * refused past its caller's bound. A member attribute without an equality index is not followed
  * upward (add {@code index.uniqueMember = equality} for groupOfUniqueNames).
  *
@@ -60,16 +60,23 @@ public final class GroupGraph {
     }
 
     /**
-     * {@code filter} with each {@link Filter.InChain} read in {@code txn} into the set it stands for;
-     * the same instance when it has none.
+     * {@code filter} with each {@link Filter.InChain} read in {@code txn} into the set it stands for,
+     * as the client behind {@code screen} may see the groups: a group it may not read is neither
+     * found nor followed, exactly as if it did not exist. Every group the walks load is one entry
+     * examined in {@code budget} (and every index read is one), so the walks stop at the search's
+     * time limit, look-through limit or abandon. The walks of one call share what they read: each
+     * group DN is looked up once, and in-chain terms naming the same DN share one walk.
      *
-     * @throws ResultCodeException adminLimitExceeded when a walk passes {@link #MAX_ENTRIES}
+     * @return the same instance when it has no in-chain term
+     * @throws ResultCodeException adminLimitExceeded when a walk passes {@link #MAX_ENTRIES} or the
+     *     look-through limit, timeLimitExceeded or canceled as {@code budget} says
      */
-    public Filter bind(ReadTxn txn, Filter filter) {
-        return hasInChain(filter) ? bound(txn, filter) : filter;
+    public Filter bind(ReadTxn txn, Filter filter, SearchBudget budget, EntryScreen screen) {
+        return hasInChain(filter) ? bound(txn, filter, new Walk(budget, screen)) : filter;
     }
 
-    private static boolean hasInChain(Filter filter) {
+    /** Whether {@code filter} has an in-chain term on a member attribute, which needs walks of the store. */
+    public static boolean hasInChain(Filter filter) {
         return switch (filter) {
             case Filter.InChain chain -> true;
             case Filter.And and -> and.children().stream().anyMatch(GroupGraph::hasInChain);
@@ -79,17 +86,91 @@ public final class GroupGraph {
         };
     }
 
-    private Filter bound(ReadTxn txn, Filter filter) {
+    /** What the walks of one operation share: its budget, its client's view and what they read. */
+    private static final class Walk {
+        final SearchBudget budget;
+        final EntryScreen screen;
+        final Loaded loaded = new Loaded();
+        /** By asserted DN: the groups holding it, one walk per DN whatever the number of terms naming it. */
+        final Map<String, IdSet> byDn = new HashMap<>();
+        /** By normalized DN: the groups naming it directly that the client may see, one index read per DN. */
+        final Map<String, List<StoredEntry>> direct = new HashMap<>();
+
+        Walk(SearchBudget budget, EntryScreen screen) {
+            this.budget = budget;
+            this.screen = screen;
+        }
+    }
+
+    private Filter bound(ReadTxn txn, Filter filter, Walk walk) {
         return switch (filter) {
             case Filter.InChain chain ->
-                new Filter.InSet(chain.description(), groupsHolding(txn, chain.normalizedDn(), true));
+                new Filter.InSet(
+                        chain.description(),
+                        walk.byDn.computeIfAbsent(chain.normalizedDn(), dn -> holdingIds(txn, dn, walk)));
             case Filter.And and ->
-                new Filter.And(and.children().stream().map(f -> bound(txn, f)).toList());
+                new Filter.And(
+                        and.children().stream().map(f -> bound(txn, f, walk)).toList());
             case Filter.Or or ->
-                new Filter.Or(or.children().stream().map(f -> bound(txn, f)).toList());
-            case Filter.Not not -> new Filter.Not(bound(txn, not.child()));
+                new Filter.Or(
+                        or.children().stream().map(f -> bound(txn, f, walk)).toList());
+            case Filter.Not not -> new Filter.Not(bound(txn, not.child(), walk));
             default -> filter;
         };
+    }
+
+    /** Upward from {@code normalizedDn}, for a search: visible groups only, under the walk's budget. */
+    private IdSet holdingIds(ReadTxn txn, String normalizedDn, Walk walk) {
+        IdSet.Builder ids = new IdSet.Builder();
+        Set<Long> seen = new HashSet<>();
+        List<String> frontier = List.of(normalizedDn);
+        for (int depth = 0; depth < MAX_DEPTH && !frontier.isEmpty(); depth++) {
+            List<String> next = new ArrayList<>();
+            for (String dn : frontier) {
+                List<StoredEntry> holders = walk.direct.get(dn);
+                if (holders == null) {
+                    holders = directHolders(txn, dn, walk);
+                    walk.direct.put(dn, holders);
+                }
+                for (StoredEntry group : holders) {
+                    if (!seen.add(group.id())) {
+                        continue;
+                    }
+                    ids.add(group.id());
+                    if (seen.size() > MAX_ENTRIES) {
+                        throw tooMany();
+                    }
+                    next.add(normalizedDn(group, walk.loaded));
+                }
+            }
+            frontier = next;
+        }
+        return ids.build();
+    }
+
+    /** The groups whose member attributes name {@code dn} and that the walk's client may read. */
+    private List<StoredEntry> directHolders(ReadTxn txn, String dn, Walk walk) {
+        List<StoredEntry> out = new ArrayList<>();
+        byte[] key = dn.getBytes(UTF_8);
+        for (String attribute : MEMBER_ATTRIBUTES) {
+            Filter holds = filters.normalizedEquality(attribute, key);
+            IdSet candidates =
+                    holds == null ? null : planner.plan(txn, holds, walk.budget).ids();
+            if (candidates == null) {
+                continue; // not indexed: not followed upward (see the class comment)
+            }
+            for (int i = 0; i < candidates.size(); i++) {
+                walk.budget.examine();
+                StoredEntry group = load(txn, candidates.get(i), walk.loaded);
+                if (group == null
+                        || (!exact(holds) && holds.evaluate(group) != Tri.TRUE)
+                        || !walk.screen.mayReadEntry(group)) {
+                    continue; // a group the client may not read is not there for it
+                }
+                out.add(group);
+            }
+        }
+        return out;
     }
 
     /** The groups that hold {@code entry}, directly or through nested groups: its memberOf values. */
@@ -131,15 +212,6 @@ public final class GroupGraph {
     private String normalizedDn(StoredEntry group, Loaded loaded) {
         return loaded.normalizedDns.computeIfAbsent(
                 group.id(), id -> directory.schemaNormalizer().dn(group.dn()).getNormName());
-    }
-
-    /** Upward: the IDs of the groups whose member attributes name {@code normalizedDn}, nested groups followed. */
-    IdSet groupsHolding(ReadTxn txn, String normalizedDn, boolean refuseOverBound) {
-        IdSet.Builder ids = new IdSet.Builder();
-        for (StoredEntry group : holders(txn, normalizedDn, refuseOverBound, new Loaded())) {
-            ids.add(group.id());
-        }
-        return ids.build();
     }
 
     /**

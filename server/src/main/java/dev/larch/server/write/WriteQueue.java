@@ -11,7 +11,9 @@ import java.util.function.Function;
 
 import dev.larch.config.Storage;
 import dev.larch.server.protocol.Operation;
+import dev.larch.server.protocol.Session;
 import dev.larch.server.store.LmdbStore;
+import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.message.Request;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -50,6 +52,9 @@ public final class WriteQueue implements AutoCloseable {
 
     private final Thread writer;
 
+    /** Shows clients their write failures; null: as they are. */
+    private volatile FailureView failureView;
+
     /** A queue with the default bound of {@code storage.group-commit-max-operations}. */
     public WriteQueue(LmdbStore store) {
         this(store, Storage.DEFAULT_GROUP_COMMIT_MAX_OPERATIONS);
@@ -74,6 +79,21 @@ public final class WriteQueue implements AutoCloseable {
         writer.start();
     }
 
+    /** How a client is told of a failed write: access control hides what the client may not see. */
+    @FunctionalInterface
+    public interface FailureView {
+        /** {@code failure} as {@code session} may learn of it, read in the write's transaction. */
+        RuntimeException asSeenBy(Session session, ReadTxn txn, RuntimeException failure);
+    }
+
+    /**
+     * Sets how clients' write failures are shown to them (the matched DN of noSuchObject names only an
+     * ancestor the client may read). Set once, before writes arrive.
+     */
+    public void hidingFailures(FailureView view) {
+        this.failureView = view;
+    }
+
     /**
      * Sets who is told, on the writer thread, of each client write request after it committed (the
      * password policy cache forgets policies that changed). Set once, before writes arrive.
@@ -92,7 +112,17 @@ public final class WriteQueue implements AutoCloseable {
      * answered unavailable at once.
      */
     public void submit(Operation op, Function<WriteTxn, ResultResponse> work) {
-        if (!offer(new WriteTask.Client(op, work))) {
+        FailureView view = failureView;
+        Function<WriteTxn, ResultResponse> seen = view == null
+                ? work
+                : txn -> {
+                    try {
+                        return work.apply(txn);
+                    } catch (RuntimeException e) {
+                        throw view.asSeenBy(op.session(), txn, e);
+                    }
+                };
+        if (!offer(new WriteTask.Client(op, seen))) {
             ResultResponse response = ((ResultResponseRequest) op.request()).getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.UNAVAILABLE);
             response.getLdapResult().setDiagnosticMessage("server is shutting down");

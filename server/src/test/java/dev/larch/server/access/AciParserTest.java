@@ -231,8 +231,15 @@ class AciParserTest {
     @Test
     void theShippedRulesParse() throws Exception {
         List<Aci> rules = AccessFile.parse(AccessFile.builtIn(), "built-in", PARSER);
-        assertEquals(2, rules.size());
+        assertEquals(3, rules.size());
         assertTrue(rules.get(0).target().attributes().negated());
+    }
+
+    @Test
+    void anEmptyValueInATargetfilterParses() throws Exception {
+        // Found by AciParserFuzzTest (seed 20261128, case 12722): a NullPointerException before.
+        assertNotNull(PARSER.parse(
+                "(targetfilter = \"(ou=)\")(version 3.0; acl \"x\"; allow (read) userdn = \"ldap:///anyone\";)"));
     }
 
     @Test

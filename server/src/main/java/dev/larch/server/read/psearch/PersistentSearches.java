@@ -111,7 +111,8 @@ public final class PersistentSearches implements ChangeObserver {
      * as a normal search of {@code request} would.
      *
      * @throws ResultCodeException unwillingToPerform with paged results, sort or a virtual list view,
-     *     or on the root DSE or the subschema; noSuchObject when the base does not exist;
+     *     or on the root DSE or the subschema; noSuchObject when the base does not exist or the client
+     *     may not read it;
      *     adminLimitExceeded past {@code limits.max-persistent-searches}; unavailable while stopping
      */
     public void start(
@@ -137,7 +138,8 @@ public final class PersistentSearches implements ChangeObserver {
         }
         long baseId;
         try (ReadTxn txn = directory.store().read()) {
-            baseId = directory.require(txn, base);
+            // A base the client may not read is a missing one, changes only or not.
+            baseId = sources.access().requireVisible(op.session(), txn, base);
         }
         ChangeView view = new ChangeView(
                 request.getMessageId(),
