@@ -27,6 +27,7 @@ import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordHasher;
 import dev.larch.server.auth.ProxiedAuthorization;
 import dev.larch.server.auth.TransportRule;
+import dev.larch.server.auth.policy.BindAdmission;
 import dev.larch.server.auth.policy.PasswordPolicies;
 import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.auth.sasl.SaslBinds;
@@ -182,8 +183,10 @@ public final class RequestHandlers {
         var directory = open.directory();
         SaslBinds sasl = SaslBinds.over(
                 directory, new FilterCompiler(schema), new SearchPlanner(open.store(), limits.indexEntryLimit()), tls);
+        BindAdmission admission = new BindAdmission(
+                passwords.adminMaxFailures(), passwords.adminLockoutSeconds(), Clock.systemUTC(), System::nanoTime);
         PasswordPolicies policies = PasswordPolicies.create(
-                directory, writes, passwordPolicy, security.maxPasswordIterations(), Clock.systemUTC());
+                directory, writes, passwordPolicy, security.maxPasswordIterations(), Clock.systemUTC(), admission);
         PasswordAttributes passwordAttributes = PasswordAttributes.of(schema);
         PasswordWork passwordWork = new PasswordWork(
                 workers,
@@ -299,7 +302,8 @@ public final class RequestHandlers {
                                 System::nanoTime),
                         sasl,
                         new TransportRule(tls.requireTlsForBinds()),
-                        policies.bind()),
+                        policies.bind(),
+                        admission),
                 new SearchHandler(
                         directory,
                         new FilterCompiler(schema),
