@@ -25,6 +25,7 @@ import dev.larch.server.auth.HashCostLimits;
 import dev.larch.server.auth.IncomingPasswords;
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordHasher;
+import dev.larch.server.auth.PasswordRehash;
 import dev.larch.server.auth.ProxiedAuthorization;
 import dev.larch.server.auth.TransportRule;
 import dev.larch.server.auth.policy.BindAdmission;
@@ -303,7 +304,11 @@ public final class RequestHandlers {
                         sasl,
                         new TransportRule(tls.requireTlsForBinds()),
                         policies.bind(),
-                        admission),
+                        admission,
+                        passwords.rehashOnBind()
+                                ? new PasswordRehash(
+                                        directory, writes, new PasswordHasher(security.passwordScheme(), passwords))
+                                : null),
                 new SearchHandler(
                         directory,
                         new FilterCompiler(schema),

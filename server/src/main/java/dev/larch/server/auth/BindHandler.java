@@ -66,6 +66,8 @@ public final class BindHandler {
     private final SaslBinds sasl;
     private final TransportRule transport;
     private final BindAdmission admission;
+    /** Null when {@code security.rehash-on-bind} is off. */
+    private final PasswordRehash rehash;
 
     /** Without SASL nor password policy; passwords need TLS except from local clients (the default rule). */
     public BindHandler(Directory directory, Credentials credentials, WorkerPool workers, FailedBindDelays delays) {
@@ -77,12 +79,14 @@ public final class BindHandler {
                 SaslBinds.NONE,
                 new TransportRule(true),
                 null,
-                new BindAdmission(0, 0, Clock.systemUTC(), System::nanoTime));
+                new BindAdmission(0, 0, Clock.systemUTC(), System::nanoTime),
+                null);
     }
 
     /**
      * @param policy the password policy's part in password binds; null for none
      * @param admission admits password checks per account (lockout, the administrator's included)
+     * @param rehash re-hashes a matched password stored in another scheme or cost; null for never
      */
     public BindHandler(
             Directory directory,
@@ -92,8 +96,10 @@ public final class BindHandler {
             SaslBinds sasl,
             TransportRule transport,
             BindPolicy policy,
-            BindAdmission admission) {
+            BindAdmission admission,
+            PasswordRehash rehash) {
         this.admission = admission;
+        this.rehash = rehash;
         this.sasl = sasl;
         this.transport = transport;
         this.directory = directory;
@@ -265,6 +271,9 @@ public final class BindHandler {
             return () -> attempt.op.complete(FailureResults.fill(attempt.request.getResultResponse(), e));
         }
         if (outcome == PasswordCheck.MATCH) {
+            if (rehash != null && attempt.matched != null && !credentials.isCurrent(attempt.matched)) {
+                attempt.rehashed = rehash.hash(attempt.password);
+            }
             return () -> onEventLoop(attempt.op, () -> succeed(attempt), 0);
         }
         if (outcome == PasswordCheck.TOO_COSTLY) {
@@ -316,6 +325,7 @@ public final class BindHandler {
         for (byte[] value : attempt.stored) {
             PasswordCheck check = credentials.check(value, attempt.password);
             if (check == PasswordCheck.MATCH) {
+                attempt.matched = value;
                 return check;
             }
             if (check == PasswordCheck.TOO_COSTLY) {
@@ -343,6 +353,9 @@ public final class BindHandler {
             attempt.op.session().authMethod(Session.AUTH_SASL);
         }
         delays.succeeded(attempt.dn);
+        if (attempt.rehashed != null) {
+            rehash.store(attempt.dn, attempt.matched, attempt.rehashed);
+        }
         ResultResponse response = response(attempt.request, ResultCodeEnum.SUCCESS, "");
         if (verdict != null) {
             attempt.op.session().mustChangePassword(verdict.mustChange());
@@ -412,6 +425,12 @@ public final class BindHandler {
 
         /** Its place among its account's checks, once admitted; finished exactly once. */
         BindAdmission.Slot slot;
+
+        /** The stored value the password matched; null until then. Set on the worker. */
+        byte[] matched;
+
+        /** A hash of the password in the configured scheme to store instead of {@link #matched}; null for none. */
+        byte[] rehashed;
 
         final byte[] password;
         final InetAddress address;
