@@ -24,8 +24,9 @@ package dev.larch.config;
  *     at another cost with the configured one
  * @param suspectChecksPerAddress password checks that may run at once for one client address
  *     (IPv6: prefix) while it has recent failed binds, 1..1024; beyond, binds are answered busy
- * @param suspectChecksTotal such checks that may run at once for all failing addresses together,
- *     0..1024; 0 = half the worker threads (at least 1)
+ * @param suspectChecksTotal such checks that may be in progress at once for all failing addresses
+ *     together (a check is in progress until its answer, delay included), 0..1024; 0 = 8 per worker
+ *     thread (at least {@code suspectChecksPerAddress})
  * @param ipv6PrefixBits the prefix length by which IPv6 clients are counted as one address, 32..128
  */
 public record Passwords(
@@ -129,6 +130,24 @@ public record Passwords(
                 DEFAULT_SUSPECT_CHECKS_PER_ADDRESS,
                 0,
                 DEFAULT_IPV6_PREFIX_BITS);
+    }
+
+    /** A copy with the bounds on failing clients' password checks replaced. */
+    public Passwords withSuspectChecks(int perAddress, int total) {
+        return new Passwords(
+                allowPrehashedPasswords,
+                pbkdf2Iterations,
+                argon2MemoryKib,
+                argon2Passes,
+                argon2Parallelism,
+                maxArgon2MemoryKib,
+                maxArgon2Passes,
+                adminMaxFailures,
+                adminLockoutSeconds,
+                rehashOnBind,
+                perAddress,
+                total,
+                ipv6PrefixBits);
     }
 
     /** A copy with the administrator's lockout replaced. */

@@ -27,6 +27,7 @@ import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordHasher;
 import dev.larch.server.auth.PasswordRehash;
 import dev.larch.server.auth.ProxiedAuthorization;
+import dev.larch.server.auth.SuspectChecks;
 import dev.larch.server.auth.TransportRule;
 import dev.larch.server.auth.policy.BindAdmission;
 import dev.larch.server.auth.policy.PasswordPolicies;
@@ -300,6 +301,7 @@ public final class RequestHandlers {
                         new FailedBindDelays(
                                 security.bindFailureDelayMillis(),
                                 security.bindFailureMaxDelayMillis(),
+                                passwords.ipv6PrefixBits(),
                                 System::nanoTime),
                         sasl,
                         new TransportRule(tls.requireTlsForBinds()),
@@ -308,7 +310,12 @@ public final class RequestHandlers {
                         passwords.rehashOnBind()
                                 ? new PasswordRehash(
                                         directory, writes, new PasswordHasher(security.passwordScheme(), passwords))
-                                : null),
+                                : null,
+                        new SuspectChecks(
+                                passwords.suspectChecksPerAddress(),
+                                passwords.suspectChecksTotal() > 0
+                                        ? passwords.suspectChecksTotal()
+                                        : Math.max(passwords.suspectChecksPerAddress(), 8 * workers.threads()))),
                 new SearchHandler(
                         directory,
                         new FilterCompiler(schema),

@@ -69,6 +69,8 @@ public final class BindHandler {
     /** Null when {@code security.rehash-on-bind} is off. */
     private final PasswordRehash rehash;
 
+    private final SuspectChecks suspects;
+
     /** Without SASL nor password policy; passwords need TLS except from local clients (the default rule). */
     public BindHandler(Directory directory, Credentials credentials, WorkerPool workers, FailedBindDelays delays) {
         this(
@@ -80,13 +82,15 @@ public final class BindHandler {
                 new TransportRule(true),
                 null,
                 new BindAdmission(0, 0, Clock.systemUTC(), System::nanoTime),
-                null);
+                null,
+                new SuspectChecks(Integer.MAX_VALUE, Integer.MAX_VALUE));
     }
 
     /**
      * @param policy the password policy's part in password binds; null for none
      * @param admission admits password checks per account (lockout, the administrator's included)
      * @param rehash re-hashes a matched password stored in another scheme or cost; null for never
+     * @param suspects bounds the checks of clients that have been failing
      */
     public BindHandler(
             Directory directory,
@@ -97,9 +101,11 @@ public final class BindHandler {
             TransportRule transport,
             BindPolicy policy,
             BindAdmission admission,
-            PasswordRehash rehash) {
+            PasswordRehash rehash,
+            SuspectChecks suspects) {
         this.admission = admission;
         this.rehash = rehash;
+        this.suspects = suspects;
         this.sasl = sasl;
         this.transport = transport;
         this.directory = directory;
@@ -163,6 +169,20 @@ public final class BindHandler {
         if (attempt.op.isAbandoned()) {
             return;
         }
+        if (delays.suspect(attempt.address)) {
+            InetAddress client = delays.clientKey(attempt.address);
+            if (!suspects.tryAcquire(client)) {
+                complete(
+                        attempt.op,
+                        attempt.request,
+                        ResultCodeEnum.BUSY,
+                        "too many password checks from this failing client address are in progress"
+                                + " (security.suspect-checks-per-address, security.suspect-checks-total);"
+                                + " try again later");
+                return;
+            }
+            attempt.suspect = client;
+        }
         BindAdmission.Candidate candidate = new BindAdmission.Candidate() {
             @Override
             public void start(BindAdmission.Slot slot) {
@@ -182,6 +202,7 @@ public final class BindHandler {
 
             @Override
             public void refuseBusy(String message) {
+                releaseSuspect(attempt);
                 onEventLoop(attempt.op, () -> complete(attempt.op, attempt.request, ResultCodeEnum.BUSY, message), 0);
             }
         };
@@ -239,10 +260,12 @@ public final class BindHandler {
     private void submit(Attempt attempt) {
         if (attempt.op.isAbandoned()) {
             attempt.slot.released();
+            releaseSuspect(attempt);
             return;
         }
         if (!workers.trySubmitThen(() -> verify(attempt))) {
             attempt.slot.released();
+            releaseSuspect(attempt);
             onEventLoop(
                     attempt.op,
                     () -> complete(
@@ -261,6 +284,7 @@ public final class BindHandler {
     private Runnable verify(Attempt attempt) {
         if (attempt.op.isAbandoned()) {
             attempt.slot.released();
+            releaseSuspect(attempt);
             return null;
         }
         PasswordCheck outcome;
@@ -268,6 +292,7 @@ public final class BindHandler {
             outcome = check(attempt);
         } catch (RuntimeException e) {
             attempt.slot.released();
+            releaseSuspect(attempt);
             return () -> attempt.op.complete(FailureResults.fill(attempt.request.getResultResponse(), e));
         }
         if (outcome == PasswordCheck.MATCH) {
@@ -303,6 +328,7 @@ public final class BindHandler {
         onEventLoop(
                 attempt.op,
                 () -> {
+                    releaseSuspect(attempt);
                     ResultResponse response =
                             response(attempt.request, ResultCodeEnum.INVALID_CREDENTIALS, "invalid credentials");
                     if (policyError != null) {
@@ -339,6 +365,7 @@ public final class BindHandler {
     private void succeed(Attempt attempt) {
         if (attempt.op.isAbandoned()) {
             attempt.slot.released();
+            releaseSuspect(attempt);
             return;
         }
         BindPolicy.Outcome verdict = attempt.governed == null ? null : policy.succeeded(attempt.governed);
@@ -352,7 +379,8 @@ public final class BindHandler {
         if (!attempt.request.isSimple()) {
             attempt.op.session().authMethod(Session.AUTH_SASL);
         }
-        delays.succeeded(attempt.dn);
+        delays.succeeded(attempt.dn, attempt.address);
+        releaseSuspect(attempt);
         if (attempt.rehashed != null) {
             rehash.store(attempt.dn, attempt.matched, attempt.rehashed);
         }
@@ -379,6 +407,18 @@ public final class BindHandler {
                     "bind as {} refused: its password hash costs more than security.max-password-iterations"
                             + " or security.max-argon2-* allow; re-hash it (warned once per DN)",
                     dn.getName());
+        }
+    }
+
+    /** Gives back the attempt's place among a failing address's checks, if it holds one; once. */
+    private void releaseSuspect(Attempt attempt) {
+        InetAddress client;
+        synchronized (attempt) {
+            client = attempt.suspect;
+            attempt.suspect = null;
+        }
+        if (client != null) {
+            suspects.release(client);
         }
     }
 
@@ -428,6 +468,9 @@ public final class BindHandler {
 
         /** The stored value the password matched; null until then. Set on the worker. */
         byte[] matched;
+
+        /** The client key holding a place in {@link SuspectChecks}; null when none is held. Guarded by the attempt. */
+        InetAddress suspect;
 
         /** A hash of the password in the configured scheme to store instead of {@link #matched}; null for none. */
         byte[] rehashed;
