@@ -30,6 +30,7 @@ import dev.larch.server.auth.ProxiedAuthorization;
 import dev.larch.server.auth.SuspectChecks;
 import dev.larch.server.auth.TransportRule;
 import dev.larch.server.auth.policy.BindAdmission;
+import dev.larch.server.auth.policy.PasswordGuesses;
 import dev.larch.server.auth.policy.PasswordPolicies;
 import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.auth.sasl.SaslBinds;
@@ -196,7 +197,8 @@ public final class RequestHandlers {
                         passwordAttributes,
                         new PasswordHasher(security.passwordScheme(), passwords),
                         passwords.allowPrehashedPasswords(),
-                        HashCostLimits.of(security.maxPasswordIterations(), passwords)));
+                        HashCostLimits.of(security.maxPasswordIterations(), passwords)),
+                new PasswordGuesses(admission, policies.bind()));
         SupportedControls controls = SupportedControls.builder()
                 .offer(PpolicyControls.OID, SupportedControls.ALL_OPERATIONS)
                 .offer(Paging.OID, MessageTypeEnum.SEARCH_REQUEST)

@@ -153,6 +153,42 @@ public final class BindAdmission {
         accounts.values().forEach(a -> a.stale = true);
     }
 
+    /**
+     * Whether the account is locked now, by its in-memory record when there is one, else by
+     * {@code governed}'s stored state (a check outside a bind: {@link PasswordGuesses}).
+     */
+    public synchronized boolean lockedNow(String account, BindPolicy.Governed governed) {
+        Account a = accounts.get(account);
+        PasswordState state = a != null && !a.stale && a.state != null ? a.state : governed.state;
+        return Lockout.isLocked(governed.policy, state, clock.instant());
+    }
+
+    /**
+     * Counts a wrong password presented outside a bind (Password Modify's old password, a Modify
+     * deleting a value by cleartext) in the account's record, as a failed bind's: the next bind sees
+     * it, and the lock it may bring.
+     */
+    public synchronized void failedOutsideBind(String account, BindPolicy.Governed governed) {
+        Account a = accounts.get(account);
+        if (a == null) {
+            if (accounts.size() >= MAX_ACCOUNTS && !evictOne()) {
+                return;
+            }
+            a = new Account();
+            accounts.put(account, a);
+        }
+        if (a.stale || a.state == null) {
+            a.state = governed.state;
+            a.stale = false;
+        }
+        a.policy = governed.policy;
+        Instant now = clock.instant();
+        if (governed.policy.countsFailures() && !Lockout.isLocked(governed.policy, a.state, now)) {
+            Lockout.Update update = Lockout.afterFailures(governed.policy, a.state, List.of(now));
+            a.state = withFailures(a.state, update.failureTimes(), update.accountLockedTime());
+        }
+    }
+
     /** Records held (for tests of the bound). */
     synchronized int tracked() {
         return accounts.size();
