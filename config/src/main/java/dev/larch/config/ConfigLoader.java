@@ -63,6 +63,12 @@ final class ConfigLoader {
             "security.bind-failure-max-delay-ms",
             "security.default-password-policy",
             "security.allow-prehashed-passwords",
+            "security.admin-max-failures",
+            "security.admin-lockout-seconds",
+            "security.rehash-on-bind",
+            "security.suspect-checks-per-address",
+            "security.suspect-checks-total",
+            "security.ipv6-prefix-bits",
             "security.pbkdf2-iterations",
             "security.argon2-memory-kib",
             "security.argon2-passes",
@@ -324,7 +330,14 @@ final class ConfigLoader {
                 passes,
                 parallelism,
                 maxMemory,
-                maxPasses);
+                maxPasses,
+                s.integer("security.admin-max-failures", b.adminMaxFailures(), 0, 1_000),
+                s.integer("security.admin-lockout-seconds", (int) b.adminLockoutSeconds(), 0, (int)
+                        Passwords.MAX_ADMIN_LOCKOUT_SECONDS),
+                s.bool("security.rehash-on-bind", b.rehashOnBind()),
+                s.integer("security.suspect-checks-per-address", b.suspectChecksPerAddress(), 1, 1_024),
+                s.integer("security.suspect-checks-total", b.suspectChecksTotal(), 0, 1_024),
+                s.integer("security.ipv6-prefix-bits", b.ipv6PrefixBits(), 32, 128));
     }
 
     private static Logging logging(Settings s, Logging b) throws ConfigException {

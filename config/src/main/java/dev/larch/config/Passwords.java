@@ -17,6 +17,17 @@ package dev.larch.config;
  *     checks it; beyond it the bind fails as for a wrong password (one worker holds this much heap
  *     while it checks, so the heap needs worker threads × this)
  * @param maxArgon2Passes the most passes a stored {@code {ARGON2}} hash may ask for, likewise
+ * @param adminMaxFailures failed binds of the administrator that lock it, 0..1000; 0 = never
+ * @param adminLockoutSeconds how long the administrator's lock lasts, 0..31,536,000; 0 = until the
+ *     server restarts (the lock is in memory only)
+ * @param rehashOnBind whether a successful bind re-hashes a password stored in another scheme or
+ *     at another cost with the configured one
+ * @param suspectChecksPerAddress password checks that may run at once for one client address
+ *     (IPv6: prefix) while it has recent failed binds, 1..1024; beyond, binds are answered busy
+ * @param suspectChecksTotal such checks that may be in progress at once for all failing addresses
+ *     together (a check is in progress until its answer, delay included), 0..1024; 0 = 8 per worker
+ *     thread (at least {@code suspectChecksPerAddress})
+ * @param ipv6PrefixBits the prefix length by which IPv6 clients are counted as one address, 32..128
  */
 public record Passwords(
         boolean allowPrehashedPasswords,
@@ -25,7 +36,13 @@ public record Passwords(
         int argon2Passes,
         int argon2Parallelism,
         int maxArgon2MemoryKib,
-        int maxArgon2Passes) {
+        int maxArgon2Passes,
+        int adminMaxFailures,
+        long adminLockoutSeconds,
+        boolean rehashOnBind,
+        int suspectChecksPerAddress,
+        int suspectChecksTotal,
+        int ipv6PrefixBits) {
 
     /** About 0.1 s of one core per check on the 2-core reference machine: see the README's table. */
     public static final int DEFAULT_PBKDF2_ITERATIONS = 100_000;
@@ -38,6 +55,12 @@ public record Passwords(
     /** The highest lane count accepted anywhere. */
     public static final int MAX_ARGON2_PARALLELISM = 16;
 
+    public static final int DEFAULT_ADMIN_MAX_FAILURES = 5;
+    public static final int DEFAULT_SUSPECT_CHECKS_PER_ADDRESS = 2;
+    public static final int DEFAULT_IPV6_PREFIX_BITS = 64;
+    /** A year: the longest administrator lock that is not "until restart". */
+    public static final long MAX_ADMIN_LOCKOUT_SECONDS = 31_536_000L;
+
     /** The defaults, as {@code config/larch.conf} documents them. */
     public static final Passwords DEFAULTS = new Passwords(
             true,
@@ -46,7 +69,13 @@ public record Passwords(
             DEFAULT_ARGON2_PASSES,
             1,
             DEFAULT_MAX_ARGON2_MEMORY_KIB,
-            DEFAULT_MAX_ARGON2_PASSES);
+            DEFAULT_MAX_ARGON2_PASSES,
+            DEFAULT_ADMIN_MAX_FAILURES,
+            0,
+            true,
+            DEFAULT_SUSPECT_CHECKS_PER_ADDRESS,
+            0,
+            DEFAULT_IPV6_PREFIX_BITS);
 
     public Passwords {
         if (pbkdf2Iterations < 1_000 || pbkdf2Iterations > 10_000_000) {
@@ -61,5 +90,81 @@ public record Passwords(
         if (argon2Passes < 1 || argon2Passes > maxArgon2Passes) {
             throw new IllegalArgumentException("argon2Passes must be within 1..maxArgon2Passes");
         }
+        if (adminMaxFailures < 0 || adminMaxFailures > 1_000) {
+            throw new IllegalArgumentException("adminMaxFailures must be within 0..1000");
+        }
+        if (adminLockoutSeconds < 0 || adminLockoutSeconds > MAX_ADMIN_LOCKOUT_SECONDS) {
+            throw new IllegalArgumentException("adminLockoutSeconds must be within 0..31536000");
+        }
+        if (suspectChecksPerAddress < 1 || suspectChecksPerAddress > 1_024) {
+            throw new IllegalArgumentException("suspectChecksPerAddress must be within 1..1024");
+        }
+        if (suspectChecksTotal < 0 || suspectChecksTotal > 1_024) {
+            throw new IllegalArgumentException("suspectChecksTotal must be within 0..1024");
+        }
+        if (ipv6PrefixBits < 32 || ipv6PrefixBits > 128) {
+            throw new IllegalArgumentException("ipv6PrefixBits must be within 32..128");
+        }
+    }
+
+    /** The storage and cost settings, with the defaults of the bind guards. */
+    public Passwords(
+            boolean allowPrehashedPasswords,
+            int pbkdf2Iterations,
+            int argon2MemoryKib,
+            int argon2Passes,
+            int argon2Parallelism,
+            int maxArgon2MemoryKib,
+            int maxArgon2Passes) {
+        this(
+                allowPrehashedPasswords,
+                pbkdf2Iterations,
+                argon2MemoryKib,
+                argon2Passes,
+                argon2Parallelism,
+                maxArgon2MemoryKib,
+                maxArgon2Passes,
+                DEFAULT_ADMIN_MAX_FAILURES,
+                0,
+                true,
+                DEFAULT_SUSPECT_CHECKS_PER_ADDRESS,
+                0,
+                DEFAULT_IPV6_PREFIX_BITS);
+    }
+
+    /** A copy with the bounds on failing clients' password checks replaced. */
+    public Passwords withSuspectChecks(int perAddress, int total) {
+        return new Passwords(
+                allowPrehashedPasswords,
+                pbkdf2Iterations,
+                argon2MemoryKib,
+                argon2Passes,
+                argon2Parallelism,
+                maxArgon2MemoryKib,
+                maxArgon2Passes,
+                adminMaxFailures,
+                adminLockoutSeconds,
+                rehashOnBind,
+                perAddress,
+                total,
+                ipv6PrefixBits);
+    }
+
+    /** A copy with the administrator's lockout replaced. */
+    public Passwords withAdminLockout(int maxFailures, long lockoutSeconds) {
+        return new Passwords(
+                allowPrehashedPasswords,
+                pbkdf2Iterations,
+                argon2MemoryKib,
+                argon2Passes,
+                argon2Parallelism,
+                maxArgon2MemoryKib,
+                maxArgon2Passes,
+                maxFailures,
+                lockoutSeconds,
+                rehashOnBind,
+                suspectChecksPerAddress,
+                suspectChecksTotal,
+                ipv6PrefixBits);
     }
 }

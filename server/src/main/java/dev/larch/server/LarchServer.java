@@ -142,7 +142,10 @@ public final class LarchServer implements AutoCloseable {
                     ? InitialSuffix.createIfEmpty(open.directory(), open.checker())
                     : Optional.empty();
             AdminCredentials admin = AdminCredentials.resolve(
-                    config.security().adminPassword(), env, config.storage().dataDir());
+                    config.security().adminPassword(),
+                    env,
+                    config.storage().dataDir(),
+                    AdminCredentials.slowHasher(config.security().passwordScheme(), config.passwords()));
             var schemaNormalizer = open.directory().schemaNormalizer();
             var credentials = new ConfiguredCredentials(
                     schemaNormalizer.dn("cn=admin," + config.suffix()),

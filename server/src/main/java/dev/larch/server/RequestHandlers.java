@@ -26,8 +26,12 @@ import dev.larch.server.auth.HashCostLimits;
 import dev.larch.server.auth.IncomingPasswords;
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordHasher;
+import dev.larch.server.auth.PasswordRehash;
 import dev.larch.server.auth.ProxiedAuthorization;
+import dev.larch.server.auth.SuspectChecks;
 import dev.larch.server.auth.TransportRule;
+import dev.larch.server.auth.policy.BindAdmission;
+import dev.larch.server.auth.policy.PasswordGuesses;
 import dev.larch.server.auth.policy.PasswordPolicies;
 import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.auth.sasl.SaslBinds;
@@ -188,8 +192,10 @@ public final class RequestHandlers {
         writes.hidingFailures(access::hidingAncestors);
         SaslBinds sasl = SaslBinds.over(
                 directory, new FilterCompiler(schema), new SearchPlanner(open.store(), limits.indexEntryLimit()), tls);
+        BindAdmission admission = new BindAdmission(
+                passwords.adminMaxFailures(), passwords.adminLockoutSeconds(), Clock.systemUTC(), System::nanoTime);
         PasswordPolicies policies = PasswordPolicies.create(
-                directory, writes, passwordPolicy, security.maxPasswordIterations(), Clock.systemUTC());
+                directory, writes, passwordPolicy, security.maxPasswordIterations(), Clock.systemUTC(), admission);
         PasswordAttributes passwordAttributes = PasswordAttributes.of(schema);
         PasswordWork passwordWork = new PasswordWork(
                 workers,
@@ -197,7 +203,8 @@ public final class RequestHandlers {
                         passwordAttributes,
                         new PasswordHasher(security.passwordScheme(), passwords),
                         passwords.allowPrehashedPasswords(),
-                        HashCostLimits.of(security.maxPasswordIterations(), passwords)));
+                        HashCostLimits.of(security.maxPasswordIterations(), passwords)),
+                new PasswordGuesses(admission, policies.bind()));
         SupportedControls controls = SupportedControls.builder()
                 .offer(PpolicyControls.OID, SupportedControls.ALL_OPERATIONS)
                 .offer(Paging.OID, MessageTypeEnum.SEARCH_REQUEST)
@@ -302,10 +309,21 @@ public final class RequestHandlers {
                         new FailedBindDelays(
                                 security.bindFailureDelayMillis(),
                                 security.bindFailureMaxDelayMillis(),
+                                passwords.ipv6PrefixBits(),
                                 System::nanoTime),
                         sasl,
                         new TransportRule(tls.requireTlsForBinds()),
-                        policies.bind()),
+                        policies.bind(),
+                        admission,
+                        passwords.rehashOnBind()
+                                ? new PasswordRehash(
+                                        directory, writes, new PasswordHasher(security.passwordScheme(), passwords))
+                                : null,
+                        new SuspectChecks(
+                                passwords.suspectChecksPerAddress(),
+                                passwords.suspectChecksTotal() > 0
+                                        ? passwords.suspectChecksTotal()
+                                        : Math.max(passwords.suspectChecksPerAddress(), 8 * workers.threads()))),
                 new SearchHandler(
                         directory,
                         new FilterCompiler(schema),

@@ -15,10 +15,12 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.larch.config.Passwords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +38,9 @@ import org.slf4j.LoggerFactory;
  *       returned once so the server can print it.
  * </ol>
  * A configured or environment value that is already a hash ({@code {SSHA256}...}, as slappasswd
- * prints) is used as it is; anything else is hashed. The file only ever holds a hash.
+ * prints) is used as it is; anything else is hashed, in memory, with the slow hasher the server
+ * gives (PBKDF2 at the configured iterations unless the configured scheme is slow itself), so the
+ * administrator's verifier costs a guess as much as any user's. The file only ever holds a hash.
  *
  * <p>Immutable and thread-safe.
  */
@@ -95,23 +99,34 @@ public final class AdminCredentials {
      */
     public static AdminCredentials resolve(
             String configuredPassword, Map<String, String> env, Path dataDir, String scheme) throws IOException {
+        return resolve(configuredPassword, env, dataDir, new PasswordHasher(scheme, Passwords.DEFAULTS));
+    }
+
+    /**
+     * {@link #resolve(String, Map, Path, String)} hashing cleartext with {@code hasher}.
+     *
+     * @param hasher hashes a cleartext password; the server gives a slow one ({@link #slowHasher})
+     */
+    public static AdminCredentials resolve(
+            String configuredPassword, Map<String, String> env, Path dataDir, PasswordHasher hasher)
+            throws IOException {
         if (configuredPassword != null && !configuredPassword.isEmpty()) {
-            return new AdminCredentials(verifierFor(configuredPassword, scheme), null, Source.CONFIG);
+            return new AdminCredentials(verifierFor(configuredPassword, hasher), null, Source.CONFIG);
         }
         String fromEnv = env.get(ENV_VARIABLE);
         if (fromEnv != null && !fromEnv.isEmpty()) {
-            return new AdminCredentials(verifierFor(fromEnv, scheme), null, Source.ENVIRONMENT);
+            return new AdminCredentials(verifierFor(fromEnv, hasher), null, Source.ENVIRONMENT);
         }
         String secretFile = env.get(ENV_FILE_VARIABLE);
         if (secretFile != null && !secretFile.isEmpty()) {
-            return new AdminCredentials(verifierFor(readSecret(Path.of(secretFile)), scheme), null, Source.ENVIRONMENT);
+            return new AdminCredentials(verifierFor(readSecret(Path.of(secretFile)), hasher), null, Source.ENVIRONMENT);
         }
         Path file = dataDir.resolve(FILE_NAME);
         if (Files.exists(file)) {
             return new AdminCredentials(readStored(file), null, Source.STORED_FILE);
         }
         String password = generate();
-        byte[] hash = PasswordSchemes.hash(scheme, password.getBytes(StandardCharsets.UTF_8));
+        byte[] hash = hasher.hash(password.getBytes(StandardCharsets.UTF_8));
         store(file, hash);
         return new AdminCredentials(hash, password, Source.GENERATED);
     }
@@ -159,9 +174,19 @@ public final class AdminCredentials {
         return "AdminCredentials[source=" + source + "]";
     }
 
-    private static byte[] verifierFor(String password, String scheme) {
+    private static byte[] verifierFor(String password, PasswordHasher hasher) {
         byte[] bytes = password.getBytes(StandardCharsets.UTF_8);
-        return PasswordSchemes.isHashed(bytes) ? bytes : PasswordSchemes.hash(scheme, bytes);
+        return PasswordSchemes.isHashed(bytes) ? bytes : hasher.hash(bytes);
+    }
+
+    /**
+     * The hasher for the administrator's password: the configured scheme when it is slow (PBKDF2 or
+     * Argon2), else PBKDF2-SHA256 at the configured iterations: a salted SHA-2 is fast to guess.
+     */
+    public static PasswordHasher slowHasher(String configuredScheme, Passwords passwords) {
+        String scheme = configuredScheme.toUpperCase(Locale.ROOT);
+        boolean slow = scheme.startsWith("PBKDF2") || scheme.equals("ARGON2");
+        return new PasswordHasher(slow ? scheme : "PBKDF2-SHA256", passwords);
     }
 
     private static byte[] readStored(Path file) throws IOException {

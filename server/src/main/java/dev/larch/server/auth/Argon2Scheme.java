@@ -47,6 +47,13 @@ final class Argon2Scheme implements PasswordScheme {
     }
 
     @Override
+    public String cost(String encoded) {
+        return Phc.parse(encoded)
+                .map(p -> "m=" + p.memoryKib + ",t=" + p.passes + ",p=" + p.lanes)
+                .orElse("");
+    }
+
+    @Override
     public boolean affordable(String encoded, HashCostLimits limits) {
         return Phc.parse(encoded)
                 .map(p -> p.memoryKib <= limits.maxArgon2MemoryKib() && p.passes <= limits.maxArgon2Passes())

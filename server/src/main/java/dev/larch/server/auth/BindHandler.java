@@ -2,9 +2,12 @@ package dev.larch.server.auth;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import dev.larch.server.auth.policy.BindAdmission;
 import dev.larch.server.auth.policy.BindPolicy;
 import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.auth.sasl.SaslBinds;
@@ -39,6 +42,10 @@ import org.slf4j.LoggerFactory;
  * are answered after the growing delay of {@link FailedBindDelays}, scheduled on the event loop; no
  * thread sleeps.
  *
+ * <p>Every password check is admitted per account by {@link BindAdmission}, which counts failures and
+ * decides lockout as the binds arrive, so binds sent in parallel are checked one after the other once
+ * one has failed: a burst of guesses is stopped by the lock, and a right guess inside it is refused.
+ *
  * <p>When a password policy governs the entry ({@link BindPolicy}), a failure is counted towards its
  * lockout, and a right password on a locked or fully expired account gets the same answer and delay
  * as a wrong one; warnings and errors go in the password policy response control.
@@ -58,13 +65,33 @@ public final class BindHandler {
     private final LruMap<String, Boolean> warnedTooCostly = new LruMap<>(MAX_WARNED);
     private final SaslBinds sasl;
     private final TransportRule transport;
+    private final BindAdmission admission;
+    /** Null when {@code security.rehash-on-bind} is off. */
+    private final PasswordRehash rehash;
+
+    private final SuspectChecks suspects;
 
     /** Without SASL nor password policy; passwords need TLS except from local clients (the default rule). */
     public BindHandler(Directory directory, Credentials credentials, WorkerPool workers, FailedBindDelays delays) {
-        this(directory, credentials, workers, delays, SaslBinds.NONE, new TransportRule(true), null);
+        this(
+                directory,
+                credentials,
+                workers,
+                delays,
+                SaslBinds.NONE,
+                new TransportRule(true),
+                null,
+                new BindAdmission(0, 0, Clock.systemUTC(), System::nanoTime),
+                null,
+                new SuspectChecks(Integer.MAX_VALUE, Integer.MAX_VALUE));
     }
 
-    /** @param policy the password policy's part in password binds; null for none */
+    /**
+     * @param policy the password policy's part in password binds; null for none
+     * @param admission admits password checks per account (lockout, the administrator's included)
+     * @param rehash re-hashes a matched password stored in another scheme or cost; null for never
+     * @param suspects bounds the checks of clients that have been failing
+     */
     public BindHandler(
             Directory directory,
             Credentials credentials,
@@ -72,7 +99,13 @@ public final class BindHandler {
             FailedBindDelays delays,
             SaslBinds sasl,
             TransportRule transport,
-            BindPolicy policy) {
+            BindPolicy policy,
+            BindAdmission admission,
+            PasswordRehash rehash,
+            SuspectChecks suspects) {
+        this.admission = admission;
+        this.rehash = rehash;
+        this.suspects = suspects;
         this.sasl = sasl;
         this.transport = transport;
         this.directory = directory;
@@ -125,9 +158,58 @@ public final class BindHandler {
         }
         long wait = delays.nanosBeforeAttempt(dn, attempt.address);
         if (wait > 0) {
-            op.executor().schedule(() -> submit(attempt), wait, TimeUnit.NANOSECONDS);
+            op.executor().schedule(() -> admit(attempt), wait, TimeUnit.NANOSECONDS);
         } else {
-            submit(attempt);
+            admit(attempt);
+        }
+    }
+
+    /** Hands the attempt to its account's admission, which starts, keeps or refuses it. */
+    private void admit(Attempt attempt) {
+        if (attempt.op.isAbandoned()) {
+            return;
+        }
+        if (delays.suspect(attempt.address)) {
+            InetAddress client = delays.clientKey(attempt.address);
+            if (!suspects.tryAcquire(client)) {
+                complete(
+                        attempt.op,
+                        attempt.request,
+                        ResultCodeEnum.BUSY,
+                        "too many password checks from this failing client address are in progress"
+                                + " (security.suspect-checks-per-address, security.suspect-checks-total);"
+                                + " try again later");
+                return;
+            }
+            attempt.suspect = client;
+        }
+        BindAdmission.Candidate candidate = new BindAdmission.Candidate() {
+            @Override
+            public void start(BindAdmission.Slot slot) {
+                attempt.slot = slot;
+                submit(attempt);
+            }
+
+            @Override
+            public void refuseLocked() {
+                fail(attempt, null, false);
+            }
+
+            @Override
+            public ScheduledExecutorService scheduler() {
+                return attempt.op.executor();
+            }
+
+            @Override
+            public void refuseBusy(String message) {
+                releaseSuspect(attempt);
+                onEventLoop(attempt.op, () -> complete(attempt.op, attempt.request, ResultCodeEnum.BUSY, message), 0);
+            }
+        };
+        if (attempt.admin) {
+            admission.admitAdministrator(candidate);
+        } else {
+            admission.admit(attempt.dn.getNormName(), attempt.governed, candidate);
         }
     }
 
@@ -174,12 +256,24 @@ public final class BindHandler {
         }
     }
 
+    /** Called with the attempt's slot, on whichever thread admitted it. */
     private void submit(Attempt attempt) {
         if (attempt.op.isAbandoned()) {
+            attempt.slot.released();
+            releaseSuspect(attempt);
             return;
         }
         if (!workers.trySubmitThen(() -> verify(attempt))) {
-            complete(attempt.op, attempt.request, ResultCodeEnum.BUSY, "the server is busy; try the bind again later");
+            attempt.slot.released();
+            releaseSuspect(attempt);
+            onEventLoop(
+                    attempt.op,
+                    () -> complete(
+                            attempt.op,
+                            attempt.request,
+                            ResultCodeEnum.BUSY,
+                            "the server is busy; try the bind again later"),
+                    0);
         }
     }
 
@@ -189,15 +283,22 @@ public final class BindHandler {
      */
     private Runnable verify(Attempt attempt) {
         if (attempt.op.isAbandoned()) {
+            attempt.slot.released();
+            releaseSuspect(attempt);
             return null;
         }
         PasswordCheck outcome;
         try {
             outcome = check(attempt);
         } catch (RuntimeException e) {
+            attempt.slot.released();
+            releaseSuspect(attempt);
             return () -> attempt.op.complete(FailureResults.fill(attempt.request.getResultResponse(), e));
         }
         if (outcome == PasswordCheck.MATCH) {
+            if (rehash != null && attempt.matched != null && !credentials.isCurrent(attempt.matched)) {
+                attempt.rehashed = rehash.hash(attempt.password);
+            }
             return () -> onEventLoop(attempt.op, () -> succeed(attempt), 0);
         }
         if (outcome == PasswordCheck.TOO_COSTLY) {
@@ -206,15 +307,28 @@ public final class BindHandler {
         if (attempt.governed != null) {
             policy.failed(attempt.governed);
         }
-        return () -> fail(attempt, null);
+        return () -> fail(attempt, null, true);
     }
 
-    /** Answers invalidCredentials after the failed-bind delay; {@code policyError} only for a client that asked. */
-    private void fail(Attempt attempt, PasswordPolicyErrorEnum policyError) {
+    /**
+     * Answers invalidCredentials after the failed-bind delay, for which the account's next check
+     * also waits; {@code policyError} only for a client that asked.
+     *
+     * @param wrongPassword the check found a wrong password: the account's admission counts it
+     */
+    private void fail(Attempt attempt, PasswordPolicyErrorEnum policyError, boolean wrongPassword) {
         long delay = delays.failed(attempt.dn, attempt.address);
+        if (attempt.slot != null) {
+            if (wrongPassword) {
+                attempt.slot.failed(delay);
+            } else {
+                attempt.slot.refused(delay);
+            }
+        }
         onEventLoop(
                 attempt.op,
                 () -> {
+                    releaseSuspect(attempt);
                     ResultResponse response =
                             response(attempt.request, ResultCodeEnum.INVALID_CREDENTIALS, "invalid credentials");
                     if (policyError != null) {
@@ -237,6 +351,7 @@ public final class BindHandler {
         for (byte[] value : attempt.stored) {
             PasswordCheck check = credentials.check(value, attempt.password);
             if (check == PasswordCheck.MATCH) {
+                attempt.matched = value;
                 return check;
             }
             if (check == PasswordCheck.TOO_COSTLY) {
@@ -249,19 +364,26 @@ public final class BindHandler {
     /** On the event loop, where abandon happens: an abandoned bind must not change the identity. */
     private void succeed(Attempt attempt) {
         if (attempt.op.isAbandoned()) {
+            attempt.slot.released();
+            releaseSuspect(attempt);
             return;
         }
         BindPolicy.Outcome verdict = attempt.governed == null ? null : policy.succeeded(attempt.governed);
         if (verdict != null && !verdict.allowed()) {
             // Locked, or expired without grace logins: the same answer and delay as a wrong password.
-            fail(attempt, verdict.error());
+            fail(attempt, verdict.error(), false);
             return;
         }
+        attempt.slot.matched();
         attempt.op.session().bound(attempt.dn, attempt.admin);
         if (!attempt.request.isSimple()) {
             attempt.op.session().authMethod(Session.AUTH_SASL);
         }
-        delays.succeeded(attempt.dn);
+        delays.succeeded(attempt.dn, attempt.address);
+        releaseSuspect(attempt);
+        if (attempt.rehashed != null) {
+            rehash.store(attempt.dn, attempt.matched, attempt.rehashed);
+        }
         ResultResponse response = response(attempt.request, ResultCodeEnum.SUCCESS, "");
         if (verdict != null) {
             attempt.op.session().mustChangePassword(verdict.mustChange());
@@ -285,6 +407,18 @@ public final class BindHandler {
                     "bind as {} refused: its password hash costs more than security.max-password-iterations"
                             + " or security.max-argon2-* allow; re-hash it (warned once per DN)",
                     dn.getName());
+        }
+    }
+
+    /** Gives back the attempt's place among a failing address's checks, if it holds one; once. */
+    private void releaseSuspect(Attempt attempt) {
+        InetAddress client;
+        synchronized (attempt) {
+            client = attempt.suspect;
+            attempt.suspect = null;
+        }
+        if (client != null) {
+            suspects.release(client);
         }
     }
 
@@ -328,6 +462,18 @@ public final class BindHandler {
 
         /** The entry's password policy and state; null when none governs it. */
         BindPolicy.Governed governed;
+
+        /** Its place among its account's checks, once admitted; finished exactly once. */
+        BindAdmission.Slot slot;
+
+        /** The stored value the password matched; null until then. Set on the worker. */
+        byte[] matched;
+
+        /** The client key holding a place in {@link SuspectChecks}; null when none is held. Guarded by the attempt. */
+        InetAddress suspect;
+
+        /** A hash of the password in the configured scheme to store instead of {@link #matched}; null for none. */
+        byte[] rehashed;
 
         final byte[] password;
         final InetAddress address;

@@ -57,9 +57,25 @@ public final class ConfiguredCredentials implements Credentials {
         return PasswordSchemes.check(adminHash, presented, false, limits);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A failed check of a value cheaper than the configured scheme (cleartext, a salted SHA, fewer
+     * PBKDF2 iterations: {@link PasswordSchemes#cheaper}) also spends the decoy's cost, so that no
+     * failure answers faster than an unknown DN's: every failure costs at least one configured hash.
+     */
     @Override
     public PasswordCheck check(byte[] storedUserPassword, byte[] presented) {
-        return PasswordSchemes.check(storedUserPassword, presented, allowCleartext, limits);
+        PasswordCheck outcome = PasswordSchemes.check(storedUserPassword, presented, allowCleartext, limits);
+        if (outcome != PasswordCheck.MATCH && PasswordSchemes.cheaper(storedUserPassword, decoy)) {
+            checkAgainstNothing(presented);
+        }
+        return outcome;
+    }
+
+    @Override
+    public boolean isCurrent(byte[] storedUserPassword) {
+        return PasswordSchemes.sameSchemeAndCost(storedUserPassword, decoy);
     }
 
     @Override

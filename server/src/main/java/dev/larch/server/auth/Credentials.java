@@ -22,4 +22,12 @@ public interface Credentials {
      * for a DN with no password, so that its failure takes as long as a wrong password would.
      */
     void checkAgainstNothing(byte[] presented);
+
+    /**
+     * Whether a stored value is a hash of the configured scheme at the configured cost; if not, a
+     * bind that matched it may store a new one ({@code security.rehash-on-bind}). Cheap: parses.
+     */
+    default boolean isCurrent(byte[] storedUserPassword) {
+        return true;
+    }
 }

@@ -1,6 +1,8 @@
 package dev.larch.server.auth;
 
+import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -11,71 +13,123 @@ import java.util.function.LongSupplier;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
- * Slows password guessing: remembers recent failed binds per DN and per client address, and says
- * how long a failure's answer, and the next attempt, must wait. The wait starts at the first delay,
- * doubles with each further failure and stops growing at the maximum. A DN pays from its first
- * failure; an address only past {@value #ADDRESS_ALLOWANCE} failures, as many people may share one
- * (a proxy, an application server). A record is forgotten after {@link #QUIET_PERIOD_SECONDS} without
- * failures, and a DN's record when it binds successfully; an address's record is not cleared by a
+ * Slows password guessing: remembers recent failed binds per account (DN), per account and client
+ * address together, and per address, and says how long a failure's answer, and the next attempt,
+ * must wait. The wait starts at the first delay, doubles with each further failure and stops growing
+ * at the maximum. An account and address pair pays from its first failure; an account as a whole
+ * (guesses from anywhere) only past {@value #ACCOUNT_ALLOWANCE} failures, so that a guesser elsewhere
+ * does not slow the owner at once. An address alone is never delayed, so that one guesser does not
+ * slow every user behind the same NAT or proxy: its failures only make it {@link #suspect}, which
+ * bounds the hash work it may have running ({@link SuspectChecks}). IPv6 addresses are counted per
+ * prefix ({@code security.ipv6-prefix-bits}, 64 by default), as one client usually holds a whole /64.
+ *
+ * <p>A record is forgotten after {@link #QUIET_PERIOD_SECONDS} without failures, and an account's
+ * records when it binds successfully from that address; an address's record is not cleared by a
  * success, so an attacker with one valid account cannot wipe it between guesses at others.
  *
- * <p>Memory is bounded: at most {@value #MAX_TRACKED} DNs and as many addresses, the least recently
- * failing forgotten first; DNs are kept as 128-bit digests, so a long DN costs no more than a short
- * one. A client spraying random DNs only evicts other random DNs, and its address keeps paying.
+ * <p>Memory is bounded: at most {@value #MAX_TRACKED} accounts, as many pairs and as many addresses,
+ * the least recently failing forgotten first; DNs are kept as 128-bit digests, so a long DN costs no
+ * more than a short one.
  *
  * <p>Thread-safe; every method is short and takes one lock.
  */
 public final class FailedBindDelays {
-    /** Most DNs, and most addresses, remembered. */
+    /** Most DNs, pairs and addresses remembered. */
     static final int MAX_TRACKED = 10_000;
-    /** Failures an address may have before its own delay starts. */
-    static final int ADDRESS_ALLOWANCE = 10;
-    /** After this long without a failure a DN or address starts over. */
+    /** Failures an account may have, from all addresses together, before its own delay starts. */
+    static final int ACCOUNT_ALLOWANCE = 10;
+    /** After this long without a failure a record starts over. */
     static final long QUIET_PERIOD_SECONDS = 60;
 
     private final long firstDelayNanos;
     private final long maxDelayNanos;
+    private final int ipv6PrefixBits;
     private final LongSupplier nanoClock;
     private final LruMap<DnKey, Failures> byDn = new LruMap<>(MAX_TRACKED);
+    private final LruMap<Pair, Failures> byPair = new LruMap<>(MAX_TRACKED);
     private final LruMap<InetAddress, Failures> byAddress = new LruMap<>(MAX_TRACKED);
+
+    /** Counting IPv6 clients per /64. */
+    public FailedBindDelays(long firstDelayMillis, long maxDelayMillis, LongSupplier nanoClock) {
+        this(firstDelayMillis, maxDelayMillis, 64, nanoClock);
+    }
 
     /**
      * @param firstDelayMillis delay after the first counted failure; 0 turns the delays off
      * @param maxDelayMillis the longest delay, at least {@code firstDelayMillis}
+     * @param ipv6PrefixBits the prefix by which IPv6 clients count as one address, 1..128
      * @param nanoClock {@link System#nanoTime()} in production; a fake clock in tests
      */
-    public FailedBindDelays(long firstDelayMillis, long maxDelayMillis, LongSupplier nanoClock) {
+    public FailedBindDelays(long firstDelayMillis, long maxDelayMillis, int ipv6PrefixBits, LongSupplier nanoClock) {
         this.firstDelayNanos = TimeUnit.MILLISECONDS.toNanos(firstDelayMillis);
         this.maxDelayNanos = TimeUnit.MILLISECONDS.toNanos(maxDelayMillis);
+        this.ipv6PrefixBits = ipv6PrefixBits;
         this.nanoClock = nanoClock;
     }
 
     /**
+     * The address as it is counted: an IPv4 address as it is, an IPv6 address cut to its prefix;
+     * null for null.
+     */
+    public InetAddress clientKey(InetAddress address) {
+        if (!(address instanceof Inet6Address)) {
+            return address;
+        }
+        byte[] bytes = address.getAddress();
+        for (int bit = ipv6PrefixBits; bit < 128; bit++) {
+            bytes[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
+        }
+        try {
+            return InetAddress.getByAddress(bytes);
+        } catch (UnknownHostException e) {
+            // 16 bytes are always a valid IPv6 address.
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
      * How long a new bind attempt for {@code dn} from {@code address} must wait before it is checked:
-     * the rest of the delay its DN or address still owes for an earlier failure, 0 if none.
+     * the rest of the delay its account, or its account from this address, still owes for an earlier
+     * failure; 0 if none.
      *
-     * @param address the client's address; null when unknown (then only the DN counts)
+     * @param address the client's address; null when unknown (then only the account counts)
      */
     public synchronized long nanosBeforeAttempt(Dn dn, InetAddress address) {
         long now = nanoClock.getAsLong();
-        long dnWait = owed(byDn.get(DnKey.of(dn)), 0, now);
-        long addressWait = address == null ? 0 : owed(byAddress.get(address), ADDRESS_ALLOWANCE, now);
-        return Math.max(dnWait, addressWait);
+        DnKey key = DnKey.of(dn);
+        long dnWait = owed(byDn.get(key), address == null ? 0 : ACCOUNT_ALLOWANCE, now);
+        long pairWait = address == null ? 0 : owed(byPair.get(new Pair(key, clientKey(address))), 0, now);
+        return Math.max(dnWait, pairWait);
     }
 
     /**
      * Records a failed bind and returns how long its answer must be held back.
      *
-     * @param address the client's address; null when unknown
+     * @param address the client's address; null when unknown (then the account pays from its first failure)
      */
     public synchronized long failed(Dn dn, InetAddress address) {
         long now = nanoClock.getAsLong();
-        long delay = delay(count(byDn.computeIfAbsent(DnKey.of(dn), k -> new Failures()), now), 0);
-        if (address != null) {
-            int count = count(byAddress.computeIfAbsent(address, k -> new Failures()), now);
-            delay = Math.max(delay, delay(count, ADDRESS_ALLOWANCE));
+        DnKey key = DnKey.of(dn);
+        int accountFailures = count(byDn.computeIfAbsent(key, k -> new Failures()), now);
+        if (address == null) {
+            return delay(accountFailures, 0);
         }
-        return delay;
+        InetAddress client = clientKey(address);
+        count(byAddress.computeIfAbsent(client, k -> new Failures()), now);
+        int pairFailures = count(byPair.computeIfAbsent(new Pair(key, client), k -> new Failures()), now);
+        return Math.max(delay(pairFailures, 0), delay(accountFailures, ACCOUNT_ALLOWANCE));
+    }
+
+    /**
+     * Whether {@code address} failed a bind within the quiet period: its password checks are then
+     * bounded ({@link SuspectChecks}). False for null.
+     */
+    public synchronized boolean suspect(InetAddress address) {
+        if (address == null) {
+            return false;
+        }
+        Failures failures = byAddress.get(clientKey(address));
+        return failures != null && !expired(failures, nanoClock.getAsLong());
     }
 
     /** Forgets the failures of {@code dn} after it bound with the right password. */
@@ -83,9 +137,18 @@ public final class FailedBindDelays {
         byDn.remove(DnKey.of(dn));
     }
 
-    /** Number of DNs and addresses remembered (for tests of the bound). */
+    /** Forgets the failures of {@code dn}, and of it from {@code address}, after it bound with the right password. */
+    public synchronized void succeeded(Dn dn, InetAddress address) {
+        DnKey key = DnKey.of(dn);
+        byDn.remove(key);
+        if (address != null) {
+            byPair.remove(new Pair(key, clientKey(address)));
+        }
+    }
+
+    /** Number of DNs, pairs and addresses remembered (for tests of the bound). */
     synchronized int tracked() {
-        return byDn.size() + byAddress.size();
+        return byDn.size() + byPair.size() + byAddress.size();
     }
 
     private int count(Failures failures, long now) {
@@ -126,6 +189,9 @@ public final class FailedBindDelays {
         int count;
         long lastNanos;
     }
+
+    /** An account and a client address (IPv6: prefix) together. */
+    private record Pair(DnKey dn, InetAddress client) {}
 
     /** The first 128 bits of the SHA-256 of a DN's normalized form. */
     private record DnKey(long high, long low) {

@@ -30,6 +30,14 @@ interface PasswordScheme {
     int iterations(String encoded);
 
     /**
+     * What this stored value costs to check, as a string equal for equal costs: its iteration count
+     * by default. Cheap: parses, never hashes.
+     */
+    default String cost(String encoded) {
+        return Integer.toString(iterations(encoded));
+    }
+
+    /**
      * Whether checking this stored value stays within {@code limits}. Cheap: parses, never hashes.
      * A malformed value is affordable (it matches nothing without hashing).
      */

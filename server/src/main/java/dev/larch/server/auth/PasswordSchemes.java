@@ -127,6 +127,47 @@ public final class PasswordSchemes {
                 .isPresent();
     }
 
+    /**
+     * Whether {@code stored} is of the scheme and cost of {@code reference} (a hash the server would
+     * write now): if not, a bind that matched it may store a new hash ({@code security.rehash-on-bind}).
+     * Cleartext, unknown schemes and malformed values are never the same.
+     */
+    public static boolean sameSchemeAndCost(byte[] stored, byte[] reference) {
+        Optional<Prefixed> s = Prefixed.parse(stored);
+        Optional<Prefixed> r = Prefixed.parse(reference);
+        if (s.isEmpty() || r.isEmpty() || !s.get().scheme().equals(r.get().scheme())) {
+            return false;
+        }
+        PasswordScheme scheme = SCHEMES.get(s.get().scheme());
+        return scheme != null
+                && scheme.cost(s.get().rest()).equals(scheme.cost(r.get().rest()));
+    }
+
+    /**
+     * Whether checking {@code stored} is clearly cheaper than checking {@code reference}: it is
+     * cleartext or of an unknown scheme, a single-pass salted SHA while the reference iterates, or of
+     * the reference's own iterating scheme with fewer iterations. Then a failed check is padded with
+     * the decoy, so that its time does not tell it from an unknown DN's.
+     */
+    public static boolean cheaper(byte[] stored, byte[] reference) {
+        Optional<Prefixed> s = Prefixed.parse(stored);
+        Optional<Prefixed> r = Prefixed.parse(reference);
+        if (r.isEmpty() || !SCHEMES.containsKey(r.get().scheme())) {
+            return false;
+        }
+        PasswordScheme referenceScheme = SCHEMES.get(r.get().scheme());
+        int referenceIterations = referenceScheme.iterations(r.get().rest());
+        if (s.isEmpty() || !SCHEMES.containsKey(s.get().scheme())) {
+            return true;
+        }
+        PasswordScheme storedScheme = SCHEMES.get(s.get().scheme());
+        if (storedScheme instanceof SaltedDigestScheme) {
+            return !(referenceScheme instanceof SaltedDigestScheme);
+        }
+        return storedScheme.name().equals(referenceScheme.name())
+                && storedScheme.iterations(s.get().rest()) < referenceIterations;
+    }
+
     /** The scheme names {@link #hash} and {@link #verify} know, upper case. */
     public static List<String> supportedSchemes() {
         return List.copyOf(SCHEMES.keySet());

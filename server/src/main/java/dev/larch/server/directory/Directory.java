@@ -290,6 +290,19 @@ public final class Directory {
     }
 
     /**
+     * {@link #replace} that tells nobody (no persistent search): for a change no client made and none
+     * could tell from the entry's meaning, as a password re-hashed in another scheme on a bind.
+     */
+    public StoredEntry replaceUntold(WriteTxn txn, StoredEntry before, Entry after) {
+        txn.putEntry(before.id(), codec.encode(before.parentId(), after));
+        StoredEntry stored = EntryCodec.toStored(before.id(), before.parentId(), before.dn(), after);
+        indexes.update(txn, before, stored);
+        referrals.written(txn, before, stored);
+        memberOf.written(txn, before, stored);
+        return stored;
+    }
+
+    /**
      * Replaces the {@code memberOf} values of an entry (same ID, DN and parent) with {@code
      * groupDns}, none when empty, and its memberOf index keys; nobody is told, as the values derive
      * from changes already told.

@@ -7,6 +7,7 @@ import java.util.Set;
 
 import dev.larch.server.access.AccessControl;
 import dev.larch.server.auth.IncomingPasswords;
+import dev.larch.server.auth.policy.PasswordGuesses;
 import dev.larch.server.auth.policy.PasswordModifications;
 import dev.larch.server.auth.policy.PolicyRefusal;
 import dev.larch.server.auth.policy.PpolicyControls;
@@ -24,6 +25,7 @@ import org.apache.directory.api.ldap.model.entry.DefaultModification;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.entry.Modification;
 import org.apache.directory.api.ldap.model.entry.ModificationOperation;
+import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.message.Control;
 import org.apache.directory.api.ldap.model.message.ModifyRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
@@ -131,12 +133,14 @@ public final class ModifyHandler {
     /** On a worker: the policy checks the cleartext, then the values are hashed and the write queued. */
     private void prepare(Operation op, ModifyRequest request, Dn dn, List<Modification> modifications) {
         Entry current;
+        PasswordGuesses.Guess guess;
         PasswordModifications.Checked checked = null;
         try (ReadTxn txn = directory.store().read()) {
             StoredEntry stored = directory.load(txn, directory.require(txn, dn));
             // Before any hashing, so that a client without the right cannot make the server hash.
             access.requireModify(op.session(), txn, stored, modifications);
             current = directory.schemaNormalizer().toEntry(stored);
+            guess = passwordWork.guesses().begin(txn, stored);
             if (policy != null) {
                 try {
                     checked = policy.check(op.session(), current.clone(), modifications, txn);
@@ -147,11 +151,17 @@ public final class ModifyHandler {
             }
         }
         List<Modification> toApply = checked == null ? modifications : checked.modifications();
-        submit(op, request, dn, modifications, withStoredPasswords(current, toApply), checked);
+        submit(op, request, dn, modifications, withStoredPasswords(current, toApply, guess), checked);
     }
 
-    /** On a worker: the modifications with password values hashed (add, replace) or resolved (delete). */
-    private List<Modification> withStoredPasswords(Entry current, List<Modification> modifications) {
+    /**
+     * On a worker: the modifications with password values hashed (add, replace) or resolved (delete).
+     * A delete by a cleartext value that matches no stored value is a wrong password guessed, counted
+     * as a failed bind ({@code guess}); while the account is locked such a value is not checked at
+     * all (the delete then fails with noSuchAttribute, as for any value the entry lacks).
+     */
+    private List<Modification> withStoredPasswords(
+            Entry current, List<Modification> modifications, PasswordGuesses.Guess guess) {
         IncomingPasswords passwords = passwordWork.passwords();
         List<Modification> out = new ArrayList<>(modifications.size());
         for (Modification mod : modifications) {
@@ -159,13 +169,31 @@ public final class ModifyHandler {
             if (change == null || !passwords.hashes(change)) {
                 out.add(mod);
             } else if (mod.getOperation() == ModificationOperation.REMOVE_ATTRIBUTE) {
-                Attribute stored = passwords.storedValueFor(current.get(change.getAttributeType()), change);
+                Attribute existing = current.get(change.getAttributeType());
+                if (existing != null && change.size() > 0 && !existingHoldsAll(existing, change) && guess.locked()) {
+                    out.add(mod);
+                    continue;
+                }
+                Attribute stored = passwords.storedValueFor(existing, change);
+                if (existing != null && !existingHoldsAll(existing, stored)) {
+                    guess.failed();
+                }
                 out.add(new DefaultModification(mod.getOperation(), stored));
             } else {
                 out.add(new DefaultModification(mod.getOperation(), passwords.hashed(change)));
             }
         }
         return out;
+    }
+
+    /** Whether every value of {@code values} is one the entry stores as it is (no password check needed). */
+    private static boolean existingHoldsAll(Attribute existing, Attribute values) {
+        for (Value v : values) {
+            if (!existing.contains(v)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The OIDs of the attribute types {@code modifications} change; unknown types are left out. */

@@ -9,6 +9,7 @@ import dev.larch.server.access.AccessControl;
 import dev.larch.server.auth.IncomingPasswords;
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.policy.PasswordChangeEffects;
+import dev.larch.server.auth.policy.PasswordGuesses;
 import dev.larch.server.auth.policy.PasswordModifications;
 import dev.larch.server.auth.policy.PolicyRefusal;
 import dev.larch.server.auth.policy.PpolicyControls;
@@ -142,9 +143,17 @@ public final class PasswordModifyHandler {
             // Before any hashing, so that a client without the right cannot make the server hash.
             access.requireModify(op.session(), txn, stored, List.of(PASSWORD_CHANGE));
             Entry current = directory.schemaNormalizer().toEntry(stored);
-            if (oldPassword != null
-                    && !passwords.matchesAny(current.get(PasswordAttributes.USER_PASSWORD_OID), oldPassword)) {
-                throw new ResultCodeException(ResultCodeEnum.INVALID_CREDENTIALS, "the old password does not match");
+            if (oldPassword != null) {
+                // A password check like a bind's: counted towards the lockout, refused while locked.
+                PasswordGuesses.Guess guess = passwordWork.guesses().begin(txn, stored);
+                boolean locked = guess.locked();
+                if (locked || !passwords.matchesAny(current.get(PasswordAttributes.USER_PASSWORD_OID), oldPassword)) {
+                    if (!locked) {
+                        guess.failed();
+                    }
+                    throw new ResultCodeException(
+                            ResultCodeEnum.INVALID_CREDENTIALS, "the old password does not match");
+                }
             }
             if (policy != null) {
                 if (!adminReset && oldPassword == null && policy.requiresOldPassword(current, txn)) {

@@ -1,6 +1,7 @@
 package dev.larch.server.write;
 
 import dev.larch.server.auth.IncomingPasswords;
+import dev.larch.server.auth.policy.PasswordGuesses;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
@@ -18,14 +19,25 @@ import org.apache.directory.api.ldap.model.message.ResultResponseRequest;
 public final class PasswordWork {
     private final WorkerPool workers;
     private final IncomingPasswords passwords;
+    private final PasswordGuesses guesses;
 
     public PasswordWork(WorkerPool workers, IncomingPasswords passwords) {
+        this(workers, passwords, PasswordGuesses.NONE);
+    }
+
+    /** @param guesses counts wrong passwords presented in writes like failed binds */
+    public PasswordWork(WorkerPool workers, IncomingPasswords passwords, PasswordGuesses guesses) {
         this.workers = workers;
         this.passwords = passwords;
+        this.guesses = guesses;
     }
 
     IncomingPasswords passwords() {
         return passwords;
+    }
+
+    PasswordGuesses guesses() {
+        return guesses;
     }
 
     /**

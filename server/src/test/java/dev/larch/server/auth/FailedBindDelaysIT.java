@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Failed binds are answered late, per DN, without holding up anyone else. Only lower bounds on time
  * are asserted; that another bind is not held back is shown by the order of answers.
  *
- * <p>All tests share 127.0.0.1, whose own delay starts past {@link FailedBindDelays#ADDRESS_ALLOWANCE}
+ * <p>All tests share 127.0.0.1; an address alone is never delayed, and the account's delay from any
+ * address starts past {@link FailedBindDelays#ACCOUNT_ALLOWANCE}
  * failures: the tests of this class fail fewer binds than that in total.
  */
 class FailedBindDelaysIT {

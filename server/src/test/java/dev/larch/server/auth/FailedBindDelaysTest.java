@@ -8,6 +8,7 @@ import org.apache.directory.api.ldap.model.name.Dn;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FailedBindDelaysTest {
@@ -52,29 +53,60 @@ class FailedBindDelaysTest {
     }
 
     @Test
-    void anAddressPaysOnlyPastItsAllowanceAndAcrossDns() throws Exception {
-        InetAddress client = address(1);
-        for (int i = 0; i < FailedBindDelays.ADDRESS_ALLOWANCE; i++) {
-            // each DN fails once: 100 ms from the DN, nothing yet from the address
-            assertEquals(100 * MS, delays.failed(dn("uid=user" + i), client));
+    void failuresFromOneAddressDelayOnlyTheirOwnAccountsNotTheNeighboursBehindIt() throws Exception {
+        InetAddress nat = address(1);
+        for (int i = 0; i < 12; i++) {
+            // a guesser behind the NAT sprays DNs: each pays its own pair's first delay
+            assertEquals(100 * MS, delays.failed(dn("uid=user" + i), nat));
         }
-        assertEquals(100 * MS, delays.failed(dn("uid=next"), client));
-        assertEquals(200 * MS, delays.failed(dn("uid=another"), client));
-        assertEquals(400 * MS, delays.failed(dn("uid=yet-another"), client));
-        assertEquals(400 * MS, delays.nanosBeforeAttempt(dn("uid=fresh"), client));
-        assertEquals(0, delays.nanosBeforeAttempt(dn("uid=fresh"), address(2)));
+        // before: the address owed 400 ms, so every user behind it waited; now nobody else does
+        assertEquals(0, delays.nanosBeforeAttempt(dn("uid=colleague"), nat));
+        assertEquals(100 * MS, delays.failed(dn("uid=colleague"), nat));
+        // ... but the address is suspect, which bounds its hash work (SuspectChecks)
+        assertTrue(delays.suspect(nat));
+        assertFalse(delays.suspect(address(2)));
     }
 
     @Test
-    void successClearsTheDnButNotTheAddress() throws Exception {
+    void anAccountPaysFromAnyAddressOnlyPastItsAllowanceAndItsPairFromTheFirstFailure() throws Exception {
+        Dn alice = dn("uid=alice");
+        for (int i = 0; i < FailedBindDelays.ACCOUNT_ALLOWANCE; i++) {
+            delays.failed(alice, address(10 + i));
+        }
+        assertEquals(0, delays.nanosBeforeAttempt(alice, address(2)), "the owner elsewhere is not slowed yet");
+        assertEquals(100 * MS, delays.nanosBeforeAttempt(alice, address(10)));
+        assertEquals(100 * MS, delays.failed(alice, address(3)), "the 11th failure of the account");
+        assertEquals(100 * MS, delays.nanosBeforeAttempt(alice, address(2)));
+    }
+
+    @Test
+    void ipv6ClientsAreCountedPerPrefix() throws Exception {
+        Dn alice = dn("uid=alice");
+        InetAddress one = InetAddress.getByName("2001:db8:1:2::1");
+        InetAddress sameSlash64 = InetAddress.getByName("2001:db8:1:2:ffff::9");
+        InetAddress otherSlash64 = InetAddress.getByName("2001:db8:1:3::1");
+        delays.failed(alice, one);
+        assertEquals(100 * MS, delays.nanosBeforeAttempt(alice, sameSlash64));
+        assertTrue(delays.suspect(sameSlash64));
+        assertEquals(0, delays.nanosBeforeAttempt(alice, otherSlash64));
+        assertFalse(delays.suspect(otherSlash64));
+
+        FailedBindDelays per48 = new FailedBindDelays(100, 1_000, 48, () -> now);
+        per48.failed(alice, one);
+        assertTrue(per48.suspect(otherSlash64));
+        assertEquals(per48.clientKey(one), per48.clientKey(otherSlash64));
+    }
+
+    @Test
+    void successClearsTheAccountAndItsPairButNotTheAddress() throws Exception {
         Dn alice = dn("uid=alice");
         InetAddress client = address(1);
-        for (int i = 0; i < FailedBindDelays.ADDRESS_ALLOWANCE + 2; i++) {
+        for (int i = 0; i < FailedBindDelays.ACCOUNT_ALLOWANCE + 2; i++) {
             delays.failed(alice, client);
         }
-        delays.succeeded(alice);
-        assertEquals(200 * MS, delays.nanosBeforeAttempt(alice, client));
-        assertEquals(0, delays.nanosBeforeAttempt(alice, address(2)));
+        delays.succeeded(alice, client);
+        assertEquals(0, delays.nanosBeforeAttempt(alice, client));
+        assertTrue(delays.suspect(client));
         assertEquals(100 * MS, delays.failed(alice, address(2)));
     }
 
@@ -95,9 +127,9 @@ class FailedBindDelaysTest {
         for (int i = 0; i < 3 * FailedBindDelays.MAX_TRACKED; i++) {
             delays.failed(dn("uid=random" + i), client);
         }
-        assertTrue(delays.tracked() <= FailedBindDelays.MAX_TRACKED + 1, "tracked " + delays.tracked());
-        // the sprayer's address is the most recent entry of its map, so it is still paying
-        assertEquals(1_000 * MS, delays.nanosBeforeAttempt(dn("uid=someone"), client));
+        assertTrue(delays.tracked() <= 2 * FailedBindDelays.MAX_TRACKED + 1, "tracked " + delays.tracked());
+        // the sprayer's address is the most recent entry of its map, so it is still suspect
+        assertTrue(delays.suspect(client));
     }
 
     @Test

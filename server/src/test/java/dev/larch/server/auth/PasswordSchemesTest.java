@@ -200,4 +200,21 @@ class PasswordSchemesTest {
         byte[] stored = PasswordSchemes.hash("SSHA256", bytes("secret"));
         assertEquals(PasswordCheck.MATCH, PasswordSchemes.check(stored, bytes("secret"), false, 1));
     }
+
+    @Test
+    void aStoredHashCheaperThanTheConfiguredOneIsPaddedAndOneOfTheSameCostIsCurrent() {
+        byte[] pw = "pw".getBytes(US_ASCII);
+        byte[] reference = PasswordSchemes.hash("PBKDF2-SHA256", pw);
+        byte[] fewer = "{PBKDF2-SHA256}1000$c2FsdHNhbHRzYWx0c2FsdA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+                .getBytes(US_ASCII);
+        assertTrue(PasswordSchemes.cheaper(PasswordSchemes.hash("SSHA", pw), reference));
+        assertTrue(PasswordSchemes.cheaper("cleartext".getBytes(US_ASCII), reference));
+        assertTrue(PasswordSchemes.cheaper(fewer, reference));
+        assertFalse(PasswordSchemes.cheaper(PasswordSchemes.hash("PBKDF2-SHA256", pw), reference));
+        assertFalse(PasswordSchemes.cheaper(PasswordSchemes.hash("SSHA", pw), PasswordSchemes.hash("SSHA512", pw)));
+
+        assertTrue(PasswordSchemes.sameSchemeAndCost(PasswordSchemes.hash("PBKDF2-SHA256", pw), reference));
+        assertFalse(PasswordSchemes.sameSchemeAndCost(fewer, reference));
+        assertFalse(PasswordSchemes.sameSchemeAndCost(PasswordSchemes.hash("SSHA", pw), reference));
+    }
 }

@@ -81,20 +81,23 @@ public final class TestServer implements AutoCloseable {
         Storage s = c.storage();
         Security security = c.security();
         return new LarchConfig(
-                c.suffix(),
-                c.listen(),
-                new Storage(s.dataDir(), 1L << 30, s.maxReaders(), false, s.importBatchEntries(), false),
-                c.limits(),
-                new Security(
-                        security.adminPassword(),
-                        security.allowCleartextPasswords(),
-                        security.passwordScheme(),
-                        security.maxPasswordIterations(),
-                        TEST_BIND_FAILURE_DELAY_MILLIS,
-                        10 * TEST_BIND_FAILURE_DELAY_MILLIS),
-                new Logging(false, "INFO"),
-                c.indexes(),
-                c.schemaFiles());
+                        c.suffix(),
+                        c.listen(),
+                        new Storage(s.dataDir(), 1L << 30, s.maxReaders(), false, s.importBatchEntries(), false),
+                        c.limits(),
+                        new Security(
+                                security.adminPassword(),
+                                security.allowCleartextPasswords(),
+                                security.passwordScheme(),
+                                security.maxPasswordIterations(),
+                                TEST_BIND_FAILURE_DELAY_MILLIS,
+                                10 * TEST_BIND_FAILURE_DELAY_MILLIS),
+                        new Logging(false, "INFO"),
+                        c.indexes(),
+                        c.schemaFiles())
+                // Tests share 127.0.0.1 and fail binds on purpose: a failing address's bound on checks
+                // in progress (2 by default) would answer unrelated parallel binds busy.
+                .withPasswords(c.passwords().withSuspectChecks(256, 256));
     }
 
     public static LarchConfig withLimits(LarchConfig c, Limits limits) {

@@ -21,10 +21,16 @@ public record PasswordPolicies(BindPolicy bind, PasswordModifications passwords,
      * Wires the policy and registers the cache's invalidation with {@code writes}.
      *
      * @param maxIterations {@code security.max-password-iterations}, the bound on history checks
+     * @param admission the bind admission, told which entries clients' writes changed
      * @throws IllegalArgumentException when {@code security.default-password-policy} is not a DN
      */
     public static PasswordPolicies create(
-            Directory directory, WriteQueue writes, PasswordPolicySettings settings, int maxIterations, Clock clock) {
+            Directory directory,
+            WriteQueue writes,
+            PasswordPolicySettings settings,
+            int maxIterations,
+            Clock clock,
+            BindAdmission admission) {
         PolicyCache cache = new PolicyCache(directory);
         PolicyResolver resolver;
         try {
@@ -33,7 +39,7 @@ public record PasswordPolicies(BindPolicy bind, PasswordModifications passwords,
             throw new IllegalArgumentException(
                     "security.default-password-policy: not a valid DN: " + settings.defaultPolicyDn(), e);
         }
-        writes.afterCommit(new PolicyInvalidation(directory.schemaNormalizer(), cache));
+        writes.afterCommit(new PolicyInvalidation(directory.schemaNormalizer(), cache, admission));
         PasswordPolicyEnforcer enforcer = new PasswordPolicyEnforcer(resolver, clock, maxIterations);
         PasswordModifications passwords =
                 new PasswordModifications(directory.schemaNormalizer(), enforcer, resolver, maxIterations);
