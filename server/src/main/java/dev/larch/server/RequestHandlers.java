@@ -334,7 +334,7 @@ public final class RequestHandlers {
                         access,
                         new FilterCompiler(schema),
                         new SearchPlanner(open.store(), limits.indexEntryLimit()),
-                        credentials.adminDn()),
+                        policies.bind()),
                 new ReferralGate(directory, access, new FilterCompiler(schema)));
     }
 }

@@ -55,16 +55,16 @@ public final class Session {
     /**
      * The session an operation with proxied authorization (RFC 4370) runs as: this connection's
      * transport (address, TLS) with another identity, for that one operation. Changing it never
-     * changes this session.
+     * changes this session. The identity acted as is never the administrator, whatever its DN (see
+     * {@link #isAdmin}).
      *
-     * @param dn the identity acted as; the empty DN for anonymous
+     * @param dn the stored entry acted as; the empty DN for anonymous
      */
-    public Session actingAs(Dn dn, boolean isAdmin) {
+    public Session actingAs(Dn dn) {
         Session acting = new Session(id, remoteAddress);
         acting.tls = tls;
         acting.authMethod = authMethod;
         acting.boundDn = dn;
-        acting.admin = isAdmin;
         return acting;
     }
 
@@ -105,13 +105,19 @@ public final class Session {
         return boundDn.isEmpty();
     }
 
-    /** True when the bound identity is the directory administrator. */
+    /**
+     * True when the bound identity is the directory administrator: set only by a bind that proved the
+     * configured administrator credentials ({@code security.admin-password}), never derived from a DN.
+     * A stored entry whose DN equals the administrator's, reached by a client certificate or by proxied
+     * authorization, is that entry and has its rights only.
+     */
     public boolean isAdmin() {
         return admin;
     }
 
     /**
      * Records a successful bind; {@code dn} empty means anonymous. Clears {@link #mustChangePassword}.
+     * {@code isAdmin} must be true only after the administrator's credentials were checked.
      * The authentication method becomes {@value #AUTH_SIMPLE} for a named identity and
      * {@value #AUTH_NONE} for anonymous; a SASL bind sets its own with {@link #authMethod(String)}
      * afterwards.
