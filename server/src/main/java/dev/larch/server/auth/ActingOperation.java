@@ -7,12 +7,16 @@ import org.apache.directory.api.ldap.model.message.Request;
 import org.apache.directory.api.ldap.model.message.Response;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 
-/** An operation run as another identity (proxied authorization): everything but the session is the original's. */
-final class ActingOperation implements Operation {
+/**
+ * An operation run with another session than its connection's current one: another identity (proxied
+ * authorization), or the identity the connection had when the operation was admitted
+ * ({@link Session#admitted}). Everything but the session is the original's.
+ */
+public final class ActingOperation implements Operation {
     private final Operation original;
     private final Session acting;
 
-    ActingOperation(Operation original, Session acting) {
+    public ActingOperation(Operation original, Session acting) {
         this.original = original;
         this.acting = acting;
     }

@@ -27,6 +27,11 @@ public final class Session {
 
     private final long id;
     private final SocketAddress remoteAddress;
+    /** The connection's own session when this is an admitted copy ({@link #admitted}); null otherwise. */
+    private final Session origin;
+    /** Successful binds so far (for a copy: at the time it was made); guarded by the connection's session. */
+    private long binds;
+
     private volatile Dn boundDn = Dn.EMPTY_DN;
     private volatile boolean admin;
     private volatile TlsState tls;
@@ -36,8 +41,32 @@ public final class Session {
     private Map<Class<?>, Object> attachments;
 
     public Session(long id, SocketAddress remoteAddress) {
+        this(id, remoteAddress, null);
+    }
+
+    private Session(long id, SocketAddress remoteAddress, Session origin) {
         this.id = id;
         this.remoteAddress = remoteAddress;
+        this.origin = origin;
+    }
+
+    /**
+     * This session as it is now, for an operation admitted now that runs later (a write waits in the
+     * write queue): a bind on the connection meanwhile does not change who performs it. Clearing
+     * {@link #mustChangePassword} on the copy (its identity changed its own password) reaches this
+     * session only while it is still bound as that identity.
+     */
+    public Session admitted() {
+        Session copy = new Session(id, remoteAddress, this);
+        synchronized (this) {
+            copy.binds = binds;
+            copy.boundDn = boundDn;
+            copy.admin = admin;
+            copy.mustChangePassword = mustChangePassword;
+        }
+        copy.tls = tls;
+        copy.authMethod = authMethod;
+        return copy;
     }
 
     /**
@@ -122,7 +151,8 @@ public final class Session {
      * {@value #AUTH_NONE} for anonymous; a SASL bind sets its own with {@link #authMethod(String)}
      * afterwards.
      */
-    public void bound(Dn dn, boolean isAdmin) {
+    public synchronized void bound(Dn dn, boolean isAdmin) {
+        binds++;
         this.boundDn = dn == null ? Dn.EMPTY_DN : dn;
         this.admin = isAdmin;
         this.mustChangePassword = false;
@@ -138,9 +168,19 @@ public final class Session {
         return mustChangePassword;
     }
 
-    /** Sets or clears the must-change state; set by the bind handler, cleared by a password change. */
+    /**
+     * Sets or clears the must-change state; set by the bind handler, cleared by a password change. On an
+     * {@link #admitted} copy, also the connection's, unless it was bound again since the copy was made.
+     */
     public void mustChangePassword(boolean value) {
         this.mustChangePassword = value;
+        if (origin != null) {
+            synchronized (origin) {
+                if (origin.binds == binds) {
+                    origin.mustChangePassword = value;
+                }
+            }
+        }
     }
 
     /**

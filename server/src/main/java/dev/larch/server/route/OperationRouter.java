@@ -1,5 +1,6 @@
 package dev.larch.server.route;
 
+import dev.larch.server.auth.ActingOperation;
 import dev.larch.server.auth.BindHandler;
 import dev.larch.server.auth.ProxiedAuthorization;
 import dev.larch.server.auth.policy.MustChangeGate;
@@ -9,6 +10,7 @@ import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.SearchHandler;
+import dev.larch.server.read.VirtualEntries;
 import dev.larch.server.referral.ReferralGate;
 import dev.larch.server.write.AddHandler;
 import dev.larch.server.write.DeleteHandler;
@@ -84,6 +86,18 @@ public final class OperationRouter implements RequestHandler {
         this.modifyDn = modifyDn;
     }
 
+    /** Requests that change the directory, and so may wait in the write queue. */
+    private static boolean isWrite(Request request) {
+        return switch (request) {
+            case AddRequest r -> true;
+            case DeleteRequest r -> true;
+            case ModifyRequest r -> true;
+            case ModifyDnRequest r -> true;
+            case ExtendedRequest r -> VirtualEntries.PASSWORD_MODIFY_OID.equals(r.getRequestName());
+            default -> false;
+        };
+    }
+
     @Override
     public void handle(Operation received) {
         Request request = received.request();
@@ -96,8 +110,13 @@ public final class OperationRouter implements RequestHandler {
                 received.complete(refusal);
                 return;
             }
+            if (isWrite(request)) {
+                // Who performs a write is decided now, as it is admitted: a rebind while it waits in the
+                // write queue (a pooled connection handed to another user) must not change it.
+                op = new ActingOperation(received, received.session().admitted());
+            }
             if (proxied != null && !(request instanceof BindRequest)) {
-                op = proxied.apply(received);
+                op = proxied.apply(op);
             }
             if (referrals != null) {
                 // After proxied authorization: whether the referral may be shown is the proxied identity's call.
