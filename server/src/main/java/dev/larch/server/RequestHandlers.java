@@ -26,6 +26,7 @@ import dev.larch.server.auth.IncomingPasswords;
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordHasher;
 import dev.larch.server.auth.ProxiedAuthorization;
+import dev.larch.server.auth.SessionRevocations;
 import dev.larch.server.auth.TransportRule;
 import dev.larch.server.auth.policy.PasswordPolicies;
 import dev.larch.server.auth.policy.PpolicyControls;
@@ -335,6 +336,7 @@ public final class RequestHandlers {
                         new FilterCompiler(schema),
                         new SearchPlanner(open.store(), limits.indexEntryLimit()),
                         policies.bind()),
-                new ReferralGate(directory, access, new FilterCompiler(schema)));
+                new ReferralGate(directory, access, new FilterCompiler(schema)),
+                new SessionRevocations(directory.schemaNormalizer()));
     }
 }

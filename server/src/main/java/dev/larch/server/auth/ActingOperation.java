@@ -1,5 +1,7 @@
 package dev.larch.server.auth;
 
+import java.util.function.Consumer;
+
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
 import io.netty.util.concurrent.EventExecutor;
@@ -15,10 +17,18 @@ import org.apache.directory.api.ldap.model.message.ResultResponse;
 public final class ActingOperation implements Operation {
     private final Operation original;
     private final Session acting;
+    /** Sees the final response before the client does; null for none. */
+    private final Consumer<ResultResponse> beforeAnswer;
 
     public ActingOperation(Operation original, Session acting) {
+        this(original, acting, null);
+    }
+
+    /** @param beforeAnswer sees the final response before it is sent; null for none */
+    public ActingOperation(Operation original, Session acting, Consumer<ResultResponse> beforeAnswer) {
         this.original = original;
         this.acting = acting;
+        this.beforeAnswer = beforeAnswer;
     }
 
     @Override
@@ -58,6 +68,9 @@ public final class ActingOperation implements Operation {
 
     @Override
     public void complete(ResultResponse response) {
+        if (beforeAnswer != null) {
+            beforeAnswer.accept(response);
+        }
         original.complete(response);
     }
 

@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.apache.directory.api.ldap.model.name.Dn;
@@ -31,6 +32,10 @@ public final class Session {
     private final Session origin;
     /** Successful binds so far (for a copy: at the time it was made); guarded by the connection's session. */
     private long binds;
+    /** Orders every successful bind of the process: a bind with a smaller number happened before. */
+    private static final AtomicLong BIND_SEQUENCE = new AtomicLong();
+    /** This session's place in {@link #BIND_SEQUENCE}; 0 before its first bind. */
+    private volatile long bindSequence;
 
     private volatile Dn boundDn = Dn.EMPTY_DN;
     private volatile boolean admin;
@@ -134,6 +139,30 @@ public final class Session {
         return boundDn.isEmpty();
     }
 
+    /** The number of the latest successful bind of the whole process, for {@link #forgetIdentityBoundBy}. */
+    public static long bindsSoFar() {
+        return BIND_SEQUENCE.get();
+    }
+
+    /**
+     * Makes the session anonymous when its named, non-administrator identity was bound by bind number
+     * {@code sequence} or earlier (see {@link #bindsSoFar}); a later bind keeps its identity.
+     *
+     * @return whether the identity was forgotten
+     */
+    public synchronized boolean forgetIdentityBoundBy(long sequence) {
+        if (isAnonymous() || admin || bindSequence > sequence) {
+            return false;
+        }
+        bound(Dn.EMPTY_DN, false);
+        return true;
+    }
+
+    /** This session's bind number ({@link #bindsSoFar} just after its latest bind); 0 before any. */
+    public long bindSequence() {
+        return bindSequence;
+    }
+
     /**
      * True when the bound identity is the directory administrator: set only by a bind that proved the
      * configured administrator credentials ({@code security.admin-password}), never derived from a DN.
@@ -153,6 +182,7 @@ public final class Session {
      */
     public synchronized void bound(Dn dn, boolean isAdmin) {
         binds++;
+        bindSequence = BIND_SEQUENCE.incrementAndGet();
         this.boundDn = dn == null ? Dn.EMPTY_DN : dn;
         this.admin = isAdmin;
         this.mustChangePassword = false;

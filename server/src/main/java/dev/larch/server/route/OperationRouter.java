@@ -3,11 +3,13 @@ package dev.larch.server.route;
 import dev.larch.server.auth.ActingOperation;
 import dev.larch.server.auth.BindHandler;
 import dev.larch.server.auth.ProxiedAuthorization;
+import dev.larch.server.auth.SessionRevocations;
 import dev.larch.server.auth.policy.MustChangeGate;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.RequestHandler;
+import dev.larch.server.protocol.Session;
 import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.SearchHandler;
 import dev.larch.server.read.VirtualEntries;
@@ -51,6 +53,8 @@ public final class OperationRouter implements RequestHandler {
     private final ProxiedAuthorization proxied;
     /** Null when referral objects are ordinary entries for everyone. */
     private final ReferralGate referrals;
+    /** Null when writes never end other sessions' identities (tools, tests). */
+    private final SessionRevocations revocations;
 
     /**
      * @param mustChange holds back sessions that must change a reset password; null for none
@@ -58,6 +62,8 @@ public final class OperationRouter implements RequestHandler {
      * @param controls the controls offered; a request with any other critical control is refused
      * @param proxied proxied authorization (RFC 4370); null when not offered
      * @param referrals answers operations on referral objects with referrals (RFC 3296); null for none
+     * @param revocations takes their identity from sessions whose account a write locked, deleted or
+     *     reset; null for none
      */
     public OperationRouter(
             BindHandler bind,
@@ -71,8 +77,10 @@ public final class OperationRouter implements RequestHandler {
             PasswordModifyHandler passwordModify,
             SupportedControls controls,
             ProxiedAuthorization proxied,
-            ReferralGate referrals) {
+            ReferralGate referrals,
+            SessionRevocations revocations) {
         this.referrals = referrals;
+        this.revocations = revocations;
         this.proxied = proxied;
         this.controls = controls;
         this.mustChange = mustChange;
@@ -103,6 +111,9 @@ public final class OperationRouter implements RequestHandler {
         Request request = received.request();
         Operation op = received;
         try {
+            if (revocations != null) {
+                revocations.check(received.session());
+            }
             controls.screen(request);
             // The requester's own state first: one who must change a reset password may not proxy.
             ResultResponse refusal = mustChange == null ? null : mustChange.refusal(received.session(), request);
@@ -117,6 +128,10 @@ public final class OperationRouter implements RequestHandler {
             }
             if (proxied != null && !(request instanceof BindRequest)) {
                 op = proxied.apply(op);
+            }
+            if (revocations != null && isWrite(request)) {
+                Session writer = op.session();
+                op = new ActingOperation(op, writer, response -> revocations.written(writer, request, response));
             }
             if (referrals != null) {
                 // After proxied authorization: whether the referral may be shown is the proxied identity's call.
