@@ -26,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -159,7 +160,9 @@ class MigratedIdentitiesIT {
     @ValueSource(strings = {"no-policy", "lockout-policy", "no-lockout-policy", "stamped-no-policy"})
     void actingAsADisabledAccountIsAuthorizationDenied(String uid) {
         ProcessResult r = tools().as(APP, PASSWORD).ldapwhoami("-e", "!authzid=dn:uid=" + uid + "," + PEOPLE);
-        assertEquals(123, r.exitCode(), r.describe());
+        // ldapwhoami exits 1 for any failure of the operation; the result code is in what it prints
+        assertNotEquals(0, r.exitCode(), r.describe());
+        assertTrue(r.out().contains("Proxied Authorization Denied (123)"), r.describe());
     }
 
     @ParameterizedTest
