@@ -28,6 +28,7 @@ import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordHasher;
 import dev.larch.server.auth.PasswordRehash;
 import dev.larch.server.auth.ProxiedAuthorization;
+import dev.larch.server.auth.SessionRevocations;
 import dev.larch.server.auth.SuspectChecks;
 import dev.larch.server.auth.TransportRule;
 import dev.larch.server.auth.policy.BindAdmission;
@@ -358,9 +359,10 @@ public final class RequestHandlers {
                         access,
                         new FilterCompiler(schema),
                         new SearchPlanner(open.store(), limits.indexEntryLimit()),
-                        credentials.adminDn()),
+                        policies.bind()),
                 new ReferralGate(directory, access, new FilterCompiler(schema)),
                 connectionRules.minSsf(),
-                connectionRules.allowAnonymous());
+                connectionRules.allowAnonymous(),
+                new SessionRevocations(directory.schemaNormalizer()));
     }
 }

@@ -1,5 +1,7 @@
 package dev.larch.server.auth;
 
+import java.util.function.Consumer;
+
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
 import io.netty.util.concurrent.EventExecutor;
@@ -7,14 +9,26 @@ import org.apache.directory.api.ldap.model.message.Request;
 import org.apache.directory.api.ldap.model.message.Response;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 
-/** An operation run as another identity (proxied authorization): everything but the session is the original's. */
-final class ActingOperation implements Operation {
+/**
+ * An operation run with another session than its connection's current one: another identity (proxied
+ * authorization), or the identity the connection had when the operation was admitted
+ * ({@link Session#admitted}). Everything but the session is the original's.
+ */
+public final class ActingOperation implements Operation {
     private final Operation original;
     private final Session acting;
+    /** Sees the final response before the client does; null for none. */
+    private final Consumer<ResultResponse> beforeAnswer;
 
-    ActingOperation(Operation original, Session acting) {
+    public ActingOperation(Operation original, Session acting) {
+        this(original, acting, null);
+    }
+
+    /** @param beforeAnswer sees the final response before it is sent; null for none */
+    public ActingOperation(Operation original, Session acting, Consumer<ResultResponse> beforeAnswer) {
         this.original = original;
         this.acting = acting;
+        this.beforeAnswer = beforeAnswer;
     }
 
     @Override
@@ -54,6 +68,9 @@ final class ActingOperation implements Operation {
 
     @Override
     public void complete(ResultResponse response) {
+        if (beforeAnswer != null) {
+            beforeAnswer.accept(response);
+        }
         original.complete(response);
     }
 

@@ -215,23 +215,51 @@ public final class BindHandler {
 
     /**
      * SASL EXTERNAL: the TLS layer verified the certificate; {@code dn} null means it maps to no entry,
-     * which fails like a wrong password, after the same growing delay.
+     * which fails like a wrong password, after the same growing delay. A mapped entry is judged by its
+     * password policy as a right password would be: a locked or expired account fails the same way. The
+     * identity is that entry, never the administrator, whatever its DN.
      */
     private void certificateBind(Operation op, BindRequest request, Dn dn) {
         InetAddress address = addressOf(op);
-        if (dn != null) {
-            op.session().bound(dn, dn.equals(credentials.adminDn()));
+        BindPolicy.Outcome verdict = dn == null ? null : certificateVerdict(dn);
+        if (dn != null && (verdict == null || verdict.allowed())) {
+            op.session().bound(dn, false);
             op.session().authMethod(Session.AUTH_SSL);
             delays.succeeded(dn);
-            complete(op, request, ResultCodeEnum.SUCCESS, "");
+            ResultResponse response = response(request, ResultCodeEnum.SUCCESS, "");
+            if (verdict != null) {
+                op.session().mustChangePassword(verdict.mustChange());
+                PpolicyControls.answer(
+                        request, response, verdict.timeBeforeExpiration(), verdict.graceRemaining(), verdict.error());
+            }
+            op.complete(response);
             return;
         }
-        long delay = delays.failed(Dn.EMPTY_DN, address);
+        long delay = delays.failed(dn == null ? Dn.EMPTY_DN : dn, address);
+        String message = dn == null ? "the client certificate maps to no entry" : "invalid credentials";
         onEventLoop(
                 op,
-                () -> complete(
-                        op, request, ResultCodeEnum.INVALID_CREDENTIALS, "the client certificate maps to no entry"),
+                () -> {
+                    ResultResponse response = response(request, ResultCodeEnum.INVALID_CREDENTIALS, message);
+                    if (verdict != null && verdict.error() != null) {
+                        PpolicyControls.error(request, response, verdict.error());
+                    }
+                    op.complete(response);
+                },
                 delay);
+    }
+
+    /** The password policy's verdict on a certificate bind as {@code dn}; null when no policy applies. */
+    private BindPolicy.Outcome certificateVerdict(Dn dn) {
+        if (policy == null) {
+            return null;
+        }
+        try (ReadTxn txn = directory.store().read()) {
+            long id = directory.resolve(txn, dn);
+            StoredEntry entry = id == ReadTxn.NOT_FOUND ? null : directory.load(txn, id);
+            BindPolicy.Governed governed = entry == null ? null : policy.read(txn, entry);
+            return governed == null ? null : policy.succeeded(governed);
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.larch.server.auth;
 
 import dev.larch.server.access.AccessControl;
+import dev.larch.server.auth.policy.BindPolicy;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
@@ -24,9 +25,15 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * Proxied authorization v2 (RFC 4370): an operation carrying the control runs as the identity its
  * authzId names, {@code dn:DN}, {@code u:uid} (looked up through the uid equality index, exactly one
  * entry) or empty for anonymous, when the requester may act as it: the administrator always, anyone
- * else with the ACI {@code proxy} right on that identity's entry, anonymous never. Otherwise the
- * operation fails with authorizationDenied (123), naming neither the identity's existence nor its
- * rights. The bind of the connection is untouched: the next operation runs as the requester again.
+ * else with the ACI {@code proxy} right on that identity's entry, anonymous never; and when that
+ * entry's account is usable (not locked, its password neither expired nor to be changed after a
+ * reset, see {@link BindPolicy#mayActAs}). Otherwise the operation fails with authorizationDenied
+ * (123), naming neither the identity's existence nor its rights nor its state. The bind of the
+ * connection is untouched: the next operation runs as the requester again.
+ *
+ * <p>The identity acted as is always a stored entry or anonymous, never the administrator: an entry
+ * whose DN equals the administrator's (OpenLDAP exports hold a {@code cn=admin} entry) has that
+ * entry's rights only.
  *
  * <p>Thread-safe; each check opens one short read transaction.
  */
@@ -37,15 +44,20 @@ public final class ProxiedAuthorization {
     private final AccessControl access;
     private final FilterCompiler filters;
     private final SearchPlanner planner;
-    private final Dn adminDn;
+    private final BindPolicy accounts;
 
+    /** @param accounts decides whether an entry's account may be acted as (locks, expiry) */
     public ProxiedAuthorization(
-            Directory directory, AccessControl access, FilterCompiler filters, SearchPlanner planner, Dn adminDn) {
+            Directory directory,
+            AccessControl access,
+            FilterCompiler filters,
+            SearchPlanner planner,
+            BindPolicy accounts) {
         this.directory = directory;
         this.access = access;
         this.filters = filters;
         this.planner = planner;
-        this.adminDn = adminDn;
+        this.accounts = accounts;
     }
 
     /**
@@ -69,15 +81,15 @@ public final class ProxiedAuthorization {
             if (requester.isAnonymous()) {
                 throw denied();
             }
-            return new ActingOperation(op, requester.actingAs(Dn.EMPTY_DN, false));
+            return new ActingOperation(op, requester.actingAs(Dn.EMPTY_DN));
         }
         try (ReadTxn txn = directory.store().read()) {
             StoredEntry target = identity(txn, authzId);
-            if (target == null || !access.mayProxy(requester, txn, target)) {
+            if (target == null || !access.mayProxy(requester, txn, target) || !accounts.mayActAs(txn, target)) {
                 throw denied();
             }
-            Dn dn = directory.schemaNormalizer().dn(target.dn());
-            return new ActingOperation(op, requester.actingAs(dn, dn.equals(adminDn)));
+            return new ActingOperation(
+                    op, requester.actingAs(directory.schemaNormalizer().dn(target.dn())));
         }
     }
 

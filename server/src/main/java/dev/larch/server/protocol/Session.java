@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.apache.directory.api.ldap.model.name.Dn;
@@ -27,6 +28,15 @@ public final class Session {
 
     private final long id;
     private final SocketAddress remoteAddress;
+    /** The connection's own session when this is an admitted copy ({@link #admitted}); null otherwise. */
+    private final Session origin;
+    /** Successful binds so far (for a copy: at the time it was made); guarded by the connection's session. */
+    private long binds;
+    /** Orders every successful bind of the process: a bind with a smaller number happened before. */
+    private static final AtomicLong BIND_SEQUENCE = new AtomicLong();
+    /** This session's place in {@link #BIND_SEQUENCE}; 0 before its first bind. */
+    private volatile long bindSequence;
+
     private volatile Dn boundDn = Dn.EMPTY_DN;
     private volatile boolean admin;
     private volatile TlsState tls;
@@ -36,8 +46,32 @@ public final class Session {
     private Map<Class<?>, Object> attachments;
 
     public Session(long id, SocketAddress remoteAddress) {
+        this(id, remoteAddress, null);
+    }
+
+    private Session(long id, SocketAddress remoteAddress, Session origin) {
         this.id = id;
         this.remoteAddress = remoteAddress;
+        this.origin = origin;
+    }
+
+    /**
+     * This session as it is now, for an operation admitted now that runs later (a write waits in the
+     * write queue): a bind on the connection meanwhile does not change who performs it. Clearing
+     * {@link #mustChangePassword} on the copy (its identity changed its own password) reaches this
+     * session only while it is still bound as that identity.
+     */
+    public Session admitted() {
+        Session copy = new Session(id, remoteAddress, this);
+        synchronized (this) {
+            copy.binds = binds;
+            copy.boundDn = boundDn;
+            copy.admin = admin;
+            copy.mustChangePassword = mustChangePassword;
+        }
+        copy.tls = tls;
+        copy.authMethod = authMethod;
+        return copy;
     }
 
     /**
@@ -55,16 +89,16 @@ public final class Session {
     /**
      * The session an operation with proxied authorization (RFC 4370) runs as: this connection's
      * transport (address, TLS) with another identity, for that one operation. Changing it never
-     * changes this session.
+     * changes this session. The identity acted as is never the administrator, whatever its DN (see
+     * {@link #isAdmin}).
      *
-     * @param dn the identity acted as; the empty DN for anonymous
+     * @param dn the stored entry acted as; the empty DN for anonymous
      */
-    public Session actingAs(Dn dn, boolean isAdmin) {
+    public Session actingAs(Dn dn) {
         Session acting = new Session(id, remoteAddress);
         acting.tls = tls;
         acting.authMethod = authMethod;
         acting.boundDn = dn;
-        acting.admin = isAdmin;
         return acting;
     }
 
@@ -105,18 +139,50 @@ public final class Session {
         return boundDn.isEmpty();
     }
 
-    /** True when the bound identity is the directory administrator. */
+    /** The number of the latest successful bind of the whole process, for {@link #forgetIdentityBoundBy}. */
+    public static long bindsSoFar() {
+        return BIND_SEQUENCE.get();
+    }
+
+    /**
+     * Makes the session anonymous when its named, non-administrator identity was bound by bind number
+     * {@code sequence} or earlier (see {@link #bindsSoFar}); a later bind keeps its identity.
+     *
+     * @return whether the identity was forgotten
+     */
+    public synchronized boolean forgetIdentityBoundBy(long sequence) {
+        if (isAnonymous() || admin || bindSequence > sequence) {
+            return false;
+        }
+        bound(Dn.EMPTY_DN, false);
+        return true;
+    }
+
+    /** This session's bind number ({@link #bindsSoFar} just after its latest bind); 0 before any. */
+    public long bindSequence() {
+        return bindSequence;
+    }
+
+    /**
+     * True when the bound identity is the directory administrator: set only by a bind that proved the
+     * configured administrator credentials ({@code security.admin-password}), never derived from a DN.
+     * A stored entry whose DN equals the administrator's, reached by a client certificate or by proxied
+     * authorization, is that entry and has its rights only.
+     */
     public boolean isAdmin() {
         return admin;
     }
 
     /**
      * Records a successful bind; {@code dn} empty means anonymous. Clears {@link #mustChangePassword}.
+     * {@code isAdmin} must be true only after the administrator's credentials were checked.
      * The authentication method becomes {@value #AUTH_SIMPLE} for a named identity and
      * {@value #AUTH_NONE} for anonymous; a SASL bind sets its own with {@link #authMethod(String)}
      * afterwards.
      */
-    public void bound(Dn dn, boolean isAdmin) {
+    public synchronized void bound(Dn dn, boolean isAdmin) {
+        binds++;
+        bindSequence = BIND_SEQUENCE.incrementAndGet();
         this.boundDn = dn == null ? Dn.EMPTY_DN : dn;
         this.admin = isAdmin;
         this.mustChangePassword = false;
@@ -132,9 +198,19 @@ public final class Session {
         return mustChangePassword;
     }
 
-    /** Sets or clears the must-change state; set by the bind handler, cleared by a password change. */
+    /**
+     * Sets or clears the must-change state; set by the bind handler, cleared by a password change. On an
+     * {@link #admitted} copy, also the connection's, unless it was bound again since the copy was made.
+     */
     public void mustChangePassword(boolean value) {
         this.mustChangePassword = value;
+        if (origin != null) {
+            synchronized (origin) {
+                if (origin.binds == binds) {
+                    origin.mustChangePassword = value;
+                }
+            }
+        }
     }
 
     /**

@@ -1,14 +1,18 @@
 package dev.larch.server.route;
 
+import dev.larch.server.auth.ActingOperation;
 import dev.larch.server.auth.BindHandler;
 import dev.larch.server.auth.ProxiedAuthorization;
+import dev.larch.server.auth.SessionRevocations;
 import dev.larch.server.auth.policy.MustChangeGate;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.RequestHandler;
+import dev.larch.server.protocol.Session;
 import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.SearchHandler;
+import dev.larch.server.read.VirtualEntries;
 import dev.larch.server.referral.ReferralGate;
 import dev.larch.server.write.AddHandler;
 import dev.larch.server.write.DeleteHandler;
@@ -51,6 +55,8 @@ public final class OperationRouter implements RequestHandler {
     private final ReferralGate referrals;
     /** Null when a connection needs neither strength nor authentication. */
     private final SessionRequirements requirements;
+    /** Null when writes never end other sessions' identities (tools, tests). */
+    private final SessionRevocations revocations;
 
     /**
      * @param mustChange holds back sessions that must change a reset password; null for none
@@ -60,6 +66,8 @@ public final class OperationRouter implements RequestHandler {
      * @param referrals answers operations on referral objects with referrals (RFC 3296); null for none
      * @param minSsf {@code security.min-ssf}: the strength a connection needs for most operations
      * @param allowAnonymous {@code security.allow-anonymous}
+     * @param revocations takes their identity from sessions whose account a write locked, deleted or
+     *     reset; null for none
      */
     public OperationRouter(
             BindHandler bind,
@@ -75,10 +83,12 @@ public final class OperationRouter implements RequestHandler {
             ProxiedAuthorization proxied,
             ReferralGate referrals,
             int minSsf,
-            boolean allowAnonymous) {
+            boolean allowAnonymous,
+            SessionRevocations revocations) {
         SessionRequirements required = new SessionRequirements(minSsf, allowAnonymous);
         this.requirements = required.any() ? required : null;
         this.referrals = referrals;
+        this.revocations = revocations;
         this.proxied = proxied;
         this.controls = controls;
         this.mustChange = mustChange;
@@ -92,11 +102,26 @@ public final class OperationRouter implements RequestHandler {
         this.modifyDn = modifyDn;
     }
 
+    /** Requests that change the directory, and so may wait in the write queue. */
+    private static boolean isWrite(Request request) {
+        return switch (request) {
+            case AddRequest r -> true;
+            case DeleteRequest r -> true;
+            case ModifyRequest r -> true;
+            case ModifyDnRequest r -> true;
+            case ExtendedRequest r -> VirtualEntries.PASSWORD_MODIFY_OID.equals(r.getRequestName());
+            default -> false;
+        };
+    }
+
     @Override
     public void handle(Operation received) {
         Request request = received.request();
         Operation op = received;
         try {
+            if (revocations != null) {
+                revocations.check(received.session());
+            }
             controls.screen(request);
             if (requirements != null) {
                 requirements.check(received.session(), request);
@@ -107,8 +132,17 @@ public final class OperationRouter implements RequestHandler {
                 received.complete(refusal);
                 return;
             }
+            if (isWrite(request)) {
+                // Who performs a write is decided now, as it is admitted: a rebind while it waits in the
+                // write queue (a pooled connection handed to another user) must not change it.
+                op = new ActingOperation(received, received.session().admitted());
+            }
             if (proxied != null && !(request instanceof BindRequest)) {
-                op = proxied.apply(received);
+                op = proxied.apply(op);
+            }
+            if (revocations != null && isWrite(request)) {
+                Session writer = op.session();
+                op = new ActingOperation(op, writer, response -> revocations.written(writer, request, response));
             }
             if (referrals != null) {
                 // After proxied authorization: whether the referral may be shown is the proxied identity's call.

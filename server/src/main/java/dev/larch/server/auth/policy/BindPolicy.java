@@ -11,13 +11,15 @@ import org.apache.directory.api.ldap.extras.controls.ppolicy.PasswordPolicyError
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
- * The password policy's part in a simple bind (draft-behera section 7.1): read the entry's policy and
- * state with its password, then, once the password was checked, record a failure (and lock) or decide
- * whether the matching password may bind (not locked, not expired beyond its grace logins) and what
- * the response control says.
+ * The password policy's part in establishing an identity (draft-behera section 7.1): read the entry's
+ * policy and state with its password, then, once the password was checked, record a failure (and
+ * lock) or decide whether the matching password may bind (not locked, not expired beyond its grace
+ * logins) and what the response control says. A bind by client certificate (SASL EXTERNAL) is decided
+ * as a matching password, and an identity acted as (proxied authorization) by {@link #mayActAs}.
  *
- * <p>A locked account is refused exactly as a wrong password is: the caller answers
- * invalidCredentials with no policy error, so the lock shows only to an administrator reading
+ * <p>A {@code pwdAccountLockedTime} locks also an entry that no policy governs (see
+ * {@link Lockout#isLocked}). A locked account is refused exactly as a wrong password is: the caller
+ * answers invalidCredentials with no policy error, so the lock shows only to an administrator reading
  * {@code pwdAccountLockedTime}. Thread-safe.
  */
 public final class BindPolicy {
@@ -34,13 +36,40 @@ public final class BindPolicy {
         this.clock = clock;
     }
 
-    /** The policy and state of {@code entry}, read in {@code txn}; null when no policy governs it. */
+    /**
+     * The policy and state of {@code entry}, read in {@code txn}; {@link PasswordPolicy#NONE} stands
+     * for the policy when none governs the entry but it carries a lock; null when neither.
+     */
     public Governed read(ReadTxn txn, StoredEntry entry) {
         PasswordState state =
                 PasswordState.of(entry, directory.schemaNormalizer().schema());
         Optional<PasswordPolicy> policy = resolver.governing(txn, state);
-        return policy.map(p -> new Governed(directory.schemaNormalizer().dn(entry.dn()), p, state))
-                .orElse(null);
+        if (policy.isEmpty() && state.accountLockedTime() == null) {
+            return null;
+        }
+        return new Governed(directory.schemaNormalizer().dn(entry.dn()), policy.orElse(PasswordPolicy.NONE), state);
+    }
+
+    /**
+     * Whether another identity may act as {@code entry} (proxied authorization, RFC 4370), read in
+     * {@code txn}: not when its account is locked, its password expired (grace logins are for binds,
+     * which this is not) or reset under {@code pwdMustChange}. Writes nothing.
+     */
+    public boolean mayActAs(ReadTxn txn, StoredEntry entry) {
+        Governed governed = read(txn, entry);
+        if (governed == null) {
+            return true;
+        }
+        Instant now = clock.instant();
+        if (Lockout.isLocked(governed.policy, governed.state, now)) {
+            return false;
+        }
+        Expiry.Kind expiry =
+                Expiry.evaluate(governed.policy, governed.state, now).kind();
+        if (expiry == Expiry.Kind.GRACE || expiry == Expiry.Kind.EXPIRED) {
+            return false;
+        }
+        return !(governed.policy.mustChange() && governed.state.reset());
     }
 
     /** After a wrong password: counts the failure, unless the account is already locked. */
@@ -64,7 +93,8 @@ public final class BindPolicy {
             return new Outcome(false, -1, -1, PasswordPolicyErrorEnum.PASSWORD_EXPIRED, false);
         }
         boolean grace = expiry.kind() == Expiry.Kind.GRACE;
-        if (grace || !state.failureTimes().isEmpty() || state.accountLockedTime() != null) {
+        boolean stateToClear = grace || !state.failureTimes().isEmpty() || Lockout.hasExpiredLock(policy, state, now);
+        if (!policy.isNone() && stateToClear) {
             writer.succeeded(governed.dn, policy, now, grace);
         }
         boolean mustChange = policy.mustChange() && state.reset();

@@ -13,22 +13,33 @@ final class Lockout {
     private Lockout() {}
 
     /**
-     * Whether the account is locked at {@code now}: the policy locks, {@code pwdAccountLockedTime} is
-     * set, and {@code pwdLockoutDuration} is 0 (until an administrator removes it) or not yet over.
+     * Whether the account is locked at {@code now}. A {@code pwdAccountLockedTime} locks whatever the
+     * policy's {@code pwdLockout} says, and also when no policy governs the entry ({@code policy} is
+     * then {@link PasswordPolicy#NONE}): the administrative value (see
+     * {@link PasswordState#LOCKED_UNTIL_REMOVED}) until an administrator removes it; a time in the
+     * future not yet (as slapd's ppolicy); a past time until {@code pwdLockoutDuration} is over, or
+     * until removed when that is 0. Slapd ignores the attribute when {@code pwdLockout} is FALSE; Larch
+     * fails closed, so that an account disabled on an OpenLDAP server stays disabled after migration.
      */
     static boolean isLocked(PasswordPolicy policy, PasswordState state, Instant now) {
-        if (!policy.lockout() || state.accountLockedTime() == null) {
+        Instant locked = state.accountLockedTime();
+        if (locked == null) {
             return false;
         }
-        if (policy.lockoutDuration() == 0) {
+        if (state.isLockedUntilRemoved()) {
             return true;
         }
-        return now.isBefore(state.accountLockedTime().plus(Duration.ofSeconds(policy.lockoutDuration())));
+        if (now.isBefore(locked)) {
+            return false;
+        }
+        return policy.lockoutDuration() == 0 || now.isBefore(locked.plus(Duration.ofSeconds(policy.lockoutDuration())));
     }
 
-    /** Whether the entry carries a lock that has run out (then a bind clears it). */
+    /** Whether the entry carries a lock that has run out (then a bind clears it); a scheduled lock has not. */
     static boolean hasExpiredLock(PasswordPolicy policy, PasswordState state, Instant now) {
-        return state.accountLockedTime() != null && !isLocked(policy, state, now);
+        return state.accountLockedTime() != null
+                && !now.isBefore(state.accountLockedTime())
+                && !isLocked(policy, state, now);
     }
 
     /**

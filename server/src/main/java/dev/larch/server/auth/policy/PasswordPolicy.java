@@ -40,6 +40,14 @@ public record PasswordPolicy(
         boolean allowUserChange,
         boolean safeModify) {
 
+    /**
+     * What governs an entry no policy names, for the one rule that holds without a policy: a
+     * {@code pwdAccountLockedTime} it carries locks it until an administrator removes it. Nothing is
+     * counted, nothing expires, nothing is written.
+     */
+    public static final PasswordPolicy NONE =
+            new PasswordPolicy(Dn.EMPTY_DN, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, false, true, false);
+
     /** Most failure times kept on an entry whatever the policy says, so a flood cannot grow an entry. */
     static final int MAX_RECORDED_FAILURES = 64;
 
@@ -68,6 +76,11 @@ public record PasswordPolicy(
     /** Whether the entry carries the {@code pwdPolicy} object class. */
     public static boolean isPolicy(Entry entry) {
         return entry.hasObjectClass("pwdPolicy");
+    }
+
+    /** Whether this is {@link #NONE}: no policy entry governs. */
+    boolean isNone() {
+        return dn.isEmpty();
     }
 
     /** Whether failed binds are counted at all. */

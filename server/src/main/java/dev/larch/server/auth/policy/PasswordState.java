@@ -23,7 +23,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  *
  * @param policySubentry the value of the pwdPolicySubentry attribute; null when absent
  * @param changedTime {@code pwdChangedTime}; null when absent
- * @param accountLockedTime the time in the pwdAccountLockedTime attribute; null when absent
+ * @param accountLockedTime the time in the pwdAccountLockedTime attribute; null when absent;
+ *     {@link #LOCKED_UNTIL_REMOVED} for OpenLDAP's administrative lock {@code 000001010000Z} and for
+ *     any value that is no time after 1970 (see {@link #isLockedUntilRemoved})
  * @param failureTimes {@code pwdFailureTime} values
  * @param graceUseTimes {@code pwdGraceUseTime} values
  * @param reset {@code pwdReset}
@@ -35,6 +37,14 @@ public record PasswordState(
         List<Instant> failureTimes,
         List<Instant> graceUseTimes,
         boolean reset) {
+
+    /**
+     * The lock time standing for "locked until an administrator removes the attribute", whatever the
+     * policy's {@code pwdLockoutDuration}: slapd's ppolicy reads {@code 000001010000Z} as time 0 and
+     * treats it so. A value that cannot be read as a time also stands for it, so that a lock never
+     * fails open because of its form.
+     */
+    public static final Instant LOCKED_UNTIL_REMOVED = Instant.EPOCH;
 
     public PasswordState {
         failureTimes = List.copyOf(failureTimes);
@@ -83,12 +93,23 @@ public record PasswordState(
                 times(values, PolicyAttributes.CHANGED_TIME).stream()
                         .findFirst()
                         .orElse(null),
-                times(values, PolicyAttributes.ACCOUNT_LOCKED_TIME).stream()
-                        .findFirst()
-                        .orElse(null),
+                lockedTime(values.apply(PolicyAttributes.ACCOUNT_LOCKED_TIME)),
                 times(values, PolicyAttributes.FAILURE_TIME),
                 times(values, PolicyAttributes.GRACE_USE_TIME),
                 !reset.isEmpty() && "TRUE".equalsIgnoreCase(reset.get(0)));
+    }
+
+    /** Whether the account carries the administrative lock, which no duration ends. */
+    public boolean isLockedUntilRemoved() {
+        return accountLockedTime != null && !accountLockedTime.isAfter(LOCKED_UNTIL_REMOVED);
+    }
+
+    private static Instant lockedTime(List<String> values) {
+        if (values.isEmpty()) {
+            return null;
+        }
+        Optional<Instant> time = GeneralizedTimes.parse(values.get(0));
+        return time.isPresent() && time.get().isAfter(LOCKED_UNTIL_REMOVED) ? time.get() : LOCKED_UNTIL_REMOVED;
     }
 
     private static List<Instant> times(Function<String, List<String>> values, String name) {

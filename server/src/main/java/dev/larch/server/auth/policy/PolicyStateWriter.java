@@ -143,7 +143,7 @@ public final class PolicyStateWriter {
         PasswordState state = PasswordState.of(entry);
         boolean changed = false;
         if (p.clearAt != null && (!state.failureTimes().isEmpty() || state.accountLockedTime() != null)) {
-            boolean expiredLock = state.accountLockedTime() != null && !Lockout.isLocked(p.policy, state, p.clearAt);
+            boolean expiredLock = Lockout.hasExpiredLock(p.policy, state, p.clearAt);
             entry.removeAttributes(PolicyAttributes.FAILURE_TIME);
             if (expiredLock) {
                 entry.removeAttributes(PolicyAttributes.ACCOUNT_LOCKED_TIME);

@@ -148,22 +148,73 @@ class BindPolicyTest {
 
     @Test
     void aResetPasswordBindsWithChangeAfterReset() throws InterruptedException {
-        writes.submitInternal("reset", txn -> {
-            var before = tree.directory.load(txn, tree.directory.require(txn, dn()));
-            var entry = tree.schemaNormalizer.toEntry(before);
-            try {
-                entry.add(PolicyAttributes.RESET, "TRUE");
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-            tree.directory.replace(txn, before, entry);
-        });
-        drain(); // the reset's commit happens after its task returns
+        store(PolicyAttributes.RESET, "TRUE");
 
         BindPolicy.Outcome outcome = bind.succeeded(governed());
         assertTrue(outcome.allowed());
         assertTrue(outcome.mustChange());
         assertEquals(PasswordPolicyErrorEnum.CHANGE_AFTER_RESET, outcome.error());
+    }
+
+    @Test
+    void anAdministrativeLockRefusesTheRightPasswordWithOrWithoutAPolicy() throws InterruptedException {
+        store(PolicyAttributes.ACCOUNT_LOCKED_TIME, "000001010000Z");
+        BindPolicy ungoverned = new BindPolicy(
+                tree.directory, new PolicyResolver(tree.directory, new PolicyCache(tree.directory), ""), writer, clock);
+        clock.now = T0.plusSeconds(365L * 24 * 3600);
+
+        for (BindPolicy policy : List.of(bind, ungoverned)) {
+            BindPolicy.Outcome outcome = policy.succeeded(governed(policy));
+            assertFalse(outcome.allowed());
+            assertNull(outcome.error(), "a lock looks like a wrong password");
+        }
+        drain();
+        assertEquals(PasswordState.LOCKED_UNTIL_REMOVED, state().accountLockedTime(), "no bind removes it");
+    }
+
+    @Test
+    void anUngovernedEntryWithoutALockHasNoPolicyPart() {
+        BindPolicy ungoverned = new BindPolicy(
+                tree.directory, new PolicyResolver(tree.directory, new PolicyCache(tree.directory), ""), writer, clock);
+        assertNull(governed(ungoverned));
+    }
+
+    @Test
+    void nobodyMayActAsALockedOrResetAccount() throws InterruptedException {
+        assertTrue(mayActAs());
+        store(PolicyAttributes.ACCOUNT_LOCKED_TIME, "20251231235930Z");
+        assertFalse(mayActAs(), "locked 30 s ago, for 60 s");
+        clock.now = T0.plusSeconds(30);
+        assertTrue(mayActAs(), "the lock ran out");
+        store(PolicyAttributes.RESET, "TRUE");
+        assertFalse(mayActAs(), "pwdMustChange: the reset password must be changed first");
+    }
+
+    private boolean mayActAs() {
+        try (ReadTxn txn = tree.store.read()) {
+            return bind.mayActAs(txn, tree.directory.load(txn, tree.directory.require(txn, dn())));
+        }
+    }
+
+    /** Adds {@code value} to the user's {@code attribute}, as an administrator's modify would. */
+    private void store(String attribute, String value) throws InterruptedException {
+        writes.submitInternal("set " + attribute, txn -> {
+            var before = tree.directory.load(txn, tree.directory.require(txn, dn()));
+            var entry = tree.schemaNormalizer.toEntry(before);
+            try {
+                entry.add(attribute, value);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            tree.directory.replace(txn, before, entry);
+        });
+        drain(); // the change's commit happens after its task returns
+    }
+
+    private BindPolicy.Governed governed(BindPolicy policy) {
+        try (ReadTxn txn = tree.store.read()) {
+            return policy.read(txn, tree.directory.load(txn, tree.directory.require(txn, dn())));
+        }
     }
 
     private BindPolicy.Governed governed() {

@@ -47,11 +47,35 @@ class LockoutTest {
     }
 
     @Test
-    void withoutPwdLockoutNothingLocksEvenWithALockTime() {
+    void withoutPwdLockoutFailuresNeverLockButAStoredLockStillHolds() {
         PasswordPolicy noLockout = policy("pwdMaxFailure: 3");
-        assertFalse(Lockout.isLocked(noLockout, state(null, T0, List.of(), List.of()), T0));
         assertNull(Lockout.afterFailures(noLockout, fresh(), List.of(T0, T0, T0, T0))
                 .accountLockedTime());
+        // slapd would ignore this lock; an account disabled before migration stays disabled
+        assertTrue(Lockout.isLocked(noLockout, state(null, T0, List.of(), List.of()), T0.plusSeconds(86_400)));
+    }
+
+    @Test
+    void anEntryNoPolicyGovernsIsLockedUntilTheLockIsRemoved() {
+        PasswordState locked = state(null, T0, List.of(), List.of());
+        assertTrue(Lockout.isLocked(PasswordPolicy.NONE, locked, T0.plusSeconds(365L * 24 * 3600)));
+        assertFalse(Lockout.hasExpiredLock(PasswordPolicy.NONE, locked, T0.plusSeconds(365L * 24 * 3600)));
+        assertFalse(Lockout.isLocked(PasswordPolicy.NONE, fresh(), T0));
+    }
+
+    @Test
+    void theAdministrativeLockOutlastsAnyDuration() {
+        PasswordState locked = state(null, PasswordState.LOCKED_UNTIL_REMOVED, List.of(), List.of());
+        assertTrue(Lockout.isLocked(THREE_STRIKES, locked, T0.plusSeconds(365L * 24 * 3600)));
+        assertFalse(Lockout.hasExpiredLock(THREE_STRIKES, locked, T0.plusSeconds(365L * 24 * 3600)));
+    }
+
+    @Test
+    void aLockTimeInTheFutureIsNotYetInEffectNorExpired() {
+        PasswordState scheduled = state(null, T0.plusSeconds(3600), List.of(), List.of());
+        assertFalse(Lockout.isLocked(THREE_STRIKES, scheduled, T0));
+        assertFalse(Lockout.hasExpiredLock(THREE_STRIKES, scheduled, T0), "a bind must not clear it");
+        assertTrue(Lockout.isLocked(THREE_STRIKES, scheduled, T0.plusSeconds(3600)));
     }
 
     @Test

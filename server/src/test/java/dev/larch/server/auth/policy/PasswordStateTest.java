@@ -9,6 +9,7 @@ import org.apache.directory.api.ldap.model.entry.Entry;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PasswordStateTest {
@@ -42,6 +43,35 @@ class PasswordStateTest {
 
         assertEquals(PasswordState.of(entry), state);
         assertEquals(PolicyFixtures.fresh(), state);
+    }
+
+    @Test
+    void openLdapsAdministrativeLockValueIsALockUntilRemoved() {
+        for (String value : new String[] {"000001010000Z", "19700101000000Z"}) {
+            Entry entry = PolicyFixtures.user("pwdAccountLockedTime: " + value);
+
+            PasswordState state = PasswordState.of(stored(entry), PolicyFixtures.SCHEMA);
+
+            assertEquals(PasswordState.LOCKED_UNTIL_REMOVED, state.accountLockedTime(), value);
+            assertTrue(state.isLockedUntilRemoved(), value);
+        }
+    }
+
+    @Test
+    void aLockTimeThatIsNoReadableTimeLocksRatherThanBeingIgnored() {
+        Entry entry = PolicyFixtures.user("pwdAccountLockedTime: 202601020000+0100");
+
+        PasswordState state = PasswordState.of(entry);
+
+        assertTrue(state.isLockedUntilRemoved());
+    }
+
+    @Test
+    void anOrdinaryLockTimeIsNoAdministrativeLock() {
+        PasswordState state = PasswordState.of(PolicyFixtures.user("pwdAccountLockedTime: 20260102000000Z"));
+
+        assertEquals(Instant.parse("2026-01-02T00:00:00Z"), state.accountLockedTime());
+        assertFalse(state.isLockedUntilRemoved());
     }
 
     private static StoredEntry stored(Entry entry) {
