@@ -3,6 +3,7 @@ package dev.larch.server.net;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -47,6 +48,12 @@ final class RawClient implements AutoCloseable {
 
     /** Reads one LDAPMessage and decodes it with the Apache LDAP API. */
     Message read() throws IOException {
+        return readMessage(in);
+    }
+
+    /** Reads one whole LDAPMessage from {@code stream} (plain or TLS) and decodes it. */
+    static Message readMessage(InputStream stream) throws IOException {
+        DataInputStream in = new DataInputStream(stream);
         int tag = in.readUnsignedByte();
         int first = in.readUnsignedByte();
         int length = first;

@@ -1,13 +1,11 @@
 package dev.larch.server.net;
 
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyStore;
 import java.time.Duration;
@@ -23,10 +21,6 @@ import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.tls.Certificates;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
-import org.apache.directory.api.asn1.DecoderException;
-import org.apache.directory.api.asn1.ber.Asn1Decoder;
-import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
-import org.apache.directory.api.ldap.codec.api.LdapMessageContainer;
 import org.apache.directory.api.ldap.model.exception.LdapInvalidDnException;
 import org.apache.directory.api.ldap.model.message.BindRequest;
 import org.apache.directory.api.ldap.model.message.BindResponse;
@@ -245,36 +239,11 @@ class StartTlsInjectionIT {
 
     /** One whole LDAPMessage; an IOException when the stream ends or times out first. */
     private static Message read(InputStream stream) throws IOException {
-        DataInputStream in = new DataInputStream(stream);
-        int tag;
         try {
-            tag = in.readUnsignedByte();
+            return RawClient.readMessage(stream);
         } catch (SocketTimeoutException e) {
             throw new IOException("nothing received", e);
         }
-        int first = in.readUnsignedByte();
-        int length = first;
-        byte[] lengthOctets = new byte[0];
-        if (first >= 0x80) {
-            lengthOctets = new byte[first & 0x7F];
-            in.readFully(lengthOctets);
-            length = 0;
-            for (byte b : lengthOctets) {
-                length = (length << 8) | (b & 0xFF);
-            }
-        }
-        byte[] pdu = new byte[2 + lengthOctets.length + length];
-        pdu[0] = (byte) tag;
-        pdu[1] = (byte) first;
-        System.arraycopy(lengthOctets, 0, pdu, 2, lengthOctets.length);
-        in.readFully(pdu, 2 + lengthOctets.length, length);
-        LdapMessageContainer<Message> container = new LdapMessageContainer<>(LdapApiServiceFactory.getSingleton());
-        try {
-            Asn1Decoder.decode(ByteBuffer.wrap(pdu), container);
-        } catch (DecoderException e) {
-            throw new IOException(e);
-        }
-        return container.getMessage();
     }
 
     /** Records the DN of every bind it is handed and binds the session to it; answers everything success. */
