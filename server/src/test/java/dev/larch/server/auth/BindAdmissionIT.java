@@ -34,8 +34,13 @@ class BindAdmissionIT {
     private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
     private static final String POLICY = "cn=lock3,ou=policies," + TestServer.SUFFIX;
     private static final int BURST = 200;
-    /** Where the right guess goes in the burst: well after the third wrong one, well within the 64 that may wait. */
-    private static final int RIGHT_AT = 30;
+    /**
+     * Where the right guess goes in the burst: well after the third wrong one. Sent in order, it
+     * arrives within the 64 that may wait and is refused by the lock; on a machine with many event
+     * loops the binds are admitted out of order and it may arrive past them and be refused busy.
+     * Either way it is refused; it can be checked only if it is admitted among the first three.
+     */
+    private static final int RIGHT_AT = 60;
 
     @RegisterExtension
     static final LarchServerExtension larch =
@@ -66,9 +71,11 @@ class BindAdmissionIT {
     void aRightGuessInsideAParallelBurstOfWrongOnesIsRefusedOnceTheAccountLocks() throws Exception {
         String dn = "uid=burst," + PEOPLE;
         Map<ResultCode, Integer> wrong = new HashMap<>();
-        ResultCode right = burst(dn, "pw-burst", BURST, wrong);
+        ResultCode right = burst(dn, "pw-burst", BURST, RIGHT_AT, wrong);
 
-        assertEquals(ResultCode.INVALID_CREDENTIALS, right, "the right guess inside the burst; wrong ones: " + wrong);
+        assertTrue(
+                ResultCode.INVALID_CREDENTIALS.equals(right) || ResultCode.BUSY.equals(right),
+                "the right guess inside the burst: " + right + "; wrong ones: " + wrong);
         assertNull(wrong.get(ResultCode.SUCCESS), wrong.toString());
         // The account is locked for good (pwdLockoutDuration 0), durably, after exactly 3 failures.
         try (LDAPConnection c = larch.server().anonymous()) {
@@ -85,7 +92,7 @@ class BindAdmissionIT {
     void theAdministratorLocksAfterItsMaxFailuresEvenInsideABurstAndARestartClearsIt() throws Exception {
         try {
             Map<ResultCode, Integer> wrong = new HashMap<>();
-            ResultCode right = burst(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD, 60, wrong);
+            ResultCode right = burst(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD, 60, 30, wrong);
             assertEquals(ResultCode.INVALID_CREDENTIALS, right, "the right admin password inside the burst: " + wrong);
             assertNull(wrong.get(ResultCode.SUCCESS), wrong.toString());
             LDAPException refused =
@@ -132,12 +139,12 @@ class BindAdmissionIT {
 
     /**
      * Sends {@code count} binds of {@code dn}, one per connection, all before reading any answer:
-     * wrong passwords, but {@code password} at {@value #RIGHT_AT}.
+     * wrong passwords, but {@code password} at {@code rightAt}.
      *
      * @param wrong counts the answers to the wrong ones by result code
      * @return the answer to the right one
      */
-    private static ResultCode burst(String dn, String password, int count, Map<ResultCode, Integer> wrong)
+    private static ResultCode burst(String dn, String password, int count, int rightAt, Map<ResultCode, Integer> wrong)
             throws Exception {
         List<RawLdapConnection> connections = new ArrayList<>();
         try {
@@ -145,14 +152,14 @@ class BindAdmissionIT {
                 connections.add(new RawLdapConnection(larch.server().port()));
             }
             for (int i = 0; i < count; i++) {
-                connections.get(i).send(RawLdapConnection.bind(1, dn, i == RIGHT_AT ? password : "guess-" + i));
+                connections.get(i).send(RawLdapConnection.bind(1, dn, i == rightAt ? password : "guess-" + i));
             }
             ResultCode right = null;
             for (int i = 0; i < count; i++) {
                 LDAPMessage answer = connections.get(i).read();
                 ResultCode code =
                         ResultCode.valueOf(answer.getBindResponseProtocolOp().getResultCode());
-                if (i == RIGHT_AT) {
+                if (i == rightAt) {
                     right = code;
                 } else {
                     wrong.merge(code, 1, Integer::sum);
