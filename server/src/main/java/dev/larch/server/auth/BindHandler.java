@@ -291,6 +291,19 @@ public final class BindHandler {
             releaseSuspect(attempt);
             return;
         }
+        if (attempt.governed != null && !policy.canRecord(attempt.governed)) {
+            attempt.slot.released();
+            releaseSuspect(attempt);
+            onEventLoop(
+                    attempt.op,
+                    () -> complete(
+                            attempt.op,
+                            attempt.request,
+                            ResultCodeEnum.BUSY,
+                            "password policy state writes are behind; try the bind again later"),
+                    0);
+            return;
+        }
         if (!workers.trySubmitThen(() -> verify(attempt))) {
             attempt.slot.released();
             releaseSuspect(attempt);

@@ -72,6 +72,15 @@ public final class BindPolicy {
         return !(governed.policy.mustChange() && governed.state.reset());
     }
 
+    /**
+     * Whether the outcome of a check of {@code governed}'s password can be recorded now; when not (the
+     * state writes are far behind), the bind must be refused before its check, never checked
+     * uncounted.
+     */
+    public boolean canRecord(Governed governed) {
+        return governed.policy.isNone() || writer.accepting(governed.dn);
+    }
+
     /** After a wrong password: counts the failure, unless the account is already locked. */
     public void failed(Governed governed) {
         Instant now = clock.instant();

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import dev.larch.server.directory.Directory;
@@ -26,9 +27,14 @@ import org.slf4j.LoggerFactory;
  * <p>Writes are coalesced per entry: while one is queued, further bind outcomes for the same entry
  * join it, so a flood of failed binds on one DN costs one write transaction per turn of the write
  * queue, not one per bind; each pending record keeps at most
- * {@link PasswordPolicy#MAX_RECORDED_FAILURES} failure times. At most {@value #MAX_PENDING} entries
- * wait at once; past that, new outcomes are dropped (the failed-bind delays still slow the client)
- * and a warning is logged once per overflow.
+ * {@link PasswordPolicy#MAX_RECORDED_FAILURES} failure times.
+ *
+ * <p>Bounded, and closed when full: while {@value #MAX_PENDING} entries wait (the writer is stalled
+ * or far behind), {@link #accepting} says no for any other entry, and the bind handler refuses those
+ * binds busy before checking a password, so that no guess goes uncounted. Outcomes of checks already
+ * running when the bound was reached are still kept, up to {@value #IN_FLIGHT_ALLOWANCE} entries more
+ * (the checks in flight are far fewer: the worker pool bounds them); only past that is an outcome
+ * dropped, counted ({@link #dropped}) and logged as an error.
  *
  * <p>Each write re-reads the entry in its own transaction and applies the outcomes to what is stored
  * then, so concurrent binds and administrators' changes are not lost. Thread-safe.
@@ -36,15 +42,37 @@ import org.slf4j.LoggerFactory;
 public final class PolicyStateWriter {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyStateWriter.class);
     static final int MAX_PENDING = 10_000;
+    static final int IN_FLIGHT_ALLOWANCE = 4_096;
 
     private final Directory directory;
     private final WriteQueue writes;
+    private final int maxPending;
     private final Map<String, Pending> pending = new HashMap<>();
+    private final AtomicLong dropped = new AtomicLong();
     private boolean overflowWarned;
 
     public PolicyStateWriter(Directory directory, WriteQueue writes) {
+        this(directory, writes, MAX_PENDING);
+    }
+
+    /** @param maxPending entries that may wait before other entries' binds are refused (tests use few) */
+    PolicyStateWriter(Directory directory, WriteQueue writes, int maxPending) {
         this.directory = directory;
         this.writes = writes;
+        this.maxPending = maxPending;
+    }
+
+    /**
+     * Whether an outcome for {@code dn} would be kept: it has a write waiting already, or fewer than
+     * the bound of entries wait. A bind of an entry this says no for is refused before its check.
+     */
+    public synchronized boolean accepting(Dn dn) {
+        return pending.size() < maxPending || pending.containsKey(dn.getNormName());
+    }
+
+    /** Bind outcomes dropped since start because far too many entries waited for their write. */
+    public long dropped() {
+        return dropped.get();
     }
 
     /** Records a failed bind of {@code dn} at {@code at}. */
@@ -82,12 +110,15 @@ public final class PolicyStateWriter {
             Pending p = pending.get(key);
             schedule = p == null;
             if (schedule) {
-                if (pending.size() >= MAX_PENDING) {
+                if (pending.size() >= maxPending + IN_FLIGHT_ALLOWANCE) {
+                    dropped.incrementAndGet();
                     if (!overflowWarned) {
                         overflowWarned = true;
-                        LOG.warn(
-                                "{} entries wait for a password policy state write; dropping bind outcomes",
-                                MAX_PENDING);
+                        LOG.error(
+                                "{} entries wait for a password policy state write; a bind outcome of {} is"
+                                        + " lost (counted in dropped outcomes)",
+                                pending.size(),
+                                dn.getName());
                     }
                     return;
                 }

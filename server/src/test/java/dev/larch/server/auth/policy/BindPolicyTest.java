@@ -103,6 +103,39 @@ class BindPolicyTest {
     }
 
     @Test
+    void aStalledWriterClosesBindsOfOtherAccountsRatherThanDroppingTheirOutcomes() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        writes.submitInternal("a stalled write", txn -> awaitQuietly(release));
+        PolicyStateWriter small = new PolicyStateWriter(tree.directory, writes, 2);
+        BindPolicy bounded = new BindPolicy(
+                tree.directory,
+                new PolicyResolver(tree.directory, new PolicyCache(tree.directory), "cn=policy,dc=example,dc=com"),
+                small,
+                clock);
+        BindPolicy.Governed user = governed(bounded);
+        assertTrue(bounded.canRecord(user));
+        Dn other1 = new Dn("uid=other1,ou=people,dc=example,dc=com");
+        Dn other2 = new Dn("uid=other2,ou=people,dc=example,dc=com");
+        PasswordPolicy policy = user.policy;
+        small.failed(other1, policy, T0);
+        small.failed(other2, policy, T0);
+
+        assertFalse(bounded.canRecord(user), "a third account's bind must wait for the writer");
+        assertTrue(small.accepting(other1), "an account with a write waiting joins it");
+        // Checks that were already running when the bound was reached still count, up to the allowance.
+        for (int i = 0; i < PolicyStateWriter.IN_FLIGHT_ALLOWANCE; i++) {
+            small.failed(new Dn("uid=running" + i + ",ou=people,dc=example,dc=com"), policy, T0);
+        }
+        assertEquals(0, small.dropped());
+        small.failed(new Dn("uid=beyond,ou=people,dc=example,dc=com"), policy, T0);
+        assertEquals(1, small.dropped());
+
+        release.countDown();
+        drain();
+        assertTrue(bounded.canRecord(user), "the writer caught up");
+    }
+
+    @Test
     void aFailedBindIsRecordedEvenWhenItsSharedCommitFailsAndItRunsAgainAlone() throws InterruptedException {
         CountDownLatch release = new CountDownLatch(1);
         writes.submitInternal("a slow write", txn -> awaitQuietly(release));
