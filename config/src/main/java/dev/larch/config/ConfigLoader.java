@@ -16,111 +16,16 @@ import org.apache.directory.api.ldap.model.name.Dn;
 
 /** Overlays the settings of one config file on a base configuration. Stateless. */
 final class ConfigLoader {
-    /** Every fixed key the file may set; {@code index.<attribute>} keys come on top. */
-    static final List<String> KEYS = List.of(
-            "suffix",
-            "listen.host",
-            "listen.port",
-            "listen.io-threads",
-            "listen.max-pdu-size",
-            "listen.idle-timeout-seconds",
-            "listen.max-filter-depth",
-            "listen.max-pdu-size-anonymous",
-            "listen.max-pending-operations",
-            "listen.max-connections",
-            "listen.max-connections-per-address",
-            "listen.max-filter-elements",
-            "listen.max-pending-size",
-            "listen.max-pending-size-anonymous",
-            "listen.max-pending-size-total",
-            "storage.data-dir",
-            "storage.map-size",
-            "storage.max-readers",
-            "storage.durable-writes",
-            "storage.import-batch-entries",
-            "storage.create-suffix",
-            "storage.group-commit-max-operations",
-            "storage.import-sort-memory",
-            "limits.size-limit",
-            "limits.time-limit-seconds",
-            "limits.look-through-limit",
-            "limits.index-entry-limit",
-            "limits.worker-threads",
-            "limits.worker-queue",
-            "limits.apply-to-admin",
-            "limits.paused-search-seconds",
-            "limits.max-paused-searches",
-            "limits.max-long-searches",
-            "limits.rate-per-identity",
-            "limits.rate-per-address",
-            "limits.rate-burst-seconds",
-            "limits.rate-apply-to-admin",
-            "security.admin-password",
-            "security.allow-cleartext-passwords",
-            "security.password-scheme",
-            "security.max-password-iterations",
-            "security.bind-failure-delay-ms",
-            "security.bind-failure-max-delay-ms",
-            "security.default-password-policy",
-            "security.allow-prehashed-passwords",
-            "security.admin-max-failures",
-            "security.admin-lockout-seconds",
-            "security.rehash-on-bind",
-            "security.suspect-checks-per-address",
-            "security.suspect-checks-total",
-            "security.ipv6-prefix-bits",
-            "security.pbkdf2-iterations",
-            "security.argon2-memory-kib",
-            "security.argon2-passes",
-            "security.argon2-parallelism",
-            "security.max-argon2-memory-kib",
-            "security.max-argon2-passes",
-            "logging.access-log",
-            "logging.level",
-            "metrics.monitor",
-            "metrics.port",
-            "metrics.host",
-            "metrics.bearer-token-file",
-            "logging.access-log-format",
-            "logging.access-log-file",
-            "logging.access-log-max-file-size",
-            "logging.access-log-max-history",
-            "logging.audit-log-file",
-            "logging.audit-log-max-file-size",
-            "logging.audit-log-max-history",
-            "tracing.otlp-endpoint",
-            "tracing.service-name",
-            "tracing.sample-ratio",
-            "tracing.max-queue-size",
-            "schema.files",
-            "listen.ldaps-port",
-            "security.require-tls-for-binds",
-            "tls.certificate",
-            "tls.private-key",
-            "tls.ca-certificates",
-            "tls.keystore",
-            "tls.keystore-password",
-            "tls.require-client-certificate",
-            "tls.crl-files",
-            "tls.handshake-timeout-seconds",
-            "tls.certificate-mapping",
-            "access.file",
-            "security.min-ssf",
-            "security.allow-anonymous",
-            "limits.max-paged-searches-per-connection",
-            "limits.paged-size-limit",
-            "limits.max-sort-entries",
-            "limits.max-persistent-searches",
-            "limits.persistent-search-queue",
-            "integrity.reference-attributes",
-            "integrity.unique-attributes",
-            "server.warm-up-seconds");
+    /** Every fixed key the file may set, as {@link SettingCatalog} declares them; {@code index.<attribute>} keys come on top. */
+    static final List<String> KEYS = SettingCatalog.all().stream()
+            .map(Setting::key)
+            .filter(key -> !key.startsWith(SettingCatalog.INDEX_PREFIX))
+            .toList();
 
-    static final String INDEX_PREFIX = "index.";
+    static final String INDEX_PREFIX = SettingCatalog.INDEX_PREFIX;
 
     // RFC 4512 descr (keystring) or numericoid.
     private static final Pattern ATTRIBUTE = Pattern.compile("[A-Za-z][A-Za-z0-9-]*|[0-9]+(\\.[0-9]+)+");
-    private static final int MAX = Integer.MAX_VALUE;
 
     private ConfigLoader() {}
 
@@ -156,7 +61,7 @@ final class ConfigLoader {
                         s.list("integrity.unique-attributes", base.integrity().uniqueAttributes())),
                 metrics(s, base.metrics()),
                 tracing(s, base.tracing()),
-                new WarmUp(s.integer("server.warm-up-seconds", base.warmUp().seconds(), 0, WarmUp.MAX_SECONDS)));
+                new WarmUp(s.integer("server.warm-up-seconds", base.warmUp().seconds())));
         s.requireAllRead();
         requireEqualityIndexes(
                 s, config, "integrity.reference-attributes", config.integrity().referenceAttributes());
@@ -198,45 +103,45 @@ final class ConfigLoader {
     private static Listen listen(Settings s, Listen b) throws ConfigException {
         return new Listen(
                 s.string("listen.host", b.host()),
-                s.integer("listen.port", b.port(), 0, 65_535),
-                s.integer("listen.io-threads", b.ioThreads(), 0, 1024),
-                (int) s.size("listen.max-pdu-size", b.maxPduBytes(), 1024, MAX),
-                s.integer("listen.idle-timeout-seconds", b.idleTimeoutSeconds(), 0, MAX),
-                s.integer("listen.max-filter-depth", b.maxFilterDepth(), 1, 10_000),
-                (int) s.size("listen.max-pdu-size-anonymous", b.maxPduBytesAnonymous(), 1024, MAX),
-                s.integer("listen.max-pending-operations", b.maxPendingOperations(), 1, 1_000_000),
-                s.integer("listen.max-connections", b.maxConnections(), 0, 10_000_000),
-                s.integer("listen.max-connections-per-address", b.maxConnectionsPerAddress(), 0, 10_000_000),
-                s.integer("listen.max-filter-elements", b.maxFilterElements(), 1, 10_000_000),
-                s.size("listen.max-pending-size", b.maxPendingSize(), 1024, 1L << 40),
-                s.size("listen.max-pending-size-anonymous", b.maxPendingSizeAnonymous(), 1024, 1L << 40),
-                s.size("listen.max-pending-size-total", b.maxPendingSizeTotal(), 1024, 1L << 40));
+                s.integer("listen.port", b.port()),
+                s.integer("listen.io-threads", b.ioThreads()),
+                (int) s.size("listen.max-pdu-size", b.maxPduBytes()),
+                s.integer("listen.idle-timeout-seconds", b.idleTimeoutSeconds()),
+                s.integer("listen.max-filter-depth", b.maxFilterDepth()),
+                (int) s.size("listen.max-pdu-size-anonymous", b.maxPduBytesAnonymous()),
+                s.integer("listen.max-pending-operations", b.maxPendingOperations()),
+                s.integer("listen.max-connections", b.maxConnections()),
+                s.integer("listen.max-connections-per-address", b.maxConnectionsPerAddress()),
+                s.integer("listen.max-filter-elements", b.maxFilterElements()),
+                s.size("listen.max-pending-size", b.maxPendingSize()),
+                s.size("listen.max-pending-size-anonymous", b.maxPendingSizeAnonymous()),
+                s.size("listen.max-pending-size-total", b.maxPendingSizeTotal()));
     }
 
     private static Storage storage(Settings s, Storage b) throws ConfigException {
         return new Storage(
                 s.path("storage.data-dir", b.dataDir()),
-                s.size("storage.map-size", b.mapSizeBytes(), 1L << 20, Long.MAX_VALUE),
-                s.integer("storage.max-readers", b.maxReaders(), 1, 1 << 20),
+                s.size("storage.map-size", b.mapSizeBytes()),
+                s.integer("storage.max-readers", b.maxReaders()),
                 s.bool("storage.durable-writes", b.durableWrites()),
-                s.integer("storage.import-batch-entries", b.importBatchEntries(), 1, 10_000_000),
+                s.integer("storage.import-batch-entries", b.importBatchEntries()),
                 s.bool("storage.create-suffix", b.createSuffix()),
-                s.integer("storage.group-commit-max-operations", b.groupCommitMaxOperations(), 1, 100_000),
-                s.size("storage.import-sort-memory", b.importSortMemoryBytes(), 0, 1L << 40));
+                s.integer("storage.group-commit-max-operations", b.groupCommitMaxOperations()),
+                s.size("storage.import-sort-memory", b.importSortMemoryBytes()));
     }
 
     private static Limits limits(Settings s, Limits b) throws ConfigException {
         return new Limits(
-                s.integer("limits.size-limit", b.sizeLimit(), 0, MAX),
-                s.integer("limits.time-limit-seconds", b.timeLimitSeconds(), 0, MAX),
-                s.integer("limits.look-through-limit", b.lookThroughLimit(), 0, MAX),
-                s.integer("limits.index-entry-limit", b.indexEntryLimit(), 0, MAX),
-                s.integer("limits.worker-threads", b.workerThreads(), 0, 1024),
-                s.integer("limits.worker-queue", b.workerQueue(), 0, 1_000_000),
+                s.integer("limits.size-limit", b.sizeLimit()),
+                s.integer("limits.time-limit-seconds", b.timeLimitSeconds()),
+                s.integer("limits.look-through-limit", b.lookThroughLimit()),
+                s.integer("limits.index-entry-limit", b.indexEntryLimit()),
+                s.integer("limits.worker-threads", b.workerThreads()),
+                s.integer("limits.worker-queue", b.workerQueue()),
                 s.bool("limits.apply-to-admin", b.applyToAdmin()),
-                s.integer("limits.paused-search-seconds", b.pausedSearchSeconds(), 1, 86_400),
-                s.integer("limits.max-paused-searches", b.maxPausedSearches(), 1, MAX),
-                s.integer("limits.max-long-searches", b.maxLongSearches(), 1, MAX));
+                s.integer("limits.paused-search-seconds", b.pausedSearchSeconds()),
+                s.integer("limits.max-paused-searches", b.maxPausedSearches()),
+                s.integer("limits.max-long-searches", b.maxLongSearches()));
     }
 
     /** The integrity rules find other entries through equality indexes only, never a scan. */
@@ -254,11 +159,11 @@ final class ConfigLoader {
 
     private static ResultControls resultControls(Settings s, ResultControls b) throws ConfigException {
         return new ResultControls(
-                s.integer("limits.max-paged-searches-per-connection", b.maxPagedSearchesPerConnection(), 1, 1024),
-                s.integer("limits.paged-size-limit", b.pagedSizeLimit(), 0, MAX),
-                s.integer("limits.max-sort-entries", b.maxSortEntries(), 1, 10_000_000),
-                s.integer("limits.max-persistent-searches", b.maxPersistentSearches(), 1, 100_000),
-                s.integer("limits.persistent-search-queue", b.persistentSearchQueue(), 1, 1_000_000));
+                s.integer("limits.max-paged-searches-per-connection", b.maxPagedSearchesPerConnection()),
+                s.integer("limits.paged-size-limit", b.pagedSizeLimit()),
+                s.integer("limits.max-sort-entries", b.maxSortEntries()),
+                s.integer("limits.max-persistent-searches", b.maxPersistentSearches()),
+                s.integer("limits.persistent-search-queue", b.persistentSearchQueue()));
     }
 
     /** An empty {@code access.file} means the built-in rules. */
@@ -272,15 +177,15 @@ final class ConfigLoader {
         }
         return new Access(
                 file,
-                s.integer("security.min-ssf", b.minSsf(), 0, Access.MAX_SSF),
+                s.integer("security.min-ssf", b.minSsf()),
                 s.bool("security.allow-anonymous", b.allowAnonymous()));
     }
 
     private static RateQuotas rateQuotas(Settings s, RateQuotas b) throws ConfigException {
         return new RateQuotas(
-                s.integer("limits.rate-per-identity", b.perIdentity(), 0, 1_000_000),
-                s.integer("limits.rate-per-address", b.perAddress(), 0, 1_000_000),
-                s.integer("limits.rate-burst-seconds", b.burstSeconds(), 1, 3600),
+                s.integer("limits.rate-per-identity", b.perIdentity()),
+                s.integer("limits.rate-per-address", b.perAddress()),
+                s.integer("limits.rate-burst-seconds", b.burstSeconds()),
                 s.bool("limits.rate-apply-to-admin", b.applyToAdmin()));
     }
 
@@ -288,11 +193,11 @@ final class ConfigLoader {
         // An empty password means "not configured"; the server never accepts an empty admin password.
         String password = s.take("security.admin-password").orElse(b.adminPassword());
         boolean cleartext = s.bool("security.allow-cleartext-passwords", b.allowCleartextPasswords());
-        String scheme = s.choice("security.password-scheme", b.passwordScheme(), Security.SUPPORTED_SCHEMES);
+        String scheme = s.choice("security.password-scheme", b.passwordScheme());
         // The ceiling is the highest count the PBKDF2 verifier accepts at all.
-        int maxIterations = s.integer("security.max-password-iterations", b.maxPasswordIterations(), 1, 10_000_000);
-        int delay = s.integer("security.bind-failure-delay-ms", b.bindFailureDelayMillis(), 0, 60_000);
-        int maxDelay = s.integer("security.bind-failure-max-delay-ms", b.bindFailureMaxDelayMillis(), 0, 60_000);
+        int maxIterations = s.integer("security.max-password-iterations", b.maxPasswordIterations());
+        int delay = s.integer("security.bind-failure-delay-ms", b.bindFailureDelayMillis());
+        int maxDelay = s.integer("security.bind-failure-max-delay-ms", b.bindFailureMaxDelayMillis());
         if (maxDelay < delay) {
             throw s.error(
                     "security.bind-failure-max-delay-ms",
@@ -308,12 +213,16 @@ final class ConfigLoader {
     }
 
     private static Passwords passwords(Settings s, Passwords b) throws ConfigException {
-        int maxMemory = s.integer("security.max-argon2-memory-kib", b.maxArgon2MemoryKib(), 8, 4 * 1024 * 1024);
-        int maxPasses = s.integer("security.max-argon2-passes", b.maxArgon2Passes(), 1, 1_000);
-        int parallelism =
-                s.integer("security.argon2-parallelism", b.argon2Parallelism(), 1, Passwords.MAX_ARGON2_PARALLELISM);
-        int memory = s.integer("security.argon2-memory-kib", b.argon2MemoryKib(), 8 * parallelism, maxMemory);
-        int passes = s.integer("security.argon2-passes", b.argon2Passes(), 1, maxPasses);
+        int maxMemory = s.integer("security.max-argon2-memory-kib", b.maxArgon2MemoryKib());
+        int maxPasses = s.integer("security.max-argon2-passes", b.maxArgon2Passes());
+        int parallelism = s.integer("security.argon2-parallelism", b.argon2Parallelism());
+        int memory = s.integer("security.argon2-memory-kib", b.argon2MemoryKib());
+        int passes = s.integer("security.argon2-passes", b.argon2Passes());
+        if (memory < 8 * parallelism) {
+            throw s.error(
+                    "security.argon2-memory-kib",
+                    memory + " is less than 8 KiB per lane of security.argon2-parallelism (" + parallelism + ")");
+        }
         // The defaults may exceed a lowered maximum even when the cost keys are not in the file.
         if (memory > maxMemory) {
             throw s.error(
@@ -325,25 +234,24 @@ final class ConfigLoader {
         }
         return new Passwords(
                 s.bool("security.allow-prehashed-passwords", b.allowPrehashedPasswords()),
-                s.integer("security.pbkdf2-iterations", b.pbkdf2Iterations(), 1_000, 10_000_000),
+                s.integer("security.pbkdf2-iterations", b.pbkdf2Iterations()),
                 memory,
                 passes,
                 parallelism,
                 maxMemory,
                 maxPasses,
-                s.integer("security.admin-max-failures", b.adminMaxFailures(), 0, 1_000),
-                s.integer("security.admin-lockout-seconds", (int) b.adminLockoutSeconds(), 0, (int)
-                        Passwords.MAX_ADMIN_LOCKOUT_SECONDS),
+                s.integer("security.admin-max-failures", b.adminMaxFailures()),
+                s.integer("security.admin-lockout-seconds", (int) b.adminLockoutSeconds()),
                 s.bool("security.rehash-on-bind", b.rehashOnBind()),
-                s.integer("security.suspect-checks-per-address", b.suspectChecksPerAddress(), 1, 1_024),
-                s.integer("security.suspect-checks-total", b.suspectChecksTotal(), 0, 1_024),
-                s.integer("security.ipv6-prefix-bits", b.ipv6PrefixBits(), 32, 128));
+                s.integer("security.suspect-checks-per-address", b.suspectChecksPerAddress()),
+                s.integer("security.suspect-checks-total", b.suspectChecksTotal()),
+                s.integer("security.ipv6-prefix-bits", b.ipv6PrefixBits()));
     }
 
     private static Logging logging(Settings s, Logging b) throws ConfigException {
         boolean accessLog = s.bool("logging.access-log", b.accessLog());
-        String level = s.choice("logging.level", b.level(), Logging.LEVELS);
-        String format = s.choice("logging.access-log-format", b.accessLogFormat(), Logging.ACCESS_LOG_FORMATS);
+        String level = s.choice("logging.level", b.level());
+        String format = s.choice("logging.access-log-format", b.accessLogFormat());
         Path file = s.optionalPath("logging.access-log-file", b.accessLogFile());
         // Rolled files are named by a logback pattern in which % starts a token.
         if (file != null && file.toString().contains("%")) {
@@ -361,11 +269,11 @@ final class ConfigLoader {
                 level,
                 format,
                 file,
-                s.size("logging.access-log-max-file-size", b.accessLogMaxFileSize(), 1024, Long.MAX_VALUE),
-                s.integer("logging.access-log-max-history", b.accessLogMaxHistory(), 1, 36_500),
+                s.size("logging.access-log-max-file-size", b.accessLogMaxFileSize()),
+                s.integer("logging.access-log-max-history", b.accessLogMaxHistory()),
                 audit,
-                s.size("logging.audit-log-max-file-size", b.auditLogMaxFileSize(), 1024, Long.MAX_VALUE),
-                s.integer("logging.audit-log-max-history", b.auditLogMaxHistory(), 1, 36_500));
+                s.size("logging.audit-log-max-file-size", b.auditLogMaxFileSize()),
+                s.integer("logging.audit-log-max-history", b.auditLogMaxHistory()));
     }
 
     /** An empty endpoint means off; only http and https URLs with a host are accepted. */
@@ -380,7 +288,7 @@ final class ConfigLoader {
                 endpoint,
                 s.string("tracing.service-name", b.serviceName()),
                 s.ratio("tracing.sample-ratio", b.sampleRatio()),
-                s.integer("tracing.max-queue-size", b.maxQueueSize(), 1, 1_000_000));
+                s.integer("tracing.max-queue-size", b.maxQueueSize()));
     }
 
     private static String otlpEndpoint(Settings s, String value) throws ConfigException {
@@ -400,7 +308,7 @@ final class ConfigLoader {
 
     private static Metrics metrics(Settings s, Metrics b) throws ConfigException {
         boolean monitor = s.bool("metrics.monitor", b.monitor());
-        int port = s.integer("metrics.port", b.port(), 0, 65_535);
+        int port = s.integer("metrics.port", b.port());
         // Empty, as the shipped file has it: the endpoint binds listen.host.
         String host = s.take("metrics.host").map(h -> h.isBlank() ? null : h).orElse(b.host());
         if (port != 0 && !monitor) {

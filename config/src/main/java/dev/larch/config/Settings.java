@@ -32,8 +32,16 @@ final class Settings {
         this.remaining = new LinkedHashMap<>(raw);
     }
 
-    /** The raw value of a key, consuming it; empty when the file does not set it. */
+    /**
+     * The raw value of a key, consuming it; empty when the file does not set it.
+     *
+     * @throws IllegalStateException when {@link SettingCatalog} does not declare the key (a
+     *     programming error: every key read must be declared)
+     */
     Optional<String> take(String key) {
+        if (SettingCatalog.find(key).isEmpty()) {
+            throw new IllegalStateException("no setting " + key + " is declared in SettingCatalog");
+        }
         return Optional.ofNullable(remaining.remove(key));
     }
 
@@ -56,7 +64,11 @@ final class Settings {
         return value.orElse(fallback);
     }
 
-    int integer(String key, int fallback, int min, int max) throws ConfigException {
+    /** An integer within the bounds its declaration gives. */
+    int integer(String key, int fallback) throws ConfigException {
+        Setting declared = declared(key, SettingType.INTEGER);
+        long min = declared.min();
+        long max = declared.max();
         Optional<String> value = take(key);
         if (value.isEmpty()) {
             return fallback;
@@ -74,6 +86,7 @@ final class Settings {
 
     /** A decimal fraction 0.0..1.0, such as {@code 0.25}. */
     double ratio(String key, double fallback) throws ConfigException {
+        declared(key, SettingType.RATIO);
         Optional<String> value = take(key);
         if (value.isEmpty()) {
             return fallback;
@@ -89,6 +102,7 @@ final class Settings {
     }
 
     boolean bool(String key, boolean fallback) throws ConfigException {
+        declared(key, SettingType.BOOLEAN);
         Optional<String> value = take(key);
         if (value.isEmpty()) {
             return fallback;
@@ -101,7 +115,10 @@ final class Settings {
     }
 
     /** A byte count written as digits with an optional binary unit: {@code 512m}, {@code 64g}, {@code 1048576}. */
-    long size(String key, long fallback, long min, long max) throws ConfigException {
+    long size(String key, long fallback) throws ConfigException {
+        Setting declared = declared(key, SettingType.SIZE);
+        long min = declared.min();
+        long max = declared.max();
         Optional<String> value = take(key);
         if (value.isEmpty()) {
             return fallback;
@@ -117,7 +134,8 @@ final class Settings {
     }
 
     /** One of a fixed set of words, ignoring case; returns the word as spelled in {@code choices}. */
-    String choice(String key, String fallback, List<String> choices) throws ConfigException {
+    String choice(String key, String fallback) throws ConfigException {
+        List<String> choices = declared(key, SettingType.CHOICE).choices();
         Optional<String> value = take(key);
         if (value.isEmpty()) {
             return fallback;
@@ -171,6 +189,14 @@ final class Settings {
         if (!remaining.isEmpty()) {
             throw error(remaining.keySet().iterator().next(), "unknown key");
         }
+    }
+
+    private static Setting declared(String key, SettingType type) {
+        Setting declared = SettingCatalog.declared(key);
+        if (declared.type() != type) {
+            throw new IllegalStateException(key + " is declared " + declared.type() + ", read as " + type);
+        }
+        return declared;
     }
 
     ConfigException error(String key, String problem) {

@@ -12,14 +12,14 @@ final class TlsSettings {
     private TlsSettings() {}
 
     static Tls read(Settings s, Tls b) throws ConfigException {
-        int ldapsPort = s.integer("listen.ldaps-port", b.ldapsPort(), 0, 65_535);
+        int ldapsPort = s.integer("listen.ldaps-port", b.ldapsPort());
         boolean requireTls = s.bool("security.require-tls-for-binds", b.requireTlsForBinds());
         Path certificate = s.optionalPath("tls.certificate", b.certificate());
         Path privateKey = s.optionalPath("tls.private-key", b.privateKey());
         Path ca = s.optionalPath("tls.ca-certificates", b.caCertificates());
         Path keystore = s.optionalPath("tls.keystore", b.keystore());
         String password = s.take("tls.keystore-password").orElse(b.keystorePassword());
-        int timeout = s.integer("tls.handshake-timeout-seconds", b.handshakeTimeoutSeconds(), 1, 300);
+        int timeout = s.integer("tls.handshake-timeout-seconds", b.handshakeTimeoutSeconds());
         String mapping = s.string("tls.certificate-mapping", b.certificateMapping());
         if (!ATTRIBUTE_NAME.matcher(mapping).matches()) {
             throw s.error("tls.certificate-mapping", "expected an attribute name such as uid or cn, or none");

@@ -8,14 +8,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.larch.config.Setting;
+import dev.larch.config.SettingCatalog;
+
 /**
  * Tells an operator whose config file holds a secret that every user of the machine may read it, as
  * sshd does for a private key: the administrator's password in a {@code 0644} file is the directory
  * handed to anyone with a shell. Stateless.
  */
 final class ReadableSecrets {
-    /** The settings whose values are secrets. */
-    static final List<String> SECRET_KEYS = List.of("security.admin-password", "tls.keystore-password");
+    /** The settings whose values are secrets, as declared. */
+    static final List<String> SECRET_KEYS = SettingCatalog.all().stream()
+            .filter(Setting::secret)
+            .map(Setting::key)
+            .toList();
 
     private ReadableSecrets() {}
 

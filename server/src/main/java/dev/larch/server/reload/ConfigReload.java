@@ -16,6 +16,8 @@ import java.util.TreeSet;
 
 import dev.larch.config.ConfigException;
 import dev.larch.config.LarchConfig;
+import dev.larch.config.Setting;
+import dev.larch.config.SettingCatalog;
 import dev.larch.config.Tls;
 import dev.larch.server.read.CurrentSearchLimits;
 import dev.larch.server.tls.ServerTlsContext;
@@ -45,8 +47,10 @@ import org.slf4j.LoggerFactory;
 public final class ConfigReload {
     private static final Logger LOG = LoggerFactory.getLogger(ConfigReload.class);
 
+    /** The search limits a reload applies (declared {@link Setting.Apply#RELOAD}). */
     private static final Set<String> LIMIT_KEYS = Set.of(
             "limits.size-limit", "limits.time-limit-seconds", "limits.look-through-limit", "limits.apply-to-admin");
+
     private static final Set<String> TLS_IDENTITY_KEYS =
             Set.of("tls.certificate", "tls.private-key", "tls.keystore", "tls.keystore-password");
     private static final String CA_KEY = "tls.ca-certificates";
@@ -185,21 +189,17 @@ public final class ConfigReload {
         return startedWithTls && config.tls().configured();
     }
 
+    /** Whether a change of {@code key} applies now, as its declaration says ({@link Setting#apply}). */
     private boolean isLive(String key, boolean tlsLive) {
-        if (LIMIT_KEYS.contains(key)
-                || key.equals("logging.level")
-                || key.equals("logging.access-log")
-                || key.equals(ACCESS_KEY)) {
-            return true;
-        }
-        if (TLS_IDENTITY_KEYS.contains(key)) {
-            return tlsLive;
-        }
-        if (key.equals(CA_KEY)) {
+        Setting.Apply apply = SettingCatalog.find(key).map(Setting::apply).orElse(Setting.Apply.RESTART);
+        return switch (apply) {
+            case RESTART -> false;
+            case RELOAD -> true;
+            case RELOAD_WITH_TLS -> tlsLive;
             // Adding or removing the CA file turns client certificates (and SASL EXTERNAL) on or off.
-            return tlsLive && startedWithClientCertificates && settings.containsKey(CA_KEY);
-        }
-        return false;
+            case RELOAD_WITH_CLIENT_CERTIFICATES ->
+                tlsLive && startedWithClientCertificates && settings.containsKey(key);
+        };
     }
 
     private boolean touchesTls(Set<String> changed, Set<String> contentChanged) {
@@ -216,7 +216,7 @@ public final class ConfigReload {
         if (value == null) {
             return "(default)";
         }
-        return key.contains("password") ? "***" : value;
+        return SettingCatalog.find(key).map(Setting::secret).orElse(false) ? "***" : value;
     }
 
     /** The files a config points at whose content a reload re-reads, by the key naming them. */
