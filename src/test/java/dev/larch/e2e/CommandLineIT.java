@@ -148,4 +148,38 @@ class CommandLineIT {
     void exportWithoutADataDirectoryNamesIt() {
         assertOneLineError(2, data(), LarchProcess.run("export", "--data", data()));
     }
+
+    @Test
+    void configCheckPrintsTheEffectiveSettingsWithSecretsMasked() throws IOException {
+        Path conf = config("listen.port = 2389\nsecurity.admin-password = hunter2-secret\n");
+        ProcessResult r = LarchProcess.run("config", "check", "--config", conf.toString());
+        assertEquals(0, r.exitCode(), r.describe());
+        assertTrue(r.out().contains("\nlisten.port = 2389\n"), r.describe());
+        assertTrue(r.out().contains("\nsecurity.admin-password = ***\n"), r.describe());
+        assertTrue(r.out().contains("\nlimits.size-limit = 500    # default\n"), r.describe());
+        assertTrue(!r.out().contains("hunter2") && !r.err().contains("hunter2"), r.describe());
+    }
+
+    @Test
+    void configCheckRefusesWhatTheServerWouldRefuseNamingTheKey() throws IOException {
+        Path conf = config("limits.worker-queue = -1\n");
+        String line = assertOneLineError(
+                1, "limits.worker-queue", LarchProcess.run("config", "check", "--config", conf.toString()));
+        assertEquals(
+                "larch: config check: " + conf + ": limits.worker-queue: expected an integer 0..1000000, got '-1'",
+                line);
+    }
+
+    @Test
+    void configDescribeTellsWhatAKeyDoesAndAnUnknownOneIsNamed() {
+        ProcessResult r = LarchProcess.run("config", "describe", "limits.size-limit");
+        assertEquals(0, r.exitCode(), r.describe());
+        assertTrue(
+                r.out()
+                        .startsWith("limits.size-limit\n  value:   an integer 0..2147483647\n  default: 500\n"
+                                + "  applies: at a reload"),
+                r.describe());
+        assertTrue(r.out().contains("Most entries one search returns"), r.describe());
+        assertOneLineError(2, "'limits.colour'", LarchProcess.run("config", "describe", "limits.colour"));
+    }
 }

@@ -18,7 +18,8 @@ import picocli.CommandLine.Command;
             RestoreCommand.class,
             VerifyCommand.class,
             CertCommand.class,
-            ReloadCommand.class
+            ReloadCommand.class,
+            ConfigCommand.class
         })
 public final class LarchMain implements Runnable {
 
