@@ -69,21 +69,7 @@ public final class BindAdmission {
     public BindAdmission(int adminMaxFailures, long adminLockoutSeconds, Clock clock, LongSupplier nanoClock) {
         this.clock = clock;
         this.nanoClock = nanoClock;
-        this.adminPolicy = new PasswordPolicy(
-                null,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                adminMaxFailures > 0,
-                adminLockoutSeconds,
-                adminMaxFailures,
-                0,
-                false,
-                true,
-                false);
+        this.adminPolicy = PasswordPolicy.lockoutOnly(null, adminMaxFailures, adminLockoutSeconds);
         this.admin = new Account();
         admin.state = new PasswordState(null, null, null, List.of(), List.of(), false);
     }
