@@ -39,6 +39,12 @@ public final class LarchSchema {
      */
     static final String MONITOR_SCHEMA = "/dev/larch/schema/larch-monitor.schema";
 
+    /**
+     * Larch's password policy rules beyond draft-behera ({@code larchPwdMinCharClasses} and the
+     * auxiliary class {@code larchPwdPolicy} that holds it), as schema {@code larch-ppolicy}.
+     */
+    static final String PPOLICY_SCHEMA = "/dev/larch/schema/larch-ppolicy.schema";
+
     private LarchSchema() {}
 
     /**
@@ -71,7 +77,7 @@ public final class LarchSchema {
 
     private static DefaultSchemaManager standardManager() throws SchemaLoadException {
         try {
-            JarLdifSchemaLoader loader = new JarLdifSchemaLoader();
+            JarLdifSchemaLoader loader = new BundledSchemaLoader();
             DefaultSchemaManager manager = new DefaultSchemaManager(loader.getAllSchemas());
             Schema[] schemas = new Schema[STANDARD_SCHEMAS.size()];
             for (int i = 0; i < schemas.length; i++) {
@@ -84,6 +90,7 @@ public final class LarchSchema {
             }
             SchemaFile.addResource(manager, LARCH_SCHEMA);
             SchemaFile.addResource(manager, MONITOR_SCHEMA);
+            SchemaFile.addResource(manager, PPOLICY_SCHEMA);
             return manager;
         } catch (LdapException | IOException e) {
             throw new SchemaLoadException("bundled schemas failed to load: " + e.getMessage(), e);

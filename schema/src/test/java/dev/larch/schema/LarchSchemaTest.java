@@ -81,6 +81,38 @@ class LarchSchemaTest {
     }
 
     @Test
+    void pwdGraceExpiryHasOpenLdapsNameAndKeepsTheBundledOne() throws LdapException {
+        SchemaManager schema = LarchSchema.standard();
+        AttributeType byOpenLdapName = schema.lookupAttributeTypeRegistry("pwdGraceExpiry");
+        assertEquals("1.3.6.1.4.1.42.2.27.8.1.30", byOpenLdapName.getOid());
+        assertEquals("pwdGraceExpiry", byOpenLdapName.getName());
+        assertSame(byOpenLdapName, schema.lookupAttributeTypeRegistry("pwdGraceExpire"));
+        assertTrue(schema.lookupObjectClassRegistry("pwdPolicy")
+                .getMayAttributeTypes()
+                .contains(byOpenLdapName));
+    }
+
+    @Test
+    void aPolicyEntryMayCarryLarchsCharacterClassRule() throws LdapException {
+        DefaultEntry policy = new DefaultEntry(
+                LarchSchema.standard(),
+                "cn=p,dc=example,dc=com",
+                "objectClass: device",
+                "objectClass: pwdPolicy",
+                "objectClass: larchPwdPolicy",
+                "cn: p",
+                "pwdAttribute: userPassword",
+                "pwdGraceExpiry: 3600",
+                "larchPwdMinCharClasses: 3");
+        assertEquals("3", policy.get("larchPwdMinCharClasses").getString());
+        assertEquals(
+                ObjectClassTypeEnum.AUXILIARY,
+                LarchSchema.standard()
+                        .lookupObjectClassRegistry("larchPwdPolicy")
+                        .getType());
+    }
+
+    @Test
     void cnEqualityIgnoresCaseAndInnerSpaces() throws LdapException {
         AttributeType cn = LarchSchema.standard().lookupAttributeTypeRegistry("cn");
         assertEquals(new Value(cn, "John  SMITH "), new Value(cn, "john smith"));

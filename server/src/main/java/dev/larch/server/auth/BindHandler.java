@@ -192,7 +192,8 @@ public final class BindHandler {
 
             @Override
             public void refuseLocked() {
-                fail(attempt, null, false);
+                // A failure lockout stays hidden; a closed window or an idle account says so.
+                fail(attempt, policy == null ? null : policy.lockError(attempt.governed), false);
             }
 
             @Override
@@ -361,7 +362,8 @@ public final class BindHandler {
         long delay = delays.failed(attempt.dn, attempt.address);
         if (attempt.slot != null) {
             if (wrongPassword) {
-                attempt.slot.failed(delay);
+                // The policy's own delay (pwdMinDelay) may be the longer one.
+                delay = attempt.slot.failed(delay);
             } else {
                 attempt.slot.refused(delay);
             }

@@ -25,11 +25,14 @@ import java.util.function.LongSupplier;
  * account may start. The stored attributes stay the durable record ({@link PolicyStateWriter} writes
  * them as before). The rule, per account:
  * <ul>
- *   <li>locked now: refused without a check (the caller answers as for a wrong password);
+ *   <li>locked now, outside its validity window or idle too long ({@link AccountValidity}): refused
+ *       without a check (the caller answers as for a wrong password);
  *   <li>without a recent failure, at most {@value #MAX_PARALLEL} checks run at once, and never more
  *       than the failures its policy has left before the lock (each running check may be one more);
  *   <li>after a failure, one check at a time, and the next starts only when the failure's delay
- *       (the hold the caller gives) is over, until a success or {@value #QUIET_SECONDS} s of quiet;
+ *       is over, until a success or {@value #QUIET_SECONDS} s of quiet. The delay is the hold the
+ *       caller gives or, when longer, the policy's own ({@link FailureDelay}: {@code pwdMinDelay}
+ *       doubling per consecutive failure up to {@code pwdMaxDelay});
  *   <li>the others wait in arrival order, at most {@value #MAX_WAITING} per account; past that the
  *       bind is refused busy (an account under attack is refused, never its neighbours).
  * </ul>
@@ -69,21 +72,7 @@ public final class BindAdmission {
     public BindAdmission(int adminMaxFailures, long adminLockoutSeconds, Clock clock, LongSupplier nanoClock) {
         this.clock = clock;
         this.nanoClock = nanoClock;
-        this.adminPolicy = new PasswordPolicy(
-                null,
-                0,
-                0,
-                0,
-                0,
-                0,
-                0,
-                adminMaxFailures > 0,
-                adminLockoutSeconds,
-                adminMaxFailures,
-                0,
-                false,
-                true,
-                false);
+        this.adminPolicy = PasswordPolicy.lockoutOnly(null, adminMaxFailures, adminLockoutSeconds);
         this.admin = new Account();
         admin.state = new PasswordState(null, null, null, List.of(), List.of(), false);
     }
@@ -160,7 +149,8 @@ public final class BindAdmission {
     public synchronized boolean lockedNow(String account, BindPolicy.Governed governed) {
         Account a = accounts.get(account);
         PasswordState state = a != null && !a.stale && a.state != null ? a.state : governed.state;
-        return Lockout.isLocked(governed.policy, state, clock.instant());
+        Instant now = clock.instant();
+        return Lockout.isLocked(governed.policy, state, now) || AccountValidity.refuses(governed.policy, state, now);
     }
 
     /**
@@ -220,11 +210,14 @@ public final class BindAdmission {
             if (Lockout.hasExpiredLock(policy, a.state, now)) {
                 a.state = withFailures(a.state, List.of(), null);
             }
-            if (Lockout.isLocked(policy, a.state, now)) {
+            if (Lockout.isLocked(policy, a.state, now) || AccountValidity.refuses(policy, a.state, now)) {
                 return Decision.LOCKED;
             }
         }
-        if (a.recentFailure && nanos - a.lastFailureNanos > TimeUnit.SECONDS.toNanos(QUIET_SECONDS)) {
+        // A policy's delay may outlast the quiet period: the hold ends first.
+        if (a.recentFailure
+                && nanos - a.lastFailureNanos > TimeUnit.SECONDS.toNanos(QUIET_SECONDS)
+                && nanos - a.nextStartNanos >= 0) {
             a.recentFailure = false;
         }
         if (a.recentFailure && nanos - a.nextStartNanos < 0) {
@@ -314,8 +307,7 @@ public final class BindAdmission {
     }
 
     private static PasswordState withFailures(PasswordState s, List<Instant> failures, Instant lockedTime) {
-        return new PasswordState(
-                s.policySubentry(), s.changedTime(), lockedTime, failures, s.graceUseTimes(), s.reset());
+        return s.withFailures(failures, lockedTime);
     }
 
     /** One bind waiting for, or holding, its turn to check a password. */
@@ -348,28 +340,40 @@ public final class BindAdmission {
             this.account = account;
         }
 
-        /** The right password, and the bind succeeded: the account's failures are forgotten. */
+        /**
+         * The right password, and the bind succeeded: the account's failures are forgotten, and its
+         * last success is now (the stored {@code pwdLastSuccess} may lag: it is written at most once
+         * per precision interval).
+         */
         public void matched() {
             finish(a -> {
                 a.recentFailure = false;
+                a.delayedFailures = 0;
                 if (a.state != null) {
+                    Instant now = clock.instant();
                     a.state = withFailures(
-                            a.state,
-                            List.of(),
-                            a.policy != null && Lockout.hasExpiredLock(a.policy, a.state, clock.instant())
-                                    ? null
-                                    : a.state.accountLockedTime());
+                                    a.state,
+                                    List.of(),
+                                    a.policy != null && Lockout.hasExpiredLock(a.policy, a.state, now)
+                                            ? null
+                                            : a.state.accountLockedTime())
+                            .withLastSuccess(now);
                 }
             });
         }
 
         /**
          * A wrong password: counts a failure (locking the account when it reaches
-         * {@code pwdMaxFailure}); the account's next check starts after {@code holdNanos}.
+         * {@code pwdMaxFailure}); the account's next check starts after {@code holdNanos} or the
+         * policy's own delay, whichever is longer.
+         *
+         * @return the hold applied, in nanoseconds: how long the caller should hold the answer back
          */
-        public void failed(long holdNanos) {
+        public long failed(long holdNanos) {
+            long[] applied = {holdNanos};
             finish(a -> {
-                held(a, holdNanos);
+                applied[0] = Math.max(holdNanos, policyDelay(a));
+                held(a, applied[0]);
                 if (a.policy != null && a.policy.countsFailures() && a.state != null) {
                     Instant now = clock.instant();
                     if (!Lockout.isLocked(a.policy, a.state, now)) {
@@ -378,6 +382,24 @@ public final class BindAdmission {
                     }
                 }
             });
+            return applied[0];
+        }
+
+        /**
+         * Counts one more consecutive failure for the policy's delay and returns that delay in
+         * nanoseconds; 0 when the policy has none. The count starts over after a success or after
+         * {@link FailureDelay#quietNanos} without a failure.
+         */
+        private long policyDelay(Account a) {
+            if (a.policy == null || !a.policy.delaysFailures()) {
+                return 0;
+            }
+            long now = nanoClock.getAsLong();
+            if (a.delayedFailures > 0 && now - a.lastFailureNanos > FailureDelay.quietNanos(a.policy, QUIET_SECONDS)) {
+                a.delayedFailures = 0;
+            }
+            a.delayedFailures++;
+            return FailureDelay.nanos(a.policy, a.delayedFailures);
         }
 
         /** The right password, refused all the same (expired): held like a failure, not counted. */
@@ -431,6 +453,9 @@ public final class BindAdmission {
         int inFlight;
         boolean recentFailure;
         long lastFailureNanos;
+        /** Consecutive failures counted for the policy's own delay ({@code pwdMinDelay}). */
+        int delayedFailures;
+
         long nextStartNanos;
         /** The end of the delay a look at the waiting candidates is scheduled for. */
         long retryAtNanos;

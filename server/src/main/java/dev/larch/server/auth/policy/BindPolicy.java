@@ -20,7 +20,15 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * <p>A {@code pwdAccountLockedTime} locks also an entry that no policy governs (see
  * {@link Lockout#isLocked}). A locked account is refused exactly as a wrong password is: the caller
  * answers invalidCredentials with no policy error, so the lock shows only to an administrator reading
- * {@code pwdAccountLockedTime}. Thread-safe.
+ * {@code pwdAccountLockedTime}. An account outside its validity window ({@code pwdStartTime},
+ * {@code pwdEndTime}, also without a policy) or idle longer than {@code pwdMaxIdle} is refused as
+ * locked too, but with the accountLocked policy error for clients that asked ({@link #lockError}):
+ * such a state is set by an administrator or by time, not by guesses, and the user needs to know that
+ * the password is not the problem.
+ *
+ * <p>Under a policy with {@code pwdMaxIdle}, a successful bind records {@code pwdLastSuccess} through
+ * the {@link PolicyStateWriter}, at most once per {@link AccountValidity#precisionSeconds}; without
+ * {@code pwdMaxIdle} nothing is written for it, so binds stay free of writes. Thread-safe.
  */
 public final class BindPolicy {
     private final Directory directory;
@@ -38,13 +46,14 @@ public final class BindPolicy {
 
     /**
      * The policy and state of {@code entry}, read in {@code txn}; {@link PasswordPolicy#NONE} stands
-     * for the policy when none governs the entry but it carries a lock; null when neither.
+     * for the policy when none governs the entry but it carries a lock or a validity window; null when
+     * neither.
      */
     public Governed read(ReadTxn txn, StoredEntry entry) {
         PasswordState state =
                 PasswordState.of(entry, directory.schemaNormalizer().schema());
         Optional<PasswordPolicy> policy = resolver.governing(txn, state);
-        if (policy.isEmpty() && state.accountLockedTime() == null) {
+        if (policy.isEmpty() && state.accountLockedTime() == null && !state.hasWindow()) {
             return null;
         }
         return new Governed(directory.schemaNormalizer().dn(entry.dn()), policy.orElse(PasswordPolicy.NONE), state);
@@ -61,7 +70,8 @@ public final class BindPolicy {
             return true;
         }
         Instant now = clock.instant();
-        if (Lockout.isLocked(governed.policy, governed.state, now)) {
+        if (Lockout.isLocked(governed.policy, governed.state, now)
+                || AccountValidity.refuses(governed.policy, governed.state, now)) {
             return false;
         }
         Expiry.Kind expiry =
@@ -81,6 +91,20 @@ public final class BindPolicy {
         return governed.policy.isNone() || writer.accepting(governed.dn);
     }
 
+    /**
+     * The policy error for a bind refused as locked before its password was checked: accountLocked
+     * when the account is outside its validity window or idle (see the class comment), null for a
+     * failure lockout, which stays hidden.
+     */
+    public PasswordPolicyErrorEnum lockError(Governed governed) {
+        if (governed == null) {
+            return null;
+        }
+        return AccountValidity.refuses(governed.policy, governed.state, clock.instant())
+                ? PasswordPolicyErrorEnum.ACCOUNT_LOCKED
+                : null;
+    }
+
     /** After a wrong password: counts the failure, unless the account is already locked. */
     public void failed(Governed governed) {
         Instant now = clock.instant();
@@ -97,14 +121,18 @@ public final class BindPolicy {
         if (Lockout.isLocked(policy, state, now)) {
             return new Outcome(false, -1, -1, null, false);
         }
+        if (AccountValidity.refuses(policy, state, now)) {
+            return new Outcome(false, -1, -1, PasswordPolicyErrorEnum.ACCOUNT_LOCKED, false);
+        }
         Expiry.Verdict expiry = Expiry.evaluate(policy, state, now);
         if (expiry.kind() == Expiry.Kind.EXPIRED) {
             return new Outcome(false, -1, -1, PasswordPolicyErrorEnum.PASSWORD_EXPIRED, false);
         }
         boolean grace = expiry.kind() == Expiry.Kind.GRACE;
         boolean stateToClear = grace || !state.failureTimes().isEmpty() || Lockout.hasExpiredLock(policy, state, now);
-        if (!policy.isNone() && stateToClear) {
-            writer.succeeded(governed.dn, policy, now, grace);
+        boolean lastSuccess = AccountValidity.lastSuccessDue(policy, state, now);
+        if (!policy.isNone() && (stateToClear || lastSuccess)) {
+            writer.succeeded(governed.dn, policy, now, grace, lastSuccess);
         }
         boolean mustChange = policy.mustChange() && state.reset();
         return new Outcome(

@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Password expiry at bind time (draft-behera section 7.1, steps for pwdMaxAge, pwdExpireWarning and
- * pwdGraceAuthNLimit). Pure function of policy, state and time.
+ * Password expiry at bind time (draft-behera section 7.1, steps for pwdMaxAge, pwdExpireWarning,
+ * pwdGraceAuthNLimit and, of draft-behera-11 and OpenLDAP 2.6, pwdGraceExpiry: grace logins only
+ * within that many seconds after expiry). Pure function of policy, state and time.
  */
 final class Expiry {
     private Expiry() {}
@@ -25,7 +26,9 @@ final class Expiry {
             return Verdict.valid();
         }
         int used = state.graceUseTimes().size();
-        if (used < policy.graceAuthNLimit()) {
+        boolean graceOver =
+                policy.graceExpiry() > 0 && !now.isBefore(expires.plus(Duration.ofSeconds(policy.graceExpiry())));
+        if (used < policy.graceAuthNLimit() && !graceOver) {
             return new Verdict(Kind.GRACE, -1, policy.graceAuthNLimit() - used - 1);
         }
         return new Verdict(Kind.EXPIRED, -1, -1);

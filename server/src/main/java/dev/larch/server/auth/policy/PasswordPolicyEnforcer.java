@@ -2,6 +2,7 @@ package dev.larch.server.auth.policy;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +20,11 @@ import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 
 /**
  * The policy's checks on a new password (draft-behera section 7.2): whether users may change their
- * own, its quality ({@code pwdCheckQuality}, {@code pwdMinLength}) and history ({@code pwdInHistory}),
- * and the state the change writes. An administrator's reset is exempt from the quality and history
- * checks (as OpenLDAP exempts its rootdn) and, under {@code pwdMustChange}, sets {@code pwdReset}.
+ * own, whether the current one is old enough ({@code pwdMinAge}), its quality ({@code pwdCheckQuality},
+ * {@code pwdMinLength}, {@code pwdMaxLength}, Larch's {@code larchPwdMinCharClasses}) and history
+ * ({@code pwdInHistory}), and the state the change writes. An administrator's reset is exempt from the
+ * age, quality and history checks (as OpenLDAP exempts its rootdn) and, under {@code pwdMustChange},
+ * sets {@code pwdReset}.
  *
  * <p>History checks hash the new password once per remembered value (at most
  * {@link PasswordPolicy#MAX_HISTORY}, each bounded by {@code security.max-password-iterations}).
@@ -64,6 +67,7 @@ public final class PasswordPolicyEnforcer {
     PasswordChangeEffects check(PasswordPolicy policy, Entry target, byte[] newPassword, boolean adminReset) {
         List<byte[]> current = currentPasswords(target);
         List<byte[]> history = PasswordHistory.values(target);
+        Instant now = clock.instant();
         if (!adminReset) {
             if (!policy.allowUserChange()) {
                 throw new PolicyRefusal(
@@ -71,14 +75,28 @@ public final class PasswordPolicyEnforcer {
                         PasswordPolicyErrorEnum.PASSWORD_MOD_NOT_ALLOWED,
                         "the password policy does not let users change their own password");
             }
+            checkAge(policy, PasswordState.of(target), now);
             checkQuality(policy, newPassword);
             checkHistory(policy, newPassword, current, history);
         }
-        Instant now = clock.instant();
         return new PasswordChangeEffects(
                 GeneralizedTimes.format(now),
                 PasswordHistory.after(history, current, now, policy.inHistory()),
                 adminReset && policy.mustChange());
+    }
+
+    /** {@code pwdMinAge}: a password changed less than that long ago may not be changed by its user. */
+    private static void checkAge(PasswordPolicy policy, PasswordState state, Instant now) {
+        if (policy.minAge() == 0 || state.changedTime() == null) {
+            return;
+        }
+        if (now.isBefore(state.changedTime().plus(Duration.ofSeconds(policy.minAge())))) {
+            throw new PolicyRefusal(
+                    ResultCodeEnum.CONSTRAINT_VIOLATION,
+                    PasswordPolicyErrorEnum.PASSWORD_TOO_YOUNG,
+                    "the password was changed less than the policy's minimum age of " + policy.minAge()
+                            + " seconds ago");
+        }
     }
 
     private static void checkQuality(PasswordPolicy policy, byte[] newPassword) {
@@ -100,6 +118,21 @@ public final class PasswordPolicyEnforcer {
                     ResultCodeEnum.CONSTRAINT_VIOLATION,
                     PasswordPolicyErrorEnum.PASSWORD_TOO_SHORT,
                     "the password is shorter than the policy's minimum of " + policy.minLength() + " characters");
+        }
+        // Bytes, as OpenLDAP 2.6 counts pwdMaxLength (the minimum counts characters: the kinder reading).
+        if (policy.maxLength() > 0 && newPassword.length > policy.maxLength()) {
+            throw new PolicyRefusal(
+                    ResultCodeEnum.CONSTRAINT_VIOLATION,
+                    PasswordPolicyErrorEnum.PASSWORD_TOO_LONG,
+                    "the password is longer than the policy's maximum of " + policy.maxLength() + " bytes (UTF-8)");
+        }
+        int classes = CharacterClasses.count(text);
+        if (classes < policy.minCharClasses()) {
+            throw new PolicyRefusal(
+                    ResultCodeEnum.CONSTRAINT_VIOLATION,
+                    PasswordPolicyErrorEnum.INSUFFICIENT_PASSWORD_QUALITY,
+                    "the password uses " + classes + " of the character classes lower-case, upper-case, digit and"
+                            + " other; the policy needs " + policy.minCharClasses());
         }
     }
 

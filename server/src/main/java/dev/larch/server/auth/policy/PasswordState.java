@@ -29,6 +29,11 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * @param failureTimes {@code pwdFailureTime} values
  * @param graceUseTimes {@code pwdGraceUseTime} values
  * @param reset {@code pwdReset}
+ * @param lastSuccess {@code pwdLastSuccess}, the last successful bind as recorded; null when absent
+ * @param startTime {@code pwdStartTime}: binds before it are refused; null when absent;
+ *     {@link Instant#MAX} for a value that is no time, so that the account stays closed
+ * @param endTime {@code pwdEndTime}: binds from it on are refused; null when absent;
+ *     {@link Instant#EPOCH} for a value that is no time, so that the account stays closed
  */
 public record PasswordState(
         String policySubentry,
@@ -36,7 +41,10 @@ public record PasswordState(
         Instant accountLockedTime,
         List<Instant> failureTimes,
         List<Instant> graceUseTimes,
-        boolean reset) {
+        boolean reset,
+        Instant lastSuccess,
+        Instant startTime,
+        Instant endTime) {
 
     /**
      * The lock time standing for "locked until an administrator removes the attribute", whatever the
@@ -49,6 +57,50 @@ public record PasswordState(
     public PasswordState {
         failureTimes = List.copyOf(failureTimes);
         graceUseTimes = List.copyOf(graceUseTimes);
+    }
+
+    /** A state with no last bind and no validity window. */
+    public PasswordState(
+            String policySubentry,
+            Instant changedTime,
+            Instant accountLockedTime,
+            List<Instant> failureTimes,
+            List<Instant> graceUseTimes,
+            boolean reset) {
+        this(policySubentry, changedTime, accountLockedTime, failureTimes, graceUseTimes, reset, null, null, null);
+    }
+
+    /** This state with other failure times and lock; the rest as it is. */
+    PasswordState withFailures(List<Instant> failures, Instant lockedTime) {
+        return new PasswordState(
+                policySubentry,
+                changedTime,
+                lockedTime,
+                failures,
+                graceUseTimes,
+                reset,
+                lastSuccess,
+                startTime,
+                endTime);
+    }
+
+    /** This state with {@code pwdLastSuccess} at {@code at}. */
+    PasswordState withLastSuccess(Instant at) {
+        return new PasswordState(
+                policySubentry,
+                changedTime,
+                accountLockedTime,
+                failureTimes,
+                graceUseTimes,
+                reset,
+                at,
+                startTime,
+                endTime);
+    }
+
+    /** Whether the entry carries a validity window ({@code pwdStartTime} or {@code pwdEndTime}). */
+    public boolean hasWindow() {
+        return startTime != null || endTime != null;
     }
 
     /** Reads the state of a schema-aware entry; values that are not GeneralizedTime are ignored. */
@@ -96,7 +148,20 @@ public record PasswordState(
                 lockedTime(values.apply(PolicyAttributes.ACCOUNT_LOCKED_TIME)),
                 times(values, PolicyAttributes.FAILURE_TIME),
                 times(values, PolicyAttributes.GRACE_USE_TIME),
-                !reset.isEmpty() && "TRUE".equalsIgnoreCase(reset.get(0)));
+                !reset.isEmpty() && "TRUE".equalsIgnoreCase(reset.get(0)),
+                times(values, PolicyAttributes.LAST_SUCCESS).stream()
+                        .reduce((a, b) -> b)
+                        .orElse(null),
+                windowTime(values.apply(PolicyAttributes.START_TIME), Instant.MAX),
+                windowTime(values.apply(PolicyAttributes.END_TIME), Instant.EPOCH));
+    }
+
+    /** The first value as a time; {@code unreadable} when it is no time (a window fails closed); null when none. */
+    private static Instant windowTime(List<String> values, Instant unreadable) {
+        if (values.isEmpty()) {
+            return null;
+        }
+        return GeneralizedTimes.parse(values.get(0)).orElse(unreadable);
     }
 
     /** Whether the account carries the administrative lock, which no duration ends. */

@@ -19,10 +19,25 @@ public final class PolicyAttributes {
     public static final String GRACE_USE_TIME = "pwdGraceUseTime";
     public static final String HISTORY = "pwdHistory";
     public static final String RESET = "pwdReset";
+    public static final String LAST_SUCCESS = "pwdLastSuccess";
+    public static final String START_TIME = "pwdStartTime";
+    public static final String END_TIME = "pwdEndTime";
 
-    /** Lower-case names of the operational attributes the administrator may write. */
-    private static final Set<String> ADMIN_WRITABLE =
-            Set.of("pwdpolicysubentry", "pwdreset", "pwdaccountlockedtime", "pwdfailuretime", "pwdgraceusetime");
+    /**
+     * Lower-case names of the operational attributes the administrator may write: besides the
+     * lockout state, the validity window ({@code pwdStartTime}, {@code pwdEndTime}, which OpenLDAP
+     * lets clients write and the bundled schema marks NO-USER-MODIFICATION) and {@code pwdLastSuccess}
+     * (to give an idle account a fresh start).
+     */
+    private static final Set<String> ADMIN_WRITABLE = Set.of(
+            "pwdpolicysubentry",
+            "pwdreset",
+            "pwdaccountlockedtime",
+            "pwdfailuretime",
+            "pwdgraceusetime",
+            "pwdstarttime",
+            "pwdendtime",
+            "pwdlastsuccess");
 
     private PolicyAttributes() {}
 

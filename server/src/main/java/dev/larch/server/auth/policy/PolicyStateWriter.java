@@ -20,9 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the lockout and grace state that binds change ({@code pwdFailureTime},
- * {@code pwdAccountLockedTime}, {@code pwdGraceUseTime}) through the {@link WriteQueue}, off the event
- * loops.
+ * Writes the lockout, grace and last-bind state that binds change ({@code pwdFailureTime},
+ * {@code pwdAccountLockedTime}, {@code pwdGraceUseTime}, {@code pwdLastSuccess}) through the
+ * {@link WriteQueue}, off the event loops.
  *
  * <p>Writes are coalesced per entry: while one is queued, further bind outcomes for the same entry
  * join it, so a flood of failed binds on one DN costs one write transaction per turn of the write
@@ -85,15 +85,19 @@ public final class PolicyStateWriter {
     }
 
     /**
-     * Records a successful bind at {@code at}: failures (and an expired lock) are cleared, and a grace
-     * login is counted when {@code graceLogin}.
+     * Records a successful bind at {@code at}: failures (and an expired lock) are cleared, a grace
+     * login is counted when {@code graceLogin}, and {@code pwdLastSuccess} set to {@code at} when
+     * {@code lastSuccess}.
      */
-    public void succeeded(Dn dn, PasswordPolicy policy, Instant at, boolean graceLogin) {
+    public void succeeded(Dn dn, PasswordPolicy policy, Instant at, boolean graceLogin, boolean lastSuccess) {
         record(dn, policy, p -> {
             p.clearAt = at;
             p.failures.clear();
             if (graceLogin) {
                 p.graceUses.add(at);
+            }
+            if (lastSuccess) {
+                p.lastSuccess = at;
             }
         });
     }
@@ -197,6 +201,10 @@ public final class PolicyStateWriter {
             replaceTimes(entry, PolicyAttributes.GRACE_USE_TIME, uses);
             changed = true;
         }
+        if (p.lastSuccess != null && (state.lastSuccess() == null || p.lastSuccess.isAfter(state.lastSuccess()))) {
+            replaceTimes(entry, PolicyAttributes.LAST_SUCCESS, List.of(p.lastSuccess));
+            changed = true;
+        }
         if (changed) {
             directory.replace(txn, before, entry);
         }
@@ -232,6 +240,8 @@ public final class PolicyStateWriter {
         final List<Instant> graceUses = new ArrayList<>();
         /** When a successful bind asked for the failures to be cleared; null if none did. */
         Instant clearAt;
+        /** The {@code pwdLastSuccess} to write; null for none. */
+        Instant lastSuccess;
 
         Pending(Dn dn, PasswordPolicy policy) {
             this.dn = dn;

@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.apache.directory.api.ldap.model.name.Dn;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -105,6 +106,51 @@ class BindAdmissionTest {
         } finally {
             loop.shutdownNow();
         }
+    }
+
+    @Test
+    void aPolicysFailureDelayStartsAtPwdMinDelayDoublesUpToPwdMaxDelayAndASuccessResetsIt() {
+        PasswordPolicy slow = PolicyFixtures.policy("pwdMinDelay: 1", "pwdMaxDelay: 3");
+        BindPolicy.Governed governed = new BindPolicy.Governed(Dn.EMPTY_DN, slow, PolicyFixtures.fresh());
+        long shortHold = TimeUnit.MILLISECONDS.toNanos(5);
+        for (long expected : new long[] {1, 2, 3, 3}) {
+            Probe p = new Probe();
+            admission.admit("uid=slow", governed, p);
+            assertEquals("start", p.last(), "the previous delay is over");
+            long hold = p.slot.failed(shortHold);
+            assertEquals(TimeUnit.SECONDS.toNanos(expected), hold);
+            nanos.addAndGet(hold);
+        }
+        Probe success = new Probe();
+        admission.admit("uid=slow", governed, success);
+        success.slot.matched();
+        Probe again = new Probe();
+        admission.admit("uid=slow", governed, again);
+        assertEquals(TimeUnit.SECONDS.toNanos(1), again.slot.failed(shortHold), "a success starts the count over");
+        Probe early = new Probe();
+        admission.admit("uid=slow", governed, early);
+        assertEquals("none", early.last(), "the next check waits for the policy's delay");
+        nanos.addAndGet(TimeUnit.SECONDS.toNanos(2));
+        Probe later = new Probe();
+        admission.admit("uid=slow", governed, later);
+        assertEquals("none", later.last(), "in order, behind the waiting one");
+    }
+
+    @Test
+    void aLongerHoldFromTheCallerWinsOverThePolicysDelay() {
+        PasswordPolicy slow = PolicyFixtures.policy("pwdMinDelay: 1", "pwdMaxDelay: 3");
+        Probe p = new Probe();
+        admission.admit("uid=held", new BindPolicy.Governed(Dn.EMPTY_DN, slow, PolicyFixtures.fresh()), p);
+        assertEquals(TimeUnit.SECONDS.toNanos(5), p.slot.failed(TimeUnit.SECONDS.toNanos(5)));
+    }
+
+    @Test
+    void anAccountOutsideItsWindowIsRefusedWithoutACheck() {
+        PasswordState ended = new PasswordState(
+                null, null, null, List.of(), List.of(), false, null, null, Instant.parse("2026-11-28T09:00:00Z"));
+        Probe p = new Probe();
+        admission.admit("uid=ended", new BindPolicy.Governed(Dn.EMPTY_DN, PasswordPolicy.NONE, ended), p);
+        assertEquals("locked", p.last());
     }
 
     @Test

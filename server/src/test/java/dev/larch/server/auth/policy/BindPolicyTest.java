@@ -58,6 +58,7 @@ class BindPolicyTest {
                 pwdMaxFailure: 3
                 pwdLockoutDuration: 60
                 pwdMustChange: TRUE
+                pwdMaxIdle: 864000
 
                 dn: ou=people,dc=example,dc=com
                 objectClass: organizationalUnit
@@ -203,6 +204,62 @@ class BindPolicyTest {
         }
         drain();
         assertEquals(PasswordState.LOCKED_UNTIL_REMOVED, state().accountLockedTime(), "no bind removes it");
+    }
+
+    @Test
+    void aSuccessfulBindRecordsPwdLastSuccessAtMostOncePerPrecision() throws InterruptedException {
+        assertTrue(bind.succeeded(governed()).allowed());
+        drain();
+        assertEquals(T0, state().lastSuccess());
+
+        clock.now = T0.plusSeconds(3599);
+        assertTrue(bind.succeeded(governed()).allowed());
+        assertEquals(0, writer.pendingCount(), "within the precision: no write");
+
+        clock.now = T0.plusSeconds(3600);
+        assertTrue(bind.succeeded(governed()).allowed());
+        drain();
+        assertEquals(T0.plusSeconds(3600), state().lastSuccess());
+    }
+
+    @Test
+    void anAccountIdleLongerThanPwdMaxIdleIsRefusedAsLockedWithTheAccountLockedError() throws InterruptedException {
+        assertTrue(bind.succeeded(governed()).allowed());
+        drain();
+        clock.now = T0.plusSeconds(864001);
+
+        BindPolicy.Outcome outcome = bind.succeeded(governed());
+        assertFalse(outcome.allowed());
+        assertEquals(PasswordPolicyErrorEnum.ACCOUNT_LOCKED, outcome.error());
+        assertEquals(PasswordPolicyErrorEnum.ACCOUNT_LOCKED, bind.lockError(governed()));
+        assertFalse(mayActAs());
+        drain();
+        assertEquals(T0, state().lastSuccess(), "a refused bind records nothing");
+    }
+
+    @Test
+    void aBindOutsidePwdStartTimeOrPwdEndTimeIsRefusedAsLockedWithOrWithoutAPolicy() throws InterruptedException {
+        BindPolicy ungoverned = new BindPolicy(
+                tree.directory, new PolicyResolver(tree.directory, new PolicyCache(tree.directory), ""), writer, clock);
+        store(PolicyAttributes.START_TIME, "20260101000100Z");
+        store(PolicyAttributes.END_TIME, "20260101000200Z");
+        for (BindPolicy policy : List.of(bind, ungoverned)) {
+            clock.now = T0.plusSeconds(59);
+            BindPolicy.Outcome early = policy.succeeded(governed(policy));
+            assertFalse(early.allowed());
+            assertEquals(PasswordPolicyErrorEnum.ACCOUNT_LOCKED, early.error());
+            clock.now = T0.plusSeconds(60);
+            assertTrue(policy.succeeded(governed(policy)).allowed());
+            clock.now = T0.plusSeconds(120);
+            assertFalse(policy.succeeded(governed(policy)).allowed());
+            assertEquals(PasswordPolicyErrorEnum.ACCOUNT_LOCKED, policy.lockError(governed(policy)));
+        }
+    }
+
+    @Test
+    void aFailureLockoutStaysHiddenInTheLockError() throws InterruptedException {
+        store(PolicyAttributes.ACCOUNT_LOCKED_TIME, "000001010000Z");
+        assertNull(bind.lockError(governed()));
     }
 
     @Test

@@ -38,6 +38,29 @@ class ExpiryTest {
     }
 
     @Test
+    void graceLoginsEndPwdGraceExpirySecondsAfterExpiryUnderEitherName() {
+        for (String name : new String[] {"pwdGraceExpiry", "pwdGraceExpire"}) {
+            PasswordPolicy limited = policy("pwdMaxAge: 86400", "pwdGraceAuthNLimit: 2", name + ": 600");
+            var expires = T0.plusSeconds(86400);
+            assertEquals(
+                    Expiry.Kind.GRACE,
+                    Expiry.evaluate(limited, state(T0, null, List.of(), List.of()), expires.plusSeconds(599))
+                            .kind(),
+                    name);
+            assertEquals(
+                    Expiry.Kind.EXPIRED,
+                    Expiry.evaluate(limited, state(T0, null, List.of(), List.of()), expires.plusSeconds(600))
+                            .kind(),
+                    name);
+        }
+        assertEquals(
+                Expiry.Kind.GRACE,
+                Expiry.evaluate(DAY, state(T0, null, List.of(), List.of()), T0.plusSeconds(1L << 30))
+                        .kind(),
+                "without pwdGraceExpiry the grace logins have no end");
+    }
+
+    @Test
     void noMaxAgeOrNoChangedTimeNeverExpires() {
         assertEquals(
                 Expiry.Kind.VALID,

@@ -41,6 +41,46 @@ class PasswordPolicyEnforcerTest {
     }
 
     @Test
+    void aSecondChangeWithinPwdMinAgeIsRefusedWithPasswordTooYoungButNotForTheAdministrator() {
+        PasswordPolicy young = policy("pwdMinAge: 3600");
+        Entry changedRecently = user("pwdChangedTime: 20251231230001Z"); // 3599 s before T0
+        PolicyRefusal refusal = assertThrows(
+                PolicyRefusal.class, () -> enforcer.check(young, changedRecently, bytes("whatever"), false));
+        assertEquals(ResultCodeEnum.CONSTRAINT_VIOLATION, refusal.code());
+        assertEquals(PasswordPolicyErrorEnum.PASSWORD_TOO_YOUNG, refusal.error());
+        enforcer.check(young, changedRecently, bytes("whatever"), true);
+        enforcer.check(young, user("pwdChangedTime: 20251231230000Z"), bytes("whatever"), false);
+        enforcer.check(young, user(), bytes("whatever"), false);
+    }
+
+    @Test
+    void aPasswordLongerThanPwdMaxLengthBytesIsRefusedWithPasswordTooLong() {
+        PasswordPolicy max8 = policy("pwdCheckQuality: 1", "pwdMaxLength: 8");
+        enforcer.check(max8, user(), bytes("eight888"), false);
+        enforcer.check(max8, user(), bytes("éééé"), false);
+        for (String tooLong : new String[] {"ninechars", "ééééé"}) {
+            PolicyRefusal refusal =
+                    assertThrows(PolicyRefusal.class, () -> enforcer.check(max8, user(), bytes(tooLong), false));
+            assertEquals(ResultCodeEnum.CONSTRAINT_VIOLATION, refusal.code());
+            assertEquals(PasswordPolicyErrorEnum.PASSWORD_TOO_LONG, refusal.error());
+        }
+        // Quality off: no length rule at all, as in OpenLDAP.
+        enforcer.check(policy("pwdMaxLength: 8"), user(), bytes("ninechars"), false);
+    }
+
+    @Test
+    void tooFewCharacterClassesAreRefusedWithInsufficientPasswordQuality() {
+        PasswordPolicy three = policy("objectClass: larchPwdPolicy", "pwdCheckQuality: 1", "larchPwdMinCharClasses: 3");
+        PolicyRefusal refusal =
+                assertThrows(PolicyRefusal.class, () -> enforcer.check(three, user(), bytes("lowerUPPER"), false));
+        assertEquals(ResultCodeEnum.CONSTRAINT_VIOLATION, refusal.code());
+        assertEquals(PasswordPolicyErrorEnum.INSUFFICIENT_PASSWORD_QUALITY, refusal.error());
+        enforcer.check(three, user(), bytes("lowerUPPER7"), false);
+        enforcer.check(three, user(), bytes("lower-7"), false);
+        enforcer.check(three, user(), bytes("lowerUPPER"), true);
+    }
+
+    @Test
     void aHashedValueIsRefusedOnlyWhenQualityMustBeChecked() {
         byte[] hashed = PasswordSchemes.hash("SSHA256", bytes("x"));
         enforcer.check(QUALITY, user(), hashed, false);

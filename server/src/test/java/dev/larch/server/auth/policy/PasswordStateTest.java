@@ -22,7 +22,10 @@ class PasswordStateTest {
                 "pwdFailureTime: 20260103000000Z",
                 "pwdFailureTime: 20260101120000Z",
                 "pwdGraceUseTime: 20260104000000Z",
-                "pwdReset: TRUE");
+                "pwdReset: TRUE",
+                "pwdLastSuccess: 20260105000000Z",
+                "pwdStartTime: 20260106000000Z",
+                "pwdEndTime: 20260107000000Z");
 
         PasswordState state = PasswordState.of(stored(entry), PolicyFixtures.SCHEMA);
 
@@ -33,6 +36,9 @@ class PasswordStateTest {
                 state.failureTimes(),
                 "oldest first");
         assertTrue(state.reset());
+        assertEquals(Instant.parse("2026-01-05T00:00:00Z"), state.lastSuccess());
+        assertEquals(Instant.parse("2026-01-06T00:00:00Z"), state.startTime());
+        assertEquals(Instant.parse("2026-01-07T00:00:00Z"), state.endTime());
     }
 
     @Test
