@@ -44,7 +44,7 @@ public record Passwords(
         int suspectChecksTotal,
         int ipv6PrefixBits) {
 
-    /** About 0.1 s of one core per check on the 2-core reference machine: see the README's table. */
+    /** About 0.1 s of one core per check on the 2-core reference machine: see the table in docs/security.md. */
     public static final int DEFAULT_PBKDF2_ITERATIONS = 100_000;
     /** The OWASP minimum for Argon2id (19 MiB, two passes, one lane). */
     public static final int DEFAULT_ARGON2_MEMORY_KIB = 19_456;

@@ -239,7 +239,7 @@ public final class SettingCatalog {
                     group("""
                             Scheme for passwords the server hashes (userPassword in add, modify and Password Modify): SSHA,
                             SSHA256, SSHA512, PBKDF2-SHA256 or ARGON2 (Argon2id). The salted SHA-2 schemes are fast to check
-                            and so fast to guess; see the README for binds per second with each scheme.""", choice("security.password-scheme", "PBKDF2-SHA256", Security.SUPPORTED_SCHEMES)),
+                            and so fast to guess; see docs/security.md for binds per second with each scheme.""", choice("security.password-scheme", "PBKDF2-SHA256", Security.SUPPORTED_SCHEMES)),
                     group("""
                             Highest iteration count of a stored {PBKDF2...} hash a bind will compute (new hashes use 100000).
                             A stored value beyond it is refused with invalidCredentials and a WARN naming the entry, so a
@@ -332,7 +332,7 @@ public final class SettingCatalog {
                     group("""
                             DN of the pwdPolicy entry that governs every entry without its own pwdPolicySubentry (lockout,
                             quality, history, expiry, must-change after a reset). Empty: no default policy, so only entries
-                            naming a policy in pwdPolicySubentry are governed. See "Password policy" in README.md and
+                            naming a policy in pwdPolicySubentry are governed. See "Password policy" in docs/security.md and
                             config/password-policy.ldif for an example entry. Policies are read from the directory, cached
                             (at most 256) and re-read after any write to a cached policy entry.""", text("security.default-password-policy", ""))),
             section(
@@ -473,8 +473,8 @@ public final class SettingCatalog {
                             handlers, over loopback connections only it can make, until the JIT compilers have gone quiet (at
                             most 100 ms of compiling in the last 2 s, after at least 3 s), so that the JVM has compiled the
                             request path before the first client arrives. This is the most time it may take: on the 2-core
-                            development machine with a million entries it took 12 to 31 s (see "Memory and warm-up" in the
-                            README for what it buys).
+                            development machine with a million entries it took 12 to 31 s (see "Memory and warm-up" in
+                            docs/operations.md for what it buys).
                             The searches never write, are not in the access log, the operation counters or cn=Monitor, and use
                             no rate quota. A store with few or no entries ends sooner (each search is sent at most 100 times).
                             One log line says what was done and why it ended; a failure is logged and the server opens its port

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * (often world-readable). A new file, the first one or the one a rollover starts, is created
  * {@code rw-------} before logback opens it; an existing file is left as the operator set it, with a
  * warning when anyone may read it. Rolled, gzipped files are written by logback under the umask: the
- * launchers run the server with {@code umask 077} for them (README, "Access log").
+ * launchers run the server with {@code umask 077} for them (docs/operations.md, "Access log and tracing").
  */
 final class OwnerOnlyRollingFileAppender<E> extends RollingFileAppender<E> {
     private static final Logger LOG = LoggerFactory.getLogger(OwnerOnlyRollingFileAppender.class);
