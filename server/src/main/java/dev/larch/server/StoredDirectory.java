@@ -11,7 +11,6 @@ import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.maintenance.Progress;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.LmdbStore;

@@ -1,10 +1,10 @@
 package dev.larch.server.auth;
 
+import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
-import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;

@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 import dev.larch.config.LarchConfig;
+import dev.larch.server.Progress;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.OwnerOnlyFiles;

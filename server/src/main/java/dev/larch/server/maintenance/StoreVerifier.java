@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import dev.larch.server.Progress;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredAttribute;

@@ -7,12 +7,12 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
+import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.StoreClosedException;
 import dev.larch.server.store.StoreStatistics;
 import dev.larch.server.work.WorkerPool;
-import dev.larch.server.write.WriteQueue;
 
 /**
  * Everything monitoring shows about one running server: its {@link ServerMetrics} and the gauges read

@@ -7,12 +7,12 @@ import java.util.function.BooleanSupplier;
 
 import dev.larch.config.Metrics;
 import dev.larch.server.access.AccessControl;
+import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.protocol.ByteCounts;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.work.WorkerPool;
-import dev.larch.server.write.WriteQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -6,6 +6,7 @@ import java.util.List;
 import dev.larch.server.access.AccessControl;
 import dev.larch.server.auth.IncomingPasswords;
 import dev.larch.server.auth.policy.PasswordModifications;
+import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.entry.StoredEntry;

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Deque;
 
 import dev.larch.server.access.AccessControl;
+import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import dev.larch.server.access.AccessControl;
+import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.entry.StoredEntry;

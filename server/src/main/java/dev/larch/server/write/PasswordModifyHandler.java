@@ -13,6 +13,7 @@ import dev.larch.server.auth.policy.PasswordGuesses;
 import dev.larch.server.auth.policy.PasswordModifications;
 import dev.larch.server.auth.policy.PolicyRefusal;
 import dev.larch.server.auth.policy.PpolicyControls;
+import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.entry.StoredEntry;

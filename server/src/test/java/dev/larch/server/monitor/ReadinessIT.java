@@ -12,10 +12,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.larch.config.Metrics;
 import dev.larch.schema.LarchSchema;
+import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.StoreOptions;
 import dev.larch.server.work.WorkerPool;
-import dev.larch.server.write.WriteQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -21,6 +21,7 @@ import com.unboundid.ldap.sdk.UpdatableLDAPRequest;
 import com.unboundid.ldap.sdk.controls.PostReadRequestControl;
 import com.unboundid.ldap.sdk.controls.PostReadResponseControl;
 import com.unboundid.ldap.sdk.experimental.DraftZeilengaLDAPNoOp12RequestControl;
+import dev.larch.server.commit.NoOperation;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.awaitility.Awaitility;

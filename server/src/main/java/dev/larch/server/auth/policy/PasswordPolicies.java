@@ -3,9 +3,9 @@ package dev.larch.server.auth.policy;
 import java.time.Clock;
 
 import dev.larch.config.PasswordPolicySettings;
+import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.error.ResultCodeException;
-import dev.larch.server.write.WriteQueue;
 
 /**
  * The password policy's parts, wired once per server over one directory and write queue: what the

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 
 import dev.larch.server.access.AccessControl;
+import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.directory.ChangeObserver;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.DirectoryChange;
@@ -24,7 +25,6 @@ import dev.larch.server.search.GroupGraph;
 import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
-import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.extras.controls.vlv.VirtualListViewRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchRequest;

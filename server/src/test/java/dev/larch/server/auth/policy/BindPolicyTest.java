@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.larch.server.commit.FailingCommits;
+import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.testing.TestTree;
-import dev.larch.server.write.FailingCommits;
-import dev.larch.server.write.WriteQueue;
 import org.apache.directory.api.ldap.extras.controls.ppolicy.PasswordPolicyErrorEnum;
 import org.apache.directory.api.ldap.model.name.Dn;
 import org.junit.jupiter.api.AfterEach;

@@ -1,4 +1,4 @@
-package dev.larch.server.write;
+package dev.larch.server.commit;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -8,15 +8,15 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.larch.server.write.WriterFixture.Op;
+import dev.larch.server.commit.WriterFixture.Op;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import static dev.larch.server.write.WriterFixture.hold;
-import static dev.larch.server.write.WriterFixture.put;
+import static dev.larch.server.commit.WriterFixture.hold;
+import static dev.larch.server.commit.WriterFixture.put;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

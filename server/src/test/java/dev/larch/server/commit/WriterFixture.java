@@ -1,4 +1,4 @@
-package dev.larch.server.write;
+package dev.larch.server.commit;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.larch.server.write;
+package dev.larch.server.commit;
 
 /** What waits in the {@link WriteQueue}: a write, or an action to run between two write transactions. */
 sealed interface Queued permits WriteTask, Queued.Between {

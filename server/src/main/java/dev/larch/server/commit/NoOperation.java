@@ -1,4 +1,4 @@
-package dev.larch.server.write;
+package dev.larch.server.commit;
 
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.WireResultCode;

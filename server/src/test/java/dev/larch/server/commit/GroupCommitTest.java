@@ -1,4 +1,4 @@
-package dev.larch.server.write;
+package dev.larch.server.commit;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,11 +9,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import dev.larch.server.commit.WriterFixture.Op;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.WireResultCode;
 import dev.larch.server.store.StoreException;
 import dev.larch.server.store.WriteTxn;
-import dev.larch.server.write.WriterFixture.Op;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.controls.OpaqueControl;
@@ -22,9 +22,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import static dev.larch.server.write.WriterFixture.hold;
-import static dev.larch.server.write.WriterFixture.put;
-import static dev.larch.server.write.WriterFixture.value;
+import static dev.larch.server.commit.WriterFixture.hold;
+import static dev.larch.server.commit.WriterFixture.put;
+import static dev.larch.server.commit.WriterFixture.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.larch.server.maintenance;
+package dev.larch.server;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
