@@ -162,6 +162,7 @@ final class ConfigLoader {
                 s, config, "integrity.reference-attributes", config.integrity().referenceAttributes());
         requireEqualityIndexes(
                 s, config, "integrity.unique-attributes", config.integrity().uniqueAttributes());
+        CertificateMappingSettings.requireIndexes(s, config);
         if (config.tls().ldapsPort() != 0
                 && config.tls().ldapsPort() == config.listen().port()) {
             throw s.error(
