@@ -16,10 +16,10 @@ import org.apache.directory.api.ldap.model.name.Dn;
 
 /** Overlays the settings of one config file on a base configuration. Stateless. */
 final class ConfigLoader {
-    /** Every fixed key the file may set, as {@link SettingCatalog} declares them; {@code index.<attribute>} keys come on top. */
+    /** Every fixed key the file may set, as {@link SettingCatalog} declares them; {@code index.<attribute>} and {@code tls.certificate-mapping.<N>.<field>} keys come on top. */
     static final List<String> KEYS = SettingCatalog.all().stream()
             .map(Setting::key)
-            .filter(key -> !key.startsWith(SettingCatalog.INDEX_PREFIX))
+            .filter(key -> !key.startsWith(SettingCatalog.INDEX_PREFIX) && !key.startsWith(SettingCatalog.MAPPING_RULE))
             .toList();
 
     static final String INDEX_PREFIX = SettingCatalog.INDEX_PREFIX;
@@ -67,6 +67,7 @@ final class ConfigLoader {
                 s, config, "integrity.reference-attributes", config.integrity().referenceAttributes());
         requireEqualityIndexes(
                 s, config, "integrity.unique-attributes", config.integrity().uniqueAttributes());
+        CertificateMappingSettings.requireIndexes(s, config);
         if (config.tls().ldapsPort() != 0
                 && config.tls().ldapsPort() == config.listen().port()) {
             throw s.error(

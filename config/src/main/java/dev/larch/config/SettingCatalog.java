@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Every configuration key, declared once: name, kind of value and bounds, default, when a change
@@ -21,6 +23,14 @@ import java.util.Optional;
 public final class SettingCatalog {
     /** The prefix of the index family of keys. */
     public static final String INDEX_PREFIX = "index.";
+
+    /**
+     * The keys of one certificate mapping rule, {@code tls.certificate-mapping.<N>.<field>}, as
+     * declared (with {@code <N>} written literally); {@link #find} maps a numbered key to them.
+     */
+    public static final String MAPPING_RULE = "tls.certificate-mapping.<N>.";
+
+    private static final Pattern NUMBERED_MAPPING_RULE = Pattern.compile("tls\\.certificate-mapping\\.[0-9]+\\.(.+)");
 
     /** An integer setting without an upper bound of its own. */
     private static final long INT_MAX = Integer.MAX_VALUE;
@@ -326,7 +336,59 @@ public final class SettingCatalog {
                             SASL EXTERNAL binds as the entry whose DN equals the client certificate's subject DN; failing that, as
                             the one entry under the suffix whose <this attribute> equals the subject's UID (else its CN) value.
                             Looked up through the attribute's equality index only (never a scan); no match or more than one is
-                            invalidCredentials. "none" maps by the subject DN alone.""", text("tls.certificate-mapping", "uid"))),
+                            invalidCredentials. "none" maps by the subject DN alone. This built-in mapping trusts every authority
+                            in tls.ca-certificates for every entry (the server warns at start); it is used only when no numbered
+                            rule below is set.""", text("tls.certificate-mapping", "uid")),
+                    group(
+                            """
+                            Mapping rules, tls.certificate-mapping.<N>.<field>, N = 1..99 (as 389-DS's certmap.conf, OpenLDAP's
+                            authz-regexp and OpenDJ's certificate mappers). Rules are tried in the order of N; the first rule
+                            whose issuer covers the certificate and that applies to it decides, later rules are not tried. Its
+                            lookup must find exactly one entry under the suffix, through an equality index (never a scan, at most
+                            8 candidates): none, several, or no rule that applies is invalidCredentials ("the client certificate
+                            maps to no entry"; the reason is logged), after the same failed-bind delay as a wrong password.
+                              .issuer = DN of the certificate's issuer, compared case- and space-insensitively (CN=Example CA,
+                                        O=Example), or any. Default any. Every rule should name one where several authorities are
+                                        trusted: a name means something only if no other trusted authority can sign a CA of that name.
+                              .kind   = subject-attribute: the value of the first subject attribute in .subject-attribute the
+                                                 subject has (most specific RDN first) equals .entry-attribute of the entry.
+                                                 Applies when the subject has one of them.
+                                                 .subject-attribute = uid, cn (default; cn, uid, emailAddress, serialNumber, ou, o,
+                                                 dc, c, l, st, street, or a dotted OID); .entry-attribute = uid (default).
+                                        subject-dn: .subject-pattern (a Java regular expression, default .*) must match the WHOLE
+                                                 subject DN, printed as RFC 4514 does: most specific RDN first, CN UID OU O DC C L ST
+                                                 STREET EMAILADDRESS SERIALNUMBER in upper case, other types as dotted OIDs, no spaces
+                                                 after commas, values escaped (UID=alice,OU=People,O=Example). Applies when it matches.
+                                                 Then either .entry-dn, a DN with $0..$9 for the pattern's groups inserted as written
+                                                 in the subject (default $0: the subject is the entry's DN), or .entry-filter, a
+                                                 filter with $0..$9 inserted as unescaped, filter-escaped values, that needs an
+                                                 equality item on an attribute with an equality index, alone or in a top-level (&...).
+                                                 $$ is a literal $. ([^,+]+) captures one RDN value; (?i) ignores case.
+                                                 A match may read at most 10^6 characters (a backtracking pattern
+                                                 maps nobody); subjects longer than 2048 characters map nobody.
+                                        certificate: the entry whose userCertificate holds the presented certificate (DER, byte for
+                                                 byte); another certificate with the same subject maps nobody. Needs
+                                                 index.userCertificate = equality. Applies to every certificate of its issuer.
+                              .verify-certificate = true: the entry found must also hold the presented certificate in
+                                        userCertificate (for subject-attribute and subject-dn). Default false.
+                            Example: staff certificates by uid, checked against the entry; partners by a subject pattern.
+                              tls.certificate-mapping.1.issuer = CN=Staff CA,O=Example
+                              tls.certificate-mapping.1.kind = subject-attribute
+                              tls.certificate-mapping.1.subject-attribute = uid
+                              tls.certificate-mapping.1.verify-certificate = true
+                              tls.certificate-mapping.2.issuer = CN=Partner CA,O=Partner
+                              tls.certificate-mapping.2.kind = subject-dn
+                              tls.certificate-mapping.2.subject-pattern = CN=([^,]+),OU=Support,O=Partner
+                              tls.certificate-mapping.2.entry-dn = uid=$1,ou=partners,dc=example,dc=com
+                            Each field's default (commented out: a rule needs its number):""",
+                            text(MAPPING_RULE + "issuer", "any").shownCommentedOut(),
+                            text(MAPPING_RULE + "kind", "").shownCommentedOut(),
+                            words(MAPPING_RULE + "subject-attribute", "uid, cn").shownCommentedOut(),
+                            text(MAPPING_RULE + "entry-attribute", "uid").shownCommentedOut(),
+                            text(MAPPING_RULE + "subject-pattern", ".*").shownCommentedOut(),
+                            text(MAPPING_RULE + "entry-dn", "$0").shownCommentedOut(),
+                            text(MAPPING_RULE + "entry-filter", "").shownCommentedOut(),
+                            bool(MAPPING_RULE + "verify-certificate", "false").shownCommentedOut())),
             section(
                     "password policy (draft-behera-ldap-password-policy)",
                     group("""
@@ -496,6 +558,10 @@ public final class SettingCatalog {
 
     /** The declared setting of a key; for {@code index.<attribute>}, the family's declaration. */
     public static Optional<Setting> find(String key) {
+        Matcher rule = NUMBERED_MAPPING_RULE.matcher(key);
+        if (rule.matches()) {
+            return Optional.ofNullable(BY_KEY.get(MAPPING_RULE + rule.group(1)));
+        }
         Setting s = BY_KEY.get(key);
         if (s == null && key.startsWith(INDEX_PREFIX) && key.length() > INDEX_PREFIX.length()) {
             s = BY_KEY.get(INDEX_PREFIX + "objectClass");
@@ -516,11 +582,8 @@ public final class SettingCatalog {
 
     /** The declared setting of a key the code reads; a key missing here is a programming error. */
     static Setting declared(String key) {
-        Setting s = BY_KEY.get(key);
-        if (s == null) {
-            throw new IllegalStateException("no setting " + key + " is declared in SettingCatalog");
-        }
-        return s;
+        return find(key)
+                .orElseThrow(() -> new IllegalStateException("no setting " + key + " is declared in SettingCatalog"));
     }
 
     /** The keys (not the index family) and their defaults as a config file writes them. */

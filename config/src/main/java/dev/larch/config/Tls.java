@@ -31,6 +31,9 @@ import java.util.Objects;
  *     {@code caCertificates} ({@code tls.require-client-certificate}); false asks without requiring
  * @param crlFiles revocation lists of the authorities in {@code caCertificates} ({@code tls.crl-files});
  *     empty for no revocation checking
+ * @param certificateMappings the SASL EXTERNAL mapping rules ({@code tls.certificate-mapping.<N>.*}) in
+ *     the order they are tried; empty for the built-in mapping by subject DN, then by {@code
+ *     certificateMapping}
  */
 public record Tls(
         Path certificate,
@@ -43,7 +46,8 @@ public record Tls(
         int handshakeTimeoutSeconds,
         String certificateMapping,
         boolean requireClientCertificate,
-        List<Path> crlFiles) {
+        List<Path> crlFiles,
+        List<CertificateMappingRule> certificateMappings) {
 
     /** {@code tls.certificate-mapping} value that maps only by the subject DN itself. */
     public static final String NO_MAPPING = "none";
@@ -58,6 +62,7 @@ public record Tls(
         Objects.requireNonNull(keystorePassword, "keystorePassword");
         Objects.requireNonNull(certificateMapping, "certificateMapping");
         crlFiles = List.copyOf(crlFiles);
+        certificateMappings = List.copyOf(certificateMappings);
         if ((requireClientCertificate || !crlFiles.isEmpty()) && caCertificates == null) {
             throw new IllegalArgumentException("requiring client certificates or checking CRLs needs caCertificates");
         }
@@ -103,6 +108,34 @@ public record Tls(
                 List.of());
     }
 
+    /** The given settings, without mapping rules (the built-in mapping). */
+    public Tls(
+            Path certificate,
+            Path privateKey,
+            Path caCertificates,
+            Path keystore,
+            String keystorePassword,
+            int ldapsPort,
+            boolean requireTlsForBinds,
+            int handshakeTimeoutSeconds,
+            String certificateMapping,
+            boolean requireClientCertificate,
+            List<Path> crlFiles) {
+        this(
+                certificate,
+                privateKey,
+                caCertificates,
+                keystore,
+                keystorePassword,
+                ldapsPort,
+                requireTlsForBinds,
+                handshakeTimeoutSeconds,
+                certificateMapping,
+                requireClientCertificate,
+                crlFiles,
+                List.of());
+    }
+
     /** Whether the server has a certificate: StartTLS is offered and LDAPS may listen. */
     public boolean configured() {
         return certificate != null || keystore != null;
@@ -131,7 +164,8 @@ public record Tls(
                 handshakeTimeoutSeconds,
                 certificateMapping,
                 requireClientCertificate,
-                crlFiles);
+                crlFiles,
+                certificateMappings);
     }
 
     /** Keeps the keystore password out of logs and exception messages. */
@@ -142,6 +176,7 @@ public record Tls(
                 + ", ldapsPort=" + ldapsPort + ", requireTlsForBinds=" + requireTlsForBinds
                 + ", handshakeTimeoutSeconds=" + handshakeTimeoutSeconds
                 + ", certificateMapping=" + certificateMapping
-                + ", requireClientCertificate=" + requireClientCertificate + ", crlFiles=" + crlFiles + "]";
+                + ", requireClientCertificate=" + requireClientCertificate + ", crlFiles=" + crlFiles
+                + ", certificateMappings=" + certificateMappings + "]";
     }
 }

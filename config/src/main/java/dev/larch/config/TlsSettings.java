@@ -58,6 +58,7 @@ final class TlsSettings {
                 timeout,
                 mapping,
                 requireClient,
-                crls);
+                crls,
+                CertificateMappingSettings.read(s, b.certificateMappings()));
     }
 }

@@ -57,7 +57,7 @@ public final class SaslBinds {
         EntryFinder finder = new EntryFinder(directory, filters, planner);
         return new SaslBinds(
                 finder,
-                new CertificateMapping(finder, tls.mapsByAttribute() ? tls.certificateMapping() : null),
+                CertificateMapping.of(finder, filters, tls),
                 true,
                 tls.requestsClientCertificates(),
                 directory.suffix());
