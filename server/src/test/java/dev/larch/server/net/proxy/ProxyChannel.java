@@ -43,6 +43,8 @@ final class ProxyChannel {
             }
         };
         channel.config().setAllocator(allocator);
+        // Time moves only by advanceTimeBy: the header timeout is judged exactly, however slow the run.
+        channel.freezeTime();
         // As LdapChannelInitializer: the handlers go in before the channel is seen active.
         channel.pipeline().addLast(new ChannelInitializer<Channel>() {
             @Override
