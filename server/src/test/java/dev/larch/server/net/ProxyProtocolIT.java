@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 
 import dev.larch.config.IpNetwork;
 import dev.larch.config.LarchConfig;
@@ -25,6 +26,7 @@ import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchResultDone;
 import org.apache.directory.api.ldap.model.message.SearchResultEntry;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -79,6 +81,16 @@ class ProxyProtocolIT {
                         n.maxPendingSizeAnonymous(),
                         n.maxPendingSizeTotal(),
                         List.of(IpNetwork.parse("127.0.0.2/32"))));
+    }
+
+    @AfterAll
+    static void deleteTheAccessLog() throws IOException {
+        try (Stream<Path> files = Files.list(ACCESS_LOG.getParent())) {
+            for (Path file : files.toList()) {
+                Files.delete(file);
+            }
+        }
+        Files.delete(ACCESS_LOG.getParent());
     }
 
     @Test
@@ -276,9 +288,7 @@ class ProxyProtocolIT {
 
     private static Path tempFile() {
         try {
-            Path dir = Files.createTempDirectory("larch-proxy-it-");
-            dir.toFile().deleteOnExit();
-            return dir.resolve("access.log");
+            return Files.createTempDirectory("larch-proxy-it-").resolve("access.log");
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
