@@ -7,8 +7,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.larch.config.IpNetwork;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -149,5 +153,24 @@ class ProxyProtocolTest {
         c.channel.runScheduledPendingTasks();
         assertTrue(c.isOpen());
         assertFalse(c.leaked());
+    }
+
+    @Test
+    void aHealthCheckThatConnectsAndClosesIsNoFailure() {
+        Logger log = (Logger) LoggerFactory.getLogger(ProxyHeaderHandler.class);
+        ListAppender<ILoggingEvent> warnings = new ListAppender<>();
+        warnings.start();
+        log.addAppender(warnings);
+        try {
+            ProxyChannel c = new ProxyChannel(PROXY);
+            c.channel.close();
+            c.channel.advanceTimeBy(1, TimeUnit.HOURS);
+            c.channel.runScheduledPendingTasks();
+            assertNull(c.client);
+            assertFalse(c.leaked());
+            assertEquals(List.of(), warnings.list);
+        } finally {
+            log.detachAppender(warnings);
+        }
     }
 }
