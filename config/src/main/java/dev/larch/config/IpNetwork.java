@@ -39,7 +39,7 @@ public final class IpNetwork {
         byte[] bytes = numeric(text, address);
         int max = bytes.length * 8;
         if (bits > max) {
-            throw new IllegalArgumentException("'" + text + "': the prefix length is above " + max);
+            throw new IllegalArgumentException("'" + text + "': prefix length above " + max);
         }
         return new IpNetwork(bytes, bits < 0 ? max : bits);
     }

@@ -445,8 +445,8 @@ class LarchConfigTest {
             suffix =                            | suffix: expected a value, got nothing
             listen.proxy-protocol-from = 10.0.0.0/8, 10.1.2.300 | listen.proxy-protocol-from: '10.1.2.300' is not a numeric IP address or network
             listen.proxy-protocol-from = lb.example.com | listen.proxy-protocol-from: 'lb.example.com' is not a numeric IP address or network
-            listen.proxy-protocol-from = 10.0.0.0/33 | listen.proxy-protocol-from: '10.0.0.0/33': the prefix length is above 32
-            listen.proxy-protocol-from = 2001:db8::/129 | listen.proxy-protocol-from: '2001:db8::/129': the prefix length is above 128
+            listen.proxy-protocol-from = 10.0.0.0/33 | listen.proxy-protocol-from: '10.0.0.0/33': prefix length above 32
+            listen.proxy-protocol-from = 2001:db8::/129 | listen.proxy-protocol-from: '2001:db8::/129': prefix length above 128
             listen.proxy-protocol-from = 2001:db8::g/32 | listen.proxy-protocol-from: '2001:db8::g/32' is not a numeric IP address or network
             listen.proxy-protocol-from = 10.0.0.0/ | listen.proxy-protocol-from: '10.0.0.0/' has no valid prefix length
             listen.proxy-protocol-from = 10.0/8 | listen.proxy-protocol-from: '10.0/8' is not a numeric IP address or network
