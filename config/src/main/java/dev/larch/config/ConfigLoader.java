@@ -3,6 +3,7 @@ package dev.larch.config;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -116,7 +117,28 @@ final class ConfigLoader {
                 s.integer("listen.max-filter-elements", b.maxFilterElements()),
                 s.size("listen.max-pending-size", b.maxPendingSize()),
                 s.size("listen.max-pending-size-anonymous", b.maxPendingSizeAnonymous()),
-                s.size("listen.max-pending-size-total", b.maxPendingSizeTotal()));
+                s.size("listen.max-pending-size-total", b.maxPendingSizeTotal()),
+                networks(s, "listen.proxy-protocol-from", b.proxyProtocolFrom()));
+    }
+
+    /** A comma-separated list of CIDR networks; an empty value is none; unset keeps {@code fallback}. */
+    private static List<IpNetwork> networks(Settings s, String key, List<IpNetwork> fallback) throws ConfigException {
+        var value = s.take(key);
+        if (value.isEmpty()) {
+            return fallback;
+        }
+        List<IpNetwork> networks = new ArrayList<>();
+        for (String item : Settings.splitList(value.get())) {
+            try {
+                networks.add(IpNetwork.parse(item));
+            } catch (IllegalArgumentException e) {
+                throw s.error(
+                        key,
+                        e.getMessage() + "; expected addresses or CIDR networks such as 10.0.0.0/8 or"
+                                + " 2001:db8::/32, separated by commas");
+            }
+        }
+        return networks;
     }
 
     private static Storage storage(Settings s, Storage b) throws ConfigException {

@@ -337,6 +337,13 @@ public record LarchConfig(
         return c.build();
     }
 
+    /** A copy with the listen settings replaced. */
+    public LarchConfig withListen(Listen replacement) {
+        Copy c = new Copy(this);
+        c.listen = replacement;
+        return c.build();
+    }
+
     /** A copy with the storage settings replaced. */
     public LarchConfig withStorage(Storage replacement) {
         Copy c = new Copy(this);

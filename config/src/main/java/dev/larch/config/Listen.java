@@ -1,5 +1,6 @@
 package dev.larch.config;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -23,6 +24,9 @@ import java.util.Objects;
  *     applies)
  * @param maxPendingSizeTotal bytes of requests all connections may hold together; while they do, every
  *     connection holding one pauses
+ * @param proxyProtocolFrom the networks of the load balancers that send a PROXY protocol header (v1 or
+ *     v2) before LDAP: connections from them must, and the header's source address becomes the client
+ *     address; empty (the default) means no connection is read for a header; never null
  */
 public record Listen(
         String host,
@@ -38,7 +42,8 @@ public record Listen(
         int maxFilterElements,
         long maxPendingSize,
         long maxPendingSizeAnonymous,
-        long maxPendingSizeTotal) {
+        long maxPendingSizeTotal,
+        List<IpNetwork> proxyProtocolFrom) {
     /** Far above the ORs of a few thousand terms that SSSD and group tools send. */
     public static final int DEFAULT_MAX_FILTER_ELEMENTS = 10_000;
 
@@ -46,6 +51,40 @@ public record Listen(
     public static final long DEFAULT_MAX_PENDING_SIZE_ANONYMOUS = 1L << 20;
     /** Decoded requests take a few times their PDU size: this keeps them well inside a 256 MiB heap. */
     public static final long DEFAULT_MAX_PENDING_SIZE_TOTAL = 32L << 20;
+
+    /** As the full constructor, reading no PROXY protocol header from any connection. */
+    public Listen(
+            String host,
+            int port,
+            int ioThreads,
+            int maxPduBytes,
+            int idleTimeoutSeconds,
+            int maxFilterDepth,
+            int maxPduBytesAnonymous,
+            int maxPendingOperations,
+            int maxConnections,
+            int maxConnectionsPerAddress,
+            int maxFilterElements,
+            long maxPendingSize,
+            long maxPendingSizeAnonymous,
+            long maxPendingSizeTotal) {
+        this(
+                host,
+                port,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                maxPduBytesAnonymous,
+                maxPendingOperations,
+                maxConnections,
+                maxConnectionsPerAddress,
+                maxFilterElements,
+                maxPendingSize,
+                maxPendingSizeAnonymous,
+                maxPendingSizeTotal,
+                List.of());
+    }
 
     /** As the full constructor, with the default limits on pending request bytes. */
     public Listen(
@@ -105,6 +144,7 @@ public record Listen(
 
     public Listen {
         Objects.requireNonNull(host, "host");
+        proxyProtocolFrom = List.copyOf(proxyProtocolFrom);
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port must be 0..65535, got " + port);
         }
@@ -116,6 +156,15 @@ public record Listen(
      * @throws IllegalArgumentException when the port is outside 0..65535
      */
     public Listen withPort(int newPort) {
+        return with(newPort, proxyProtocolFrom);
+    }
+
+    /** A copy that reads a PROXY protocol header from connections of {@code networks} (none when empty). */
+    public Listen withProxyProtocolFrom(List<IpNetwork> networks) {
+        return with(port, networks);
+    }
+
+    private Listen with(int newPort, List<IpNetwork> networks) {
         return new Listen(
                 host,
                 newPort,
@@ -130,6 +179,7 @@ public record Listen(
                 maxFilterElements,
                 maxPendingSize,
                 maxPendingSizeAnonymous,
-                maxPendingSizeTotal);
+                maxPendingSizeTotal,
+                networks);
     }
 }

@@ -111,7 +111,15 @@ public final class SettingCatalog {
                             Most elements one search filter may have, counting and/or/not and every comparison: (|(cn=a)(cn=b))
                             has 3. Counted from the raw request before the filter is decoded; a larger filter is answered
                             adminLimitExceeded naming this key (the connection stays open). SSSD and group tools send ORs of
-                            hundreds to a few thousand terms.""", integer("listen.max-filter-elements", "10000", 1, 10_000_000))),
+                            hundreds to a few thousand terms.""", integer("listen.max-filter-elements", "10000", 1, 10_000_000)),
+                    group("""
+                            Load balancers that send the PROXY protocol (as HAProxy's send-proxy / send-proxy-v2, AWS NLB, like
+                            OpenLDAP's proxyp://): comma-separated addresses or CIDR networks, IPv4 or IPv6, e.g.
+                            10.0.0.0/8, 2001:db8::/32. A connection from one of them must start with a PROXY header, v1 (text)
+                            or v2 (binary), within 5 seconds; its source address is then the client's for connection limits,
+                            failed-bind delays, rate quotas, ACI ip rules and the logs (a LOCAL header, as health checks send,
+                            keeps the balancer's). A connection from them without a valid header is closed and logged as a
+                            warning. Connections from other addresses are never read for a header. On both ports. Empty: off.""", words("listen.proxy-protocol-from", ""))),
             section(
                     "storage: the LMDB store",
                     group("""

@@ -1,6 +1,7 @@
 package dev.larch.config;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,6 +109,33 @@ class LarchConfigTest {
         assertTrue(c.rateQuotas().enabled());
         assertEquals(expected, c.withPort(0).withDataDir(Path.of("/tmp/x")).rateQuotas());
         assertEquals(LarchConfig.defaults().limits(), c.limits());
+    }
+
+    @Test
+    void proxyProtocolNetworksAreReadFromTheirKeyAndSurviveOverrides() throws Exception {
+        assertEquals(List.of(), LarchConfig.defaults().listen().proxyProtocolFrom());
+        LarchConfig c = LarchConfig.load(write("listen.proxy-protocol-from = 10.0.0.0/8, 192.0.2.7 ,2001:db8::/32\n"));
+        List<IpNetwork> networks = c.listen().proxyProtocolFrom();
+        assertEquals(
+                List.of(
+                        IpNetwork.parse("10.0.0.0/8"),
+                        IpNetwork.parse("192.0.2.7/32"),
+                        IpNetwork.parse("2001:db8::/32")),
+                networks);
+        assertEquals(
+                networks, c.withPort(0).withDataDir(Path.of("/tmp/x")).listen().proxyProtocolFrom());
+        assertTrue(networks.get(0).contains(InetAddress.getByName("10.255.0.1")));
+        assertFalse(networks.get(0).contains(InetAddress.getByName("11.0.0.1")));
+        assertTrue(networks.get(1).contains(InetAddress.getByName("192.0.2.7")));
+        assertFalse(networks.get(1).contains(InetAddress.getByName("192.0.2.8")));
+        assertTrue(networks.get(2).contains(InetAddress.getByName("2001:db8:ffff::1")));
+        assertFalse(networks.get(2).contains(InetAddress.getByName("2001:db9::1")));
+        assertFalse(networks.get(2).contains(InetAddress.getByName("10.0.0.1")));
+        assertEquals(
+                List.of(),
+                LarchConfig.load(write("listen.proxy-protocol-from =\n"))
+                        .listen()
+                        .proxyProtocolFrom());
     }
 
     @Test
@@ -415,6 +443,13 @@ class LarchConfigTest {
             index.c_n = equality                | index.c_n: expected index.<attribute name or OID>
             suffix = not a dn                   | suffix: expected a DN such as dc=example,dc=com, got 'not a dn'
             suffix =                            | suffix: expected a value, got nothing
+            listen.proxy-protocol-from = 10.0.0.0/8, 10.1.2.300 | listen.proxy-protocol-from: '10.1.2.300' is not a numeric IP address or network
+            listen.proxy-protocol-from = lb.example.com | listen.proxy-protocol-from: 'lb.example.com' is not a numeric IP address or network
+            listen.proxy-protocol-from = 10.0.0.0/33 | listen.proxy-protocol-from: '10.0.0.0/33': prefix length above 32
+            listen.proxy-protocol-from = 2001:db8::/129 | listen.proxy-protocol-from: '2001:db8::/129': prefix length above 128
+            listen.proxy-protocol-from = 2001:db8::g/32 | listen.proxy-protocol-from: '2001:db8::g/32' is not a numeric IP address or network
+            listen.proxy-protocol-from = 10.0.0.0/ | listen.proxy-protocol-from: '10.0.0.0/' has no valid prefix length
+            listen.proxy-protocol-from = 10.0/8 | listen.proxy-protocol-from: '10.0/8' is not a numeric IP address or network
             listen.prot = 1389                  | listen.prot: unknown key
             Suffix = dc=x                       | Suffix: unknown key
             """)

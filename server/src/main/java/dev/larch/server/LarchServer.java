@@ -214,7 +214,8 @@ public final class LarchServer implements AutoCloseable {
                     l.maxFilterElements(),
                     l.maxPendingSize(),
                     l.maxPendingSizeAnonymous(),
-                    l.maxPendingSizeTotal());
+                    l.maxPendingSizeTotal(),
+                    l.proxyProtocolFrom());
             TlsOptions tlsOptions = tls == null
                     ? TlsOptions.NONE
                     : new TlsOptions(

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import dev.larch.config.IpNetwork;
 import dev.larch.server.search.Filter;
 import org.apache.directory.api.ldap.model.name.Dn;
 
@@ -264,10 +265,10 @@ public final class AciParser {
         private Subject ipRule() throws AciSyntaxException {
             boolean negated = operatorEqualsOrNot();
             int valueAt = here();
-            List<Network> networks = new ArrayList<>();
+            List<IpNetwork> networks = new ArrayList<>();
             for (String item : split(quoted().replace("||", ","), ",")) {
                 try {
-                    networks.add(Network.parse(item));
+                    networks.add(IpNetwork.parse(item));
                 } catch (IllegalArgumentException e) {
                     throw error(valueAt, "ip: " + e.getMessage());
                 }

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.util.List;
 import java.util.Set;
 
+import dev.larch.config.IpNetwork;
 import dev.larch.server.search.Tri;
 import org.apache.directory.api.ldap.model.name.Dn;
 
@@ -104,13 +105,13 @@ sealed interface Subject {
     }
 
     /** {@code ip}: the client address is one of the listed addresses or networks. */
-    record Ip(List<Network> networks, boolean negated) implements Subject {
+    record Ip(List<IpNetwork> networks, boolean negated) implements Subject {
         @Override
         public Tri matches(Requester who, EntryView entry) {
             InetAddress address = who.address();
             boolean hit = false;
             if (address != null) {
-                for (Network n : networks) {
+                for (IpNetwork n : networks) {
                     if (n.contains(address)) {
                         hit = true;
                         break;

@@ -1,7 +1,10 @@
 package dev.larch.server.net;
 
+import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
 
+import dev.larch.server.net.proxy.ClientAddress;
+import dev.larch.server.net.proxy.ProxyProtocol;
 import dev.larch.server.protocol.ByteCounts;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.protocol.Session;
@@ -29,6 +32,11 @@ import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
  * <p>A connection beyond the {@link ConnectionLimits} gets only an encoder: it is sent a Notice of
  * Disconnection (busy, naming the limit) and closed, and nothing it sends is read.
  *
+ * <p>A connection from a load balancer ({@link ProxyProtocol}) first gets only the handlers that read
+ * its PROXY header; the client it names ({@link ClientAddress}) is then admitted, counted and given
+ * its session as any other, and the pipeline above is built behind them. Every other connection's
+ * client is its TCP peer.
+ *
  * <p>Public for {@link #standalone}, which benchmarks use to run the whole connection path on an
  * embedded channel; servers get their pipelines from {@link LdapListener}.
  */
@@ -50,6 +58,8 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
     private final ByteCountingHandler byteCounter;
     /** The request bytes all connections of the listener hold; shared by both its ports. */
     private final PendingBytesBudget pendingBudget;
+    /** Which peers are load balancers that send a PROXY header first. */
+    private final ProxyProtocol proxy;
 
     LdapChannelInitializer(
             ListenerOptions options,
@@ -61,8 +71,10 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
             TlsOptions tls,
             boolean implicitTls,
             ByteCounts bytes,
-            PendingBytesBudget pendingBudget) {
+            PendingBytesBudget pendingBudget,
+            ProxyProtocol proxy) {
         this.pendingBudget = pendingBudget;
+        this.proxy = proxy;
         this.byteCounter = bytes == null ? null : new ByteCountingHandler(bytes);
         this.tls = tls;
         this.implicitTls = implicitTls;
@@ -89,23 +101,34 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
                 TlsOptions.NONE,
                 false,
                 null,
-                new PendingBytesBudget(options.maxPendingBytesTotal()));
+                new PendingBytesBudget(options.maxPendingBytesTotal()),
+                ProxyProtocol.OFF);
     }
 
     @Override
     protected void initChannel(Channel channel) {
         connections.add(channel);
+        if (proxy.expectsHeaderFrom(channel.remoteAddress())) {
+            // Admitted (and counted) only once the header names the client the limits are about.
+            proxy.install(channel.pipeline(), () -> admit(channel));
+        } else {
+            admit(channel);
+        }
+    }
+
+    /** Admits the connection's client within the limits and builds its LDAP pipeline, or refuses it. */
+    private void admit(Channel channel) {
         ChannelPipeline pipeline = channel.pipeline();
-        ConnectionLimits.Refusal refusal = limits.admit(channel.remoteAddress());
+        SocketAddress client = ClientAddress.of(channel);
+        ConnectionLimits.Refusal refusal = limits.admit(client);
         if (refusal != null) {
             channel.config().setAutoRead(false);
             pipeline.addLast("encode", new LdapMessageEncoder(codec));
             pipeline.addLast("refuse", new RefuseConnection(refusal.message()));
             return;
         }
-        var remote = channel.remoteAddress();
-        channel.closeFuture().addListener(f -> limits.release(remote));
-        Session session = LdapDispatcher.newSession(remote);
+        channel.closeFuture().addListener(f -> limits.release(client));
+        Session session = LdapDispatcher.newSession(client);
         ReadGate gate = new ReadGate();
         if (implicitTls) {
             pipeline.addLast(StartTls.HANDLER_NAME, tls.newHandler(channel.alloc(), false));

@@ -19,6 +19,7 @@ import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 
+import dev.larch.server.net.proxy.ClientAddress;
 import dev.larch.server.protocol.ConnectionEvent;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.protocol.Session;
@@ -207,7 +208,7 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
     public void handlerAdded(ChannelHandlerContext context) {
         this.ctx = context;
         if (session == null) {
-            session = newSession(context.channel().remoteAddress());
+            session = newSession(ClientAddress.of(context.channel()));
         }
         pduSizes = context.pipeline().get(LdapMessageDecoder.class);
         if (context.pipeline().get(SslHandler.class) != null) {

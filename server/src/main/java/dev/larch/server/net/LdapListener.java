@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
+import dev.larch.server.net.proxy.ProxyProtocol;
 import dev.larch.server.protocol.ByteCounts;
 import dev.larch.server.protocol.RequestHandler;
 import io.netty.bootstrap.ServerBootstrap;
@@ -138,6 +139,7 @@ public final class LdapListener implements AutoCloseable {
         InFlightOperations inFlight = new InFlightOperations();
         ConnectionLimits limits = new ConnectionLimits(options.maxConnections(), options.maxConnectionsPerAddress());
         PendingBytesBudget pendingBudget = new PendingBytesBudget(options.maxPendingBytesTotal());
+        ProxyProtocol proxy = new ProxyProtocol(options.proxyProtocolFrom());
         try {
             probePorts(options, tls);
             runBefore(before, new LoopbackLoad(ioGroup, channelType, options));
@@ -161,7 +163,8 @@ public final class LdapListener implements AutoCloseable {
                             tls,
                             false,
                             bytes,
-                            pendingBudget));
+                            pendingBudget,
+                            proxy));
             Channel server = bootstrap
                     .bind(options.host(), options.port())
                     .syncUninterruptibly()
@@ -181,7 +184,8 @@ public final class LdapListener implements AutoCloseable {
                                     tls,
                                     true,
                                     bytes,
-                                    pendingBudget))
+                                    pendingBudget,
+                                    proxy))
                             .bind(options.host(), tls.ldapsPort())
                             .syncUninterruptibly()
                             .channel();

@@ -1,6 +1,9 @@
 package dev.larch.server.net;
 
+import java.util.List;
 import java.util.Objects;
+
+import dev.larch.config.IpNetwork;
 
 /**
  * How an {@link LdapListener} listens and what it accepts.
@@ -33,6 +36,9 @@ import java.util.Objects;
  *                                 of the two applies
  * @param maxPendingBytesTotal     the bytes all connections of the listener may hold together; while they
  *                                 do, every connection that holds something stops reading
+ * @param proxyProtocolFrom        the load balancers whose connections start with a PROXY header naming
+ *                                 the client (see {@link dev.larch.server.net.proxy.ProxyProtocol}); empty
+ *                                 for none; never null
  */
 public record ListenerOptions(
         String host,
@@ -48,7 +54,8 @@ public record ListenerOptions(
         int maxFilterElements,
         long maxPendingBytes,
         long maxPendingBytesAnonymous,
-        long maxPendingBytesTotal) {
+        long maxPendingBytesTotal,
+        List<IpNetwork> proxyProtocolFrom) {
 
     public static final int DEFAULT_MAX_PDU_BYTES = 8 * 1024 * 1024;
     public static final int DEFAULT_MAX_FILTER_DEPTH = 100;
@@ -78,6 +85,7 @@ public record ListenerOptions(
 
     public ListenerOptions {
         Objects.requireNonNull(host, "host");
+        proxyProtocolFrom = List.copyOf(proxyProtocolFrom);
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0..65535, was " + port);
         }
@@ -111,6 +119,40 @@ public record ListenerOptions(
             throw new IllegalArgumentException("pending byte limits must be >= 1, were " + maxPendingBytes + ", "
                     + maxPendingBytesAnonymous + " and " + maxPendingBytesTotal);
         }
+    }
+
+    /** The given settings, reading no PROXY header from any connection. */
+    public ListenerOptions(
+            String host,
+            int port,
+            int ioThreads,
+            int maxPduBytes,
+            int idleTimeoutSeconds,
+            int maxFilterDepth,
+            int maxPduBytesAnonymous,
+            int maxPendingOperations,
+            int maxConnections,
+            int maxConnectionsPerAddress,
+            int maxFilterElements,
+            long maxPendingBytes,
+            long maxPendingBytesAnonymous,
+            long maxPendingBytesTotal) {
+        this(
+                host,
+                port,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                maxPduBytesAnonymous,
+                maxPendingOperations,
+                maxConnections,
+                maxConnectionsPerAddress,
+                maxFilterElements,
+                maxPendingBytes,
+                maxPendingBytesAnonymous,
+                maxPendingBytesTotal,
+                List.of());
     }
 
     /** The given settings with the default limits on pending bytes. */
@@ -184,7 +226,8 @@ public record ListenerOptions(
                 maxFilterElements,
                 maxPendingBytes,
                 maxPendingBytesAnonymous,
-                maxPendingBytesTotal);
+                maxPendingBytesTotal,
+                proxyProtocolFrom);
     }
 
     /** A copy with the anonymous PDU limit and the per-connection pending-operation limit replaced. */
@@ -203,7 +246,8 @@ public record ListenerOptions(
                 maxFilterElements,
                 maxPendingBytes,
                 maxPendingBytesAnonymous,
-                maxPendingBytesTotal);
+                maxPendingBytesTotal,
+                proxyProtocolFrom);
     }
 
     /** A copy with the filter element limit replaced. */
@@ -222,7 +266,8 @@ public record ListenerOptions(
                 elements,
                 maxPendingBytes,
                 maxPendingBytesAnonymous,
-                maxPendingBytesTotal);
+                maxPendingBytesTotal,
+                proxyProtocolFrom);
     }
 
     /** A copy with the limits on pending request bytes replaced: per bound connection, per anonymous one, in all. */
@@ -241,6 +286,27 @@ public record ListenerOptions(
                 maxFilterElements,
                 perConnection,
                 perAnonymousConnection,
-                total);
+                total,
+                proxyProtocolFrom);
+    }
+
+    /** A copy that reads a PROXY header from the connections of {@code networks} (none when empty). */
+    public ListenerOptions withProxyProtocolFrom(List<IpNetwork> networks) {
+        return new ListenerOptions(
+                host,
+                port,
+                ioThreads,
+                maxPduBytes,
+                idleTimeoutSeconds,
+                maxFilterDepth,
+                maxPduBytesAnonymous,
+                maxPendingOperations,
+                maxConnections,
+                maxConnectionsPerAddress,
+                maxFilterElements,
+                maxPendingBytes,
+                maxPendingBytesAnonymous,
+                maxPendingBytesTotal,
+                networks);
     }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import dev.larch.server.net.proxy.ProxyProtocol;
 import dev.larch.server.protocol.ByteCounts;
 import dev.larch.server.protocol.RequestHandler;
 import io.netty.bootstrap.ServerBootstrap;
@@ -139,7 +140,9 @@ public final class LoopbackLoad {
                 TlsOptions.NONE,
                 false,
                 bytes,
-                new PendingBytesBudget(options.maxPendingBytesTotal()));
+                new PendingBytesBudget(options.maxPendingBytesTotal()),
+                // Its own connections, never a balancer's, whatever listen.proxy-protocol-from says.
+                ProxyProtocol.OFF);
         InetAddress loopback = InetAddress.getLoopbackAddress();
         Channel server = new ServerBootstrap()
                 .group(group)

@@ -203,6 +203,10 @@ class AciParserTest {
         assertEquals(
                 "at 42: ip: '10.0.0.0/33': prefix length above 32",
                 error("(version 3.0; acl \"x\"; allow (read) ip = \"10.0.0.0/33\";)"));
+        // An IPv4 literal that is not one is refused without a name lookup (InetAddress would try one).
+        assertEquals(
+                "at 42: ip: '10.1.2.300' is not a numeric IP address or network",
+                error("(version 3.0; acl \"x\"; allow (read) ip = \"10.1.2.300\";)"));
         assertEquals(
                 "at 44: expected a security strength (0 to 9999), found 'high'",
                 error("(version 3.0; acl \"x\"; allow (read) ssf >= \"high\";)"));

@@ -40,6 +40,18 @@ final class RawClient implements AutoCloseable {
         out = socket.getOutputStream();
     }
 
+    /** Sends each {@link #send} at once, however small (no Nagle delay): to split bytes into many packets. */
+    RawClient noDelay() throws IOException {
+        socket.setTcpNoDelay(true);
+        return this;
+    }
+
+    /** How long a read waits before giving up (5 seconds unless set). */
+    RawClient soTimeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+        return this;
+    }
+
     RawClient send(byte[] bytes) throws IOException {
         out.write(bytes);
         out.flush();
