@@ -32,7 +32,7 @@ class ReloadIT {
     @Test
     void reloadAppliesANewSizeLimitAndABadFileLeavesTheOldOneInForce() throws Exception {
         Path conf = dir.resolve("larch.conf");
-        Files.writeString(conf, "limits.size-limit = 3\n");
+        Files.writeString(conf, "limits.apply-to-admin = true\nlimits.size-limit = 3\n");
         Path data = dir.resolve("data");
         try (LarchProcess server =
                 LarchProcess.serve(data).config(conf).adminPassword("pw").start()) {
@@ -49,14 +49,14 @@ class ReloadIT {
             }
             assertEquals(3, entriesBeforeTheSizeLimit(server));
 
-            Files.writeString(conf, "limits.size-limit = 5\n");
+            Files.writeString(conf, "limits.apply-to-admin = true\nlimits.size-limit = 5\n");
             ProcessResult reload = LarchProcess.run("reload", "--data", data.toString());
             assertEquals(0, reload.exitCode(), reload.describe());
             awaitOutput(server, "limits.size-limit = 5 (was 3): applied");
             assertEquals(5, entriesBeforeTheSizeLimit(server));
 
             // A plain kill -HUP does the same; a file that does not parse changes nothing.
-            Files.writeString(conf, "limits.size-limit = 7\nlimits.colour = blue\n");
+            Files.writeString(conf, "limits.apply-to-admin = true\nlimits.size-limit = 7\nlimits.colour = blue\n");
             Process hup = new ProcessBuilder("kill", "-HUP", Long.toString(server.pid())).start();
             assertEquals(0, hup.waitFor());
             awaitOutput(server, "failed, the running configuration stays in force");
@@ -103,7 +103,7 @@ class ReloadIT {
     @Test
     void aServerStartedIgnoringHangupIsToldApartFromOneThatReloads() throws Exception {
         Path conf = dir.resolve("nohup.conf");
-        Files.writeString(conf, "limits.size-limit = 3\n");
+        Files.writeString(conf, "limits.apply-to-admin = true\nlimits.size-limit = 3\n");
         Path data = dir.resolve("nohup-data");
         try (LarchProcess server = LarchProcess.serve(data)
                 .config(conf)

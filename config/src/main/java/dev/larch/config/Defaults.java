@@ -38,7 +38,7 @@ final class Defaults {
                     Path.of("var"), 64 * GIB, 1024, true, 10_000, true, Storage.DEFAULT_GROUP_COMMIT_MAX_OPERATIONS),
             // Size and time limits as slapd ships them; look-through bounds an unindexed scan.
             // The worker pool: one thread per core (0) and a bounded wait queue.
-            // The administrator is held to the limits too (apply-to-admin).
+            // The administrator is exempt from them (apply-to-admin false), as slapd's rootdn is.
             // Paused searches: a minute each, and at most half of storage.max-readers at once; searches
             // running long on the worker pool: at most a quarter.
             new Limits(
@@ -48,7 +48,7 @@ final class Defaults {
                     50_000,
                     0,
                     Limits.DEFAULT_WORKER_QUEUE,
-                    true,
+                    false,
                     Limits.DEFAULT_PAUSED_SEARCH_SECONDS,
                     Limits.DEFAULT_MAX_PAUSED_SEARCHES,
                     Limits.DEFAULT_MAX_LONG_SEARCHES),

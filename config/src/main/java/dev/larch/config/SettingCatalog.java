@@ -186,8 +186,10 @@ public final class SettingCatalog {
                             Most tasks waiting for a worker beyond those running. When it is full a bind or a long search is
                             answered busy ("the server is busy; try again later") rather than queued without bound.""", integer("limits.worker-queue", "1024", 0, 1_000_000)),
                     group("""
-                            Whether cn=admin is held to size-limit, time-limit-seconds and look-through-limit too. false
-                            exempts the administrator (for bulk reads by a trusted tool); the client's own limits still apply.""", bool("limits.apply-to-admin", "true").reloaded()),
+                            Whether cn=admin is held to size-limit, time-limit-seconds and look-through-limit too. false (the
+                            default, as OpenLDAP's rootdn and 389-DS's Directory Manager) exempts the administrator, so that
+                            ldapsearch -D cn=admin,<suffix> reads the whole tree; the client's own limits still apply. true
+                            holds the administrator to them like everyone.""", bool("limits.apply-to-admin", "false").reloaded()),
                     group("""
                             A search whose client stops reading waits, holding a read transaction (an LMDB reader slot and the
                             old pages it pins). After this many seconds of waiting it ends with timeLimitExceeded and frees them;

@@ -282,15 +282,15 @@ class LarchConfigTest {
     }
 
     @Test
-    void adminIsHeldToTheLimitsAndFiltersAreBoundedByDefault() throws Exception {
+    void adminIsExemptFromTheLimitsUnlessToldAndFiltersAreBoundedByDefault() throws Exception {
         LarchConfig d = LarchConfig.defaults();
-        assertTrue(d.limits().applyToAdmin());
+        assertFalse(d.limits().applyToAdmin());
         assertEquals(10_000, d.listen().maxFilterElements());
         LarchConfig c = LarchConfig.load(write("""
-                limits.apply-to-admin = false
+                limits.apply-to-admin = true
                 listen.max-filter-elements = 250
                 """));
-        assertFalse(c.limits().applyToAdmin());
+        assertTrue(c.limits().applyToAdmin());
         assertEquals(250, c.listen().maxFilterElements());
         assertEquals(d.limits().sizeLimit(), c.limits().sizeLimit());
         assertThrows(ConfigException.class, () -> LarchConfig.load(write("listen.max-filter-elements = 0\n")));

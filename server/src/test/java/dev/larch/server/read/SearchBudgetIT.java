@@ -51,7 +51,15 @@ class SearchBudgetIT {
                 l.maxConnectionsPerAddress(),
                 MAX_FILTER_ELEMENTS);
         return new LarchConfig(
-                c.suffix(), wide, c.storage(), c.limits(), c.security(), c.logging(), c.indexes(), c.schemaFiles());
+                c.suffix(),
+                wide,
+                c.storage(),
+                // The administrator is the hostile client here: held to the limits like anyone.
+                c.limits().withApplyToAdmin(true),
+                c.security(),
+                c.logging(),
+                c.indexes(),
+                c.schemaFiles());
     }
 
     /** {@code (|(cn=user 0*)(cn=user 1*)...)}: each term a prefix read matching up to 111 of the 300 people. */

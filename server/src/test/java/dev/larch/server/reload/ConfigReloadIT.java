@@ -33,7 +33,7 @@ class ConfigReloadIT {
     @BeforeEach
     void startWithASizeLimitOfThree() throws Exception {
         file = dir.resolve("larch.conf");
-        Files.writeString(file, "limits.size-limit = 3\n");
+        Files.writeString(file, "limits.apply-to-admin = true\nlimits.size-limit = 3\n");
         LarchConfig.FileConfig started = LarchConfig.loadWithSettings(file);
         server = TestServer.start(
                 dir.resolve("data"),
@@ -74,7 +74,7 @@ class ConfigReloadIT {
     @Test
     void aNewSizeLimitIsAnsweredByTheNextSearchAndARestartOnlyKeyIsReportedNotApplied() throws Exception {
         assertEquals(3, entriesBeforeTheSizeLimit());
-        Files.writeString(file, "limits.size-limit = 5\nlisten.port = 1390\n");
+        Files.writeString(file, "limits.apply-to-admin = true\nlimits.size-limit = 5\nlisten.port = 1390\n");
         List<String> lines = reload.reload();
         assertEquals(2, lines.size(), lines.toString());
         assertTrue(lines.get(0).endsWith("limits.size-limit = 5 (was 3): applied"), lines.get(0));
@@ -85,7 +85,9 @@ class ConfigReloadIT {
 
     @Test
     void aBadFileKeepsTheRunningConfigWhole() throws Exception {
-        Files.writeString(file, "limits.size-limit = 7\nlogging.access-log = true\nlimits.time-limit-seconds = soon\n");
+        Files.writeString(
+                file,
+                "limits.apply-to-admin = true\nlimits.size-limit = 7\nlogging.access-log = true\nlimits.time-limit-seconds = soon\n");
         List<String> lines = reload.reload();
         assertEquals(1, lines.size(), lines.toString());
         assertTrue(lines.get(0).contains("failed, the running configuration stays in force"), lines.get(0));
@@ -98,7 +100,7 @@ class ConfigReloadIT {
     void aBadAccessFileKeepsEverythingElseOfTheSameReloadOut() throws Exception {
         Path rules = dir.resolve("access.aci");
         Files.writeString(rules, "this is not an aci\n");
-        Files.writeString(file, "limits.size-limit = 8\naccess.file = access.aci\n");
+        Files.writeString(file, "limits.apply-to-admin = true\nlimits.size-limit = 8\naccess.file = access.aci\n");
         List<String> lines = reload.reload();
         assertEquals(1, lines.size(), lines.toString());
         assertTrue(lines.get(0).contains("access.file"), lines.get(0));
@@ -108,7 +110,8 @@ class ConfigReloadIT {
     @Test
     void theAccessLogCanBeTurnedOnAndOffAndSecretsAreNotLogged() throws Exception {
         Files.writeString(
-                file, "limits.size-limit = 3\nlogging.access-log = true\nsecurity.admin-password = hunter2\n");
+                file,
+                "limits.apply-to-admin = true\nlimits.size-limit = 3\nlogging.access-log = true\nsecurity.admin-password = hunter2\n");
         List<String> lines = reload.reload();
         assertTrue(server.live().accessLog().isOn());
         assertTrue(
@@ -120,7 +123,8 @@ class ConfigReloadIT {
                 lines.toString());
         assertFalse(lines.toString().contains("hunter2"));
         Files.writeString(
-                file, "limits.size-limit = 3\nlogging.access-log = false\nsecurity.admin-password = hunter2\n");
+                file,
+                "limits.apply-to-admin = true\nlimits.size-limit = 3\nlogging.access-log = false\nsecurity.admin-password = hunter2\n");
         reload.reload();
         assertFalse(server.live().accessLog().isOn());
     }
@@ -132,7 +136,7 @@ class ConfigReloadIT {
         Files.writeString(
                 rules,
                 "(targetattr=\"*\")(version 3.0; acl \"read\"; allow (read,search,compare) userdn=\"ldap:///anyone\";)\n");
-        Files.writeString(file, "limits.size-limit = 3\naccess.file = access.aci\n");
+        Files.writeString(file, "limits.apply-to-admin = true\nlimits.size-limit = 3\naccess.file = access.aci\n");
         reload.reload();
         try (LDAPConnection anonymous = server.anonymous()) {
             assertEquals("P1", anonymous.getEntry("uid=p1," + PEOPLE, "cn").getAttributeValue("cn"));
