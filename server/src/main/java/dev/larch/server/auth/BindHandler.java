@@ -293,30 +293,19 @@ public final class BindHandler {
             return;
         }
         if (attempt.governed != null && !policy.canRecord(attempt.governed)) {
-            attempt.slot.released();
-            releaseSuspect(attempt);
-            onEventLoop(
-                    attempt.op,
-                    () -> complete(
-                            attempt.op,
-                            attempt.request,
-                            ResultCodeEnum.BUSY,
-                            "password policy state writes are behind; try the bind again later"),
-                    0);
+            refuseUnchecked(attempt, "password policy state writes are behind; try the bind again later");
             return;
         }
         if (!workers.trySubmitThen(() -> verify(attempt))) {
-            attempt.slot.released();
-            releaseSuspect(attempt);
-            onEventLoop(
-                    attempt.op,
-                    () -> complete(
-                            attempt.op,
-                            attempt.request,
-                            ResultCodeEnum.BUSY,
-                            "the server is busy; try the bind again later"),
-                    0);
+            refuseUnchecked(attempt, "the server is busy; try the bind again later");
         }
+    }
+
+    /** Answers busy without checking the password, giving back the attempt's places. */
+    private void refuseUnchecked(Attempt attempt, String message) {
+        attempt.slot.released();
+        releaseSuspect(attempt);
+        onEventLoop(attempt.op, () -> complete(attempt.op, attempt.request, ResultCodeEnum.BUSY, message), 0);
     }
 
     /**
