@@ -92,8 +92,11 @@ class BindAdmissionIT {
     void theAdministratorLocksAfterItsMaxFailuresEvenInsideABurstAndARestartClearsIt() throws Exception {
         try {
             Map<ResultCode, Integer> wrong = new HashMap<>();
-            ResultCode right = burst(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD, 60, 30, wrong);
-            assertEquals(ResultCode.INVALID_CREDENTIALS, right, "the right admin password inside the burst: " + wrong);
+            // As for the account: far behind the fifth failure, so that no admission order checks it.
+            ResultCode right = burst(TestServer.ADMIN_DN, TestServer.ADMIN_PASSWORD, 100, RIGHT_AT, wrong);
+            assertTrue(
+                    ResultCode.INVALID_CREDENTIALS.equals(right) || ResultCode.BUSY.equals(right),
+                    "the right admin password inside the burst: " + right + "; wrong ones: " + wrong);
             assertNull(wrong.get(ResultCode.SUCCESS), wrong.toString());
             LDAPException refused =
                     assertThrows(LDAPException.class, () -> larch.server().admin());
