@@ -32,7 +32,9 @@ final class Defaults {
                     Listen.DEFAULT_MAX_FILTER_ELEMENTS,
                     Listen.DEFAULT_MAX_PENDING_SIZE,
                     Listen.DEFAULT_MAX_PENDING_SIZE_ANONYMOUS,
-                    Listen.DEFAULT_MAX_PENDING_SIZE_TOTAL),
+                    Listen.DEFAULT_MAX_PENDING_SIZE_TOTAL,
+                    // No load balancer sends a PROXY header.
+                    List.of()),
             // Up to 256 writes waiting for the writer share one transaction and its sync.
             new Storage(
                     Path.of("var"), 64 * GIB, 1024, true, 10_000, true, Storage.DEFAULT_GROUP_COMMIT_MAX_OPERATIONS),

@@ -52,41 +52,7 @@ public record Listen(
     /** Decoded requests take a few times their PDU size: this keeps them well inside a 256 MiB heap. */
     public static final long DEFAULT_MAX_PENDING_SIZE_TOTAL = 32L << 20;
 
-    /** As the full constructor, reading no PROXY protocol header from any connection. */
-    public Listen(
-            String host,
-            int port,
-            int ioThreads,
-            int maxPduBytes,
-            int idleTimeoutSeconds,
-            int maxFilterDepth,
-            int maxPduBytesAnonymous,
-            int maxPendingOperations,
-            int maxConnections,
-            int maxConnectionsPerAddress,
-            int maxFilterElements,
-            long maxPendingSize,
-            long maxPendingSizeAnonymous,
-            long maxPendingSizeTotal) {
-        this(
-                host,
-                port,
-                ioThreads,
-                maxPduBytes,
-                idleTimeoutSeconds,
-                maxFilterDepth,
-                maxPduBytesAnonymous,
-                maxPendingOperations,
-                maxConnections,
-                maxConnectionsPerAddress,
-                maxFilterElements,
-                maxPendingSize,
-                maxPendingSizeAnonymous,
-                maxPendingSizeTotal,
-                List.of());
-    }
-
-    /** As the full constructor, with the default limits on pending request bytes. */
+    /** As the full constructor, with the default limits on pending request bytes and no PROXY header read. */
     public Listen(
             String host,
             int port,
@@ -113,7 +79,8 @@ public record Listen(
                 maxFilterElements,
                 DEFAULT_MAX_PENDING_SIZE,
                 DEFAULT_MAX_PENDING_SIZE_ANONYMOUS,
-                DEFAULT_MAX_PENDING_SIZE_TOTAL);
+                DEFAULT_MAX_PENDING_SIZE_TOTAL,
+                List.of());
     }
 
     /** As the full constructor, with the default filter element limit. */

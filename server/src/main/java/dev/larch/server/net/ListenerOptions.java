@@ -121,41 +121,7 @@ public record ListenerOptions(
         }
     }
 
-    /** The given settings, reading no PROXY header from any connection. */
-    public ListenerOptions(
-            String host,
-            int port,
-            int ioThreads,
-            int maxPduBytes,
-            int idleTimeoutSeconds,
-            int maxFilterDepth,
-            int maxPduBytesAnonymous,
-            int maxPendingOperations,
-            int maxConnections,
-            int maxConnectionsPerAddress,
-            int maxFilterElements,
-            long maxPendingBytes,
-            long maxPendingBytesAnonymous,
-            long maxPendingBytesTotal) {
-        this(
-                host,
-                port,
-                ioThreads,
-                maxPduBytes,
-                idleTimeoutSeconds,
-                maxFilterDepth,
-                maxPduBytesAnonymous,
-                maxPendingOperations,
-                maxConnections,
-                maxConnectionsPerAddress,
-                maxFilterElements,
-                maxPendingBytes,
-                maxPendingBytesAnonymous,
-                maxPendingBytesTotal,
-                List.of());
-    }
-
-    /** The given settings with the default limits on pending bytes. */
+    /** The given settings with the default limits on pending bytes, reading no PROXY header. */
     public ListenerOptions(
             String host,
             int port,
@@ -182,7 +148,8 @@ public record ListenerOptions(
                 maxFilterElements,
                 DEFAULT_MAX_PENDING_BYTES,
                 DEFAULT_MAX_PENDING_BYTES_ANONYMOUS,
-                DEFAULT_MAX_PENDING_BYTES_TOTAL);
+                DEFAULT_MAX_PENDING_BYTES_TOTAL,
+                List.of());
     }
 
     /**
