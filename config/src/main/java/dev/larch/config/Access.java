@@ -15,9 +15,6 @@ import java.util.Optional;
  *     operation of an unauthenticated session but bind, StartTLS and reading the root DSE
  */
 public record Access(Path file, int minSsf, boolean allowAnonymous) {
-    /** The built-in rules; anonymous clients allowed; no strength required. */
-    public static final Access BUILT_IN = new Access(null);
-
     /** The highest strength a cipher has (AES-256, ChaCha20). */
     public static final int MAX_SSF = 256;
 
@@ -25,11 +22,6 @@ public record Access(Path file, int minSsf, boolean allowAnonymous) {
         if (minSsf < 0 || minSsf > MAX_SSF) {
             throw new IllegalArgumentException("minSsf must be 0.." + MAX_SSF + ", got " + minSsf);
         }
-    }
-
-    /** The rules in {@code file}, with anonymous clients allowed and no strength required. */
-    public Access(Path file) {
-        this(file, 0, true);
     }
 
     /** The configured file, empty for the built-in rules. */

@@ -50,8 +50,8 @@ final class CertificateMappingSettings {
 
     private CertificateMappingSettings() {}
 
-    /** The rules the file sets, in number order; {@code fallback} when it sets none. */
-    static List<CertificateMappingRule> read(Settings s, List<CertificateMappingRule> fallback) throws ConfigException {
+    /** The rules the file sets, in number order; none when it sets none. */
+    static List<CertificateMappingRule> read(Settings s) throws ConfigException {
         TreeMap<Integer, List<String>> keysByRule = new TreeMap<>();
         for (String key : s.keysWithPrefix(PREFIX)) {
             Matcher m = KEY.matcher(key.substring(PREFIX.length()));
@@ -64,9 +64,6 @@ final class CertificateMappingSettings {
             keysByRule
                     .computeIfAbsent(Integer.parseInt(m.group(1)), n -> new ArrayList<>())
                     .add(m.group(2));
-        }
-        if (keysByRule.isEmpty()) {
-            return fallback;
         }
         List<CertificateMappingRule> rules = new ArrayList<>();
         for (int number : keysByRule.keySet()) {
@@ -85,7 +82,7 @@ final class CertificateMappingSettings {
                         prefix + "kind",
                         "expected subject-attribute, subject-dn or certificate, got '" + kindWord + "'"));
         String issuer = issuer(s, prefix + "issuer");
-        boolean verify = s.bool(prefix + "verify-certificate", false);
+        boolean verify = s.bool(prefix + "verify-certificate");
         Set<String> own = switch (kind) {
             case SUBJECT_ATTRIBUTE -> Set.of("subject-attribute", "entry-attribute");
             case SUBJECT_DN -> Set.of("subject-pattern", "entry-dn", "entry-filter");
@@ -118,7 +115,7 @@ final class CertificateMappingSettings {
             throws ConfigException {
         String prefix = PREFIX + number + ".";
         String patternKey = prefix + "subject-pattern";
-        String pattern = s.string(patternKey, ".*");
+        String pattern = s.string(patternKey);
         if (pattern.length() > MAX_PATTERN_LENGTH) {
             throw s.error(patternKey, "longer than " + MAX_PATTERN_LENGTH + " characters");
         }
@@ -186,7 +183,7 @@ final class CertificateMappingSettings {
     }
 
     private static String issuer(Settings s, String key) throws ConfigException {
-        String issuer = s.string(key, "any");
+        String issuer = s.string(key);
         if (issuer.equalsIgnoreCase("any")) {
             return null;
         }
@@ -199,7 +196,7 @@ final class CertificateMappingSettings {
     }
 
     private static List<String> subjectAttributes(Settings s, String key) throws ConfigException {
-        List<String> names = s.list(key, List.of("uid", "cn"));
+        List<String> names = s.list(key);
         if (names.isEmpty()) {
             throw s.error(key, "expected one or more subject attributes such as uid, cn");
         }
@@ -221,7 +218,7 @@ final class CertificateMappingSettings {
     }
 
     private static String entryAttribute(Settings s, String key) throws ConfigException {
-        String name = s.string(key, "uid");
+        String name = s.string(key);
         if (!ATTRIBUTE_NAME.matcher(name).matches()) {
             throw s.error(key, "expected an attribute name such as uid, got '" + name + "'");
         }

@@ -15,7 +15,10 @@ import java.util.regex.Pattern;
 
 import org.apache.directory.api.ldap.model.name.Dn;
 
-/** Overlays the settings of one config file on a base configuration. Stateless. */
+/**
+ * Builds a configuration from the settings of one config file (or of settings given in code): a key
+ * that is not set takes its default declared in {@link SettingCatalog}. Stateless.
+ */
 final class ConfigLoader {
     /** Every fixed key the file may set, as {@link SettingCatalog} declares them; {@code index.<attribute>} and {@code tls.certificate-mapping.<N>.<field>} keys come on top. */
     static final List<String> KEYS = SettingCatalog.all().stream()
@@ -30,39 +33,42 @@ final class ConfigLoader {
 
     private ConfigLoader() {}
 
-    static LarchConfig load(Path file, LarchConfig base) throws ConfigException {
-        return load(file, ConfigFile.read(file, file.toString()), base);
+    static LarchConfig load(Path file) throws ConfigException {
+        return load(file, ConfigFile.read(file, file.toString()));
     }
 
-    /** {@link #load(Path, LarchConfig)} over settings already read from {@code file}. */
-    static LarchConfig load(Path file, Map<String, String> raw, LarchConfig base) throws ConfigException {
-        String name = file.toString();
-        Path dir = file.toAbsolutePath().getParent();
+    /** {@link #load(Path)} over settings already read from {@code file}; its relative paths resolve against its directory. */
+    static LarchConfig load(Path file, Map<String, String> raw) throws ConfigException {
+        return load(file.toString(), file.toAbsolutePath().getParent(), raw);
+    }
+
+    /**
+     * The configuration the settings make, every other key at its default.
+     *
+     * @param name how error messages name where the settings come from
+     * @param dir what relative paths among the settings resolve against
+     */
+    static LarchConfig load(String name, Path dir, Map<String, String> raw) throws ConfigException {
         Settings s = new Settings(name, dir, raw);
         LarchConfig config = new LarchConfig(
-                suffix(s, base.suffix()),
-                listen(s, base.listen()),
-                storage(s, base.storage()),
-                limits(s, base.limits()),
-                security(s, base.security()),
-                logging(s, base.logging()),
-                indexes(s, base.indexes()),
-                s.paths("schema.files", base.schemaFiles()),
-                rateQuotas(s, base.rateQuotas()),
-                TlsSettings.read(s, base.tls()),
-                new PasswordPolicySettings(s.take("security.default-password-policy")
-                        .orElse(base.passwordPolicy().defaultPolicyDn())),
-                passwords(s, base.passwords()),
-                access(s, base.access()),
-                resultControls(s, base.resultControls()),
-                new IntegrityRules(
-                        s.list(
-                                "integrity.reference-attributes",
-                                base.integrity().referenceAttributes()),
-                        s.list("integrity.unique-attributes", base.integrity().uniqueAttributes())),
-                metrics(s, base.metrics()),
-                tracing(s, base.tracing()),
-                new WarmUp(s.integer("server.warm-up-seconds", base.warmUp().seconds())));
+                suffix(s),
+                listen(s),
+                storage(s),
+                limits(s),
+                security(s),
+                logging(s),
+                indexes(s),
+                s.paths("schema.files"),
+                rateQuotas(s),
+                TlsSettings.read(s),
+                new PasswordPolicySettings(s.value("security.default-password-policy")),
+                passwords(s),
+                access(s),
+                resultControls(s),
+                new IntegrityRules(s.list("integrity.reference-attributes"), s.list("integrity.unique-attributes")),
+                metrics(s),
+                tracing(s),
+                new WarmUp(s.integer("server.warm-up-seconds")));
         s.requireAllRead();
         requireEqualityIndexes(
                 s, config, "integrity.reference-attributes", config.integrity().referenceAttributes());
@@ -94,41 +100,37 @@ final class ConfigLoader {
         return config;
     }
 
-    private static String suffix(Settings s, String fallback) throws ConfigException {
-        String suffix = s.string("suffix", fallback);
+    private static String suffix(Settings s) throws ConfigException {
+        String suffix = s.string("suffix");
         if (suffix.isBlank() || !Dn.isValid(suffix)) {
             throw s.error("suffix", "expected a DN such as dc=example,dc=com, got '" + suffix + "'");
         }
         return suffix;
     }
 
-    private static Listen listen(Settings s, Listen b) throws ConfigException {
+    private static Listen listen(Settings s) throws ConfigException {
         return new Listen(
-                s.string("listen.host", b.host()),
-                s.integer("listen.port", b.port()),
-                s.integer("listen.io-threads", b.ioThreads()),
-                (int) s.size("listen.max-pdu-size", b.maxPduBytes()),
-                s.integer("listen.idle-timeout-seconds", b.idleTimeoutSeconds()),
-                s.integer("listen.max-filter-depth", b.maxFilterDepth()),
-                (int) s.size("listen.max-pdu-size-anonymous", b.maxPduBytesAnonymous()),
-                s.integer("listen.max-pending-operations", b.maxPendingOperations()),
-                s.integer("listen.max-connections", b.maxConnections()),
-                s.integer("listen.max-connections-per-address", b.maxConnectionsPerAddress()),
-                s.integer("listen.max-filter-elements", b.maxFilterElements()),
-                s.size("listen.max-pending-size", b.maxPendingSize()),
-                s.size("listen.max-pending-size-anonymous", b.maxPendingSizeAnonymous()),
-                s.size("listen.max-pending-size-total", b.maxPendingSizeTotal()),
-                networks(s, "listen.proxy-protocol-from", b.proxyProtocolFrom()));
+                s.string("listen.host"),
+                s.integer("listen.port"),
+                s.integer("listen.io-threads"),
+                (int) s.size("listen.max-pdu-size"),
+                s.integer("listen.idle-timeout-seconds"),
+                s.integer("listen.max-filter-depth"),
+                (int) s.size("listen.max-pdu-size-anonymous"),
+                s.integer("listen.max-pending-operations"),
+                s.integer("listen.max-connections"),
+                s.integer("listen.max-connections-per-address"),
+                s.integer("listen.max-filter-elements"),
+                s.size("listen.max-pending-size"),
+                s.size("listen.max-pending-size-anonymous"),
+                s.size("listen.max-pending-size-total"),
+                networks(s, "listen.proxy-protocol-from"));
     }
 
-    /** A comma-separated list of CIDR networks; an empty value is none; unset keeps {@code fallback}. */
-    private static List<IpNetwork> networks(Settings s, String key, List<IpNetwork> fallback) throws ConfigException {
-        var value = s.take(key);
-        if (value.isEmpty()) {
-            return fallback;
-        }
+    /** A comma-separated list of CIDR networks; an empty value is none. */
+    private static List<IpNetwork> networks(Settings s, String key) throws ConfigException {
         List<IpNetwork> networks = new ArrayList<>();
-        for (String item : Settings.splitList(value.get())) {
+        for (String item : Settings.splitList(s.value(key))) {
             try {
                 networks.add(IpNetwork.parse(item));
             } catch (IllegalArgumentException e) {
@@ -141,30 +143,30 @@ final class ConfigLoader {
         return networks;
     }
 
-    private static Storage storage(Settings s, Storage b) throws ConfigException {
+    private static Storage storage(Settings s) throws ConfigException {
         return new Storage(
-                s.path("storage.data-dir", b.dataDir()),
-                s.size("storage.map-size", b.mapSizeBytes()),
-                s.integer("storage.max-readers", b.maxReaders()),
-                s.bool("storage.durable-writes", b.durableWrites()),
-                s.integer("storage.import-batch-entries", b.importBatchEntries()),
-                s.bool("storage.create-suffix", b.createSuffix()),
-                s.integer("storage.group-commit-max-operations", b.groupCommitMaxOperations()),
-                s.size("storage.import-sort-memory", b.importSortMemoryBytes()));
+                s.path("storage.data-dir"),
+                s.size("storage.map-size"),
+                s.integer("storage.max-readers"),
+                s.bool("storage.durable-writes"),
+                s.integer("storage.import-batch-entries"),
+                s.bool("storage.create-suffix"),
+                s.integer("storage.group-commit-max-operations"),
+                s.size("storage.import-sort-memory"));
     }
 
-    private static Limits limits(Settings s, Limits b) throws ConfigException {
+    private static Limits limits(Settings s) throws ConfigException {
         return new Limits(
-                s.integer("limits.size-limit", b.sizeLimit()),
-                s.integer("limits.time-limit-seconds", b.timeLimitSeconds()),
-                s.integer("limits.look-through-limit", b.lookThroughLimit()),
-                s.integer("limits.index-entry-limit", b.indexEntryLimit()),
-                s.integer("limits.worker-threads", b.workerThreads()),
-                s.integer("limits.worker-queue", b.workerQueue()),
-                s.bool("limits.apply-to-admin", b.applyToAdmin()),
-                s.integer("limits.paused-search-seconds", b.pausedSearchSeconds()),
-                s.integer("limits.max-paused-searches", b.maxPausedSearches()),
-                s.integer("limits.max-long-searches", b.maxLongSearches()));
+                s.integer("limits.size-limit"),
+                s.integer("limits.time-limit-seconds"),
+                s.integer("limits.look-through-limit"),
+                s.integer("limits.index-entry-limit"),
+                s.integer("limits.worker-threads"),
+                s.integer("limits.worker-queue"),
+                s.bool("limits.apply-to-admin"),
+                s.integer("limits.paused-search-seconds"),
+                s.integer("limits.max-paused-searches"),
+                s.integer("limits.max-long-searches"));
     }
 
     /** The integrity rules find other entries through equality indexes only, never a scan. */
@@ -180,47 +182,42 @@ final class ConfigLoader {
         }
     }
 
-    private static ResultControls resultControls(Settings s, ResultControls b) throws ConfigException {
+    private static ResultControls resultControls(Settings s) throws ConfigException {
         return new ResultControls(
-                s.integer("limits.max-paged-searches-per-connection", b.maxPagedSearchesPerConnection()),
-                s.integer("limits.paged-size-limit", b.pagedSizeLimit()),
-                s.integer("limits.max-sort-entries", b.maxSortEntries()),
-                s.integer("limits.max-persistent-searches", b.maxPersistentSearches()),
-                s.integer("limits.persistent-search-queue", b.persistentSearchQueue()));
+                s.integer("limits.max-paged-searches-per-connection"),
+                s.integer("limits.paged-size-limit"),
+                s.integer("limits.max-sort-entries"),
+                s.integer("limits.max-persistent-searches"),
+                s.integer("limits.persistent-search-queue"));
     }
 
     /** An empty {@code access.file} means the built-in rules. */
-    private static Access access(Settings s, Access b) throws ConfigException {
+    private static Access access(Settings s) throws ConfigException {
         var value = s.take("access.file");
-        Path file = b.file();
-        if (value.isPresent()) {
-            file = value.get().isBlank()
-                    ? null
-                    : s.resolve("access.file", value.get().strip());
+        Path file = null;
+        if (value.isPresent() && !value.get().isBlank()) {
+            file = s.resolve("access.file", value.get().strip());
         }
-        return new Access(
-                file,
-                s.integer("security.min-ssf", b.minSsf()),
-                s.bool("security.allow-anonymous", b.allowAnonymous()));
+        return new Access(file, s.integer("security.min-ssf"), s.bool("security.allow-anonymous"));
     }
 
-    private static RateQuotas rateQuotas(Settings s, RateQuotas b) throws ConfigException {
+    private static RateQuotas rateQuotas(Settings s) throws ConfigException {
         return new RateQuotas(
-                s.integer("limits.rate-per-identity", b.perIdentity()),
-                s.integer("limits.rate-per-address", b.perAddress()),
-                s.integer("limits.rate-burst-seconds", b.burstSeconds()),
-                s.bool("limits.rate-apply-to-admin", b.applyToAdmin()));
+                s.integer("limits.rate-per-identity"),
+                s.integer("limits.rate-per-address"),
+                s.integer("limits.rate-burst-seconds"),
+                s.bool("limits.rate-apply-to-admin"));
     }
 
-    private static Security security(Settings s, Security b) throws ConfigException {
+    private static Security security(Settings s) throws ConfigException {
         // An empty password means "not configured"; the server never accepts an empty admin password.
-        String password = s.take("security.admin-password").orElse(b.adminPassword());
-        boolean cleartext = s.bool("security.allow-cleartext-passwords", b.allowCleartextPasswords());
-        String scheme = s.choice("security.password-scheme", b.passwordScheme());
+        String password = s.value("security.admin-password");
+        boolean cleartext = s.bool("security.allow-cleartext-passwords");
+        String scheme = s.choice("security.password-scheme");
         // The ceiling is the highest count the PBKDF2 verifier accepts at all.
-        int maxIterations = s.integer("security.max-password-iterations", b.maxPasswordIterations());
-        int delay = s.integer("security.bind-failure-delay-ms", b.bindFailureDelayMillis());
-        int maxDelay = s.integer("security.bind-failure-max-delay-ms", b.bindFailureMaxDelayMillis());
+        int maxIterations = s.integer("security.max-password-iterations");
+        int delay = s.integer("security.bind-failure-delay-ms");
+        int maxDelay = s.integer("security.bind-failure-max-delay-ms");
         if (maxDelay < delay) {
             throw s.error(
                     "security.bind-failure-max-delay-ms",
@@ -235,12 +232,12 @@ final class ConfigLoader {
                 maxDelay);
     }
 
-    private static Passwords passwords(Settings s, Passwords b) throws ConfigException {
-        int maxMemory = s.integer("security.max-argon2-memory-kib", b.maxArgon2MemoryKib());
-        int maxPasses = s.integer("security.max-argon2-passes", b.maxArgon2Passes());
-        int parallelism = s.integer("security.argon2-parallelism", b.argon2Parallelism());
-        int memory = s.integer("security.argon2-memory-kib", b.argon2MemoryKib());
-        int passes = s.integer("security.argon2-passes", b.argon2Passes());
+    private static Passwords passwords(Settings s) throws ConfigException {
+        int maxMemory = s.integer("security.max-argon2-memory-kib");
+        int maxPasses = s.integer("security.max-argon2-passes");
+        int parallelism = s.integer("security.argon2-parallelism");
+        int memory = s.integer("security.argon2-memory-kib");
+        int passes = s.integer("security.argon2-passes");
         if (memory < 8 * parallelism) {
             throw s.error(
                     "security.argon2-memory-kib",
@@ -256,31 +253,31 @@ final class ConfigLoader {
             throw s.error("security.argon2-passes", passes + " exceeds security.max-argon2-passes (" + maxPasses + ")");
         }
         return new Passwords(
-                s.bool("security.allow-prehashed-passwords", b.allowPrehashedPasswords()),
-                s.integer("security.pbkdf2-iterations", b.pbkdf2Iterations()),
+                s.bool("security.allow-prehashed-passwords"),
+                s.integer("security.pbkdf2-iterations"),
                 memory,
                 passes,
                 parallelism,
                 maxMemory,
                 maxPasses,
-                s.integer("security.admin-max-failures", b.adminMaxFailures()),
-                s.integer("security.admin-lockout-seconds", (int) b.adminLockoutSeconds()),
-                s.bool("security.rehash-on-bind", b.rehashOnBind()),
-                s.integer("security.suspect-checks-per-address", b.suspectChecksPerAddress()),
-                s.integer("security.suspect-checks-total", b.suspectChecksTotal()),
-                s.integer("security.ipv6-prefix-bits", b.ipv6PrefixBits()));
+                s.integer("security.admin-max-failures"),
+                s.integer("security.admin-lockout-seconds"),
+                s.bool("security.rehash-on-bind"),
+                s.integer("security.suspect-checks-per-address"),
+                s.integer("security.suspect-checks-total"),
+                s.integer("security.ipv6-prefix-bits"));
     }
 
-    private static Logging logging(Settings s, Logging b) throws ConfigException {
-        boolean accessLog = s.bool("logging.access-log", b.accessLog());
-        String level = s.choice("logging.level", b.level());
-        String format = s.choice("logging.access-log-format", b.accessLogFormat());
-        Path file = s.optionalPath("logging.access-log-file", b.accessLogFile());
+    private static Logging logging(Settings s) throws ConfigException {
+        boolean accessLog = s.bool("logging.access-log");
+        String level = s.choice("logging.level");
+        String format = s.choice("logging.access-log-format");
+        Path file = s.optionalPath("logging.access-log-file");
         // Rolled files are named by a logback pattern in which % starts a token.
         if (file != null && file.toString().contains("%")) {
             throw s.error("logging.access-log-file", "must not contain '%', got '" + file + "'");
         }
-        Path audit = s.optionalPath("logging.audit-log-file", b.auditLogFile());
+        Path audit = s.optionalPath("logging.audit-log-file");
         if (audit != null && audit.toString().contains("%")) {
             throw s.error("logging.audit-log-file", "must not contain '%', got '" + audit + "'");
         }
@@ -292,26 +289,22 @@ final class ConfigLoader {
                 level,
                 format,
                 file,
-                s.size("logging.access-log-max-file-size", b.accessLogMaxFileSize()),
-                s.integer("logging.access-log-max-history", b.accessLogMaxHistory()),
+                s.size("logging.access-log-max-file-size"),
+                s.integer("logging.access-log-max-history"),
                 audit,
-                s.size("logging.audit-log-max-file-size", b.auditLogMaxFileSize()),
-                s.integer("logging.audit-log-max-history", b.auditLogMaxHistory()));
+                s.size("logging.audit-log-max-file-size"),
+                s.integer("logging.audit-log-max-history"));
     }
 
     /** An empty endpoint means off; only http and https URLs with a host are accepted. */
-    private static Tracing tracing(Settings s, Tracing b) throws ConfigException {
-        String endpoint = b.otlpEndpoint();
-        var value = s.take("tracing.otlp-endpoint");
-        if (value.isPresent()) {
-            endpoint =
-                    value.get().isBlank() ? null : otlpEndpoint(s, value.get().strip());
-        }
+    private static Tracing tracing(Settings s) throws ConfigException {
+        String value = s.value("tracing.otlp-endpoint");
+        String endpoint = value.isBlank() ? null : otlpEndpoint(s, value.strip());
         return new Tracing(
                 endpoint,
-                s.string("tracing.service-name", b.serviceName()),
-                s.ratio("tracing.sample-ratio", b.sampleRatio()),
-                s.integer("tracing.max-queue-size", b.maxQueueSize()));
+                s.string("tracing.service-name"),
+                s.ratio("tracing.sample-ratio"),
+                s.integer("tracing.max-queue-size"));
     }
 
     private static String otlpEndpoint(Settings s, String value) throws ConfigException {
@@ -329,22 +322,32 @@ final class ConfigLoader {
                 "expected an http:// or https:// URL such as http://127.0.0.1:4318, got '" + value + "'");
     }
 
-    private static Metrics metrics(Settings s, Metrics b) throws ConfigException {
-        boolean monitor = s.bool("metrics.monitor", b.monitor());
-        int port = s.integer("metrics.port", b.port());
+    private static Metrics metrics(Settings s) throws ConfigException {
+        boolean monitor = s.bool("metrics.monitor");
+        int port = s.integer("metrics.port");
         // Empty, as the shipped file has it: the endpoint binds listen.host.
-        String host = s.take("metrics.host").map(h -> h.isBlank() ? null : h).orElse(b.host());
+        String host = s.value("metrics.host");
+        host = host.isBlank() ? null : host;
         if (port != 0 && !monitor) {
             throw s.error("metrics.port", "needs metrics.monitor = true: the endpoint serves the monitor's counters");
         }
-        Path token = s.optionalPath("metrics.bearer-token-file", b.bearerTokenFile());
+        Path token = s.optionalPath("metrics.bearer-token-file");
         return new Metrics(monitor, port, host, token);
     }
 
-    /** File entries replace the base entry for the same attribute; an empty value or none drops it. */
-    private static Map<String, Set<IndexKind>> indexes(Settings s, Map<String, Set<IndexKind>> base)
-            throws ConfigException {
-        Map<String, Set<IndexKind>> indexes = new LinkedHashMap<>(base);
+    /**
+     * The default indexes (the {@code index.*} entries of {@link SettingCatalog}), then the file's:
+     * a file entry replaces the default for the same attribute; an empty value or none drops it.
+     */
+    private static Map<String, Set<IndexKind>> indexes(Settings s) throws ConfigException {
+        Map<String, Set<IndexKind>> indexes = new LinkedHashMap<>();
+        for (Setting declared : SettingCatalog.all()) {
+            if (declared.key().startsWith(INDEX_PREFIX)) {
+                indexes.put(
+                        declared.key().substring(INDEX_PREFIX.length()),
+                        indexKinds(s, declared.key(), declared.defaultValue()));
+            }
+        }
         Set<String> seen = new HashSet<>();
         for (String key : s.keysWithPrefix(INDEX_PREFIX)) {
             String attribute = key.substring(INDEX_PREFIX.length());

@@ -11,9 +11,7 @@ import java.util.List;
  *     entries of the suffix may share
  */
 public record IntegrityRules(List<String> referenceAttributes, List<String> uniqueAttributes) {
-    public static final IntegrityRules DEFAULTS =
-            new IntegrityRules(List.of("member", "uniqueMember", "manager", "secretary"), List.of("uid", "mail"));
-    /** No rules: what configurations built in code before the rules existed get. */
+    /** No rules: for code that drives handlers without a configuration (benchmarks). */
     public static final IntegrityRules NONE = new IntegrityRules(List.of(), List.of());
 
     public IntegrityRules {

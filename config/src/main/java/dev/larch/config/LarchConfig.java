@@ -12,8 +12,10 @@ import java.util.Set;
 /**
  * The whole server configuration: immutable, and complete (every setting has a value).
  *
- * <p>Built from {@link #defaults()}, or from a file with {@link #load(Path)}, then adjusted by command
- * line overrides. The file format and every key are documented in {@code config/larch.conf}.
+ * <p>Built from the settings of a file with {@link #load(Path)}, or of code with {@link #builder()};
+ * every key not set takes its default declared in {@link SettingCatalog} ({@link #defaults()}: none
+ * set). Command line overrides then replace the data directory or the port. The file format and
+ * every key are documented in {@code config/larch.conf}.
  *
  * @param suffix the DN of the naming context the server holds, for example {@code dc=example,dc=com}
  * @param listen where connections are accepted
@@ -34,8 +36,7 @@ import java.util.Set;
  *     {@code limits.paged-size-limit})
  * @param integrity referential integrity and attribute uniqueness ({@code integrity.*})
  * @param metrics counting, {@code cn=Monitor} and the Prometheus endpoint ({@code metrics.*})
- * @param tracing per-operation tracing over OTLP ({@code tracing.*}); {@link Tracing#OFF} unless an
- *     endpoint is set
+ * @param tracing per-operation tracing over OTLP ({@code tracing.*}); off unless an endpoint is set
  * @param warmUp self-warm-up before the listener opens ({@code server.warm-up-seconds})
  */
 public record LarchConfig(
@@ -80,198 +81,24 @@ public record LarchConfig(
     }
 
     /**
-     * A configuration without self-warm-up ({@link WarmUp#OFF}): what servers built in code (tests)
-     * get unless they ask for it, so they open their port at once.
+     * The configuration of no settings at all, every key at its default declared in
+     * {@link SettingCatalog}: what {@code ./larch serve} uses without {@code --config}.
      */
-    public LarchConfig(
-            String suffix,
-            Listen listen,
-            Storage storage,
-            Limits limits,
-            Security security,
-            Logging logging,
-            Map<String, Set<IndexKind>> indexes,
-            List<Path> schemaFiles,
-            RateQuotas rateQuotas,
-            Tls tls,
-            PasswordPolicySettings passwordPolicy,
-            Passwords passwords,
-            Access access,
-            ResultControls resultControls,
-            IntegrityRules integrity,
-            Metrics metrics,
-            Tracing tracing) {
-        this(
-                suffix,
-                listen,
-                storage,
-                limits,
-                security,
-                logging,
-                indexes,
-                schemaFiles,
-                rateQuotas,
-                tls,
-                passwordPolicy,
-                passwords,
-                access,
-                resultControls,
-                integrity,
-                metrics,
-                tracing,
-                WarmUp.OFF);
+    public static LarchConfig defaults() {
+        return DefaultConfig.CONFIG;
     }
 
-    /** A configuration with the default monitoring settings ({@link Metrics#DEFAULTS}) and no tracing. */
-    public LarchConfig(
-            String suffix,
-            Listen listen,
-            Storage storage,
-            Limits limits,
-            Security security,
-            Logging logging,
-            Map<String, Set<IndexKind>> indexes,
-            List<Path> schemaFiles,
-            RateQuotas rateQuotas,
-            Tls tls,
-            PasswordPolicySettings passwordPolicy,
-            Passwords passwords,
-            Access access,
-            ResultControls resultControls,
-            IntegrityRules integrity) {
-        this(
-                suffix,
-                listen,
-                storage,
-                limits,
-                security,
-                logging,
-                indexes,
-                schemaFiles,
-                rateQuotas,
-                tls,
-                passwordPolicy,
-                passwords,
-                access,
-                resultControls,
-                integrity,
-                Metrics.DEFAULTS,
-                Tracing.OFF);
-    }
-
-    /** A configuration without integrity rules ({@link IntegrityRules#NONE}). */
-    public LarchConfig(
-            String suffix,
-            Listen listen,
-            Storage storage,
-            Limits limits,
-            Security security,
-            Logging logging,
-            Map<String, Set<IndexKind>> indexes,
-            List<Path> schemaFiles,
-            RateQuotas rateQuotas,
-            Tls tls,
-            PasswordPolicySettings passwordPolicy,
-            Passwords passwords,
-            Access access,
-            ResultControls resultControls) {
-        this(
-                suffix,
-                listen,
-                storage,
-                limits,
-                security,
-                logging,
-                indexes,
-                schemaFiles,
-                rateQuotas,
-                tls,
-                passwordPolicy,
-                passwords,
-                access,
-                resultControls,
-                IntegrityRules.NONE);
-    }
-
-    /** A configuration with the default bounds of the result-shaping controls ({@link ResultControls#DEFAULTS}). */
-    public LarchConfig(
-            String suffix,
-            Listen listen,
-            Storage storage,
-            Limits limits,
-            Security security,
-            Logging logging,
-            Map<String, Set<IndexKind>> indexes,
-            List<Path> schemaFiles,
-            RateQuotas rateQuotas,
-            Tls tls,
-            PasswordPolicySettings passwordPolicy,
-            Passwords passwords,
-            Access access) {
-        this(
-                suffix,
-                listen,
-                storage,
-                limits,
-                security,
-                logging,
-                indexes,
-                schemaFiles,
-                rateQuotas,
-                tls,
-                passwordPolicy,
-                passwords,
-                access,
-                ResultControls.DEFAULTS);
+    /** Built on first use, once. */
+    private static final class DefaultConfig {
+        static final LarchConfig CONFIG = builder().build();
     }
 
     /**
-     * A configuration without TLS ({@link Tls#OFF}), without a default password policy, and with the
-     * default password storage ({@link Passwords#DEFAULTS}) and the built-in access rules
-     * ({@link Access#BUILT_IN}).
+     * Settings given in code (tests, tools), read as a file's are: start from the defaults, set keys
+     * as a config file writes them, build.
      */
-    public LarchConfig(
-            String suffix,
-            Listen listen,
-            Storage storage,
-            Limits limits,
-            Security security,
-            Logging logging,
-            Map<String, Set<IndexKind>> indexes,
-            List<Path> schemaFiles,
-            RateQuotas rateQuotas) {
-        this(
-                suffix,
-                listen,
-                storage,
-                limits,
-                security,
-                logging,
-                indexes,
-                schemaFiles,
-                rateQuotas,
-                Tls.OFF,
-                PasswordPolicySettings.NONE,
-                Passwords.DEFAULTS,
-                Access.BUILT_IN);
-    }
-
-    /** A configuration without rate quotas ({@link RateQuotas#OFF}). */
-    public LarchConfig(
-            String suffix,
-            Listen listen,
-            Storage storage,
-            Limits limits,
-            Security security,
-            Logging logging,
-            Map<String, Set<IndexKind>> indexes,
-            List<Path> schemaFiles) {
-        this(suffix, listen, storage, limits, security, logging, indexes, schemaFiles, RateQuotas.OFF);
-    }
-
-    /** The embedded default: what {@code ./larch serve} uses without {@code --config}. */
-    public static LarchConfig defaults() {
-        return Defaults.CONFIG;
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
@@ -283,7 +110,7 @@ public record LarchConfig(
      *     malformed or out of range; the message names the file and the key or line
      */
     public static LarchConfig load(Path file) throws ConfigException {
-        return ConfigLoader.load(file, defaults());
+        return ConfigLoader.load(file);
     }
 
     /**
@@ -307,23 +134,12 @@ public record LarchConfig(
      */
     public static FileConfig loadWithSettings(Path file) throws ConfigException {
         Map<String, String> raw = ConfigFile.read(file, file.toString());
-        return new FileConfig(ConfigLoader.load(file, raw, defaults()), raw);
+        return new FileConfig(ConfigLoader.load(file, raw), raw);
     }
 
     /** A copy with the data directory replaced, for {@code --data}. */
     public LarchConfig withDataDir(Path dir) {
-        Storage s = storage;
-        Copy c = new Copy(this);
-        c.storage = new Storage(
-                dir,
-                s.mapSizeBytes(),
-                s.maxReaders(),
-                s.durableWrites(),
-                s.importBatchEntries(),
-                s.createSuffix(),
-                s.groupCommitMaxOperations(),
-                s.importSortMemoryBytes());
-        return c.build();
+        return with(listen, storage.withDataDir(dir));
     }
 
     /**
@@ -332,167 +148,69 @@ public record LarchConfig(
      * @throws IllegalArgumentException when the port is outside 0..65535
      */
     public LarchConfig withPort(int port) {
-        Copy c = new Copy(this);
-        c.listen = listen.withPort(port);
-        return c.build();
+        return with(listen.withPort(port), storage);
     }
 
-    /** A copy with the listen settings replaced. */
-    public LarchConfig withListen(Listen replacement) {
-        Copy c = new Copy(this);
-        c.listen = replacement;
-        return c.build();
-    }
-
-    /** A copy with the storage settings replaced. */
-    public LarchConfig withStorage(Storage replacement) {
-        Copy c = new Copy(this);
-        c.storage = replacement;
-        return c.build();
-    }
-
-    /** A copy with the rate quotas replaced. */
-    public LarchConfig withRateQuotas(RateQuotas quotas) {
-        Copy c = new Copy(this);
-        c.rateQuotas = quotas;
-        return c.build();
-    }
-
-    /** A copy with the TLS settings replaced. */
-    public LarchConfig withTls(Tls replacement) {
-        Copy c = new Copy(this);
-        c.tls = replacement;
-        return c.build();
-    }
-
-    /** A copy with the password policy settings replaced. */
-    public LarchConfig withPasswordPolicy(PasswordPolicySettings settings) {
-        Copy c = new Copy(this);
-        c.passwordPolicy = settings;
-        return c.build();
-    }
-
-    /** A copy with the password storage settings replaced. */
-    public LarchConfig withPasswords(Passwords replacement) {
-        Copy c = new Copy(this);
-        c.passwords = replacement;
-        return c.build();
-    }
-
-    /** A copy with the access control settings replaced. */
-    public LarchConfig withAccess(Access replacement) {
-        Copy c = new Copy(this);
-        c.access = replacement;
-        return c.build();
-    }
-
-    /** A copy with the bounds of the result-shaping controls replaced. */
-    public LarchConfig withResultControls(ResultControls replacement) {
-        Copy c = new Copy(this);
-        c.resultControls = replacement;
-        return c.build();
-    }
-
-    /** A copy with the integrity rules replaced. */
-    public LarchConfig withIntegrity(IntegrityRules replacement) {
-        Copy c = new Copy(this);
-        c.integrity = replacement;
-        return c.build();
-    }
-
-    /** A copy with the monitoring settings replaced. */
-    public LarchConfig withMetrics(Metrics replacement) {
-        Copy c = new Copy(this);
-        c.metrics = replacement;
-        return c.build();
-    }
-
-    /** A copy with the logging settings replaced. */
-    public LarchConfig withLogging(Logging replacement) {
-        Copy c = new Copy(this);
-        c.logging = replacement;
-        return c.build();
-    }
-
-    /** A copy with the tracing settings replaced. */
-    public LarchConfig withTracing(Tracing replacement) {
-        Copy c = new Copy(this);
-        c.tracing = replacement;
-        return c.build();
-    }
-
-    /** A copy with the self-warm-up setting replaced. */
-    public LarchConfig withWarmUp(WarmUp replacement) {
-        Copy c = new Copy(this);
-        c.warmUp = replacement;
-        return c.build();
+    // The one copy the command line overrides need; anything else is set as a key through builder().
+    private LarchConfig with(Listen newListen, Storage newStorage) {
+        return new LarchConfig(
+                suffix,
+                newListen,
+                newStorage,
+                limits,
+                security,
+                logging,
+                indexes,
+                schemaFiles,
+                rateQuotas,
+                tls,
+                passwordPolicy,
+                passwords,
+                access,
+                resultControls,
+                integrity,
+                metrics,
+                tracing,
+                warmUp);
     }
 
     /**
-     * The components of a config, to change one and build a new config: the one place besides the
-     * record header that lists them all, so a new component is added here, not to every copy method.
+     * Settings given in code, checked and completed exactly as a config file's: an undeclared key or a
+     * bad value fails {@link #build()} with the message a file would get. Relative paths are relative
+     * to the working directory. Not thread-safe.
      */
-    private static final class Copy {
-        private final String suffix;
-        private Listen listen;
-        private Storage storage;
-        private final Limits limits;
-        private final Security security;
-        private Logging logging;
-        private final Map<String, Set<IndexKind>> indexes;
-        private final List<Path> schemaFiles;
-        private RateQuotas rateQuotas;
-        private Tls tls;
-        private PasswordPolicySettings passwordPolicy;
-        private Passwords passwords;
-        private Access access;
-        private ResultControls resultControls;
-        private IntegrityRules integrity;
-        private Metrics metrics;
-        private Tracing tracing;
-        private WarmUp warmUp;
+    public static final class Builder {
+        /** How error messages name settings given in code, where they would name a file. */
+        public static final String SOURCE = "settings given in code";
 
-        Copy(LarchConfig c) {
-            suffix = c.suffix;
-            listen = c.listen;
-            storage = c.storage;
-            limits = c.limits;
-            security = c.security;
-            logging = c.logging;
-            indexes = c.indexes;
-            schemaFiles = c.schemaFiles;
-            rateQuotas = c.rateQuotas;
-            tls = c.tls;
-            passwordPolicy = c.passwordPolicy;
-            passwords = c.passwords;
-            access = c.access;
-            resultControls = c.resultControls;
-            integrity = c.integrity;
-            metrics = c.metrics;
-            tracing = c.tracing;
-            warmUp = c.warmUp;
+        private final Map<String, String> settings = new LinkedHashMap<>();
+
+        private Builder() {}
+
+        /**
+         * Sets a key as a config file line {@code key = value} would; a later call for the same key
+         * replaces the earlier.
+         *
+         * @param value written as {@link String#valueOf(Object)} gives it (a {@link Path} as its string)
+         */
+        public Builder set(String key, Object value) {
+            settings.put(
+                    Objects.requireNonNull(key, "key"), String.valueOf(value).strip());
+            return this;
         }
 
-        LarchConfig build() {
-            return new LarchConfig(
-                    suffix,
-                    listen,
-                    storage,
-                    limits,
-                    security,
-                    logging,
-                    indexes,
-                    schemaFiles,
-                    rateQuotas,
-                    tls,
-                    passwordPolicy,
-                    passwords,
-                    access,
-                    resultControls,
-                    integrity,
-                    metrics,
-                    tracing,
-                    warmUp);
+        /**
+         * The configuration of the settings, every other key at its default.
+         *
+         * @throws IllegalArgumentException wrapping the {@link ConfigException} a config file with these
+         *     settings would get (an undeclared key or a bad value is a programming error in code)
+         */
+        public LarchConfig build() {
+            try {
+                return ConfigLoader.load(SOURCE, Path.of(""), settings);
+            } catch (ConfigException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
         }
     }
 

@@ -44,71 +44,6 @@ public record Listen(
         long maxPendingSizeAnonymous,
         long maxPendingSizeTotal,
         List<IpNetwork> proxyProtocolFrom) {
-    /** Far above the ORs of a few thousand terms that SSSD and group tools send. */
-    public static final int DEFAULT_MAX_FILTER_ELEMENTS = 10_000;
-
-    public static final long DEFAULT_MAX_PENDING_SIZE = 16L << 20;
-    public static final long DEFAULT_MAX_PENDING_SIZE_ANONYMOUS = 1L << 20;
-    /** Decoded requests take a few times their PDU size: this keeps them well inside a 256 MiB heap. */
-    public static final long DEFAULT_MAX_PENDING_SIZE_TOTAL = 32L << 20;
-
-    /** As the full constructor, with the default limits on pending request bytes and no PROXY header read. */
-    public Listen(
-            String host,
-            int port,
-            int ioThreads,
-            int maxPduBytes,
-            int idleTimeoutSeconds,
-            int maxFilterDepth,
-            int maxPduBytesAnonymous,
-            int maxPendingOperations,
-            int maxConnections,
-            int maxConnectionsPerAddress,
-            int maxFilterElements) {
-        this(
-                host,
-                port,
-                ioThreads,
-                maxPduBytes,
-                idleTimeoutSeconds,
-                maxFilterDepth,
-                maxPduBytesAnonymous,
-                maxPendingOperations,
-                maxConnections,
-                maxConnectionsPerAddress,
-                maxFilterElements,
-                DEFAULT_MAX_PENDING_SIZE,
-                DEFAULT_MAX_PENDING_SIZE_ANONYMOUS,
-                DEFAULT_MAX_PENDING_SIZE_TOTAL,
-                List.of());
-    }
-
-    /** As the full constructor, with the default filter element limit. */
-    public Listen(
-            String host,
-            int port,
-            int ioThreads,
-            int maxPduBytes,
-            int idleTimeoutSeconds,
-            int maxFilterDepth,
-            int maxPduBytesAnonymous,
-            int maxPendingOperations,
-            int maxConnections,
-            int maxConnectionsPerAddress) {
-        this(
-                host,
-                port,
-                ioThreads,
-                maxPduBytes,
-                idleTimeoutSeconds,
-                maxFilterDepth,
-                maxPduBytesAnonymous,
-                maxPendingOperations,
-                maxConnections,
-                maxConnectionsPerAddress,
-                DEFAULT_MAX_FILTER_ELEMENTS);
-    }
-
     public Listen {
         Objects.requireNonNull(host, "host");
         proxyProtocolFrom = List.copyOf(proxyProtocolFrom);
@@ -123,15 +58,6 @@ public record Listen(
      * @throws IllegalArgumentException when the port is outside 0..65535
      */
     public Listen withPort(int newPort) {
-        return with(newPort, proxyProtocolFrom);
-    }
-
-    /** A copy that reads a PROXY protocol header from connections of {@code networks} (none when empty). */
-    public Listen withProxyProtocolFrom(List<IpNetwork> networks) {
-        return with(port, networks);
-    }
-
-    private Listen with(int newPort, List<IpNetwork> networks) {
         return new Listen(
                 host,
                 newPort,
@@ -147,6 +73,6 @@ public record Listen(
                 maxPendingSize,
                 maxPendingSizeAnonymous,
                 maxPendingSizeTotal,
-                networks);
+                proxyProtocolFrom);
     }
 }

@@ -40,13 +40,6 @@ public record Logging(
     /** The accepted access log formats. */
     public static final List<String> ACCESS_LOG_FORMATS = List.of(TEXT, JSON);
 
-    /** {@code logging.access-log-max-file-size} unless set: 100 MiB. */
-    public static final long DEFAULT_MAX_FILE_SIZE = 100L << 20;
-    /** {@code logging.access-log-max-history} unless set: a week. */
-    public static final int DEFAULT_MAX_HISTORY = 7;
-    /** {@code logging.audit-log-max-history} unless set: a month. */
-    public static final int DEFAULT_AUDIT_MAX_HISTORY = 30;
-
     public Logging {
         Objects.requireNonNull(level, "level");
         if (!ACCESS_LOG_FORMATS.contains(accessLogFormat)) {
@@ -66,47 +59,8 @@ public record Logging(
         }
     }
 
-    /** The given access log settings and no audit log. */
-    public Logging(
-            boolean accessLog,
-            String level,
-            String accessLogFormat,
-            Path accessLogFile,
-            long accessLogMaxFileSize,
-            int accessLogMaxHistory) {
-        this(
-                accessLog,
-                level,
-                accessLogFormat,
-                accessLogFile,
-                accessLogMaxFileSize,
-                accessLogMaxHistory,
-                null,
-                DEFAULT_MAX_FILE_SIZE,
-                DEFAULT_AUDIT_MAX_HISTORY);
-    }
-
-    /** Text access lines on standard output, the default rotation bounds for when a file is set. */
-    public Logging(boolean accessLog, String level) {
-        this(accessLog, level, TEXT, null, DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_HISTORY);
-    }
-
     /** Whether access lines are written as JSON. */
     public boolean jsonAccessLog() {
         return JSON.equals(accessLogFormat);
-    }
-
-    /** A copy with the access log's format and file replaced (file null: standard output). */
-    public Logging withAccessLogOutput(String format, Path file) {
-        return new Logging(
-                accessLog,
-                level,
-                format,
-                file,
-                accessLogMaxFileSize,
-                accessLogMaxHistory,
-                auditLogFile,
-                auditLogMaxFileSize,
-                auditLogMaxHistory);
     }
 }

@@ -15,14 +15,6 @@ import java.nio.file.Path;
  *     authentication
  */
 public record Metrics(boolean monitor, int port, String host, Path bearerTokenFile) {
-    /** Counting and {@code cn=Monitor} on, no HTTP endpoint. */
-    public static final Metrics DEFAULTS = new Metrics(true, 0, null, null);
-
-    /** An endpoint that asks for no credentials. */
-    public Metrics(boolean monitor, int port, String host) {
-        this(monitor, port, host, null);
-    }
-
     public Metrics {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("metrics.port must be 0..65535, got " + port);

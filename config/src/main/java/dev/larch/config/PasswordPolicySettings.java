@@ -11,9 +11,6 @@ import java.util.Objects;
  *     that is not a {@code pwdPolicy}, governs nothing, and the server logs it once.
  */
 public record PasswordPolicySettings(String defaultPolicyDn) {
-    /** No default policy. */
-    public static final PasswordPolicySettings NONE = new PasswordPolicySettings("");
-
     public PasswordPolicySettings {
         Objects.requireNonNull(defaultPolicyDn, "defaultPolicyDn");
         defaultPolicyDn = defaultPolicyDn.strip();

@@ -44,38 +44,11 @@ public record Passwords(
         int suspectChecksTotal,
         int ipv6PrefixBits) {
 
-    /** About 0.1 s of one core per check on the 2-core reference machine: see the table in docs/security.md. */
-    public static final int DEFAULT_PBKDF2_ITERATIONS = 100_000;
-    /** The OWASP minimum for Argon2id (19 MiB, two passes, one lane). */
-    public static final int DEFAULT_ARGON2_MEMORY_KIB = 19_456;
-
-    public static final int DEFAULT_ARGON2_PASSES = 2;
-    public static final int DEFAULT_MAX_ARGON2_MEMORY_KIB = 65_536;
-    public static final int DEFAULT_MAX_ARGON2_PASSES = 10;
     /** The highest lane count accepted anywhere. */
     public static final int MAX_ARGON2_PARALLELISM = 16;
 
-    public static final int DEFAULT_ADMIN_MAX_FAILURES = 5;
-    public static final int DEFAULT_SUSPECT_CHECKS_PER_ADDRESS = 2;
-    public static final int DEFAULT_IPV6_PREFIX_BITS = 64;
     /** A year: the longest administrator lock that is not "until restart". */
     public static final long MAX_ADMIN_LOCKOUT_SECONDS = 31_536_000L;
-
-    /** The defaults, as {@code config/larch.conf} documents them. */
-    public static final Passwords DEFAULTS = new Passwords(
-            true,
-            DEFAULT_PBKDF2_ITERATIONS,
-            DEFAULT_ARGON2_MEMORY_KIB,
-            DEFAULT_ARGON2_PASSES,
-            1,
-            DEFAULT_MAX_ARGON2_MEMORY_KIB,
-            DEFAULT_MAX_ARGON2_PASSES,
-            DEFAULT_ADMIN_MAX_FAILURES,
-            0,
-            true,
-            DEFAULT_SUSPECT_CHECKS_PER_ADDRESS,
-            0,
-            DEFAULT_IPV6_PREFIX_BITS);
 
     public Passwords {
         if (pbkdf2Iterations < 1_000 || pbkdf2Iterations > 10_000_000) {
@@ -105,66 +78,5 @@ public record Passwords(
         if (ipv6PrefixBits < 32 || ipv6PrefixBits > 128) {
             throw new IllegalArgumentException("ipv6PrefixBits must be within 32..128");
         }
-    }
-
-    /** The storage and cost settings, with the defaults of the bind guards. */
-    public Passwords(
-            boolean allowPrehashedPasswords,
-            int pbkdf2Iterations,
-            int argon2MemoryKib,
-            int argon2Passes,
-            int argon2Parallelism,
-            int maxArgon2MemoryKib,
-            int maxArgon2Passes) {
-        this(
-                allowPrehashedPasswords,
-                pbkdf2Iterations,
-                argon2MemoryKib,
-                argon2Passes,
-                argon2Parallelism,
-                maxArgon2MemoryKib,
-                maxArgon2Passes,
-                DEFAULT_ADMIN_MAX_FAILURES,
-                0,
-                true,
-                DEFAULT_SUSPECT_CHECKS_PER_ADDRESS,
-                0,
-                DEFAULT_IPV6_PREFIX_BITS);
-    }
-
-    /** A copy with the bounds on failing clients' password checks replaced. */
-    public Passwords withSuspectChecks(int perAddress, int total) {
-        return new Passwords(
-                allowPrehashedPasswords,
-                pbkdf2Iterations,
-                argon2MemoryKib,
-                argon2Passes,
-                argon2Parallelism,
-                maxArgon2MemoryKib,
-                maxArgon2Passes,
-                adminMaxFailures,
-                adminLockoutSeconds,
-                rehashOnBind,
-                perAddress,
-                total,
-                ipv6PrefixBits);
-    }
-
-    /** A copy with the administrator's lockout replaced. */
-    public Passwords withAdminLockout(int maxFailures, long lockoutSeconds) {
-        return new Passwords(
-                allowPrehashedPasswords,
-                pbkdf2Iterations,
-                argon2MemoryKib,
-                argon2Passes,
-                argon2Parallelism,
-                maxArgon2MemoryKib,
-                maxArgon2Passes,
-                maxFailures,
-                lockoutSeconds,
-                rehashOnBind,
-                suspectChecksPerAddress,
-                suspectChecksTotal,
-                ipv6PrefixBits);
     }
 }

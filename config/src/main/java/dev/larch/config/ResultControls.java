@@ -22,20 +22,6 @@ public record ResultControls(
         int maxSortEntries,
         int maxPersistentSearches,
         int persistentSearchQueue) {
-    public static final int DEFAULT_MAX_PERSISTENT_SEARCHES = 1000;
-    public static final int DEFAULT_PERSISTENT_SEARCH_QUEUE = 1000;
-    public static final ResultControls DEFAULTS = new ResultControls(16, 0, 20_000);
-
-    /** The given bounds of paged results and sort, the default bounds of persistent searches. */
-    public ResultControls(int maxPagedSearchesPerConnection, int pagedSizeLimit, int maxSortEntries) {
-        this(
-                maxPagedSearchesPerConnection,
-                pagedSizeLimit,
-                maxSortEntries,
-                DEFAULT_MAX_PERSISTENT_SEARCHES,
-                DEFAULT_PERSISTENT_SEARCH_QUEUE);
-    }
-
     public ResultControls {
         if (maxPersistentSearches < 1) {
             throw new IllegalArgumentException(

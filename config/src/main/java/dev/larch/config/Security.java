@@ -31,12 +31,6 @@ public record Security(
     public static final List<String> SUPPORTED_SCHEMES =
             List.of("SSHA", "SSHA256", "SSHA512", "PBKDF2-SHA256", "ARGON2");
 
-    /** Ten times the PBKDF2 count the server writes for new hashes (100,000). */
-    public static final int DEFAULT_MAX_PASSWORD_ITERATIONS = 1_000_000;
-
-    public static final int DEFAULT_BIND_FAILURE_DELAY_MILLIS = 200;
-    public static final int DEFAULT_BIND_FAILURE_MAX_DELAY_MILLIS = 5_000;
-
     public Security {
         Objects.requireNonNull(passwordScheme, "passwordScheme");
         if (maxPasswordIterations < 1) {
@@ -45,17 +39,6 @@ public record Security(
         if (bindFailureDelayMillis < 0 || bindFailureMaxDelayMillis < bindFailureDelayMillis) {
             throw new IllegalArgumentException("need 0 <= bindFailureDelayMillis <= bindFailureMaxDelayMillis");
         }
-    }
-
-    /** The given password settings with the default iteration bound and failed-bind delays. */
-    public Security(String adminPassword, boolean allowCleartextPasswords, String passwordScheme) {
-        this(
-                adminPassword,
-                allowCleartextPasswords,
-                passwordScheme,
-                DEFAULT_MAX_PASSWORD_ITERATIONS,
-                DEFAULT_BIND_FAILURE_DELAY_MILLIS,
-                DEFAULT_BIND_FAILURE_MAX_DELAY_MILLIS);
     }
 
     /** Keeps the admin password out of logs and exception messages. */

@@ -10,9 +10,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Typed, validated access to the raw settings of one config file. Every read consumes its key, so
- * whatever is left at the end is an unknown key. Error messages name the file and the key, and quote
- * the offending value (except for secrets).
+ * Typed, validated access to the raw settings of one config file (or of settings given in code).
+ * Every read consumes its key, so whatever is left at the end is an unknown key. A key that is not
+ * set reads as its default declared in {@link SettingCatalog}; a default path is taken as written
+ * (relative to the working directory), never resolved against the file's directory. Error messages
+ * name the file and the key, and quote the offending value (except for secrets).
  *
  * <p>Not thread-safe; one instance serves one load.
  */
@@ -56,132 +58,120 @@ final class Settings {
         return keys;
     }
 
-    String string(String key, String fallback) throws ConfigException {
-        Optional<String> value = take(key);
-        if (value.isPresent() && value.get().isEmpty()) {
+    /** The value of a key as written, or its declared default when unset. */
+    String value(String key) {
+        return take(key).orElseGet(() -> SettingCatalog.declared(key).defaultValue());
+    }
+
+    String string(String key) throws ConfigException {
+        String value = value(key);
+        if (value.isEmpty()) {
             throw error(key, "expected a value, got nothing");
         }
-        return value.orElse(fallback);
+        return value;
     }
 
     /** An integer within the bounds its declaration gives. */
-    int integer(String key, int fallback) throws ConfigException {
+    int integer(String key) throws ConfigException {
         Setting declared = declared(key, SettingType.INTEGER);
         long min = declared.min();
         long max = declared.max();
-        Optional<String> value = take(key);
-        if (value.isEmpty()) {
-            return fallback;
-        }
+        String value = value(key);
         try {
-            int n = Integer.parseInt(value.get());
+            int n = Integer.parseInt(value);
             if (n >= min && n <= max) {
                 return n;
             }
         } catch (NumberFormatException e) {
             // reported below with the range
         }
-        throw error(key, "expected an integer " + min + ".." + max + ", got '" + value.get() + "'");
+        throw error(key, "expected an integer " + min + ".." + max + ", got '" + value + "'");
     }
 
     /** A decimal fraction 0.0..1.0, such as {@code 0.25}. */
-    double ratio(String key, double fallback) throws ConfigException {
+    double ratio(String key) throws ConfigException {
         declared(key, SettingType.RATIO);
-        Optional<String> value = take(key);
-        if (value.isEmpty()) {
-            return fallback;
-        }
+        String value = value(key);
         // Plain decimals only: Double.parseDouble would also take "NaN", "1e0" or "0x1p-1".
-        if (value.get().matches("[0-9]+(\\.[0-9]+)?|\\.[0-9]+")) {
-            double d = Double.parseDouble(value.get());
+        if (value.matches("[0-9]+(\\.[0-9]+)?|\\.[0-9]+")) {
+            double d = Double.parseDouble(value);
             if (d <= 1.0) {
                 return d;
             }
         }
-        throw error(key, "expected a number 0.0..1.0, got '" + value.get() + "'");
+        throw error(key, "expected a number 0.0..1.0, got '" + value + "'");
     }
 
-    boolean bool(String key, boolean fallback) throws ConfigException {
+    boolean bool(String key) throws ConfigException {
         declared(key, SettingType.BOOLEAN);
-        Optional<String> value = take(key);
-        if (value.isEmpty()) {
-            return fallback;
-        }
-        return switch (value.get().toLowerCase(Locale.ROOT)) {
+        String value = value(key);
+        return switch (value.toLowerCase(Locale.ROOT)) {
             case "true", "yes", "on" -> true;
             case "false", "no", "off" -> false;
-            default -> throw error(key, "expected true or false, got '" + value.get() + "'");
+            default -> throw error(key, "expected true or false, got '" + value + "'");
         };
     }
 
     /** A byte count written as digits with an optional binary unit: {@code 512m}, {@code 64g}, {@code 1048576}. */
-    long size(String key, long fallback) throws ConfigException {
+    long size(String key) throws ConfigException {
         Setting declared = declared(key, SettingType.SIZE);
         long min = declared.min();
         long max = declared.max();
-        Optional<String> value = take(key);
-        if (value.isEmpty()) {
-            return fallback;
-        }
-        long bytes = ByteSize.parse(value.get());
+        String value = value(key);
+        long bytes = ByteSize.parse(value);
         if (bytes < min || bytes > max) {
             throw error(
                     key,
                     "expected a size " + ByteSize.format(min) + ".." + ByteSize.format(max)
-                            + " (digits with an optional k, m, g or t), got '" + value.get() + "'");
+                            + " (digits with an optional k, m, g or t), got '" + value + "'");
         }
         return bytes;
     }
 
     /** One of a fixed set of words, ignoring case; returns the word as spelled in {@code choices}. */
-    String choice(String key, String fallback) throws ConfigException {
+    String choice(String key) throws ConfigException {
         List<String> choices = declared(key, SettingType.CHOICE).choices();
-        Optional<String> value = take(key);
-        if (value.isEmpty()) {
-            return fallback;
-        }
+        String value = value(key);
         for (String choice : choices) {
-            if (choice.equalsIgnoreCase(value.get())) {
+            if (choice.equalsIgnoreCase(value)) {
                 return choice;
             }
         }
-        throw error(key, "expected one of " + String.join(", ", choices) + ", got '" + value.get() + "'");
+        throw error(key, "expected one of " + String.join(", ", choices) + ", got '" + value + "'");
     }
 
-    Path path(String key, Path fallback) throws ConfigException {
+    Path path(String key) throws ConfigException {
         Optional<String> value = take(key);
-        if (value.isEmpty()) {
-            return fallback;
-        }
-        return resolve(key, value.get());
+        return value.isPresent()
+                ? resolve(key, value.get())
+                : byDefault(key, SettingCatalog.declared(key).defaultValue());
     }
 
-    /** A path that may be left empty: an empty value means none (null); unset keeps {@code fallback}. */
-    Path optionalPath(String key, Path fallback) throws ConfigException {
+    /** A path that may be left empty: an empty value means none (null). */
+    Path optionalPath(String key) throws ConfigException {
         Optional<String> value = take(key);
-        if (value.isEmpty()) {
-            return fallback;
+        String raw = value.orElseGet(() -> SettingCatalog.declared(key).defaultValue())
+                .strip();
+        if (raw.isEmpty()) {
+            return null;
         }
-        return value.get().isBlank() ? null : resolve(key, value.get().strip());
+        return value.isPresent() ? resolve(key, raw) : byDefault(key, raw);
     }
 
     /** A comma-separated list of paths; empty items are ignored, so an empty value is an empty list. */
-    List<Path> paths(String key, List<Path> fallback) throws ConfigException {
+    List<Path> paths(String key) throws ConfigException {
         Optional<String> value = take(key);
-        if (value.isEmpty()) {
-            return fallback;
-        }
         List<Path> paths = new ArrayList<>();
-        for (String item : splitList(value.get())) {
-            paths.add(resolve(key, item));
+        for (String item :
+                splitList(value.orElseGet(() -> SettingCatalog.declared(key).defaultValue()))) {
+            paths.add(value.isPresent() ? resolve(key, item) : byDefault(key, item));
         }
         return paths;
     }
 
-    /** A comma-separated list of words; an empty value is an empty list; unset keeps {@code fallback}. */
-    List<String> list(String key, List<String> fallback) {
-        Optional<String> value = take(key);
-        return value.isEmpty() ? fallback : splitList(value.get());
+    /** A comma-separated list of words; an empty value is an empty list. */
+    List<String> list(String key) {
+        return splitList(value(key));
     }
 
     /** Fails on the first key no read has consumed. */
@@ -211,6 +201,15 @@ final class Settings {
             }
         }
         return items;
+    }
+
+    /** A default path, as declared: relative to the working directory, like a path given on the command line. */
+    private Path byDefault(String key, String value) throws ConfigException {
+        try {
+            return Path.of(value);
+        } catch (InvalidPathException e) {
+            throw error(key, "not a valid path: '" + value + "'");
+        }
     }
 
     Path resolve(String key, String value) throws ConfigException {

@@ -31,11 +31,6 @@ public record Storage(
         boolean createSuffix,
         int groupCommitMaxOperations,
         long importSortMemoryBytes) {
-    /** The default of {@code storage.group-commit-max-operations}. */
-    public static final int DEFAULT_GROUP_COMMIT_MAX_OPERATIONS = 256;
-    /** The default of {@code storage.import-sort-memory}: index records an import holds in memory. */
-    public static final long DEFAULT_IMPORT_SORT_MEMORY_BYTES = 512L << 20;
-
     public Storage {
         Objects.requireNonNull(dataDir, "dataDir");
         if (groupCommitMaxOperations < 1) {
@@ -46,85 +41,16 @@ public record Storage(
         }
     }
 
-    /** A store with the default import sort memory ({@link #DEFAULT_IMPORT_SORT_MEMORY_BYTES}). */
-    public Storage(
-            Path dataDir,
-            long mapSizeBytes,
-            int maxReaders,
-            boolean durableWrites,
-            int importBatchEntries,
-            boolean createSuffix,
-            int groupCommitMaxOperations) {
-        this(
-                dataDir,
-                mapSizeBytes,
-                maxReaders,
-                durableWrites,
-                importBatchEntries,
-                createSuffix,
-                groupCommitMaxOperations,
-                DEFAULT_IMPORT_SORT_MEMORY_BYTES);
-    }
-
-    /** A store with the default group commit bound ({@value #DEFAULT_GROUP_COMMIT_MAX_OPERATIONS}). */
-    public Storage(
-            Path dataDir,
-            long mapSizeBytes,
-            int maxReaders,
-            boolean durableWrites,
-            int importBatchEntries,
-            boolean createSuffix) {
-        this(
-                dataDir,
-                mapSizeBytes,
-                maxReaders,
-                durableWrites,
-                importBatchEntries,
-                createSuffix,
-                DEFAULT_GROUP_COMMIT_MAX_OPERATIONS);
-    }
-
-    /** A store whose server creates the suffix entry on an empty store (the default). */
-    public Storage(Path dataDir, long mapSizeBytes, int maxReaders, boolean durableWrites, int importBatchEntries) {
-        this(dataDir, mapSizeBytes, maxReaders, durableWrites, importBatchEntries, true);
-    }
-
-    /** A copy with {@link #createSuffix()} replaced. */
-    public Storage withCreateSuffix(boolean create) {
+    /** A copy with the data directory replaced, for {@code --data}. */
+    public Storage withDataDir(Path dir) {
         return new Storage(
-                dataDir,
-                mapSizeBytes,
-                maxReaders,
-                durableWrites,
-                importBatchEntries,
-                create,
-                groupCommitMaxOperations,
-                importSortMemoryBytes);
-    }
-
-    /** A copy with {@link #groupCommitMaxOperations()} replaced. */
-    public Storage withGroupCommitMaxOperations(int maxOperations) {
-        return new Storage(
-                dataDir,
-                mapSizeBytes,
-                maxReaders,
-                durableWrites,
-                importBatchEntries,
-                createSuffix,
-                maxOperations,
-                importSortMemoryBytes);
-    }
-
-    /** A copy with {@link #importSortMemoryBytes()} replaced. */
-    public Storage withImportSortMemoryBytes(long bytes) {
-        return new Storage(
-                dataDir,
+                dir,
                 mapSizeBytes,
                 maxReaders,
                 durableWrites,
                 importBatchEntries,
                 createSuffix,
                 groupCommitMaxOperations,
-                bytes);
+                importSortMemoryBytes);
     }
 }

@@ -52,12 +52,6 @@ public record Tls(
     /** {@code tls.certificate-mapping} value that maps only by the subject DN itself. */
     public static final String NO_MAPPING = "none";
 
-    public static final int DEFAULT_HANDSHAKE_TIMEOUT_SECONDS = 10;
-
-    /** No TLS; binds with passwords need TLS except from loopback; EXTERNAL maps by {@code uid}. */
-    public static final Tls OFF =
-            new Tls(null, null, null, null, "", 0, true, DEFAULT_HANDSHAKE_TIMEOUT_SECONDS, "uid");
-
     public Tls {
         Objects.requireNonNull(keystorePassword, "keystorePassword");
         Objects.requireNonNull(certificateMapping, "certificateMapping");
@@ -83,59 +77,6 @@ public record Tls(
         }
     }
 
-    /** The given settings, client certificates optional and no revocation lists. */
-    public Tls(
-            Path certificate,
-            Path privateKey,
-            Path caCertificates,
-            Path keystore,
-            String keystorePassword,
-            int ldapsPort,
-            boolean requireTlsForBinds,
-            int handshakeTimeoutSeconds,
-            String certificateMapping) {
-        this(
-                certificate,
-                privateKey,
-                caCertificates,
-                keystore,
-                keystorePassword,
-                ldapsPort,
-                requireTlsForBinds,
-                handshakeTimeoutSeconds,
-                certificateMapping,
-                false,
-                List.of());
-    }
-
-    /** The given settings, without mapping rules (the built-in mapping). */
-    public Tls(
-            Path certificate,
-            Path privateKey,
-            Path caCertificates,
-            Path keystore,
-            String keystorePassword,
-            int ldapsPort,
-            boolean requireTlsForBinds,
-            int handshakeTimeoutSeconds,
-            String certificateMapping,
-            boolean requireClientCertificate,
-            List<Path> crlFiles) {
-        this(
-                certificate,
-                privateKey,
-                caCertificates,
-                keystore,
-                keystorePassword,
-                ldapsPort,
-                requireTlsForBinds,
-                handshakeTimeoutSeconds,
-                certificateMapping,
-                requireClientCertificate,
-                crlFiles,
-                List.of());
-    }
-
     /** Whether the server has a certificate: StartTLS is offered and LDAPS may listen. */
     public boolean configured() {
         return certificate != null || keystore != null;
@@ -149,23 +90,6 @@ public record Tls(
     /** Whether SASL EXTERNAL may look an entry up by attribute after the subject DN found none. */
     public boolean mapsByAttribute() {
         return !NO_MAPPING.equals(certificateMapping.toLowerCase(Locale.ROOT));
-    }
-
-    /** A copy with the LDAPS port replaced. */
-    public Tls withLdapsPort(int port) {
-        return new Tls(
-                certificate,
-                privateKey,
-                caCertificates,
-                keystore,
-                keystorePassword,
-                port,
-                requireTlsForBinds,
-                handshakeTimeoutSeconds,
-                certificateMapping,
-                requireClientCertificate,
-                crlFiles,
-                certificateMappings);
     }
 
     /** Keeps the keystore password out of logs and exception messages. */

@@ -4,23 +4,23 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** Reads the {@link Tls} keys of one config file over a base; the pairing rules are checked here. */
+/** Reads the {@link Tls} keys of one config file; the pairing rules are checked here. */
 final class TlsSettings {
     // RFC 4512 descr: SASL EXTERNAL looks the value up as an attribute name, or "none".
     private static final Pattern ATTRIBUTE_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9-]*");
 
     private TlsSettings() {}
 
-    static Tls read(Settings s, Tls b) throws ConfigException {
-        int ldapsPort = s.integer("listen.ldaps-port", b.ldapsPort());
-        boolean requireTls = s.bool("security.require-tls-for-binds", b.requireTlsForBinds());
-        Path certificate = s.optionalPath("tls.certificate", b.certificate());
-        Path privateKey = s.optionalPath("tls.private-key", b.privateKey());
-        Path ca = s.optionalPath("tls.ca-certificates", b.caCertificates());
-        Path keystore = s.optionalPath("tls.keystore", b.keystore());
-        String password = s.take("tls.keystore-password").orElse(b.keystorePassword());
-        int timeout = s.integer("tls.handshake-timeout-seconds", b.handshakeTimeoutSeconds());
-        String mapping = s.string("tls.certificate-mapping", b.certificateMapping());
+    static Tls read(Settings s) throws ConfigException {
+        int ldapsPort = s.integer("listen.ldaps-port");
+        boolean requireTls = s.bool("security.require-tls-for-binds");
+        Path certificate = s.optionalPath("tls.certificate");
+        Path privateKey = s.optionalPath("tls.private-key");
+        Path ca = s.optionalPath("tls.ca-certificates");
+        Path keystore = s.optionalPath("tls.keystore");
+        String password = s.value("tls.keystore-password");
+        int timeout = s.integer("tls.handshake-timeout-seconds");
+        String mapping = s.string("tls.certificate-mapping");
         if (!ATTRIBUTE_NAME.matcher(mapping).matches()) {
             throw s.error("tls.certificate-mapping", "expected an attribute name such as uid or cn, or none");
         }
@@ -39,11 +39,11 @@ final class TlsSettings {
         if (ldapsPort != 0 && certificate == null && keystore == null) {
             throw s.error("listen.ldaps-port", "needs a server certificate (tls.certificate or tls.keystore)");
         }
-        boolean requireClient = s.bool("tls.require-client-certificate", b.requireClientCertificate());
+        boolean requireClient = s.bool("tls.require-client-certificate");
         if (requireClient && ca == null) {
             throw s.error("tls.require-client-certificate", "needs tls.ca-certificates (the authorities to accept)");
         }
-        List<Path> crls = s.paths("tls.crl-files", b.crlFiles());
+        List<Path> crls = s.paths("tls.crl-files");
         if (!crls.isEmpty() && ca == null) {
             throw s.error("tls.crl-files", "needs tls.ca-certificates (CRLs revoke client certificates)");
         }
@@ -59,6 +59,6 @@ final class TlsSettings {
                 mapping,
                 requireClient,
                 crls,
-                CertificateMappingSettings.read(s, b.certificateMappings()));
+                CertificateMappingSettings.read(s));
     }
 }

@@ -14,12 +14,6 @@ import java.util.Objects;
  */
 public record Tracing(String otlpEndpoint, String serviceName, double sampleRatio, int maxQueueSize) {
 
-    /** {@code tracing.max-queue-size} unless set (the OpenTelemetry SDK's own default). */
-    public static final int DEFAULT_MAX_QUEUE_SIZE = 2048;
-
-    /** Tracing off: no endpoint. */
-    public static final Tracing OFF = new Tracing(null, "larch", 1.0, DEFAULT_MAX_QUEUE_SIZE);
-
     public Tracing {
         Objects.requireNonNull(serviceName, "serviceName");
         if (serviceName.isBlank()) {

@@ -11,12 +11,6 @@ public record WarmUp(int seconds) {
     /** The most {@code server.warm-up-seconds} accepts: a start is never held up longer than this. */
     public static final int MAX_SECONDS = 600;
 
-    /** No warm-up: the port opens as soon as the store is open. */
-    public static final WarmUp OFF = new WarmUp(0);
-
-    /** {@code server.warm-up-seconds} unless set: see config/larch.conf for the measurement. */
-    public static final WarmUp DEFAULT = new WarmUp(30);
-
     public WarmUp {
         if (seconds < 0 || seconds > MAX_SECONDS) {
             throw new IllegalArgumentException("server.warm-up-seconds must be 0.." + MAX_SECONDS + ", got " + seconds);

@@ -49,14 +49,14 @@ class GeneratedFilesTest {
     @Test
     void readingAKeyNobodyDeclaredIsAProgrammingError() {
         Settings s = new Settings("f", Path.of("."), Map.of());
-        assertThrows(IllegalStateException.class, () -> s.integer("listen.no-such-key", 1));
-        assertThrows(IllegalStateException.class, () -> s.bool("listen.port", true));
+        assertThrows(IllegalStateException.class, () -> s.integer("listen.no-such-key"));
+        assertThrows(IllegalStateException.class, () -> s.bool("listen.port"));
     }
 
     @Test
     void boundsComeFromTheDeclaration() {
         Settings s = new Settings("f", Path.of("."), Map.of("listen.port", "65536"));
-        ConfigException e = assertThrows(ConfigException.class, () -> s.integer("listen.port", 1));
+        ConfigException e = assertThrows(ConfigException.class, () -> s.integer("listen.port"));
         assertEquals("f: listen.port: expected an integer 0..65535, got '65536'", e.getMessage());
     }
 }

@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import dev.larch.config.LarchConfig;
-import dev.larch.config.Storage;
 import dev.larch.jmh.data.People;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.StoredDirectory;
@@ -56,9 +55,9 @@ public class ImportBenchmark {
     @Param("100000")
     public int entries;
 
-    /** Bytes of index records held in memory: the default (bulk path) or 0 (the ordinary path). */
-    @Param({"" + Storage.DEFAULT_IMPORT_SORT_MEMORY_BYTES, "0"})
-    public long sortMemory;
+    /** Bytes of index records held in memory: {@code default} (bulk path) or 0 (the ordinary path). */
+    @Param({"default", "0"})
+    public String sortMemory;
 
     private Path ldif;
     private Path dir;
@@ -101,7 +100,10 @@ public class ImportBenchmark {
         LarchConfig config = LarchConfig.defaults().withDataDir(dir);
         open = StoredDirectory.open(config, schema, false);
         importer = new LdifImporter(
-                open, config.storage().importBatchEntries(), config.limits().indexEntryLimit(), sortMemory);
+                open,
+                config.storage().importBatchEntries(),
+                config.limits().indexEntryLimit(),
+                sortMemory.equals("default") ? config.storage().importSortMemoryBytes() : Long.parseLong(sortMemory));
     }
 
     @Benchmark

@@ -3,7 +3,7 @@ package dev.larch.jmh;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
-import dev.larch.config.Passwords;
+import dev.larch.config.LarchConfig;
 import dev.larch.server.auth.PasswordHasher;
 import dev.larch.server.auth.PasswordSchemes;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -43,7 +43,7 @@ public class PasswordVerifyBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        stored = new PasswordHasher(scheme, Passwords.DEFAULTS).hash(PASSWORD);
+        stored = new PasswordHasher(scheme, LarchConfig.defaults().passwords()).hash(PASSWORD);
         if (!PasswordSchemes.verify(stored, PASSWORD, false)) {
             throw new IllegalStateException(scheme + ": the stored hash does not verify");
         }

@@ -81,7 +81,8 @@ class ShutdownIT {
 
     @Test
     void closingDuringAPausedSearchAndInFlightWritesKeepsEveryAcknowledgedWrite() throws Exception {
-        LarchConfig config = TestServer.withDurableWrites(TestServer.config(dir.resolve("data")));
+        LarchConfig config = TestServer.withDurableWrites(TestServer.settings(dir.resolve("data")))
+                .build();
         TestServer.importOffline(config, people(3000));
         TestServer server = TestServer.start(config);
         List<String> acknowledged = new CopyOnWriteArrayList<>();

@@ -11,7 +11,6 @@ import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchScope;
 import dev.larch.config.LarchConfig;
-import dev.larch.config.Storage;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,17 +28,8 @@ class StoreFullIT {
     @TempDir
     Path dir;
 
-    private static LarchConfig withMapSize(LarchConfig c, long mapSize) {
-        Storage s = c.storage();
-        return new LarchConfig(
-                c.suffix(),
-                c.listen(),
-                new Storage(s.dataDir(), mapSize, s.maxReaders(), true, s.importBatchEntries(), s.createSuffix()),
-                c.limits(),
-                c.security(),
-                c.logging(),
-                c.indexes(),
-                c.schemaFiles());
+    private static LarchConfig.Builder withMapSize(LarchConfig.Builder c, long mapSize) {
+        return c.set("storage.map-size", mapSize).set("storage.durable-writes", true);
     }
 
     private static Entry person(String uid, int descriptionChars) {

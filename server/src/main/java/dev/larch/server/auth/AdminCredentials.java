@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.larch.config.LarchConfig;
 import dev.larch.config.Passwords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,7 +100,11 @@ public final class AdminCredentials {
      */
     public static AdminCredentials resolve(
             String configuredPassword, Map<String, String> env, Path dataDir, String scheme) throws IOException {
-        return resolve(configuredPassword, env, dataDir, new PasswordHasher(scheme, Passwords.DEFAULTS));
+        return resolve(
+                configuredPassword,
+                env,
+                dataDir,
+                new PasswordHasher(scheme, LarchConfig.defaults().passwords()));
     }
 
     /**

@@ -2,7 +2,7 @@ package dev.larch.server.auth;
 
 import java.security.SecureRandom;
 
-import dev.larch.config.Passwords;
+import dev.larch.config.LarchConfig;
 import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
@@ -27,7 +27,7 @@ public final class ConfiguredCredentials implements Credentials {
                 adminDn,
                 adminHash,
                 allowCleartext,
-                new PasswordHasher(scheme, Passwords.DEFAULTS),
+                new PasswordHasher(scheme, LarchConfig.defaults().passwords()),
                 HashCostLimits.iterations(maxIterations));
     }
 

@@ -1,5 +1,6 @@
 package dev.larch.server.auth;
 
+import dev.larch.config.LarchConfig;
 import dev.larch.config.Passwords;
 
 /**
@@ -22,6 +23,6 @@ public record HashCostLimits(int maxIterations, int maxArgon2MemoryKib, int maxA
 
     /** A PBKDF2 bound with the default Argon2 bounds. */
     public static HashCostLimits iterations(int maxIterations) {
-        return of(maxIterations, Passwords.DEFAULTS);
+        return of(maxIterations, LarchConfig.defaults().passwords());
     }
 }

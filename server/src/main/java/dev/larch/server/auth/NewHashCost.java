@@ -1,5 +1,6 @@
 package dev.larch.server.auth;
 
+import dev.larch.config.LarchConfig;
 import dev.larch.config.Passwords;
 
 /**
@@ -7,7 +8,7 @@ import dev.larch.config.Passwords;
  * Single-pass schemes ignore it.
  */
 record NewHashCost(int pbkdf2Iterations, int argon2MemoryKib, int argon2Passes, int argon2Parallelism) {
-    static final NewHashCost DEFAULTS = of(Passwords.DEFAULTS);
+    static final NewHashCost DEFAULTS = of(LarchConfig.defaults().passwords());
 
     static NewHashCost of(Passwords passwords) {
         return new NewHashCost(

@@ -4,7 +4,7 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
 
-import dev.larch.config.Passwords;
+import dev.larch.config.LarchConfig;
 
 /**
  * The PBKDF2 schemes of OpenLDAP's pw-pbkdf2 module (contrib/slapd-modules/passwords/pbkdf2): the
@@ -19,7 +19,7 @@ final class Pbkdf2Scheme implements PasswordScheme {
      * Iterations for new hashes: ten times pw-pbkdf2's default of 10,000, about 30 ms of one core per
      * bind with HMAC-SHA256 on a warm JVM; raise it as hardware allows, existing hashes keep their own count.
      */
-    static final int NEW_HASH_ITERATIONS = Passwords.DEFAULT_PBKDF2_ITERATIONS;
+    static final int NEW_HASH_ITERATIONS = LarchConfig.defaults().passwords().pbkdf2Iterations();
     /**
      * Stored counts beyond this are malformed whatever the configuration says, so a planted value
      * cannot pin a core for minutes; {@code security.max-password-iterations} bounds it further.

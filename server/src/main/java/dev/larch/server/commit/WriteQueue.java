@@ -9,7 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
-import dev.larch.config.Storage;
+import dev.larch.config.LarchConfig;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
 import dev.larch.server.store.LmdbStore;
@@ -57,7 +57,7 @@ public final class WriteQueue implements AutoCloseable {
 
     /** A queue with the default bound of {@code storage.group-commit-max-operations}. */
     public WriteQueue(LmdbStore store) {
-        this(store, Storage.DEFAULT_GROUP_COMMIT_MAX_OPERATIONS);
+        this(store, LarchConfig.defaults().storage().groupCommitMaxOperations());
     }
 
     /**

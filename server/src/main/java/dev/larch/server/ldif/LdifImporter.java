@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
-import dev.larch.config.Storage;
+import dev.larch.config.LarchConfig;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordSchemes;
@@ -72,7 +72,11 @@ public final class LdifImporter {
 
     /** {@link #LdifImporter(StoredDirectory, int, int, long)} with the default sort memory. */
     public LdifImporter(StoredDirectory open, int batchEntries, int indexEntryLimit) {
-        this(open, batchEntries, indexEntryLimit, Storage.DEFAULT_IMPORT_SORT_MEMORY_BYTES);
+        this(
+                open,
+                batchEntries,
+                indexEntryLimit,
+                LarchConfig.defaults().storage().importSortMemoryBytes());
     }
 
     /**

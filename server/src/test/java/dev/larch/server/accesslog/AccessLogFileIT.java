@@ -33,12 +33,12 @@ class AccessLogFileIT {
 
     private TestServer start(String format, Path file, long maxFileSize) throws Exception {
         Files.createDirectories(dir.resolve("data"));
-        return TestServer.start(dir.resolve("data"), c -> {
-            LarchConfig logged = TestServer.withAccessLog(c);
-            Logging l = logged.logging();
-            return logged.withLogging(
-                    new Logging(l.accessLog(), l.level(), format, file, maxFileSize, l.accessLogMaxHistory()));
-        });
+        return TestServer.start(
+                dir.resolve("data"),
+                c -> TestServer.withAccessLog(c)
+                        .set("logging.access-log-format", format)
+                        .set("logging.access-log-file", file)
+                        .set("logging.access-log-max-file-size", maxFileSize));
     }
 
     @Test
@@ -48,7 +48,8 @@ class AccessLogFileIT {
         // a quote, a backslash and non-ASCII text.
         String base = "cn=a\\\"b\\\\c,dc=example,dc=com";
         String value = "q\"b\\s\u0001\t\n é 日本";
-        try (TestServer server = start(Logging.JSON, file, Logging.DEFAULT_MAX_FILE_SIZE)) {
+        try (TestServer server =
+                start(Logging.JSON, file, LarchConfig.defaults().logging().accessLogMaxFileSize())) {
             server.add(TestServer.BASE_LDIF);
             try (LDAPConnection c = server.admin()) {
                 c.search("dc=example,dc=com", SearchScope.SUB, Filter.createEqualityFilter("cn", value), "cn", "mail");

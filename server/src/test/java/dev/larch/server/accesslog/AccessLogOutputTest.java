@@ -9,6 +9,7 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.ConsoleAppender;
+import dev.larch.config.LarchConfig;
 import dev.larch.config.Logging;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +29,11 @@ class AccessLogOutputTest {
     Path dir;
 
     private static Logging logging(String format, Path file) {
-        return new Logging(true, "INFO").withAccessLogOutput(format, file);
+        return LarchConfig.builder()
+                .set("logging.access-log-format", format)
+                .set("logging.access-log-file", file == null ? "" : file)
+                .build()
+                .logging();
     }
 
     @Test

@@ -12,7 +12,6 @@ import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.extensions.PasswordModifyExtendedRequest;
-import dev.larch.config.Logging;
 import dev.larch.server.testing.TestServer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -35,19 +34,7 @@ class AuditLogIT {
     void everySuccessfulWriteIsOneChangeRecordSayingWhoWhenAndFromWherePasswordsMasked() throws Exception {
         Path audit = dir.resolve("logs/audit.log");
         Files.createDirectories(dir.resolve("data"));
-        try (TestServer server = TestServer.start(dir.resolve("data"), c -> {
-            Logging l = c.logging();
-            return c.withLogging(new Logging(
-                    l.accessLog(),
-                    l.level(),
-                    l.accessLogFormat(),
-                    l.accessLogFile(),
-                    l.accessLogMaxFileSize(),
-                    l.accessLogMaxHistory(),
-                    audit,
-                    Logging.DEFAULT_MAX_FILE_SIZE,
-                    Logging.DEFAULT_AUDIT_MAX_HISTORY));
-        })) {
+        try (TestServer server = TestServer.start(dir.resolve("data"), c -> c.set("logging.audit-log-file", audit))) {
             server.add(TestServer.BASE_LDIF);
             try (LDAPConnection admin = server.admin()) {
                 admin.add(

@@ -20,7 +20,6 @@ import com.unboundid.ldap.sdk.SimpleBindRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 import dev.larch.config.LarchConfig;
-import dev.larch.config.Security;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.apache.directory.api.ldap.model.exception.LdapAuthenticationException;
@@ -65,7 +64,7 @@ class BindHandlerIT {
                         .encode(
                                 password.getBytes(UTF_8),
                                 new SecureRandom(),
-                                Security.DEFAULT_MAX_PASSWORD_ITERATIONS + 1);
+                                LarchConfig.defaults().security().maxPasswordIterations() + 1);
     }
 
     private static String person(String uid, String userPassword) {
@@ -133,8 +132,12 @@ class BindHandlerIT {
 
     @Test
     void cleartextUserPasswordBindsWhenTheConfigAllowsIt(@TempDir Path other) throws Exception {
-        LarchConfig config =
-                TestServer.withSecurity(TestServer.config(other.resolve("data")), new Security(null, true, "SSHA256"));
+        LarchConfig config = TestServer.settings(other.resolve("data"))
+                .set("security.allow-cleartext-passwords", true)
+                .set("security.password-scheme", "SSHA256")
+                .set("security.bind-failure-delay-ms", 200)
+                .set("security.bind-failure-max-delay-ms", 5_000)
+                .build();
         // Imported: an add would hash the value, and then this would not test cleartext at all.
         TestServer.importOffline(config, TestServer.BASE_LDIF + "\n" + person("cleartext", "plain-pw"));
         try (TestServer permissive = TestServer.start(config)) {

@@ -10,10 +10,6 @@ import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.LarchConfig;
-import dev.larch.config.Limits;
-import dev.larch.config.Listen;
-import dev.larch.config.Security;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
@@ -39,44 +35,17 @@ class BindWorkerPoolIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(BindWorkerPoolIT::oneIoThreadOneWorker)
+            .configured(c -> c.set("listen.io-threads", 1)
+                    .set("limits.worker-threads", 1)
+                    .set("limits.worker-queue", 0)
+                    .set("limits.apply-to-admin", true)
+                    .set("security.max-password-iterations", 10_000_000))
             .adding(person(
                             "slow",
                             "{PBKDF2-SHA256}"
                                     + new Pbkdf2Scheme("PBKDF2-SHA256", "HmacSHA256")
                                             .encode("slow-pw".getBytes(UTF_8), new SecureRandom(), SLOW_ITERATIONS))
                     + person("fast", new String(PasswordSchemes.hash("SSHA256", "fast-pw".getBytes(UTF_8)), UTF_8)));
-
-    private static LarchConfig oneIoThreadOneWorker(LarchConfig c) {
-        Listen l = c.listen();
-        Limits m = c.limits();
-        Security s = c.security();
-        return new LarchConfig(
-                c.suffix(),
-                new Listen(
-                        l.host(),
-                        l.port(),
-                        1,
-                        l.maxPduBytes(),
-                        l.idleTimeoutSeconds(),
-                        l.maxFilterDepth(),
-                        l.maxPduBytesAnonymous(),
-                        l.maxPendingOperations(),
-                        l.maxConnections(),
-                        l.maxConnectionsPerAddress()),
-                c.storage(),
-                new Limits(m.sizeLimit(), m.timeLimitSeconds(), m.lookThroughLimit(), m.indexEntryLimit(), 1, 0),
-                new Security(
-                        s.adminPassword(),
-                        s.allowCleartextPasswords(),
-                        s.passwordScheme(),
-                        10_000_000,
-                        s.bindFailureDelayMillis(),
-                        s.bindFailureMaxDelayMillis()),
-                c.logging(),
-                c.indexes(),
-                c.schemaFiles());
-    }
 
     private static String person(String uid, String userPassword) {
         return "dn: uid=" + uid + "," + PEOPLE + "\nobjectClass: inetOrgPerson\nuid: " + uid + "\ncn: " + uid + "\nsn: "

@@ -6,7 +6,6 @@ import com.unboundid.ldap.protocol.LDAPMessage;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.ResultCode;
-import dev.larch.config.Security;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
@@ -32,15 +31,9 @@ class FailedBindDelaysIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> TestServer.withSecurity(
-                    c,
-                    new Security(
-                            null,
-                            false,
-                            "SSHA256",
-                            Security.DEFAULT_MAX_PASSWORD_ITERATIONS,
-                            FIRST_DELAY_MS,
-                            MAX_DELAY_MS)))
+            .configured(c -> c.set("security.password-scheme", "SSHA256")
+                    .set("security.bind-failure-delay-ms", FIRST_DELAY_MS)
+                    .set("security.bind-failure-max-delay-ms", MAX_DELAY_MS))
             .adding(person("alice") + person("bob") + person("carol"));
 
     private static String person(String uid) {

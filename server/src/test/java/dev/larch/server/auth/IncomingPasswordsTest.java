@@ -3,6 +3,7 @@ package dev.larch.server.auth;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import dev.larch.config.LarchConfig;
 import dev.larch.config.Passwords;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.error.ResultCodeException;
@@ -24,7 +25,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class IncomingPasswordsTest {
-    private static final Passwords CHEAP = new Passwords(true, 1_000, 64, 1, 1, 65_536, 10);
+    private static final Passwords CHEAP = LarchConfig.builder()
+            .set("security.pbkdf2-iterations", 1_000)
+            .set("security.argon2-memory-kib", 64)
+            .set("security.argon2-passes", 1)
+            .build()
+            .passwords();
     private static SchemaManager schema;
     private static AttributeType userPassword;
 

@@ -8,8 +8,6 @@ import java.util.Map;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.ResultCode;
-import dev.larch.config.Passwords;
-import dev.larch.config.Security;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
@@ -29,10 +27,11 @@ class SuspectChecksIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> TestServer.withSecurity(
-                            c,
-                            new Security(null, false, "SSHA256", Security.DEFAULT_MAX_PASSWORD_ITERATIONS, 400, 1_600))
-                    .withPasswords(Passwords.DEFAULTS.withSuspectChecks(2, 4)));
+            .configured(c -> c.set("security.password-scheme", "SSHA256")
+                    .set("security.bind-failure-delay-ms", 400)
+                    .set("security.bind-failure-max-delay-ms", 1_600)
+                    .set("security.suspect-checks-per-address", 2)
+                    .set("security.suspect-checks-total", 4));
 
     @Test
     void aFailingAddressGetsTwoChecksInProgressAndTheRestAreAnsweredBusyWithoutHashing() throws Exception {

@@ -110,7 +110,13 @@ final class FuzzHarness implements AutoCloseable {
         workers = new WorkerPool("fuzz-worker", 1, 16);
         executor = new ConfinedExecutor(Thread.currentThread());
         // Failed-bind delays off: they would make the fuzzer wait in real time between cases.
-        Security security = new Security(PduCorpus.ADMIN_PASSWORD, false, "SSHA", 1_000_000, 0, 0);
+        Security security = LarchConfig.builder()
+                .set("security.admin-password", PduCorpus.ADMIN_PASSWORD)
+                .set("security.password-scheme", "SSHA")
+                .set("security.bind-failure-delay-ms", 0)
+                .set("security.bind-failure-max-delay-ms", 0)
+                .build()
+                .security();
         var credentials = new ConfiguredCredentials(
                 directory.directory().schemaNormalizer().dn(PduCorpus.ADMIN_DN),
                 PasswordSchemes.hash("SSHA", PduCorpus.ADMIN_PASSWORD.getBytes(StandardCharsets.UTF_8)),

@@ -17,7 +17,6 @@ import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.controls.PostReadRequestControl;
 import com.unboundid.ldap.sdk.controls.PostReadResponseControl;
 import com.unboundid.ldap.sdk.experimental.DraftZeilengaLDAPNoOp12RequestControl;
-import dev.larch.config.IntegrityRules;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.maintenance.StoreVerifier;
@@ -44,7 +43,7 @@ class StoredMemberOfIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> c.withIntegrity(IntegrityRules.DEFAULTS))
+            .configured(TestServer::withIntegrityRules)
             .adding("dn: " + READER + "\nobjectClass: inetOrgPerson\nuid: reader\ncn: Reader\nsn: R\n"
                     + "userPassword: secret-r\n");
 

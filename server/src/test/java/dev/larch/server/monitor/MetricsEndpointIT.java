@@ -18,7 +18,6 @@ import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.Metrics;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Assumptions;
@@ -38,8 +37,8 @@ class MetricsEndpointIT {
     private static final int PORT = freePort();
 
     @RegisterExtension
-    static final LarchServerExtension larch =
-            LarchServerExtension.withBaseTree().configured(c -> c.withMetrics(new Metrics(true, PORT, "127.0.0.1")));
+    static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
+            .configured(c -> c.set("metrics.port", PORT).set("metrics.host", "127.0.0.1"));
 
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.larch.config.Metrics;
 import dev.larch.server.testing.LarchServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,7 +34,9 @@ class MetricsEndpointSecurityIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> c.withMetrics(new Metrics(true, freePort(), "127.0.0.1", TOKEN_FILE)));
+            .configured(c -> c.set("metrics.port", freePort())
+                    .set("metrics.host", "127.0.0.1")
+                    .set("metrics.bearer-token-file", TOKEN_FILE));
 
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

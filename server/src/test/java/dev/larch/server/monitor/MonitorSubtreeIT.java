@@ -18,7 +18,6 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.Access;
 import dev.larch.server.access.AccessFile;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
@@ -45,7 +44,7 @@ class MonitorSubtreeIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> c.withAccess(new Access(ACCESS)))
+            .configured(c -> c.set("access.file", ACCESS))
             .adding("""
                     dn: uid=watcher,ou=people,dc=example,dc=com
                     objectClass: inetOrgPerson

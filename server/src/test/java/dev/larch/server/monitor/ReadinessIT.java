@@ -10,7 +10,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.larch.config.Metrics;
+import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.store.LmdbStore;
@@ -42,8 +42,8 @@ class ReadinessIT {
                     Instant.now(),
                     "dc=example,dc=com",
                     accepting::get);
-            try (MetricsEndpoint endpoint =
-                    MetricsEndpoint.start(server, LarchSchema.standard(), new Metrics(true, 0, null), "127.0.0.1")) {
+            try (MetricsEndpoint endpoint = MetricsEndpoint.start(
+                    server, LarchSchema.standard(), LarchConfig.defaults().metrics(), "127.0.0.1")) {
                 HttpClient http = HttpClient.newHttpClient();
                 String base = "http://127.0.0.1:" + endpoint.address().getPort();
                 assertEquals(503, status(http, base + "/ready"), "listener not accepting yet");

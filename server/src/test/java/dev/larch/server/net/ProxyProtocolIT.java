@@ -12,10 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
-import dev.larch.config.IpNetwork;
-import dev.larch.config.LarchConfig;
-import dev.larch.config.Listen;
-import dev.larch.config.Logging;
 import dev.larch.server.net.proxy.ProxyHeaders;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
@@ -51,37 +47,19 @@ class ProxyProtocolIT {
     static final Path ACCESS_LOG = tempFile();
 
     @RegisterExtension
-    static final LarchServerExtension proxied =
-            LarchServerExtension.withBaseTree().adding(HIDDEN_LDIF).configured(ProxyProtocolIT::behindTheBalancer);
+    static final LarchServerExtension proxied = LarchServerExtension.withBaseTree()
+            .adding(HIDDEN_LDIF)
+            .configured(c -> TestServer.withAccessLog(c)
+                    .set("logging.access-log-format", "text")
+                    .set("logging.access-log-file", ACCESS_LOG)
+                    .set("logging.access-log-max-history", 2)
+                    .set("listen.max-connections-per-address", 3)
+                    .set("listen.proxy-protocol-from", "127.0.0.2/32"));
 
     /** The same server without the setting. */
     @RegisterExtension
     static final LarchServerExtension plain =
             LarchServerExtension.withBaseTree().adding(HIDDEN_LDIF);
-
-    private static LarchConfig behindTheBalancer(LarchConfig c) {
-        LarchConfig logged = TestServer.withAccessLog(c);
-        Logging l = logged.logging();
-        Listen n = logged.listen();
-        return logged.withLogging(new Logging(
-                        l.accessLog(), l.level(), Logging.TEXT, ACCESS_LOG, Logging.DEFAULT_MAX_FILE_SIZE, 2))
-                .withListen(new Listen(
-                        n.host(),
-                        n.port(),
-                        n.ioThreads(),
-                        n.maxPduBytes(),
-                        n.idleTimeoutSeconds(),
-                        n.maxFilterDepth(),
-                        n.maxPduBytesAnonymous(),
-                        n.maxPendingOperations(),
-                        n.maxConnections(),
-                        3,
-                        n.maxFilterElements(),
-                        n.maxPendingSize(),
-                        n.maxPendingSizeAnonymous(),
-                        n.maxPendingSizeTotal(),
-                        List.of(IpNetwork.parse("127.0.0.2/32"))));
-    }
 
     @AfterAll
     static void deleteTheAccessLog() throws IOException {

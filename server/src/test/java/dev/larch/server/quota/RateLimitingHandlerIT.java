@@ -80,7 +80,11 @@ class RateLimitingHandlerIT {
 
     /** A fresh server with nothing stored: the root DSE is all these tests read. */
     private TestServer startEmpty(RateQuotas quotas) throws IOException {
-        UnaryOperator<LarchConfig> customize = c -> TestServer.withAccessLog(c).withRateQuotas(quotas);
+        UnaryOperator<LarchConfig.Builder> customize = c -> TestServer.withAccessLog(c)
+                .set("limits.rate-per-identity", quotas.perIdentity())
+                .set("limits.rate-per-address", quotas.perAddress())
+                .set("limits.rate-burst-seconds", quotas.burstSeconds())
+                .set("limits.rate-apply-to-admin", quotas.applyToAdmin());
         return TestServer.start(Files.createTempDirectory(dir, "data"), customize);
     }
 
@@ -121,7 +125,7 @@ class RateLimitingHandlerIT {
 
     @Test
     void anAddressOverItsQuotaGetsBusyInTheAccessLogAndRecoversAfterTheRefill() throws Exception {
-        try (TestServer server = start(new RateQuotas(0, 5, 1, false));
+        try (TestServer server = start(RateLimitingHandlerTest.quotas(0, 5, false));
                 LDAPConnection c = server.anonymous()) {
             List<LDAPException> refusals = burst(c, BURST);
             assertTrue(refusals.size() > 0, "a burst of " + BURST + " must exceed 5 a second");
@@ -152,11 +156,11 @@ class RateLimitingHandlerIT {
 
     @Test
     void theAdministratorIsExemptUnlessConfigured() throws Exception {
-        try (TestServer server = startEmpty(new RateQuotas(5, 5, 1, false));
+        try (TestServer server = startEmpty(RateLimitingHandlerTest.quotas(5, 5, false));
                 LDAPConnection admin = server.admin()) {
             assertEquals(List.of(), burst(admin, BURST));
         }
-        try (TestServer server = startEmpty(new RateQuotas(5, 5, 1, true));
+        try (TestServer server = startEmpty(RateLimitingHandlerTest.quotas(5, 5, true));
                 LDAPConnection admin = server.admin()) {
             assertNotEquals(List.of(), burst(admin, BURST));
         }
@@ -164,7 +168,7 @@ class RateLimitingHandlerIT {
 
     @Test
     void eachIdentityHasItsOwnQuota() throws Exception {
-        try (TestServer server = start(new RateQuotas(5, 0, 1, false));
+        try (TestServer server = start(RateLimitingHandlerTest.quotas(5, 0, false));
                 LDAPConnection alice = server.boundAs(ALICE, "pw-alice");
                 LDAPConnection bob = server.boundAs(BOB, "pw-bob")) {
             List<LDAPException> refusals = burst(alice, BURST);

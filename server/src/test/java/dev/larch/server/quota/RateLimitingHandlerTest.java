@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
+import dev.larch.config.LarchConfig;
 import dev.larch.config.RateQuotas;
 import dev.larch.server.protocol.ConnectionEvent;
 import dev.larch.server.protocol.Operation;
@@ -32,6 +33,16 @@ class RateLimitingHandlerTest {
     private long now = 7 * SECOND;
     private final List<Operation> passed = new ArrayList<>();
     private final RequestHandler next = passed::add;
+
+    /** Quotas as the {@code limits.rate-*} keys set them, with a one-second burst. */
+    static RateQuotas quotas(int perIdentity, int perAddress, boolean applyToAdmin) {
+        return LarchConfig.builder()
+                .set("limits.rate-per-identity", perIdentity)
+                .set("limits.rate-per-address", perAddress)
+                .set("limits.rate-apply-to-admin", applyToAdmin)
+                .build()
+                .rateQuotas();
+    }
 
     private RateLimitingHandler handler(RateQuotas quotas) {
         return new RateLimitingHandler(next, quotas, 1_000, () -> now);
@@ -75,7 +86,7 @@ class RateLimitingHandlerTest {
 
     @Test
     void anAddressOverItsQuotaIsAnsweredBusyNamingTheQuota() throws Exception {
-        RateLimitingHandler handler = handler(new RateQuotas(0, 5, 1, false));
+        RateLimitingHandler handler = handler(quotas(0, 5, false));
         Session client = session("192.0.2.1");
         assertEquals(5, send(handler, 5, () -> compare(client)));
         FakeOperation refused = compare(client);
@@ -91,7 +102,7 @@ class RateLimitingHandlerTest {
 
     @Test
     void theQuotaRefillsAtItsRate() throws Exception {
-        RateLimitingHandler handler = handler(new RateQuotas(0, 5, 1, false));
+        RateLimitingHandler handler = handler(quotas(0, 5, false));
         Session client = session("192.0.2.1");
         assertEquals(5, send(handler, 10, () -> compare(client)));
         now += SECOND / 5;
@@ -102,7 +113,7 @@ class RateLimitingHandlerTest {
 
     @Test
     void addressesAreCountedSeparatelyAndOverAllTheirConnections() throws Exception {
-        RateLimitingHandler handler = handler(new RateQuotas(0, 5, 1, false));
+        RateLimitingHandler handler = handler(quotas(0, 5, false));
         Session first = session("192.0.2.1");
         Session second = session("192.0.2.1");
         assertEquals(3, send(handler, 3, () -> compare(first)));
@@ -113,7 +124,7 @@ class RateLimitingHandlerTest {
 
     @Test
     void identitiesAreCountedSeparatelyWhateverTheirAddress() throws Exception {
-        RateLimitingHandler handler = handler(new RateQuotas(4, 0, 1, false));
+        RateLimitingHandler handler = handler(quotas(4, 0, false));
         Session alice1 = bound("192.0.2.1", "uid=alice,dc=example,dc=com", false);
         Session alice2 = bound("192.0.2.2", "uid=alice,dc=example,dc=com", false);
         Session bob = bound("192.0.2.1", "uid=bob,dc=example,dc=com", false);
@@ -130,13 +141,13 @@ class RateLimitingHandlerTest {
 
     @Test
     void anonymousSessionsAndBindsAreHeldOnlyByTheAddressQuota() throws Exception {
-        RateLimitingHandler identityOnly = handler(new RateQuotas(2, 0, 1, false));
+        RateLimitingHandler identityOnly = handler(quotas(2, 0, false));
         Session anonymous = session("192.0.2.1");
         assertEquals(50, send(identityOnly, 50, () -> compare(anonymous)));
         Session alice = bound("192.0.2.1", "uid=alice,dc=example,dc=com", false);
         assertEquals(50, send(identityOnly, 50, () -> bind(alice)));
 
-        RateLimitingHandler addressOnly = handler(new RateQuotas(0, 2, 1, false));
+        RateLimitingHandler addressOnly = handler(quotas(0, 2, false));
         Session binding = session("192.0.2.9");
         assertEquals(2, send(addressOnly, 50, () -> bind(binding)));
     }
@@ -144,15 +155,15 @@ class RateLimitingHandlerTest {
     @Test
     void theAdministratorIsExemptUnlessConfigured() throws Exception {
         Session admin = bound("192.0.2.1", "cn=admin,dc=example,dc=com", true);
-        RateLimitingHandler exempt = handler(new RateQuotas(2, 2, 1, false));
+        RateLimitingHandler exempt = handler(quotas(2, 2, false));
         assertEquals(100, send(exempt, 100, () -> compare(admin)));
-        RateLimitingHandler applied = handler(new RateQuotas(2, 2, 1, true));
+        RateLimitingHandler applied = handler(quotas(2, 2, true));
         assertEquals(2, send(applied, 100, () -> compare(admin)));
     }
 
     @Test
     void aRequestRefusedByTheAddressQuotaSpendsNoIdentityToken() throws Exception {
-        RateLimitingHandler handler = handler(new RateQuotas(3, 2, 1, false));
+        RateLimitingHandler handler = handler(quotas(3, 2, false));
         Session aliceHere = bound("192.0.2.1", "uid=alice,dc=example,dc=com", false);
         Session aliceThere = bound("192.0.2.2", "uid=alice,dc=example,dc=com", false);
         assertEquals(2, send(handler, 20, () -> compare(aliceHere)));
@@ -176,7 +187,7 @@ class RateLimitingHandlerTest {
                 seen.add(event);
             }
         };
-        RateLimitingHandler handler = new RateLimitingHandler(recording, new RateQuotas(0, 1, 1, false), 10, () -> now);
+        RateLimitingHandler handler = new RateLimitingHandler(recording, quotas(0, 1, false), 10, () -> now);
         FakeOperation op = compare(session("192.0.2.1"));
         handler.ended(op, null);
         handler.connectionEvent(op.session(), ConnectionEvent.OPENED);

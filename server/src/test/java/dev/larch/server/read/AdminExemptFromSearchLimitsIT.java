@@ -4,9 +4,7 @@ import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPSearchException;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.Limits;
 import dev.larch.server.testing.LarchServerExtension;
-import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -23,8 +21,10 @@ class AdminExemptFromSearchLimitsIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> TestServer.withLimits(
-                    c, new Limits(SIZE_LIMIT, 0, LOOK_THROUGH_LIMIT, 50_000).withApplyToAdmin(false)))
+            .configured(c -> c.set("limits.size-limit", SIZE_LIMIT)
+                    .set("limits.time-limit-seconds", 0)
+                    .set("limits.look-through-limit", LOOK_THROUGH_LIMIT)
+                    .set("limits.apply-to-admin", false))
             .importing(SearchLimitsIT.bulk());
 
     @Test

@@ -8,7 +8,6 @@ import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.IndexKind;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
@@ -36,7 +35,7 @@ class GroupMembershipIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> TestServer.withIndex(c, "uniqueMember", IndexKind.EQUALITY))
+            .configured(c -> c.set("index.uniqueMember", "equality"))
             .adding(String.join(
                     "\n",
                     List.of(

@@ -15,9 +15,6 @@ import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.LarchConfig;
-import dev.larch.config.Limits;
-import dev.larch.config.Listen;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
@@ -44,7 +41,11 @@ class InChainBudgetIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> oneEventLoop(TestServer.withLimits(c, new Limits(0, 0, LOOK_THROUGH, 50_000))))
+            .configured(c -> c.set("listen.io-threads", 1)
+                    .set("limits.size-limit", 0)
+                    .set("limits.time-limit-seconds", 0)
+                    .set("limits.look-through-limit", LOOK_THROUGH)
+                    .set("limits.apply-to-admin", true))
             .importing(graph());
 
     @Test
@@ -87,24 +88,6 @@ class InChainBudgetIT {
             assertEquals(ResultCode.SUCCESS, found.getResultCode());
             assertEquals(3, found.getEntryCount());
         }
-    }
-
-    private static LarchConfig oneEventLoop(LarchConfig c) {
-        Listen l = c.listen();
-        Listen one = new Listen(
-                l.host(),
-                l.port(),
-                1,
-                l.maxPduBytes(),
-                l.idleTimeoutSeconds(),
-                l.maxFilterDepth(),
-                l.maxPduBytesAnonymous(),
-                l.maxPendingOperations(),
-                l.maxConnections(),
-                l.maxConnectionsPerAddress(),
-                l.maxFilterElements());
-        return new LarchConfig(
-                c.suffix(), one, c.storage(), c.limits(), c.security(), c.logging(), c.indexes(), c.schemaFiles());
     }
 
     /** The user, then layer by layer the groups: layer 0 names the user, each later group three of the layer below. */

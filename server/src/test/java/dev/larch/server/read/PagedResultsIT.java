@@ -14,8 +14,6 @@ import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.controls.SimplePagedResultsControl;
-import dev.larch.config.Limits;
-import dev.larch.config.ResultControls;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestServer;
@@ -42,8 +40,11 @@ class PagedResultsIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> TestServer.withLimits(c, new Limits(SERVER_SIZE_LIMIT, 0, LOOK_THROUGH_LIMIT, 50_000))
-                    .withResultControls(new ResultControls(MAX_OPEN, 0, 20_000)))
+            .configured(c -> c.set("limits.size-limit", SERVER_SIZE_LIMIT)
+                    .set("limits.time-limit-seconds", 0)
+                    .set("limits.look-through-limit", LOOK_THROUGH_LIMIT)
+                    .set("limits.apply-to-admin", true)
+                    .set("limits.max-paged-searches-per-connection", MAX_OPEN))
             .importing(Ldif.bulkUnit(BULK, ENTRIES, i -> "paged " + i));
 
     /** Pages through {@code request} with pages of {@code pageSize}; returns the DNs in order. */

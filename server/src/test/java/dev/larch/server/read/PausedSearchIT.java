@@ -19,7 +19,6 @@ import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.Limits;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestServer;
@@ -51,19 +50,13 @@ class PausedSearchIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> TestServer.withAccessLog(TestServer.withLimits(
-                    c,
-                    new Limits(
-                            0,
-                            0,
-                            0,
-                            50_000,
-                            0,
-                            Limits.DEFAULT_WORKER_QUEUE,
-                            true,
-                            PAUSE_SECONDS,
-                            MAX_PAUSED,
-                            Limits.DEFAULT_MAX_LONG_SEARCHES))))
+            .configured(c -> TestServer.withAccessLog(c)
+                    .set("limits.size-limit", 0)
+                    .set("limits.time-limit-seconds", 0)
+                    .set("limits.look-through-limit", 0)
+                    .set("limits.apply-to-admin", true)
+                    .set("limits.paused-search-seconds", PAUSE_SECONDS)
+                    .set("limits.max-paused-searches", MAX_PAUSED))
             .importing(bulk());
 
     private static String bulk() {

@@ -12,8 +12,6 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchRequest;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.LarchConfig;
-import dev.larch.config.Listen;
 import dev.larch.server.testing.LarchServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,34 +31,10 @@ class SearchBudgetIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(SearchBudgetIT::withMaxFilterElements)
+            .configured(c -> c.set("listen.max-filter-elements", MAX_FILTER_ELEMENTS)
+                    // The administrator is the hostile client here: held to the limits like anyone.
+                    .set("limits.apply-to-admin", true))
             .importing(SearchLimitsIT.bulk());
-
-    private static LarchConfig withMaxFilterElements(LarchConfig c) {
-        Listen l = c.listen();
-        Listen wide = new Listen(
-                l.host(),
-                l.port(),
-                l.ioThreads(),
-                l.maxPduBytes(),
-                l.idleTimeoutSeconds(),
-                l.maxFilterDepth(),
-                l.maxPduBytesAnonymous(),
-                l.maxPendingOperations(),
-                l.maxConnections(),
-                l.maxConnectionsPerAddress(),
-                MAX_FILTER_ELEMENTS);
-        return new LarchConfig(
-                c.suffix(),
-                wide,
-                c.storage(),
-                // The administrator is the hostile client here: held to the limits like anyone.
-                c.limits().withApplyToAdmin(true),
-                c.security(),
-                c.logging(),
-                c.indexes(),
-                c.schemaFiles());
-    }
 
     /** {@code (|(cn=user 0*)(cn=user 1*)...)}: each term a prefix read matching up to 111 of the 300 people. */
     private static Filter prefixOr(int terms) {

@@ -24,7 +24,6 @@ import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.schema.Schema;
-import dev.larch.config.IndexKind;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.apache.directory.api.ldap.model.cursor.EntryCursor;
@@ -97,7 +96,7 @@ class SearchHandlerIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> TestServer.withIndex(c, "createTimestamp", IndexKind.ORDERING))
+            .configured(c -> c.set("index.createTimestamp", "ordering"))
             .adding(PEOPLE_LDIF);
 
     /** Short names ("uid=jdoe,ou=people", "" for the suffix) to full, normalized DNs. */

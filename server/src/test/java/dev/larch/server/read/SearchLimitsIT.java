@@ -5,7 +5,6 @@ import com.unboundid.ldap.sdk.LDAPSearchException;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchRequest;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.Limits;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestServer;
@@ -29,7 +28,10 @@ class SearchLimitsIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> TestServer.withLimits(c, new Limits(SIZE_LIMIT, 0, LOOK_THROUGH_LIMIT, 50_000)))
+            .configured(c -> c.set("limits.size-limit", SIZE_LIMIT)
+                    .set("limits.time-limit-seconds", 0)
+                    .set("limits.look-through-limit", LOOK_THROUGH_LIMIT)
+                    .set("limits.apply-to-admin", true))
             .importing(bulk());
 
     /** The bulk unit and its {@value #ENTRIES} people. */

@@ -9,9 +9,6 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchRequest;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.LarchConfig;
-import dev.larch.config.Limits;
-import dev.larch.config.Listen;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestServer;
@@ -31,33 +28,14 @@ class SearchOnWorkersIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(SearchOnWorkersIT::oneEventLoopOneWorker)
+            .configured(c -> c.set("listen.io-threads", 1)
+                    .set("limits.size-limit", 0)
+                    .set("limits.time-limit-seconds", 0)
+                    .set("limits.look-through-limit", 0)
+                    .set("limits.worker-threads", 1)
+                    .set("limits.worker-queue", 16)
+                    .set("limits.apply-to-admin", true))
             .importing(bulk());
-
-    private static LarchConfig oneEventLoopOneWorker(LarchConfig c) {
-        Listen l = c.listen();
-        Listen one = new Listen(
-                l.host(),
-                l.port(),
-                1,
-                l.maxPduBytes(),
-                l.idleTimeoutSeconds(),
-                l.maxFilterDepth(),
-                l.maxPduBytesAnonymous(),
-                l.maxPendingOperations(),
-                l.maxConnections(),
-                l.maxConnectionsPerAddress());
-        LarchConfig withLimits = TestServer.withLimits(c, new Limits(0, 0, 0, 50_000, 1, 16));
-        return new LarchConfig(
-                withLimits.suffix(),
-                one,
-                withLimits.storage(),
-                withLimits.limits(),
-                withLimits.security(),
-                withLimits.logging(),
-                withLimits.indexes(),
-                withLimits.schemaFiles());
-    }
 
     private static String bulk() {
         return Ldif.bulkUnit(BULK, ENTRIES, i -> "d" + i);

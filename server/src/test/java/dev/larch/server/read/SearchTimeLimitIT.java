@@ -19,7 +19,6 @@ import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.Limits;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestServer;
@@ -49,8 +48,11 @@ class SearchTimeLimitIT {
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
             // The administrator's exemption is what one test checks: limits.apply-to-admin = false.
-            .configured(c -> TestServer.withAccessLog(
-                    TestServer.withLimits(c, new Limits(0, 1, 0, 50_000).withApplyToAdmin(false))))
+            .configured(c -> TestServer.withAccessLog(c)
+                    .set("limits.size-limit", 0)
+                    .set("limits.time-limit-seconds", 1)
+                    .set("limits.look-through-limit", 0)
+                    .set("limits.apply-to-admin", false))
             .importing(bulk());
 
     /** The bulk unit and its {@value #ENTRIES} people, each with a 4 KB description. */

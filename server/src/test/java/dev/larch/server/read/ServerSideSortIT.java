@@ -19,7 +19,6 @@ import com.unboundid.ldap.sdk.controls.SimplePagedResultsControl;
 import com.unboundid.ldap.sdk.controls.SortKey;
 import com.unboundid.ldap.sdk.controls.VirtualListViewRequestControl;
 import com.unboundid.ldap.sdk.controls.VirtualListViewResponseControl;
-import dev.larch.config.ResultControls;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
@@ -43,7 +42,7 @@ class ServerSideSortIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> c.withResultControls(new ResultControls(16, 0, MAX_SORT)))
+            .configured(c -> c.set("limits.max-sort-entries", MAX_SORT))
             .importing(people());
 
     /** People whose sn mixes case and repeats, whose uidNumber orders differently as a number than as text. */

@@ -35,9 +35,10 @@ class ConfigReloadIT {
         file = dir.resolve("larch.conf");
         Files.writeString(file, "limits.apply-to-admin = true\nlimits.size-limit = 3\n");
         LarchConfig.FileConfig started = LarchConfig.loadWithSettings(file);
-        server = TestServer.start(
-                dir.resolve("data"),
-                c -> TestServer.withLimits(c, started.config().limits()));
+        server = TestServer.start(dir.resolve("data"), c -> {
+            started.settings().forEach(c::set);
+            return c;
+        });
         server.add(TestServer.BASE_LDIF);
         StringBuilder people = new StringBuilder();
         for (int i = 0; i < 10; i++) {

@@ -72,7 +72,13 @@ class QueuedWriteIdentityTest {
         workers = new WorkerPool("queued-write-test", 1, 16);
         loop = new DefaultEventExecutor();
         adminDn = directory.directory().schemaNormalizer().dn(TestServer.ADMIN_DN);
-        Security security = new Security("secret", false, "SSHA", 1_000_000, 0, 0);
+        Security security = TestServer.settings(dir.resolve("data"))
+                .set("security.admin-password", "secret")
+                .set("security.password-scheme", "SSHA")
+                .set("security.bind-failure-delay-ms", 0)
+                .set("security.bind-failure-max-delay-ms", 0)
+                .build()
+                .security();
         var credentials = new ConfiguredCredentials(
                 adminDn,
                 PasswordSchemes.hash("SSHA", "secret".getBytes(StandardCharsets.UTF_8)),

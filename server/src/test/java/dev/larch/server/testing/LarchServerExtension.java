@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * it from one thread per class.
  */
 public final class LarchServerExtension implements BeforeAllCallback, AfterAllCallback {
-    private UnaryOperator<LarchConfig> customize = UnaryOperator.identity();
+    private UnaryOperator<LarchConfig.Builder> customize = UnaryOperator.identity();
     private String added = "";
     private String imported = "";
 
@@ -45,9 +45,9 @@ public final class LarchServerExtension implements BeforeAllCallback, AfterAllCa
         return new LarchServerExtension();
     }
 
-    /** Changes the configuration the server starts with; calls compose in order. */
-    public LarchServerExtension configured(UnaryOperator<LarchConfig> change) {
-        UnaryOperator<LarchConfig> before = customize;
+    /** Sets keys of the configuration the server starts with, over the test defaults; calls compose in order. */
+    public LarchServerExtension configured(UnaryOperator<LarchConfig.Builder> change) {
+        UnaryOperator<LarchConfig.Builder> before = customize;
         customize = c -> change.apply(before.apply(c));
         return this;
     }
@@ -71,7 +71,7 @@ public final class LarchServerExtension implements BeforeAllCallback, AfterAllCa
     public void beforeAll(ExtensionContext context) throws IOException {
         dir = Files.createTempDirectory("larch-it-");
         Path data = Files.createDirectories(dir.resolve("data"));
-        LarchConfig config = customize.apply(TestServer.config(data));
+        LarchConfig config = customize.apply(TestServer.settings(data)).build();
         if (imported.isEmpty()) {
             server = TestServer.start(config);
             server.add(TestServer.BASE_LDIF);

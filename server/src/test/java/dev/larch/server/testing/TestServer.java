@@ -9,10 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 
 import com.unboundid.ldap.sdk.Entry;
@@ -20,12 +18,8 @@ import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPConnectionOptions;
 import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldif.LDIFReader;
-import dev.larch.config.IndexKind;
 import dev.larch.config.LarchConfig;
-import dev.larch.config.Limits;
-import dev.larch.config.Logging;
-import dev.larch.config.Security;
-import dev.larch.config.Storage;
+import dev.larch.config.SettingCatalog;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.LarchServer;
 import dev.larch.server.StoredDirectory;
@@ -71,86 +65,63 @@ public final class TestServer implements AutoCloseable {
     public static final int TEST_BIND_FAILURE_DELAY_MILLIS = 5;
 
     /**
-     * Test defaults: port 0, no access log, writes not synced (the restart test turns it back on), failed
-     * binds slowed by {@value #TEST_BIND_FAILURE_DELAY_MILLIS} ms at first (FailedBindDelaysIT sets its own),
-     * and no suffix entry created at start ({@code storage.create-suffix = false}): fixtures add
-     * {@link #BASE_LDIF}, suffix included, themselves ({@link #withSuffixCreation} turns it back on).
+     * Test defaults: port 0, a 1 GiB map, no access log, writes not synced (the restart test turns it back
+     * on), failed binds slowed by {@value #TEST_BIND_FAILURE_DELAY_MILLIS} ms at first (FailedBindDelaysIT
+     * sets its own), no integrity rules, no self-warm-up (the port opens at once), and no suffix entry
+     * created at start ({@code storage.create-suffix = false}): fixtures add {@link #BASE_LDIF}, suffix
+     * included, themselves ({@link #withSuffixCreation} turns it back on). Tests set further keys on the
+     * builder and build it.
      */
-    public static LarchConfig config(Path dataDir) {
-        LarchConfig c = LarchConfig.defaults().withDataDir(dataDir).withPort(0);
-        Storage s = c.storage();
-        Security security = c.security();
-        return new LarchConfig(
-                        c.suffix(),
-                        c.listen(),
-                        new Storage(s.dataDir(), 1L << 30, s.maxReaders(), false, s.importBatchEntries(), false),
-                        c.limits(),
-                        new Security(
-                                security.adminPassword(),
-                                security.allowCleartextPasswords(),
-                                security.passwordScheme(),
-                                security.maxPasswordIterations(),
-                                TEST_BIND_FAILURE_DELAY_MILLIS,
-                                10 * TEST_BIND_FAILURE_DELAY_MILLIS),
-                        new Logging(false, "INFO"),
-                        c.indexes(),
-                        c.schemaFiles())
+    public static LarchConfig.Builder settings(Path dataDir) {
+        return LarchConfig.builder()
+                .set("storage.data-dir", dataDir)
+                .set("listen.port", 0)
+                .set("storage.map-size", "1g")
+                .set("storage.durable-writes", false)
+                .set("storage.create-suffix", false)
+                .set("security.bind-failure-delay-ms", TEST_BIND_FAILURE_DELAY_MILLIS)
+                .set("security.bind-failure-max-delay-ms", 10 * TEST_BIND_FAILURE_DELAY_MILLIS)
+                .set("logging.access-log", false)
                 // Tests share 127.0.0.1 and fail binds on purpose: a failing address's bound on checks
                 // in progress (2 by default) would answer unrelated parallel binds busy.
-                .withPasswords(c.passwords().withSuspectChecks(256, 256));
+                .set("security.suspect-checks-per-address", 256)
+                .set("security.suspect-checks-total", 256)
+                .set("integrity.reference-attributes", "")
+                .set("integrity.unique-attributes", "")
+                .set("server.warm-up-seconds", 0);
     }
 
-    public static LarchConfig withLimits(LarchConfig c, Limits limits) {
-        return new LarchConfig(
-                c.suffix(), c.listen(), c.storage(), limits, c.security(), c.logging(), c.indexes(), c.schemaFiles());
+    /** The test defaults of {@link #settings}, built. */
+    public static LarchConfig config(Path dataDir) {
+        return settings(dataDir).build();
     }
 
-    public static LarchConfig withSecurity(LarchConfig c, Security security) {
-        return new LarchConfig(
-                c.suffix(), c.listen(), c.storage(), c.limits(), security, c.logging(), c.indexes(), c.schemaFiles());
-    }
-
-    public static LarchConfig withIndex(LarchConfig c, String attribute, IndexKind... kinds) {
-        Map<String, Set<IndexKind>> indexes = new LinkedHashMap<>(c.indexes());
-        indexes.put(attribute, Set.of(kinds));
-        return new LarchConfig(
-                c.suffix(), c.listen(), c.storage(), c.limits(), c.security(), c.logging(), indexes, c.schemaFiles());
-    }
-
-    public static LarchConfig withDurableWrites(LarchConfig c) {
-        Storage s = c.storage();
-        return new LarchConfig(
-                c.suffix(),
-                c.listen(),
-                new Storage(
-                        s.dataDir(), s.mapSizeBytes(), s.maxReaders(), true, s.importBatchEntries(), s.createSuffix()),
-                c.limits(),
-                c.security(),
-                c.logging(),
-                c.indexes(),
-                c.schemaFiles());
+    /** {@code storage.durable-writes = true}, the server's default. */
+    public static LarchConfig.Builder withDurableWrites(LarchConfig.Builder b) {
+        return b.set("storage.durable-writes", true);
     }
 
     /** {@code storage.create-suffix = true}, the server's default. */
-    public static LarchConfig withSuffixCreation(LarchConfig c) {
-        return c.withStorage(c.storage().withCreateSuffix(true));
+    public static LarchConfig.Builder withSuffixCreation(LarchConfig.Builder b) {
+        return b.set("storage.create-suffix", true);
     }
 
-    public static LarchConfig withAccessLog(LarchConfig c) {
-        return new LarchConfig(
-                c.suffix(),
-                c.listen(),
-                c.storage(),
-                c.limits(),
-                c.security(),
-                new Logging(true, "INFO"),
-                c.indexes(),
-                c.schemaFiles());
+    /** {@code logging.access-log = true}, the server's default. */
+    public static LarchConfig.Builder withAccessLog(LarchConfig.Builder b) {
+        return b.set("logging.access-log", true);
     }
 
-    /** Starts a server over {@code dataDir} with the test defaults changed by {@code customize}. */
-    public static TestServer start(Path dataDir, UnaryOperator<LarchConfig> customize) {
-        return start(customize.apply(config(dataDir)));
+    /** The integrity rules of the server's defaults, which the test defaults turn off. */
+    public static LarchConfig.Builder withIntegrityRules(LarchConfig.Builder b) {
+        for (String key : List.of("integrity.reference-attributes", "integrity.unique-attributes")) {
+            b.set(key, SettingCatalog.find(key).orElseThrow().defaultValue());
+        }
+        return b;
+    }
+
+    /** Starts a server over {@code dataDir} with keys set over the test defaults by {@code customize}. */
+    public static TestServer start(Path dataDir, UnaryOperator<LarchConfig.Builder> customize) {
+        return start(customize.apply(settings(dataDir)).build());
     }
 
     public static TestServer start(LarchConfig config) {

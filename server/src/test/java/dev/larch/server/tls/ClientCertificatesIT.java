@@ -11,7 +11,6 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Date;
-import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -23,7 +22,7 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.extensions.StartTLSExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
 import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
-import dev.larch.config.Tls;
+import dev.larch.config.LarchConfig;
 import dev.larch.server.testing.LarchServerExtension;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.CRLReason;
@@ -49,11 +48,11 @@ class ClientCertificatesIT {
 
     @RegisterExtension
     static final LarchServerExtension requiringAndRevoking =
-            LarchServerExtension.withBaseTree().configured(c -> c.withTls(tls(true, List.of(crl()))));
+            LarchServerExtension.withBaseTree().configured(c -> tls(c, true, crl()));
 
     @RegisterExtension
     static final LarchServerExtension askingOnly =
-            LarchServerExtension.withBaseTree().configured(c -> c.withTls(tls(false, List.of())));
+            LarchServerExtension.withBaseTree().configured(c -> tls(c, false, null));
 
     @Test
     void aClientWithoutACertificateFailsTheHandshakeWhenOneIsRequired() throws Exception {
@@ -98,20 +97,13 @@ class ClientCertificatesIT {
         }
     }
 
-    private static Tls tls(boolean require, List<Path> crls) {
+    private static LarchConfig.Builder tls(LarchConfig.Builder c, boolean require, Path crl) {
         Certificates.Issued server = Certificates.server("localhost", CA, Duration.ofDays(2));
-        return new Tls(
-                write("server-" + require + ".pem", server.certificatePem()),
-                write("server-" + require + ".key", server.privateKeyPem()),
-                write("ca.pem", CA.certificatePem()),
-                null,
-                "",
-                0,
-                true,
-                10,
-                "uid",
-                require,
-                crls);
+        return c.set("tls.certificate", write("server-" + require + ".pem", server.certificatePem()))
+                .set("tls.private-key", write("server-" + require + ".key", server.privateKeyPem()))
+                .set("tls.ca-certificates", write("ca.pem", CA.certificatePem()))
+                .set("tls.require-client-certificate", require)
+                .set("tls.crl-files", crl == null ? "" : crl);
     }
 
     /** The authority's revocation list, revoking {@link #REVOKED}. */

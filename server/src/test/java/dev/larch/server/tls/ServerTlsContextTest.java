@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import dev.larch.config.LarchConfig;
 import dev.larch.config.Tls;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +21,11 @@ class ServerTlsContextTest {
     Path dir;
 
     private static Tls pem(Path certificate, Path key) {
-        return new Tls(certificate, key, null, null, "", 0, true, 10, "uid");
+        return tls(LarchConfig.builder().set("tls.certificate", certificate).set("tls.private-key", key));
+    }
+
+    private static Tls tls(LarchConfig.Builder settings) {
+        return settings.build().tls();
     }
 
     private Path write(String name, String text) throws Exception {
@@ -83,16 +88,10 @@ class ServerTlsContextTest {
     void aCaBundleWithoutCertificatesNamesItsKey() throws Exception {
         Certificates.Issued issued = Certificates.selfSignedServer("h", Duration.ofDays(1));
         Path ca = write("ca.pem", "\n");
-        Tls tls = new Tls(
-                write("cert.pem", issued.certificatePem()),
-                write("key.pem", issued.privateKeyPem()),
-                ca,
-                null,
-                "",
-                0,
-                true,
-                10,
-                "uid");
+        Tls tls = tls(LarchConfig.builder()
+                .set("tls.certificate", write("cert.pem", issued.certificatePem()))
+                .set("tls.private-key", write("key.pem", issued.privateKeyPem()))
+                .set("tls.ca-certificates", ca));
         TlsSetupException e = assertThrows(TlsSetupException.class, () -> ServerTlsContext.load(tls));
         assertTrue(e.getMessage().startsWith("tls.ca-certificates = " + ca + ": "), e.getMessage());
     }
@@ -100,7 +99,7 @@ class ServerTlsContextTest {
     @Test
     void aKeystoreThatIsNoPkcs12NamesKeyAndFile() throws Exception {
         Path store = write("store.p12", "not pkcs12");
-        Tls tls = new Tls(null, null, null, store, "pw", 0, true, 10, "uid");
+        Tls tls = tls(LarchConfig.builder().set("tls.keystore", store).set("tls.keystore-password", "pw"));
         TlsSetupException e = assertThrows(TlsSetupException.class, () -> ServerTlsContext.load(tls));
         assertTrue(
                 e.getMessage().startsWith("tls.keystore = " + store + ": cannot open it as PKCS#12"), e.getMessage());

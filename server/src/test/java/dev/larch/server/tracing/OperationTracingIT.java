@@ -34,7 +34,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A real server with tracing exporting to memory, driven with the UnboundID SDK. */
 class OperationTracingIT {
-    private static final Tracing ON = new Tracing("http://127.0.0.1:4318", "larch-test", 1.0, 64);
+    private static final Tracing ON = tracingOn(LarchConfig.builder()).build().tracing();
+
+    private static LarchConfig.Builder tracingOn(LarchConfig.Builder b) {
+        return b.set("tracing.otlp-endpoint", "http://127.0.0.1:4318")
+                .set("tracing.service-name", "larch-test")
+                .set("tracing.max-queue-size", 64);
+    }
 
     @TempDir
     Path dir;
@@ -45,7 +51,7 @@ class OperationTracingIT {
 
     @BeforeEach
     void start() throws Exception {
-        LarchConfig config = TestServer.config(dir).withTracing(ON);
+        LarchConfig config = tracingOn(TestServer.settings(dir)).build();
         tracing = OperationTracing.exportingTo(exporter, ON);
         server = LarchServer.start(config, Map.of("LARCH_ADMIN_PASSWORD", TestServer.ADMIN_PASSWORD), tracing);
         try (LDAPConnection c = admin()) {
@@ -155,7 +161,6 @@ class OperationTracingIT {
 
     @Test
     void noEndpointMeansNoTracingAtAll() {
-        assertNull(OperationTracing.open(Tracing.OFF));
         assertNull(OperationTracing.open(LarchConfig.defaults().tracing()));
     }
 }

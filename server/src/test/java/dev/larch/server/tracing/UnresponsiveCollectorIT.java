@@ -8,7 +8,6 @@ import java.util.Map;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.SearchScope;
 import dev.larch.config.LarchConfig;
-import dev.larch.config.Tracing;
 import dev.larch.server.LarchServer;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
@@ -29,8 +28,10 @@ class UnresponsiveCollectorIT {
     void operationsNeverWaitForTheCollector() throws Exception {
         // Never accepts: the kernel completes connections into the backlog and nothing ever answers.
         try (ServerSocket blackHole = new ServerSocket(0)) {
-            Tracing tracing = new Tracing("http://127.0.0.1:" + blackHole.getLocalPort(), "larch", 1.0, 16);
-            LarchConfig config = TestServer.config(dir).withTracing(tracing);
+            LarchConfig config = TestServer.settings(dir)
+                    .set("tracing.otlp-endpoint", "http://127.0.0.1:" + blackHole.getLocalPort())
+                    .set("tracing.max-queue-size", 16)
+                    .build();
             LarchServer server = LarchServer.start(config, Map.of("LARCH_ADMIN_PASSWORD", TestServer.ADMIN_PASSWORD));
             try {
                 assertTimeoutPreemptively(Duration.ofSeconds(15), () -> {

@@ -24,8 +24,6 @@ import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
 import dev.larch.config.LarchConfig;
-import dev.larch.config.RateQuotas;
-import dev.larch.config.WarmUp;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.accesslog.AccessLoggingHandler;
@@ -78,11 +76,12 @@ class SelfWarmUpIT {
     @Test
     void portOpensOnlyAfterWarmUpWhichLeavesNoTrace() throws Exception {
         int port = freePort();
-        LarchConfig config = TestServer.withAccessLog(TestServer.config(dir.resolve("data")))
-                .withPort(port)
+        LarchConfig config = TestServer.withAccessLog(TestServer.settings(dir.resolve("data")))
+                .set("listen.port", port)
                 // Five operations a second from one address: the warm-up's thousands would use it up.
-                .withRateQuotas(new RateQuotas(0, 5, 1, false))
-                .withWarmUp(new WarmUp(2));
+                .set("limits.rate-per-address", 5)
+                .set("server.warm-up-seconds", 2)
+                .build();
         TestServer.importOffline(config, TestServer.BASE_LDIF + people(PEOPLE));
         Map<String, String> before = entries(config);
 
@@ -151,7 +150,9 @@ class SelfWarmUpIT {
 
     @Test
     void warmUpOffOpensAtOnce() throws Exception {
-        LarchConfig config = TestServer.config(dir.resolve("data")).withWarmUp(WarmUp.OFF);
+        LarchConfig config = TestServer.settings(dir.resolve("data"))
+                .set("server.warm-up-seconds", 0)
+                .build();
         TestServer.importOffline(config, TestServer.BASE_LDIF + people(20));
         try (TestServer larch = TestServer.start(config);
                 LDAPConnection client = larch.anonymous()) {
@@ -165,8 +166,9 @@ class SelfWarmUpIT {
 
     @Test
     void storeWithOnlyTheSuffixEndsWarmUpEarly() throws Exception {
-        LarchConfig config = TestServer.withSuffixCreation(TestServer.config(dir.resolve("data")))
-                .withWarmUp(new WarmUp(30));
+        LarchConfig config = TestServer.withSuffixCreation(TestServer.settings(dir.resolve("data")))
+                .set("server.warm-up-seconds", 30)
+                .build();
         long start = System.nanoTime();
         try (TestServer larch = TestServer.start(config);
                 LDAPConnection client = larch.anonymous()) {
@@ -183,7 +185,9 @@ class SelfWarmUpIT {
 
     @Test
     void emptyStoreSkipsWarmUp() throws Exception {
-        LarchConfig config = TestServer.config(dir.resolve("data")).withWarmUp(new WarmUp(30));
+        LarchConfig config = TestServer.settings(dir.resolve("data"))
+                .set("server.warm-up-seconds", 30)
+                .build();
         try (TestServer larch = TestServer.start(config);
                 LDAPConnection client = larch.anonymous()) {
             assertTrue(warmUpLine().getFormattedMessage().contains("holds no entry"));

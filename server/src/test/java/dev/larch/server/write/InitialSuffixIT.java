@@ -29,10 +29,10 @@ class InitialSuffixIT {
     Path dir;
 
     private LarchConfig config(String suffix, boolean create) {
-        LarchConfig c = TestServer.config(dir.resolve("data"));
-        c = new LarchConfig(
-                suffix, c.listen(), c.storage(), c.limits(), c.security(), c.logging(), c.indexes(), c.schemaFiles());
-        return create ? TestServer.withSuffixCreation(c) : c;
+        return TestServer.settings(dir.resolve("data"))
+                .set("suffix", suffix)
+                .set("storage.create-suffix", create)
+                .build();
     }
 
     private static Set<String> objectClasses(SearchResultEntry e) {

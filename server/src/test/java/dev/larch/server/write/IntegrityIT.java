@@ -8,7 +8,6 @@ import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.IntegrityRules;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
@@ -26,7 +25,7 @@ class IntegrityIT {
 
     @RegisterExtension
     static final LarchServerExtension larch =
-            LarchServerExtension.withBaseTree().configured(c -> c.withIntegrity(IntegrityRules.DEFAULTS));
+            LarchServerExtension.withBaseTree().configured(TestServer::withIntegrityRules);
 
     static void person(String uid, String ou) {
         larch.server()

@@ -6,7 +6,6 @@ import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.controls.SubtreeDeleteRequestControl;
-import dev.larch.config.Limits;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestServer;
@@ -25,7 +24,10 @@ class SubtreeDeleteIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> TestServer.withLimits(c, new Limits(0, 0, LOOK_THROUGH, 50_000)));
+            .configured(c -> c.set("limits.size-limit", 0)
+                    .set("limits.time-limit-seconds", 0)
+                    .set("limits.look-through-limit", LOOK_THROUGH)
+                    .set("limits.apply-to-admin", true));
 
     static DeleteRequest subtreeDelete(String dn) {
         DeleteRequest r = new DeleteRequest(dn);

@@ -13,9 +13,7 @@ import com.unboundid.ldap.sdk.LDAPSearchException;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
-import dev.larch.config.IntegrityRules;
 import dev.larch.config.LarchConfig;
-import dev.larch.config.Limits;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.ldif.LdifExporter;
@@ -132,8 +130,12 @@ class SubtreeRenameIT {
     void everyDescendantOfAMovedSubtreeHasItsNewDnInSearchesAfterARestartInAnExportAndToVerify() throws Exception {
         // No size limit: the checks read the whole moved subtree in one search. References to
         // renamed entries are rewritten by the default integrity rules (member among them).
-        LarchConfig config = TestServer.withLimits(TestServer.config(dir.resolve("data")), new Limits(0, 0, 0, 50_000))
-                .withIntegrity(IntegrityRules.DEFAULTS);
+        LarchConfig config = TestServer.withIntegrityRules(TestServer.settings(dir.resolve("data")))
+                .set("limits.size-limit", 0)
+                .set("limits.time-limit-seconds", 0)
+                .set("limits.look-through-limit", 0)
+                .set("limits.apply-to-admin", true)
+                .build();
         TestServer.importOffline(config, tree());
         try (TestServer server = TestServer.start(config)) {
             try (LDAPConnection c = server.admin()) {

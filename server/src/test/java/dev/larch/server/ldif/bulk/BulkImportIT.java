@@ -74,10 +74,8 @@ class BulkImportIT {
         bulkContents = contents(bulk);
         bulkVerified = verify(bulk);
         // The administrator unlimited: some searches below return every person.
-        ordinaryServer = TestServer.start(
-                ordinary, c -> TestServer.withLimits(c, c.limits().withApplyToAdmin(false)));
-        bulkServer =
-                TestServer.start(bulk, c -> TestServer.withLimits(c, c.limits().withApplyToAdmin(false)));
+        ordinaryServer = TestServer.start(ordinary, c -> c.set("limits.apply-to-admin", false));
+        bulkServer = TestServer.start(bulk, c -> c.set("limits.apply-to-admin", false));
     }
 
     @AfterAll

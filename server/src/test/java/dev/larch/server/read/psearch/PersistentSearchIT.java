@@ -21,7 +21,6 @@ import com.unboundid.ldap.sdk.controls.PersistentSearchChangeType;
 import com.unboundid.ldap.sdk.controls.PersistentSearchRequestControl;
 import com.unboundid.ldap.sdk.controls.SubtreeDeleteRequestControl;
 import com.unboundid.ldap.sdk.extensions.CancelExtendedRequest;
-import dev.larch.config.IntegrityRules;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
@@ -44,8 +43,8 @@ class PersistentSearchIT {
     private static final EnumSet<PersistentSearchChangeType> ALL = EnumSet.allOf(PersistentSearchChangeType.class);
 
     @RegisterExtension
-    static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> c.withIntegrity(new IntegrityRules(List.of("member"), List.of())));
+    static final LarchServerExtension larch =
+            LarchServerExtension.withBaseTree().configured(c -> c.set("integrity.reference-attributes", "member"));
 
     /** A fresh organizational unit for one test, so tests share nothing. */
     private static String unit(String name) throws LDAPException {

@@ -10,7 +10,6 @@ import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.controls.PersistentSearchChangeType;
-import dev.larch.config.ResultControls;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
@@ -27,7 +26,7 @@ class PersistentSearchLimitIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> c.withResultControls(new ResultControls(16, 0, 20_000, MAX, 100)));
+            .configured(c -> c.set("limits.max-persistent-searches", MAX).set("limits.persistent-search-queue", 100));
 
     private static Notifications watch(LDAPConnection c) throws Exception {
         return Notifications.start(c, PEOPLE, SearchScope.BASE, "(objectClass=*)", ALL, true);

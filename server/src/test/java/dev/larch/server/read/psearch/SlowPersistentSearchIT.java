@@ -25,7 +25,6 @@ import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.controls.PersistentSearchChangeType;
 import com.unboundid.ldap.sdk.controls.PersistentSearchRequestControl;
-import dev.larch.config.ResultControls;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestServer;
@@ -52,7 +51,7 @@ class SlowPersistentSearchIT {
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(c -> c.withResultControls(new ResultControls(16, 0, 20_000, 10, QUEUE)))
+            .configured(c -> c.set("limits.max-persistent-searches", 10).set("limits.persistent-search-queue", QUEUE))
             .importing(Ldif.bulkUnit(UNIT, 1, i -> "small"));
 
     @Test
