@@ -68,7 +68,11 @@ final class ConfigLoader {
                 new IntegrityRules(s.list("integrity.reference-attributes"), s.list("integrity.unique-attributes")),
                 metrics(s),
                 tracing(s),
-                new WarmUp(s.integer("server.warm-up-seconds")));
+                new WarmUp(s.integer("server.warm-up-seconds")),
+                new Replication(
+                        s.integer("replication.server-id"),
+                        s.integer("replication.changelog-max-changes"),
+                        s.integer("replication.changelog-max-age-seconds")));
         s.requireAllRead();
         requireEqualityIndexes(
                 s, config, "integrity.reference-attributes", config.integrity().referenceAttributes());

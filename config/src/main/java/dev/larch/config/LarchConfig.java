@@ -38,6 +38,7 @@ import java.util.Set;
  * @param metrics counting, {@code cn=Monitor} and the Prometheus endpoint ({@code metrics.*})
  * @param tracing per-operation tracing over OTLP ({@code tracing.*}); off unless an endpoint is set
  * @param warmUp self-warm-up before the listener opens ({@code server.warm-up-seconds})
+ * @param replication content synchronization ({@code replication.*})
  */
 public record LarchConfig(
         String suffix,
@@ -57,7 +58,8 @@ public record LarchConfig(
         IntegrityRules integrity,
         Metrics metrics,
         Tracing tracing,
-        WarmUp warmUp) {
+        WarmUp warmUp,
+        Replication replication) {
 
     public LarchConfig {
         Objects.requireNonNull(suffix, "suffix");
@@ -78,6 +80,7 @@ public record LarchConfig(
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(tracing, "tracing");
         Objects.requireNonNull(warmUp, "warmUp");
+        Objects.requireNonNull(replication, "replication");
     }
 
     /**
@@ -171,7 +174,8 @@ public record LarchConfig(
                 integrity,
                 metrics,
                 tracing,
-                warmUp);
+                warmUp,
+                replication);
     }
 
     /**

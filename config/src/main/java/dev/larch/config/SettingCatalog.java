@@ -550,7 +550,23 @@ public final class SettingCatalog {
                             The searches never write, are not in the access log, the operation counters or cn=Monitor, and use
                             no rate quota. A store with few or no entries ends sooner (each search is sent at most 100 times).
                             One log line says what was done and why it ended; a failure is logged and the server opens its port
-                            anyway. The port opens (and "Larch listening" is printed) after it. 0 turns it off. 0..600.""", integer("server.warm-up-seconds", "30", 0, WarmUp.MAX_SECONDS))));
+                            anyway. The port opens (and "Larch listening" is printed) after it. 0 turns it off. 0..600.""", integer("server.warm-up-seconds", "30", 0, WarmUp.MAX_SECONDS))),
+            section(
+                    "replication: content synchronization (RFC 4533, OpenLDAP's syncrepl)",
+                    group("""
+                            This server's ID, 1..4095, in the CSN (entryCSN) of every change it makes and in the cookies it
+                            sends consumers. Every server of a replicated set needs its own. Changing it later is safe: CSNs
+                            already stamped keep the old ID.""", integer("replication.server-id", "1", 1, Replication.MAX_SERVER_ID)),
+                    group(
+                            """
+                            The change log: every add, modify, rename and delete, kept so that a consumer whose cookie is
+                            recent gets only what changed since (a delete phase). It is trimmed as it grows, to at most this
+                            many changes and to changes at most this old (0: no bound of that kind); a consumer whose cookie
+                            is older than the oldest change kept gets a full refresh instead (a present phase, or
+                            e-syncRefreshRequired when it did not set the reload hint). Each change takes about 70 bytes of
+                            the store.""",
+                            integer("replication.changelog-max-changes", "1000000", 0, INT_MAX),
+                            integer("replication.changelog-max-age-seconds", "604800", 0, INT_MAX))));
 
     private static final Map<String, Setting> BY_KEY = index();
 

@@ -11,6 +11,7 @@ import dev.larch.config.LarchConfig;
 import dev.larch.config.Limits;
 import dev.larch.config.PasswordPolicySettings;
 import dev.larch.config.Passwords;
+import dev.larch.config.Replication;
 import dev.larch.config.ResultControls;
 import dev.larch.config.Security;
 import dev.larch.config.Tls;
@@ -51,6 +52,7 @@ import dev.larch.server.read.SearchHandler;
 import dev.larch.server.read.SearchSlots;
 import dev.larch.server.read.VirtualEntries;
 import dev.larch.server.read.psearch.PersistentSearches;
+import dev.larch.server.read.sync.SyncSearches;
 import dev.larch.server.referral.ManageDsaIt;
 import dev.larch.server.referral.ReferralGate;
 import dev.larch.server.route.OperationRouter;
@@ -122,7 +124,8 @@ public final class RequestHandlers {
                 writes,
                 workers,
                 version,
-                config.metrics().monitor() ? MonitorSubtreeHandler.context() : null);
+                config.metrics().monitor() ? MonitorSubtreeHandler.context() : null,
+                config.replication());
     }
 
     /**
@@ -157,7 +160,8 @@ public final class RequestHandlers {
                 writes,
                 workers,
                 version,
-                null);
+                null,
+                LarchConfig.defaults().replication());
     }
 
     /** Access control over the built-in global rules and the directory's {@code aci} values. */
@@ -187,7 +191,8 @@ public final class RequestHandlers {
             WriteQueue writes,
             WorkerPool workers,
             String version,
-            String monitorContext) {
+            String monitorContext,
+            Replication replication) {
         var directory = open.directory();
         // A write's noSuchObject names only an ancestor its client may read.
         writes.hidingFailures(access::hidingAncestors);
@@ -219,6 +224,7 @@ public final class RequestHandlers {
                         MessageTypeEnum.MODIFYDN_REQUEST)
                 .offer(VirtualListViewRequest.OID, MessageTypeEnum.SEARCH_REQUEST)
                 .offer(PersistentSearch.OID, MessageTypeEnum.SEARCH_REQUEST)
+                .offer(SyncSearches.OID, MessageTypeEnum.SEARCH_REQUEST)
                 .offer(
                         ManageDsaIt.OID,
                         MessageTypeEnum.SEARCH_REQUEST,
@@ -336,7 +342,8 @@ public final class RequestHandlers {
                         workers,
                         new SearchSlots(limits.maxLongSearches(), "limits.max-long-searches"),
                         resultControls,
-                        persistentSearches),
+                        persistentSearches,
+                        new SyncSearches(replication.serverId(), persistentSearches)),
                 new CompareHandler(directory, access),
                 new AddHandler(
                         directory, open.checker(), writes, access, passwordWork, policies.passwords(), integrity),

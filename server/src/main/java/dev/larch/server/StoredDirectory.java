@@ -7,6 +7,7 @@ import java.util.Set;
 
 import dev.larch.config.IndexKind;
 import dev.larch.config.LarchConfig;
+import dev.larch.server.directory.ChangeStamps;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.directory.SchemaNormalizer;
@@ -65,7 +66,11 @@ public final class StoredDirectory implements AutoCloseable {
                 config.storage().maxReaders(),
                 durableWrites && config.storage().durableWrites());
         LmdbStore store = LmdbStore.open(config.storage().dataDir(), options, byOid);
-        Directory directory = new Directory(store, schemaNormalizer, schemaNormalizer.dn(config.suffix()));
+        Directory directory = new Directory(
+                store,
+                schemaNormalizer,
+                schemaNormalizer.dn(config.suffix()),
+                ChangeStamps.forStore(store, schema, config.replication()));
         buildMissingIndexes(store, directory);
         return new StoredDirectory(store, directory, new SchemaChecker(schema));
     }
@@ -84,7 +89,11 @@ public final class StoredDirectory implements AutoCloseable {
                 config.storage().mapSizeBytes(), config.storage().maxReaders(), false);
         LmdbStore store = LmdbStore.openReadOnly(config.storage().dataDir(), options, noLock);
         try {
-            Directory directory = new Directory(store, schemaNormalizer, schemaNormalizer.dn(config.suffix()));
+            Directory directory = new Directory(
+                    store,
+                    schemaNormalizer,
+                    schemaNormalizer.dn(config.suffix()),
+                    ChangeStamps.forStore(store, schema, config.replication()));
             return new StoredDirectory(store, directory, new SchemaChecker(schema));
         } catch (RuntimeException e) {
             store.close();

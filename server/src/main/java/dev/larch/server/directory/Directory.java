@@ -16,6 +16,7 @@ import dev.larch.server.index.IndexMaintainer;
 import dev.larch.server.store.DnTree;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.LmdbStore;
+import dev.larch.server.store.LoggedChange;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.entry.Entry;
@@ -50,14 +51,19 @@ public final class Directory {
     private final Dn suffix;
     private final byte[] suffixKey;
     private final ReferralObjects referrals;
+    private final ChangeStamps stamps;
     private final ParentChain parents = new ParentChain(ParentChain.DEFAULT_MAX_BYTES);
     /** Told of every change; null while nobody watches (offline import, tools). */
     private volatile ChangeObserver observer;
     /** Keeps stored memberOf values current; {@link MemberOfUpkeep#NONE} until the server sets one. */
     private volatile MemberOfUpkeep memberOf = MemberOfUpkeep.NONE;
 
-    public Directory(LmdbStore store, SchemaNormalizer schemaNormalizer, Dn suffix) {
+    /**
+     * @param stamps stamps and logs each change (content synchronization)
+     */
+    public Directory(LmdbStore store, SchemaNormalizer schemaNormalizer, Dn suffix, ChangeStamps stamps) {
         this.store = store;
+        this.stamps = stamps;
         this.schemaNormalizer = schemaNormalizer;
         this.indexes = new IndexMaintainer(store, schemaNormalizer.schema());
         List<String> oids = new ArrayList<>();
@@ -114,8 +120,8 @@ public final class Directory {
         this.memberOf = upkeep;
     }
 
-    private void changed(WriteTxn txn, ChangeType type, StoredEntry entry, String previousDn) {
-        changed(txn, new DirectoryChange(type, entry, previousDn));
+    private void changed(WriteTxn txn, ChangeType type, StoredEntry entry, String previousDn, byte[] csn) {
+        changed(txn, new DirectoryChange(type, entry, previousDn, null, csn));
     }
 
     private void changed(WriteTxn txn, DirectoryChange change) {
@@ -267,6 +273,7 @@ public final class Directory {
      * suffix itself) with its DN and index records.
      */
     public StoredEntry insert(WriteTxn txn, long parentId, Entry entry) {
+        byte[] csn = stamps.stampUnlessPresent(entry);
         long id = txn.allocateId();
         txn.putEntry(id, codec.encode(parentId, entry));
         txn.putChild(parentId, keyUnderParent(entry.getDn(), parentId), id);
@@ -274,24 +281,32 @@ public final class Directory {
         indexes.add(txn, stored);
         referrals.written(txn, null, stored);
         memberOf.written(txn, null, stored);
-        changed(txn, ChangeType.ADD, stored, null);
+        stamps.log(txn, LoggedChange.Kind.ADD, stored, csn);
+        changed(txn, ChangeType.ADD, stored, null, csn);
         return stored;
     }
 
-    /** Replaces an entry's content (same ID, DN and parent), updating only changed index keys. */
+    /**
+     * Replaces an entry's content (same ID, DN and parent), updating only changed index keys; the
+     * entry gets a new CSN.
+     */
     public StoredEntry replace(WriteTxn txn, StoredEntry before, Entry after) {
+        byte[] csn = stamps.stampNew(after);
         txn.putEntry(before.id(), codec.encode(before.parentId(), after));
         StoredEntry stored = EntryCodec.toStored(before.id(), before.parentId(), before.dn(), after);
         indexes.update(txn, before, stored);
         referrals.written(txn, before, stored);
         memberOf.written(txn, before, stored);
-        changed(txn, new DirectoryChange(ChangeType.MODIFY, stored, null, before));
+        stamps.log(txn, LoggedChange.Kind.MODIFY, stored, csn);
+        changed(txn, new DirectoryChange(ChangeType.MODIFY, stored, null, before, csn));
         return stored;
     }
 
     /**
-     * {@link #replace} that tells nobody (no persistent search): for a change no client made and none
-     * could tell from the entry's meaning, as a password re-hashed in another scheme on a bind.
+     * {@link #replace} that tells nobody (no persistent search) and is neither stamped nor logged, so
+     * it does not replicate: for a change no client made and none could tell from the entry's
+     * meaning, as a password re-hashed in another scheme on a bind (a consumer keeps the old hash,
+     * which verifies the same password).
      */
     public StoredEntry replaceUntold(WriteTxn txn, StoredEntry before, Entry after) {
         txn.putEntry(before.id(), codec.encode(before.parentId(), after));
@@ -334,6 +349,7 @@ public final class Directory {
      * memberOf upkeep are told of this entry only; {@link #subtreeRenamed} tells them of the others.
      */
     public StoredEntry move(WriteTxn txn, StoredEntry before, long newParentId, Entry after) {
+        byte[] csn = stamps.stampNew(after);
         Dn oldDn = schemaNormalizer.dn(before.dn());
         txn.countRename();
         txn.deleteChild(before.parentId(), keyUnderParent(oldDn, before.parentId()));
@@ -344,7 +360,8 @@ public final class Directory {
         indexes.update(txn, before, stored);
         referrals.written(txn, before, stored);
         memberOf.written(txn, before, stored);
-        changed(txn, ChangeType.MODDN, stored, before.dn());
+        stamps.log(txn, LoggedChange.Kind.RENAME, stored, csn);
+        changed(txn, ChangeType.MODDN, stored, before.dn(), csn);
         return stored;
     }
 
@@ -400,7 +417,7 @@ public final class Directory {
                     StoredEntry after = codec.decode(child, bytes, parentNewDn);
                     StoredEntry before = new StoredEntry(child, after.parentId(), oldDn, after.attributes());
                     upkeep.written(txn, before, after);
-                    changed(txn, ChangeType.MODDN, after, oldDn);
+                    changed(txn, ChangeType.MODDN, after, oldDn, null);
                 }
                 if (renamed != null) {
                     renamed.renamed(oldDn, newDn);
@@ -415,10 +432,12 @@ public final class Directory {
     /** An entry a subtree rename moved, whose children are still to be visited. */
     private record Moved(long id, String oldDn, String newDn) {}
 
-    /** Removes a leaf entry with its DN and index records. */
+    /** Removes a leaf entry with its DN and index records; the delete is stamped and logged. */
     public void delete(WriteTxn txn, StoredEntry entry) {
+        byte[] csn = stamps.next();
+        stamps.log(txn, LoggedChange.Kind.DELETE, entry, csn);
         // Told first: the observer judges the entry as it was, its parents still in place.
-        changed(txn, ChangeType.DELETE, entry, null);
+        changed(txn, ChangeType.DELETE, entry, null, csn);
         memberOf.written(txn, entry, null);
         Dn dn = schemaNormalizer.dn(entry.dn());
         indexes.remove(txn, entry);

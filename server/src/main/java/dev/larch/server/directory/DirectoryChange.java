@@ -12,10 +12,7 @@ import org.apache.directory.api.ldap.model.message.controls.ChangeType;
  * @param previousDn the entry's DN before a modDN, as stored; null for the other types
  * @param before the entry before a modify, so an observer can tell which attributes changed; null
  *     for the other types
+ * @param csn the CSN the change was stamped with (for a delete, the delete's own); null for an
+ *     entry whose DN changed only because an ancestor was renamed, which is not stamped
  */
-public record DirectoryChange(ChangeType type, StoredEntry entry, String previousDn, StoredEntry before) {
-    /** A change other than a modify. */
-    public DirectoryChange(ChangeType type, StoredEntry entry, String previousDn) {
-        this(type, entry, previousDn, null);
-    }
-}
+public record DirectoryChange(ChangeType type, StoredEntry entry, String previousDn, StoredEntry before, byte[] csn) {}

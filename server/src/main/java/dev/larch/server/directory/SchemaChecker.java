@@ -1,8 +1,10 @@
 package dev.larch.server.directory;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 import dev.larch.server.error.ResultCodeException;
@@ -68,6 +70,45 @@ public final class SchemaChecker {
             throw new ResultCodeException(
                     ResultCodeEnum.OTHER, "cannot add the superclasses of the entry's object classes");
         }
+    }
+
+    /**
+     * The name of the entry's structural object class (X.501 {@code structuralObjectClass}): of the
+     * structural classes it names (superclasses added), the most derived; null when it names none.
+     * When two unrelated structural classes are named (a schema error slapd refuses), the first in
+     * the entry wins.
+     */
+    public String structuralClass(Entry entry) {
+        Attribute objectClasses = entry.get(objectClassType);
+        if (objectClasses == null) {
+            return null;
+        }
+        List<ObjectClass> structural = new ArrayList<>();
+        for (Value value : objectClasses) {
+            ObjectClass oc = lookup(value.getString());
+            if (oc != null && oc.isStructural()) {
+                structural.add(oc);
+            }
+        }
+        ObjectClass best = null;
+        for (ObjectClass candidate : structural) {
+            if (best == null || derivesFrom(candidate, best)) {
+                best = candidate;
+            }
+        }
+        return best == null ? null : best.getName();
+    }
+
+    private static boolean derivesFrom(ObjectClass oc, ObjectClass ancestor) {
+        Deque<ObjectClass> pending = new ArrayDeque<>(oc.getSuperiors());
+        while (!pending.isEmpty()) {
+            ObjectClass sup = pending.pop();
+            if (sup.getOid().equals(ancestor.getOid())) {
+                return true;
+            }
+            pending.addAll(sup.getSuperiors());
+        }
+        return false;
     }
 
     /** Throws an {@link ResultCodeException} naming the first rule {@code entry} breaks. */

@@ -10,6 +10,7 @@ import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.GroupGraph;
 import dev.larch.server.search.Tri;
+import dev.larch.server.store.DnTree;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.entry.Attribute;
@@ -31,6 +32,7 @@ public final class ResultEntries {
     static final String HAS_SUBORDINATES = "2.5.18.9";
     static final String ENTRY_DN = "1.3.6.1.1.20";
     static final String SUBSCHEMA_SUBENTRY = "2.5.18.10";
+    static final String CONTEXT_CSN = "1.3.6.1.4.1.4203.666.1.25";
 
     private static final Filter ANY = new Filter.And(List.of());
 
@@ -85,6 +87,19 @@ public final class ResultEntries {
             }
             if (selection.includesComputed(SUBSCHEMA_SUBENTRY)) {
                 add(entry, computed("subschemaSubentry", typesOnly, subschemaDn));
+            }
+            // The naming context's root carries the store's contextCSN, as slapd's does.
+            if (stored.parentId() == DnTree.NO_PARENT
+                    && selection.includesComputed(CONTEXT_CSN)
+                    && screen.mayRead(stored, CONTEXT_CSN)) {
+                List<byte[]> csns = txn.contextCsns();
+                if (!csns.isEmpty()) {
+                    add(
+                            entry,
+                            typesOnly
+                                    ? new DefaultAttribute("contextCSN")
+                                    : new DefaultAttribute("contextCSN", csns.toArray(byte[][]::new)));
+                }
             }
             // Last: judging each group asks the screen about other entries than this one.
             if (directory != null

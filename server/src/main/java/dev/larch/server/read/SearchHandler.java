@@ -13,6 +13,7 @@ import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.SubordinateScope;
 import dev.larch.server.read.psearch.PersistentSearches;
+import dev.larch.server.read.sync.SyncSearches;
 import dev.larch.server.referral.ContinuationReferences;
 import dev.larch.server.referral.ManageDsaIt;
 import dev.larch.server.search.EntryCursor;
@@ -68,6 +69,8 @@ public final class SearchHandler {
     private final ContinuationReferences references;
     /** Null: the persistent search control is not served (it is then not offered either). */
     private final PersistentSearches persistent;
+    /** Null: the sync request control is not served. */
+    private final SyncSearches sync;
 
     /**
      * @param limits the bounds of every search (the administrator's only if they say so)
@@ -77,6 +80,7 @@ public final class SearchHandler {
      * @param longSearches the bound on searches running on {@code workers} at once
      * @param resultControls the bounds of simple paged results (RFC 2696) and server-side sort (RFC 2891)
      * @param persistent serves persistent searches; null when the control is not offered
+     * @param sync serves content synchronization (RFC 4533); null when the control is not offered
      */
     public SearchHandler(
             Directory directory,
@@ -89,8 +93,10 @@ public final class SearchHandler {
             WorkerPool workers,
             SearchSlots longSearches,
             ResultControls resultControls,
-            PersistentSearches persistent) {
+            PersistentSearches persistent,
+            SyncSearches sync) {
         this.persistent = persistent;
+        this.sync = sync;
         this.paging = new Paging(resultControls);
         this.maxSortEntries = resultControls.maxSortEntries();
         this.directory = directory;
@@ -109,6 +115,11 @@ public final class SearchHandler {
     }
 
     public void handle(Operation op, SearchRequest request) {
+        if (sync != null && request.getControl(SyncSearches.OID) != null) {
+            // Its refresh is this very search, shaped by the sync search; then, maybe, its changes.
+            sync.start(op, request, this::search);
+            return;
+        }
         if (persistent != null && request.getControl(PersistentSearch.OID) instanceof PersistentSearch control) {
             // Its initial phase, if any, is this very search, run once the change feed holds it.
             persistent.start(op, request, control, this::search);
@@ -118,6 +129,14 @@ public final class SearchHandler {
     }
 
     private void search(Operation op, SearchRequest request) {
+        search(op, request, null);
+    }
+
+    /**
+     * Runs {@code request}; with {@code refresh}, as the refresh of a content synchronization, which
+     * decides the entries walked and what is sent for them.
+     */
+    void search(Operation op, SearchRequest request, SyncRefresh refresh) {
         Filter filter = filters.compile(request.getFilter());
         AttributeSelection selection = AttributeSelection.of(
                         request.getAttributes(), directory.schemaNormalizer().schema())
@@ -191,7 +210,7 @@ public final class SearchHandler {
                         request,
                         filter,
                         found,
-                        rest -> proceed(op, request, rest, bounds, selection, page, sort, view));
+                        rest -> proceed(op, request, rest, bounds, selection, page, sort, view, refresh));
                 return;
             }
             // Group membership through nested groups is read here, in the search's transaction.
@@ -203,7 +222,8 @@ public final class SearchHandler {
                     selection,
                     page,
                     sort,
-                    view);
+                    view,
+                    refresh);
         } catch (RuntimeException e) {
             txn.close();
             throw e;
@@ -276,7 +296,8 @@ public final class SearchHandler {
             AttributeSelection selection,
             PagedSearch page,
             SortResolution sort,
-            ListView view) {
+            ListView view,
+            SyncRefresh refresh) {
         ReadTxn txn = found.txn();
         long baseId = found.baseId();
         Filter bound = found.bound();
@@ -285,7 +306,11 @@ public final class SearchHandler {
         EntryCursor cursor = null;
         try {
             IdSet candidates = null;
-            if (request.getScope() != SearchScope.OBJECT) {
+            SyncRefresh.Plan refreshPlan = refresh == null ? null : refresh.plan(txn, baseId);
+            if (refreshPlan != null) {
+                // The refresh decides: a walk of the scope sends parents before children.
+                candidates = refreshPlan.candidates();
+            } else if (request.getScope() != SearchScope.OBJECT) {
                 Plan plan = plannerFor().plan(txn, bound, budget);
                 op.recordPlan(plan);
                 candidates = plan.ids();
@@ -341,6 +366,7 @@ public final class SearchHandler {
                             page,
                             resumeAfter)
                     .withReferences(sendReferences ? references : null)
+                    .withShaper(refreshPlan == null ? null : refreshPlan.shaper())
                     // A sort reads every match before its first entry: it may run long whatever the plan.
                     .start(sort instanceof SortOrder || StreamingSearch.mayRunLong(request.getScope(), candidates));
         } catch (RuntimeException e) {

@@ -20,6 +20,7 @@ import org.apache.directory.api.ldap.model.message.Response;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.SearchResultDone;
+import org.apache.directory.api.ldap.model.message.SearchResultEntry;
 import org.apache.directory.api.ldap.model.message.SearchScope;
 
 /**
@@ -85,6 +86,9 @@ final class StreamingSearch {
 
     /** Builds continuation references for the entries the cursor says stand for one; null when none can. */
     private ContinuationReferences references;
+
+    /** Changes what is sent for each entry and at the end; null: entries as built, then the done. */
+    private ResultShaper shaper;
 
     private final int sizeLimit;
     private final int timeLimitSeconds;
@@ -178,8 +182,19 @@ final class StreamingSearch {
         return candidates == null || candidates.size() > BATCH;
     }
 
+    /** Sends what {@code shaper} makes of each entry and of the end; call before {@link #start}. */
+    StreamingSearch withShaper(ResultShaper shaper) {
+        this.shaper = shaper;
+        return this;
+    }
+
     /** Starts streaming: here on the event loop, or on the worker pool when {@code mayRunLong}. */
     void start(boolean mayRunLong) {
+        if (shaper != null) {
+            for (Response first : shaper.atStart()) {
+                op.send(first);
+            }
+        }
         if (!mayRunLong || workers == null) {
             run();
             return;
@@ -241,8 +256,8 @@ final class StreamingSearch {
                     finish(ResultCodeEnum.SUCCESS, null);
                     return;
                 }
-                boolean writable = op.send(response(entry, reference));
-                if (!writable) {
+                Response response = response(entry, reference);
+                if (response != null && !op.send(response)) {
                     pause();
                     return;
                 }
@@ -304,7 +319,10 @@ final class StreamingSearch {
                     end = ResultCodeEnum.SUCCESS;
                     break;
                 }
-                responses.add(response(entry, reference));
+                Response response = response(entry, reference);
+                if (response != null) {
+                    responses.add(response);
+                }
                 if (System.nanoTime() - sliceStart > WORKER_SLICE_NANOS) {
                     break;
                 }
@@ -346,7 +364,8 @@ final class StreamingSearch {
 
     /**
      * The response for one entry the cursor returned: a continuation reference, which counts neither
-     * toward the size limit nor the page, or the entry itself.
+     * toward the size limit nor the page, or the entry itself (as the shaper makes it: null when it
+     * sends nothing for it now).
      */
     private Response response(StoredEntry entry, boolean reference) {
         if (reference && references != null) {
@@ -354,6 +373,13 @@ final class StreamingSearch {
         }
         sent++;
         lastSent = entry;
+        if (shaper != null) {
+            return shaper.forEntry(entry, () -> build(entry));
+        }
+        return build(entry);
+    }
+
+    private SearchResultEntry build(StoredEntry entry) {
         return results.build(request.getMessageId(), entry, selection, request.getTypesOnly(), cursor.screen(), txn);
     }
 
@@ -427,6 +453,12 @@ final class StreamingSearch {
 
     private void complete(ResultCodeEnum code, String message) {
         SearchResultDone done = (SearchResultDone) request.getResultResponse();
+        if (shaper != null && code == ResultCodeEnum.SUCCESS) {
+            // Past the back-pressure check on purpose: a few small messages, then the done.
+            for (Response last : shaper.atEnd(done)) {
+                op.send(last);
+            }
+        }
         done.getLdapResult().setResultCode(code);
         if (message != null) {
             done.getLdapResult().setDiagnosticMessage(message);

@@ -55,6 +55,7 @@ public final class BulkLoad {
     public static void emptyAll(WriteTxn txn) {
         txn.store.entries().tree().empty(txn.txn);
         txn.store.dn().tree().empty(txn.txn);
+        txn.store.changeLog().empty(txn);
         for (IndexRef ref : txn.store.indexes().refs()) {
             txn.store.indexes().get(ref).tree().empty(txn.txn);
             txn.store.meta().markBuilt(txn.txn, ref.treeName());

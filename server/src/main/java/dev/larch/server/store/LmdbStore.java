@@ -70,6 +70,7 @@ public final class LmdbStore implements AutoCloseable {
     private final EntryTree entries;
     private final DnTree dn;
     private final MetaTree meta;
+    private final ChangeLogTree changeLog;
     private final AttributeNumbers attributeNumbers;
     private final IndexCatalog indexes;
 
@@ -88,6 +89,8 @@ public final class LmdbStore implements AutoCloseable {
         this.meta = MetaTree.open(env, !readOnly, writeFailure);
         this.attributeNumbers = AttributeNumbers.open(env, readOnly, writeFailure);
         StoreFormat.check(directory, readFormat(), lastEntryId() == 0L);
+        // After the check: a store of an older format has no change log to open read-only.
+        this.changeLog = ChangeLogTree.open(env, !readOnly, writeFailure);
         if (readOnly) {
             this.indexes = IndexCatalog.openBuilt(env, meta, writeFailure);
         } else {
@@ -257,6 +260,7 @@ public final class LmdbStore implements AutoCloseable {
                 records.put(DnTree.NAME, dn.tree().records(txn));
                 records.put(AttributeNumbers.NAME, attributeNumbers.records(txn));
                 records.put(MetaTree.NAME, meta.records(txn));
+                records.put(ChangeLogTree.NAME, changeLog.tree().records(txn));
                 indexes.forEachTree((name, tree) -> records.put(name, tree.records(txn)));
             }
             return new StoreStatistics(
@@ -400,6 +404,10 @@ public final class LmdbStore implements AutoCloseable {
 
     DnTree dn() {
         return dn;
+    }
+
+    ChangeLogTree changeLog() {
+        return changeLog;
     }
 
     MetaTree meta() {

@@ -1,6 +1,8 @@
 package dev.larch.server.store;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Function;
 
 import org.lmdbjava.Env;
@@ -23,6 +25,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  *   <li>{@value #ID_FLOOR} → one above the highest entry ID ever deleted, an 8-byte big-endian long
  *       (absent: 0). New IDs start above both this and the highest ID stored, so an ID is never
  *       handed out again after its entry was deleted and the server restarted.
+ *   <li>{@value #CONTEXT_CSN}{@code <sid>} (the server ID as three lowercase hex digits) → the
+ *       highest CSN stamped on a change made by that server, {@value LoggedChange#CSN_BYTES} ASCII
+ *       bytes: together the store's {@code contextCSN}.
+ *   <li>{@value #CHANGE_LOG_FLOOR} → the CSN of the newest change trimmed from the change log
+ *       ({@link ChangeLogTree}), or of the state an import left: changes at or below it are no
+ *       longer in the log (absent: nothing was ever trimmed).
  * </ul>
  *
  * <p>Thread-safety: immutable; the transactions passed in are the callers'.
@@ -35,6 +43,17 @@ final class MetaTree {
 
     static final String ID_FLOOR = "id-floor";
     private static final byte[] ID_FLOOR_BYTES = ID_FLOOR.getBytes(UTF_8);
+
+    static final String CONTEXT_CSN = "context-csn:";
+    private static final byte[] CONTEXT_CSN_BYTES = CONTEXT_CSN.getBytes(UTF_8);
+
+    static final String CHANGE_LOG_FLOOR = "changelog-floor";
+    private static final byte[] CHANGE_LOG_FLOOR_BYTES = CHANGE_LOG_FLOOR.getBytes(UTF_8);
+
+    /** Where the server ID stands in a CSN's text ({@code ...#sss#...}). */
+    private static final int CSN_SID_AT = 30;
+
+    private static final int SID_DIGITS = 3;
 
     private final Tree tree;
 
@@ -89,6 +108,58 @@ final class MetaTree {
         value.clear();
         value.putLong(id + 1).flip();
         tree.put(txn.txn, key(txn, ID_FLOOR_BYTES), value);
+    }
+
+    /** The contextCSN as {@code txn} sees it: the highest CSN of each server ID, in server ID order. */
+    List<byte[]> contextCsns(ReadTxn txn) {
+        List<byte[]> csns = new ArrayList<>();
+        ByteBuffer prefix = ByteBuffer.allocateDirect(CONTEXT_CSN_BYTES.length);
+        prefix.put(CONTEXT_CSN_BYTES).flip();
+        try (RangeCursor c = tree.range(txn.txn, KeyRange.prefix(prefix))) {
+            while (c.next()) {
+                byte[] csn = new byte[c.value().remaining()];
+                c.value().get(c.value().position(), csn);
+                csns.add(csn);
+            }
+        }
+        return csns;
+    }
+
+    /** Raises the contextCSN of the CSN's server ID to {@code csn} in {@code txn}, if it is higher. */
+    void raiseContextCsn(WriteTxn txn, byte[] csn) {
+        byte[] name = new byte[CONTEXT_CSN_BYTES.length + SID_DIGITS];
+        System.arraycopy(CONTEXT_CSN_BYTES, 0, name, 0, CONTEXT_CSN_BYTES.length);
+        System.arraycopy(csn, CSN_SID_AT, name, CONTEXT_CSN_BYTES.length, SID_DIGITS);
+        ByteBuffer key = key(txn, name);
+        ByteBuffer current = tree.get(txn.txn, key);
+        if (current != null && compare(current, csn) >= 0) {
+            return;
+        }
+        tree.put(txn.txn, key(txn, name), txn.entryValue(csn));
+    }
+
+    /** The change log's floor ({@value #CHANGE_LOG_FLOOR}) as {@code txn} sees it, or null. */
+    byte[] changeLogFloor(ReadTxn txn) {
+        ByteBuffer value = tree.get(txn.txn, key(txn, CHANGE_LOG_FLOOR_BYTES));
+        if (value == null) {
+            return null;
+        }
+        byte[] csn = new byte[value.remaining()];
+        value.get(value.position(), csn);
+        return csn;
+    }
+
+    /** Raises the change log's floor to {@code csn} in {@code txn}, if it is higher. */
+    void raiseChangeLogFloor(WriteTxn txn, byte[] csn) {
+        ByteBuffer current = tree.get(txn.txn, key(txn, CHANGE_LOG_FLOOR_BYTES));
+        if (current != null && compare(current, csn) >= 0) {
+            return;
+        }
+        tree.put(txn.txn, key(txn, CHANGE_LOG_FLOOR_BYTES), txn.entryValue(csn));
+    }
+
+    private static int compare(ByteBuffer stored, byte[] csn) {
+        return KeyRange.compare(stored, ByteBuffer.wrap(csn));
     }
 
     private static ByteBuffer key(ReadTxn txn, byte[] name) {

@@ -2,6 +2,7 @@ package dev.larch.server.store;
 
 import java.nio.ByteBuffer;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.larch.config.IndexKind;
@@ -105,6 +106,37 @@ public class ReadTxn implements AutoCloseable {
 
     public long entryCount() {
         return store.entries().count(this);
+    }
+
+    /**
+     * The change log's records after {@code csn} (all of them when null), in CSN order: what changed
+     * since a consumer's cookie. Close the cursor before this transaction.
+     */
+    public ChangeLogCursor changesAfter(byte[] csn) {
+        return store.changeLog().after(this, csn);
+    }
+
+    /** The CSN of the oldest change in the log, or null when it is empty. */
+    public byte[] oldestLoggedChange() {
+        return store.changeLog().oldest(this);
+    }
+
+    /** How many changes the log holds. */
+    public long changeLogSize() {
+        return store.changeLog().size(this);
+    }
+
+    /**
+     * The CSN of the newest change no longer in the log (trimmed, or made before an import replaced
+     * the tree), or null when the log holds every change the store ever made.
+     */
+    public byte[] changeLogFloor() {
+        return store.meta().changeLogFloor(this);
+    }
+
+    /** The store's contextCSN: the highest CSN of each server ID, in server ID order. */
+    public List<byte[]> contextCsns() {
+        return store.meta().contextCsns(this);
     }
 
     /** How many entries an index holds under exactly {@code key}. */

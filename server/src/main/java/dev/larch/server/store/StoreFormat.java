@@ -16,13 +16,16 @@ import java.nio.file.Path;
  * context's root its whole DN) where it stored its full DN, the DN being rebuilt from the parent
  * chain, and the {@link MetaTree} counts renames: a modify DN of an entry with descendants then
  * rewrites that entry alone instead of every entry below it. A version 2 entry read as version 3
- * would give every DN twice its parent's part, so version 2 is refused. Stores written before the version was
+ * would give every DN twice its parent's part, so version 2 is refused; 4, every entry carries an
+ * {@code entryCSN} and a {@code structuralObjectClass}, and the {@link ChangeLogTree} and the
+ * contextCSN in the {@link MetaTree} record its changes for content synchronization, none of which
+ * a version 3 store has. Stores written before the version was
  * recorded have the layout of version 1 and are refused too; an empty store without a version is
  * new and stamped with this one when opened for writing.
  */
 public final class StoreFormat {
     /** The layout this build reads and writes. */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     static final String META_KEY = "format";
 

@@ -164,6 +164,54 @@ public final class WriteTxn extends ReadTxn {
     }
 
     /**
+     * Records {@code change} in the change log and raises the contextCSN of its server ID to its CSN.
+     * A bulk load ({@link #bulkLoad}) fills an empty store, which no consumer's cookie can name:
+     * its changes are not logged, the log's floor rises to them instead, so a consumer refreshes
+     * in full.
+     */
+    public void logChange(LoggedChange change) {
+        if (bulkIndexes != null) {
+            store.meta().raiseChangeLogFloor(this, change.csn());
+        } else {
+            store.changeLog().append(this, change);
+        }
+        store.meta().raiseContextCsn(this, change.csn());
+    }
+
+    /**
+     * Raises the contextCSN of the CSN's server ID to {@code csn} without a change log record: an
+     * entry imported with a CSN of its own.
+     */
+    public void raiseContextCsn(byte[] csn) {
+        store.meta().raiseContextCsn(this, csn);
+    }
+
+    /**
+     * Trims the change log from its oldest end while it holds more than {@code maxChanges} records (0:
+     * no bound) or records older than {@code keepFrom} (null: no bound), raising its floor to the
+     * newest record removed.
+     *
+     * @return how many records were removed
+     */
+    public long trimChangeLog(long maxChanges, byte[] keepFrom) {
+        long before = store.changeLog().size(this);
+        byte[] last = store.changeLog().trim(this, maxChanges, keepFrom);
+        if (last != null) {
+            store.meta().raiseChangeLogFloor(this, last);
+        }
+        return before - store.changeLog().size(this);
+    }
+
+    /**
+     * Empties the change log and raises its floor to {@code floor}: the tree was replaced wholesale (an
+     * import), so a consumer's cookie from before cannot be answered from the log.
+     */
+    public void resetChangeLog(byte[] floor) {
+        store.changeLog().empty(this);
+        store.meta().raiseChangeLogFloor(this, floor);
+    }
+
+    /**
      * Runs {@code action} on the committing thread once this transaction has committed; never when it
      * aborts. For a nested transaction: once the top-level transaction committed, and never when it
      * or any transaction between aborts.

@@ -24,6 +24,7 @@ final class CreateStamps {
     private final StampValues creatorsName;
     private final StampValues modifiersName;
     private final AttributeType entryUuid;
+    private final AttributeType structuralObjectClass;
 
     CreateStamps(SchemaManager schema) {
         this.createTimestamp = new StampValues(schema.getAttributeType(SchemaConstants.CREATE_TIMESTAMP_AT));
@@ -31,6 +32,22 @@ final class CreateStamps {
         this.creatorsName = new StampValues(schema.getAttributeType(SchemaConstants.CREATORS_NAME_AT));
         this.modifiersName = new StampValues(schema.getAttributeType(SchemaConstants.MODIFIERS_NAME_AT));
         this.entryUuid = schema.getAttributeType(SchemaConstants.ENTRY_UUID_AT);
+        this.structuralObjectClass = schema.getAttributeType(SchemaConstants.STRUCTURAL_OBJECT_CLASS_AT);
+    }
+
+    /**
+     * Records the entry's structural object class ({@code structuralObjectClass}, X.501), as slapd
+     * does and its consumers expect with {@code +}, unless the entry brings one (an import).
+     */
+    void stampStructuralClass(Entry entry, String structural) {
+        if (structural == null || entry.containsAttribute(structuralObjectClass)) {
+            return;
+        }
+        try {
+            entry.put(structuralObjectClass, new Value(structuralObjectClass, structural));
+        } catch (LdapException e) {
+            throw new ResultCodeException(ResultCodeEnum.OTHER, "cannot stamp the entry: " + e.getMessage());
+        }
     }
 
     /** Adds the stamps the entry lacks: now, {@code by} (none when empty, as for imports), a new UUID. */

@@ -62,6 +62,7 @@ public final class NewEntries {
         stamps.stamp(entry, creator);
         checker.addSuperclasses(entry);
         checker.check(entry);
+        stamps.stampStructuralClass(entry, checker.structuralClass(entry));
         return entry;
     }
 

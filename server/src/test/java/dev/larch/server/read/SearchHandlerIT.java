@@ -406,7 +406,8 @@ class SearchHandlerIT {
         assertEquals("Larch", root.getVendorName());
         assertNotNull(root.getVendorVersion());
         // nothing beyond what is implemented: password policy, paged results, sort, assertion, VLV, persistent
-        // search, ManageDsaIT, permissive modify, subtree delete, don't use copy, proxied authorization
+        // search, content synchronization, ManageDsaIT, permissive modify, subtree delete, don't use copy,
+        // proxied authorization
         assertArrayEquals(
                 new String[] {
                     "1.3.6.1.4.1.42.2.27.8.5.1",
@@ -415,6 +416,7 @@ class SearchHandlerIT {
                     "1.3.6.1.1.12",
                     "2.16.840.1.113730.3.4.9",
                     "2.16.840.1.113730.3.4.3",
+                    "1.3.6.1.4.1.4203.1.9.1.1",
                     "2.16.840.1.113730.3.4.2",
                     "1.2.840.113556.1.4.1413",
                     "1.2.840.113556.1.4.805",

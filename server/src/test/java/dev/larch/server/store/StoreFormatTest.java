@@ -91,18 +91,18 @@ class StoreFormatTest {
     }
 
     @Test
-    void aVersionTwoStoreKeepsFullDnsInItsEntriesAndIsRefused() {
-        assertEquals(3, StoreFormat.VERSION);
+    void aVersionThreeStoreLacksChangeStampsAndItsChangeLogAndIsRefused() {
+        assertEquals(4, StoreFormat.VERSION);
         try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
             try (WriteTxn txn = store.write()) {
                 txn.putEntry(txn.allocateId(), new byte[] {2});
                 txn.commit();
             }
-            writeFormat(store, 2);
+            writeFormat(store, 3);
         }
         StoreException refused = assertThrows(StoreException.class, () -> LmdbStore.open(dir, OPTIONS, Map.of()));
         assertEquals(
-                "the store in " + dir + " has format version 2; this Larch reads format 3. Move the data: with the"
+                "the store in " + dir + " has format version 3; this Larch reads format 4. Move the data: with the"
                         + " Larch that wrote it run './larch export FILE', then with this one './larch import FILE'"
                         + " into an empty data directory",
                 refused.getMessage());

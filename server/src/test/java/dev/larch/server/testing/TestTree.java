@@ -9,7 +9,9 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.larch.config.IndexKind;
+import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
+import dev.larch.server.directory.ChangeStamps;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.directory.SchemaNormalizer;
@@ -57,7 +59,11 @@ public final class TestTree implements AutoCloseable {
 
     public TestTree(Path dir, Map<String, Set<IndexKind>> indexes, int indexEntryLimit) {
         store = LmdbStore.open(dir, new StoreOptions(1L << 30, 126, false), indexes);
-        directory = new Directory(store, schemaNormalizer, schemaNormalizer.dn("dc=example,dc=com"));
+        directory = new Directory(
+                store,
+                schemaNormalizer,
+                schemaNormalizer.dn("dc=example,dc=com"),
+                ChangeStamps.forStore(store, schema, LarchConfig.defaults().replication()));
         newEntries = new NewEntries(directory, new SchemaChecker(schema));
         planner = new SearchPlanner(store, indexEntryLimit);
     }

@@ -61,6 +61,9 @@ final class ChangeView {
     /** Attributes whose change may change a group or who may see it. */
     private static final List<String> GROUP_SHAPING = List.of("2.5.4.31", "2.5.4.50", AccessControl.ACI_OID);
 
+    /** Reshapes this view's notifications; null for the persistent search draft's. */
+    private NotificationShaper shaper;
+
     /** What every view of the server shares. */
     record Sources(AccessControl access, FilterCompiler filters, GroupGraph groups, ResultEntries results) {}
 
@@ -95,9 +98,22 @@ final class ChangeView {
         this.sources = sources;
     }
 
+    /** Shapes this view's notifications with {@code shaper}; call before it is registered. */
+    ChangeView shapedBy(NotificationShaper notifications) {
+        this.shaper = notifications;
+        return this;
+    }
+
+    /** The search stopped waiting for changes: its shaper, if any, is told. */
+    void ended() {
+        if (shaper != null) {
+            shaper.ended();
+        }
+    }
+
     /** Whether this search wants changes of the change's type at all (cheap; no store access). */
     boolean wants(DirectoryChange change) {
-        return change.type().presentIn(changeTypes);
+        return shaper != null ? shaper.wants(change) : change.type().presentIn(changeTypes);
     }
 
     /**
@@ -128,6 +144,9 @@ final class ChangeView {
             return null;
         }
         SearchResultEntry response = sources.results().build(messageId, entry, selection, typesOnly, screen, txn);
+        if (shaper != null) {
+            return shaper.shape(change, response);
+        }
         if (returnEcs) {
             EntryChange ecn = new EntryChangeImpl();
             ecn.setChangeType(change.type());

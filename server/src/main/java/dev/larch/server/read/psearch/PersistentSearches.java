@@ -120,6 +120,28 @@ public final class PersistentSearches implements ChangeObserver {
             SearchRequest request,
             PersistentSearch control,
             BiConsumer<Operation, SearchRequest> initialSearch) {
+        ChangeView view = view(op, request, control.getChangeTypes(), control.isReturnECs());
+        register(op, request, view, control.isChangesOnly() ? null : initialSearch);
+    }
+
+    /**
+     * Starts a search that is told of every later change as {@code notifications} shape it, after
+     * {@code refresh} (which runs as {@link #start}'s initial phase and ends in success): content
+     * synchronization in refreshAndPersist mode (RFC 4533). Bounded and refused as {@link #start}.
+     */
+    public void startShaped(
+            Operation op,
+            SearchRequest request,
+            NotificationShaper notifications,
+            BiConsumer<Operation, SearchRequest> refresh) {
+        ChangeView view = view(op, request, ALL_CHANGE_TYPES, false).shapedBy(notifications);
+        register(op, request, view, refresh);
+    }
+
+    /** The draft's change type bits, all set: add 1, delete 2, modify 4, modDN 8. */
+    private static final int ALL_CHANGE_TYPES = 15;
+
+    private ChangeView view(Operation op, SearchRequest request, int changeTypes, boolean returnEcs) {
         for (String other : List.of(Paging.OID, SortRequest.OID, VirtualListViewRequest.OID)) {
             if (request.getControl(other) != null) {
                 throw new ResultCodeException(
@@ -141,11 +163,11 @@ public final class PersistentSearches implements ChangeObserver {
             // A base the client may not read is a missing one, changes only or not.
             baseId = sources.access().requireVisible(op.session(), txn, base);
         }
-        ChangeView view = new ChangeView(
+        return new ChangeView(
                 request.getMessageId(),
                 op.session(),
-                control.getChangeTypes(),
-                control.isReturnECs(),
+                changeTypes,
+                returnEcs,
                 baseId,
                 request.getScope(),
                 SubordinateScope.requested(request),
@@ -155,9 +177,17 @@ public final class PersistentSearches implements ChangeObserver {
                         request.getAttributes(), directory.schemaNormalizer().schema()),
                 request.getTypesOnly(),
                 sources);
+    }
+
+    /** Registers the search between two writes, then runs its initial phase (none when null). */
+    private void register(
+            Operation op, SearchRequest request, ChangeView view, BiConsumer<Operation, SearchRequest> initialSearch) {
         reserve();
         Subscriber[] self = new Subscriber[1];
-        Subscriber subscriber = new Subscriber(op, request, view, queueBound, () -> left(self[0]));
+        Subscriber subscriber = new Subscriber(op, request, view, queueBound, () -> {
+            left(self[0]);
+            view.ended();
+        });
         self[0] = subscriber;
         boolean queued = writes.runBetweenWrites(() -> {
             subscribers.add(subscriber);
@@ -166,7 +196,7 @@ public final class PersistentSearches implements ChangeObserver {
                 return;
             }
             try {
-                op.executor().execute(() -> begin(subscriber, request, control, initialSearch));
+                op.executor().execute(() -> begin(subscriber, request, initialSearch));
             } catch (RejectedExecutionException e) {
                 subscriber.leave(); // the connection's event loop is gone
             }
@@ -207,12 +237,9 @@ public final class PersistentSearches implements ChangeObserver {
         }
     }
 
-    /** On the event loop, once registered: the time limit, then the initial phase or none. */
+    /** On the event loop, once registered: the time limit, then the initial phase or none (null). */
     private void begin(
-            Subscriber subscriber,
-            SearchRequest request,
-            PersistentSearch control,
-            BiConsumer<Operation, SearchRequest> initialSearch) {
+            Subscriber subscriber, SearchRequest request, BiConsumer<Operation, SearchRequest> initialSearch) {
         if (subscriber.isGone()) {
             subscriber.leave();
             return;
@@ -220,7 +247,7 @@ public final class PersistentSearches implements ChangeObserver {
         if (request.getTimeLimit() > 0) {
             subscriber.limitTime(request.getTimeLimit());
         }
-        if (control.isChangesOnly()) {
+        if (initialSearch == null) {
             subscriber.goLive();
             return;
         }

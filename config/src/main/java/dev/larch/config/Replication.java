@@ -1,0 +1,24 @@
+package dev.larch.config;
+
+/**
+ * Content synchronization ({@code replication.*}).
+ *
+ * @param serverId this server's ID in the CSNs it stamps and the cookies it sends, 1..{@value
+ *     #MAX_SERVER_ID}
+ * @param changelogMaxChanges the most changes the change log keeps; 0 for no bound by count
+ * @param changelogMaxAgeSeconds the oldest change the change log keeps, in seconds; 0 for no bound
+ *     by age
+ */
+public record Replication(int serverId, long changelogMaxChanges, long changelogMaxAgeSeconds) {
+    /** The highest server ID a CSN can carry (three hex digits). */
+    public static final int MAX_SERVER_ID = 0xFFF;
+
+    public Replication {
+        if (serverId < 1 || serverId > MAX_SERVER_ID) {
+            throw new IllegalArgumentException("serverId must be 1.." + MAX_SERVER_ID + ", was " + serverId);
+        }
+        if (changelogMaxChanges < 0 || changelogMaxAgeSeconds < 0) {
+            throw new IllegalArgumentException("change log bounds must not be negative");
+        }
+    }
+}

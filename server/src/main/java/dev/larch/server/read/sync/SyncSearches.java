@@ -1,0 +1,92 @@
+package dev.larch.server.read.sync;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.protocol.Operation;
+import dev.larch.server.read.Paging;
+import dev.larch.server.read.SyncRefresh;
+import dev.larch.server.read.psearch.PersistentSearches;
+import dev.larch.server.sync.SyncControlException;
+import dev.larch.server.sync.SyncRequest;
+import org.apache.directory.api.ldap.extras.controls.vlv.VirtualListViewRequest;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.message.SearchRequest;
+import org.apache.directory.api.ldap.model.message.controls.PersistentSearch;
+import org.apache.directory.api.ldap.model.message.controls.SortRequest;
+
+/**
+ * Serves searches carrying the Sync Request control (RFC 4533): a refresh in refreshOnly mode; a
+ * refresh, then every later change, in refreshAndPersist mode.
+ *
+ * <p>Who may: anyone may search; a sync search is an ordinary search to access control (the
+ * administrator sees every entry, anyone else what the access rules let it read) and to the limits
+ * (a refresh is a long search, bounded by {@code limits.max-long-searches} and the paused-search
+ * bounds; the persist stage counts as a persistent search, bounded by {@code
+ * limits.max-persistent-searches} and {@code limits.persistent-search-queue}). A malformed control or
+ * cookie is answered protocolError; sort, paged results, a virtual list view or the persistent
+ * search control with it, unwillingToPerform.
+ *
+ * <p>Thread-safe.
+ */
+public final class SyncSearches {
+    /** The Sync Request control. */
+    public static final String OID = SyncRequest.OID;
+
+    private final int ourSid;
+    private final PersistentSearches persistent;
+    private final List<SyncProgress> consumers = new CopyOnWriteArrayList<>();
+
+    /**
+     * @param ourSid this server's ID ({@code replication.server-id}), in the cookies it sends
+     * @param persistent where the persist stage waits for changes
+     */
+    public SyncSearches(int ourSid, PersistentSearches persistent) {
+        this.ourSid = ourSid;
+        this.persistent = persistent;
+    }
+
+    /**
+     * Starts the sync search {@code request}; {@code search} runs its refresh.
+     *
+     * @throws ResultCodeException as the class says, or as the search would
+     */
+    public void start(Operation op, SearchRequest request, SyncRefresh.Search search) {
+        SyncRequest sync;
+        try {
+            sync = SyncRequest.from(request);
+        } catch (SyncControlException e) {
+            throw new ResultCodeException(e.resultCode(), e.getMessage());
+        }
+        for (String other : List.of(Paging.OID, SortRequest.OID, VirtualListViewRequest.OID, PersistentSearch.OID)) {
+            if (request.getControl(other) != null) {
+                throw new ResultCodeException(
+                        ResultCodeEnum.UNWILLING_TO_PERFORM,
+                        "a sync search (RFC 4533) cannot be combined with control " + other);
+            }
+        }
+        String identity =
+                op.session().isAnonymous() ? "" : op.session().boundDn().getName();
+        SyncProgress progress = new SyncProgress(identity, op.session().id(), sync.mode());
+        Refresh refresh = new Refresh(ourSid, sync, request.getMessageId(), progress);
+        if (sync.mode() == SyncRequest.Mode.REFRESH_ONLY) {
+            search.run(op, request, refresh);
+            return;
+        }
+        consumers.add(progress);
+        SyncNotifications notifications =
+                new SyncNotifications(ourSid, sync.cookie(), progress, () -> consumers.remove(progress));
+        try {
+            persistent.startShaped(op, request, notifications, (initial, same) -> search.run(initial, same, refresh));
+        } catch (RuntimeException e) {
+            consumers.remove(progress);
+            throw e;
+        }
+    }
+
+    /** The consumers in refreshAndPersist mode now, for monitoring. */
+    public List<SyncProgress> consumers() {
+        return List.copyOf(consumers);
+    }
+}
