@@ -84,8 +84,10 @@ public final class TreeComparison {
     }
 
     /**
-     * Polls {@link #difference()} until the trees are equal. Throws {@link AssertionError} with the
-     * last difference (or the last failure to read a tree) when {@code timeout} passes first.
+     * Polls until the trees are equal: entry counts first (cheap while a refresh is far from
+     * done), then {@link #difference()}. Returns how long it took. Throws {@link AssertionError}
+     * with the last difference (or the last failure to read a tree) when {@code timeout} passes
+     * first.
      */
     public Duration awaitConverged(Duration timeout) throws InterruptedException {
         long start = System.nanoTime();
@@ -93,18 +95,33 @@ public final class TreeComparison {
         String last = "no comparison finished";
         do {
             try {
-                Optional<String> difference = difference();
-                if (difference.isEmpty()) {
-                    return Duration.ofNanos(System.nanoTime() - start);
+                int want = TreeSnapshot.count(expected, baseDn);
+                int got = TreeSnapshot.count(actual, baseDn);
+                if (want != got) {
+                    last = actual.name() + " holds " + got + " entries, " + expected.name() + " " + want;
+                } else {
+                    Optional<String> difference = difference();
+                    if (difference.isEmpty()) {
+                        return Duration.ofNanos(System.nanoTime() - start);
+                    }
+                    last = difference.get();
                 }
-                last = difference.get();
             } catch (LDAPException e) {
-                // A consumer restarting or a refresh in progress may refuse for a moment.
+                // A consumer restarting may refuse connections for a moment.
                 last = "reading the trees failed: " + e;
             }
             Thread.sleep(POLL.toMillis());
         } while (System.nanoTime() < deadline);
-        throw new AssertionError("not converged within " + timeout + ": " + last);
+        throw new AssertionError("not converged within " + timeout + ": " + finalReport(last));
+    }
+
+    /** The full difference if it can still be read, else {@code last}. */
+    private String finalReport(String last) {
+        try {
+            return difference().orElse("equal on the final reading (converged just after the deadline)");
+        } catch (LDAPException e) {
+            return last;
+        }
     }
 
     private static void named(StringBuilder report, String what, List<String> dns) {

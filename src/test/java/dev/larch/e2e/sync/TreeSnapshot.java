@@ -54,6 +54,33 @@ record TreeSnapshot(SortedMap<String, byte[]> digests) {
         return new TreeSnapshot(digests);
     }
 
+    /**
+     * How many entries the subtree holds, read without attributes: a cheap first check while a
+     * refresh is still far from done, so polling does not compete with it for the CPU.
+     */
+    static int count(LdapEndpoint server, String baseDn) throws LDAPException {
+        SearchResultListener discard = new SearchResultListener() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public void searchEntryReturned(SearchResultEntry entry) {}
+
+            @Override
+            public void searchReferenceReturned(SearchResultReference reference) {}
+        };
+        try (LDAPConnection c = server.connect()) {
+            SearchRequest search = new SearchRequest(discard, baseDn, SearchScope.SUB, "(objectClass=*)", "1.1");
+            search.setSizeLimit(0);
+            search.setTimeLimitSeconds(0);
+            return c.search(search).getEntryCount();
+        } catch (LDAPException e) {
+            if (ResultCode.NO_SUCH_OBJECT.equals(e.getResultCode())) {
+                return 0;
+            }
+            throw e;
+        }
+    }
+
     boolean sameEntry(String dn, TreeSnapshot other) {
         return Arrays.equals(digests.get(dn), other.digests.get(dn));
     }
