@@ -23,6 +23,28 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * consumers run, after changes made while both were killed with SIGKILL (fewer than the provider's
  * {@link #SESSION_LOG}, so a delta refresh can serve them), and after more changes than that made
  * while they were killed again (a present phase, or a full reload).
+ *
+ * <p>A Larch provider plugs in as a {@link SyncProvider.Starter}, for example:
+ *
+ * <pre>{@code
+ * SyncProvider.Starter larch = (dir, ldif) -> {
+ *     Path data = dir.resolve("data");
+ *     ProcessResult imported = LarchProcess.run("import", "--data", data.toString(), ldif.toString());
+ *     assertEquals(0, imported.exitCode(), imported::toString);
+ *     LarchProcess server = LarchProcess.serve(data).adminPassword("pw").start();
+ *     return new SyncProvider() {
+ *         public String name() { return "larch provider"; }
+ *         public String url() { return server.url(); }
+ *         public String bindDn() { return LarchProcess.ADMIN_DN; }
+ *         public String password() { return "pw"; }
+ *         public void close() { server.stop(); }
+ *     };
+ * };
+ * new ProviderSyncScenario(larch, dir).run();
+ * }</pre>
+ *
+ * <p>Each consumer's slapd.conf and slapd.log ({@code -d sync}) are in its directory under
+ * {@code dir}; a failure message ends with the consumer's last log lines.
  */
 final class ProviderSyncScenario {
     static final GeneratedTree TREE = new GeneratedTree(20_000, 10);

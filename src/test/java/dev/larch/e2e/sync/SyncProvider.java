@@ -16,6 +16,11 @@ import java.nio.file.Path;
  *       {@code ./larch import}), each with {@code entryUUID}, {@code entryCSN},
  *       {@code structuralObjectClass} and the four create/modify stamps, and listen on
  *       {@link #url()} on the loopback interface;
+ *   <li>stamp every entryCSN with a server ID that its cookies carry a CSN for, no newer than
+ *       that CSN: in a present phase slapd's consumer deletes a non-present entry only if the
+ *       cookie covers the entry's entryCSN this way, and silently keeps it otherwise (slapadd
+ *       without {@code -S} stamps server ID 0 while a {@code serverID 1} provider's cookies carry
+ *       only 001: every delete was lost on refreshOnly consumers);
  *   <li>accept a simple bind as {@link #bindDn()}/{@link #password()} that may read every entry and
  *       every operational attribute with no size or time limit and may write every entry: the
  *       consumers replicate as this identity and the scenario makes its changes as it;
