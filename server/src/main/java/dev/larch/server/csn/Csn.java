@@ -37,9 +37,12 @@ public final class Csn implements Comparable<Csn> {
     private static final int MAX_YEAR = 9999;
 
     private final String text;
+    /** Read often (vectors are kept in server ID order), so parsed once. */
+    private final int sid;
 
     private Csn(String text) {
         this.text = text;
+        this.sid = Integer.parseInt(text, 30, 33, 16);
     }
 
     /**
@@ -154,7 +157,7 @@ public final class Csn implements Comparable<Csn> {
 
     /** The ID of the server that made the change. */
     public int sid() {
-        return Integer.parseInt(text, 30, 33, 16);
+        return sid;
     }
 
     public int modifier() {

@@ -88,11 +88,18 @@ public final class SyncResponses {
     /**
      * Sync Info syncIdSet: entries that are present (refreshDeletes false) or deleted (true) by UUID.
      *
-     * @param uuids 16 bytes each, at most {@value #MAX_SYNC_ID_SET}; copied
-     * @throws IllegalArgumentException when a UUID is not 16 bytes or there are too many
+     * <p>Never empty: slapd 2.5's consumer reads an empty set as a null list (liblber's
+     * {@code ber_get_stringbvl} leaves it unset) and then walks it (present) or hands it to
+     * {@code syncrepl_del_nonpresent} (deletes) in servers/slapd/syncrepl.c.
+     *
+     * @param uuids 16 bytes each, 1–{@value #MAX_SYNC_ID_SET}; copied
+     * @throws IllegalArgumentException when a UUID is not 16 bytes, or there are none or too many
      */
     public static SyncInfoValue syncIdSet(
             int messageId, SyncCookie cookie, boolean refreshDeletes, List<byte[]> uuids) {
+        if (uuids.isEmpty()) {
+            throw new IllegalArgumentException("an empty syncIdSet is never sent: slapd's consumer cannot take one");
+        }
         if (uuids.size() > MAX_SYNC_ID_SET) {
             throw new IllegalArgumentException(
                     "a syncIdSet carries at most " + MAX_SYNC_ID_SET + " UUIDs here, not " + uuids.size());

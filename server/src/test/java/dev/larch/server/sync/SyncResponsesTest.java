@@ -20,6 +20,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
+import org.apache.directory.api.ldap.extras.intermediate.syncrepl.SyncInfoValue;
 import org.apache.directory.api.ldap.model.message.Message;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchResultDoneImpl;
@@ -36,6 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What {@link SyncResponses} builds, encoded by the server's own encoder (the Apache factories the
@@ -126,7 +128,7 @@ class SyncResponsesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 1, 256})
+    @ValueSource(ints = {1, 2, 256})
     void syncIdSetsDecodeInUnboundIdWithEveryUuidInOrder(int count) throws Exception {
         for (boolean refreshDeletes : new boolean[] {true, false}) {
             List<UUID> uuids = new ArrayList<>();
@@ -149,6 +151,19 @@ class SyncResponsesTest {
                 assertEquals(COOKIE.format(), theirs.getCookie().stringValue());
             }
         }
+    }
+
+    @Test
+    void anEmptySyncIdSetIsRefusedThoughTheCodecsCouldCarryIt() throws Exception {
+        // slapd 2.5's consumer would walk a null UUID list (syncrepl.c, SYNC_ID_SET): never send one.
+        assertThrows(IllegalArgumentException.class, () -> SyncResponses.syncIdSet(5, COOKIE, false, List.of()));
+
+        // The encoding itself is sound, for the record: an empty SET that UnboundID reads.
+        SyncInfoValue empty = SyncResponses.syncIdSet(5, COOKIE, true, List.of(new byte[16]));
+        empty.setSyncUUIDs(new ArrayList<>());
+        ContentSyncInfoIntermediateResponse theirs = infoOf(empty);
+        assertEquals(List.of(), theirs.getEntryUUIDs());
+        assertTrue(theirs.refreshDeletes());
     }
 
     @Test
