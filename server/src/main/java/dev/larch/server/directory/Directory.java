@@ -131,6 +131,14 @@ public final class Directory {
         }
     }
 
+    /**
+     * The administrator, {@code cn=admin,<suffix>}: the creator and modifier an entry is stamped with
+     * when the server itself writes it (the suffix it creates, an import), as slapadd stamps its rootdn.
+     */
+    public Dn administrator() {
+        return schemaNormalizer.dn("cn=admin," + suffix.getName());
+    }
+
     /** The naming context this directory holds. */
     public Dn suffix() {
         return suffix;

@@ -368,7 +368,9 @@ public final class LdifImporter {
         }
         try {
             Dn parsed = open.directory().schemaNormalizer().dn(dn);
-            Entry entry = newEntries.prepare(parsed, ldifEntry.getEntry(), true, Dn.EMPTY_DN);
+            // Stamped as the administrator where the LDIF names no creator, as slapadd stamps its rootdn.
+            Entry entry = newEntries.prepare(
+                    parsed, ldifEntry.getEntry(), true, open.directory().administrator());
             // Computed from the groups once every entry is in, whatever the LDIF said.
             entry.removeAttributes(memberOfType);
             return new ImportItem(position, dn, entry, null);

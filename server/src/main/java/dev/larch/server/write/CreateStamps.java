@@ -50,7 +50,7 @@ final class CreateStamps {
         }
     }
 
-    /** Adds the stamps the entry lacks: now, {@code by} (none when empty, as for imports), a new UUID. */
+    /** Adds the stamps the entry lacks: now, {@code by} (none when empty), a new UUID. */
     void stamp(Entry entry, Dn by) {
         try {
             long now = System.currentTimeMillis() / 1000;

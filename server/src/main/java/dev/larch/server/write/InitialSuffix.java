@@ -63,7 +63,7 @@ public final class InitialSuffix {
                         + " ./larch import) and set storage.create-suffix = false"));
         NewEntries newEntries = new NewEntries(directory, checker);
         try (WriteTxn txn = directory.store().write()) {
-            newEntries.insert(txn, newEntries.prepare(suffix, entry, false, Dn.EMPTY_DN));
+            newEntries.insert(txn, newEntries.prepare(suffix, entry, false, directory.administrator()));
             txn.commit();
         } catch (ResultCodeException e) {
             throw new IllegalStateException(

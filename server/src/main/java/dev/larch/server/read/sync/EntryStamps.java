@@ -4,6 +4,7 @@ import dev.larch.server.csn.Csn;
 import dev.larch.server.entry.EntryUuid;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
+import org.apache.directory.api.ldap.model.message.SearchResultEntry;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 
@@ -13,6 +14,18 @@ final class EntryStamps {
     static final String ENTRY_CSN_OID = "1.3.6.1.4.1.4203.666.1.7";
 
     private EntryStamps() {}
+
+    /**
+     * {@code response} without memberOf: each server computes it from its own groups (as slapd's
+     * memberof overlay does), so it is never replicated, and a slapd consumer without that overlay
+     * has no such attribute type and would refuse the entry.
+     */
+    static SearchResultEntry withoutComputed(SearchResultEntry response) {
+        response.getEntry().removeAttributes(MEMBER_OF);
+        return response;
+    }
+
+    private static final String MEMBER_OF = "memberOf";
 
     /**
      * The 16 bytes of the entry's entryUUID.

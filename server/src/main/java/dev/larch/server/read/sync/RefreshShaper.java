@@ -79,7 +79,7 @@ final class RefreshShaper implements ResultShaper {
             }
             return flushPresent();
         }
-        SearchResultEntry response = full.get();
+        SearchResultEntry response = EntryStamps.withoutComputed(full.get());
         response.addControl(SyncResponses.state(SyncState.ADD, uuid, null));
         progress.sent();
         return response;

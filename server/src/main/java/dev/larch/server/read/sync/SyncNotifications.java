@@ -53,7 +53,7 @@ final class SyncNotifications implements NotificationShaper {
         SyncCookie state =
                 cookie == null ? new SyncCookie(0, ourSid, CsnVector.of(csn)) : cookie.reply(ourSid, CsnVector.of(csn));
         byte[] uuid = EntryStamps.uuid(change.entry());
-        SearchResultEntry sent = screened;
+        SearchResultEntry sent = EntryStamps.withoutComputed(screened);
         SyncState kind;
         if (change.type() == ChangeType.DELETE) {
             sent = new SearchResultEntryImpl(screened.getMessageId());

@@ -10,6 +10,8 @@ import dev.larch.server.read.SyncRefresh;
 import dev.larch.server.read.psearch.PersistentSearches;
 import dev.larch.server.sync.SyncControlException;
 import dev.larch.server.sync.SyncRequest;
+import dev.larch.server.sync.SyncRequestControlFactory;
+import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
 import org.apache.directory.api.ldap.extras.controls.vlv.VirtualListViewRequest;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
@@ -45,6 +47,8 @@ public final class SyncSearches {
     public SyncSearches(int ourSid, PersistentSearches persistent) {
         this.ourSid = ourSid;
         this.persistent = persistent;
+        // The codec's own decoder drops the connection on a malformed value; ours answers protocolError.
+        SyncRequestControlFactory.install(LdapApiServiceFactory.getSingleton());
     }
 
     /**
