@@ -20,7 +20,6 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import org.apache.directory.api.ldap.codec.api.LdapApiService;
-import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
 import org.apache.directory.api.ldap.codec.standalone.StandaloneLdapApiService;
 import org.apache.directory.api.ldap.extras.controls.SynchronizationModeEnum;
 import org.apache.directory.api.ldap.extras.controls.syncrepl.syncRequest.SyncRequestValue;
@@ -54,11 +53,18 @@ class SyncRequestTest {
 
     private static final String COOKIE = "rid=001,sid=002,csn=20261128152607.123456Z#000000#001#000000";
 
-    /** A codec of its own, so that installing the factory leaves the JVM's singleton as the server has it. */
+    /** A codec with the factory installed, as the server's singleton is once it serves sync searches. */
     private static LdapApiService installed;
+
+    /**
+     * A codec as the library ships it, without the factory: the JVM's singleton cannot stand for it, as a
+     * server started earlier in the same JVM installed the factory there.
+     */
+    private static LdapApiService standalone;
 
     @BeforeAll
     static void installTheFactory() throws Exception {
+        standalone = new StandaloneLdapApiService();
         installed = new StandaloneLdapApiService();
         SyncRequestControlFactory.install(installed);
         SyncRequestControlFactory.install(installed); // idempotent
@@ -66,7 +72,7 @@ class SyncRequestTest {
 
     @Test
     void theStandaloneCodecDecodesTheControlIntoItsValueClass() {
-        Object decoded = decode(LdapApiServiceFactory.getSingleton(), search(refreshAndPersist(true, COOKIE, true)));
+        Object decoded = decode(standalone, search(refreshAndPersist(true, COOKIE, true)));
 
         Request request = assertInstanceOf(SearchRequest.class, decoded);
         assertInstanceOf(SyncRequestValue.class, request.getControl(SyncRequest.OID));
@@ -84,7 +90,7 @@ class SyncRequestTest {
 
     @Test
     void aRefreshOnlyRequestWithoutCookieAsksForAFullRefresh() {
-        for (LdapApiService codec : List.of(LdapApiServiceFactory.getSingleton(), installed)) {
+        for (LdapApiService codec : List.of(standalone, installed)) {
             SyncRequest sync = SyncRequest.from((Request)
                     decode(codec, search(new ContentSyncRequestControl(ContentSyncRequestMode.REFRESH_ONLY))));
 
@@ -162,8 +168,7 @@ class SyncRequestTest {
 
     @Test
     void withoutTheInstalledFactoryAMalformedValueFailsTheWholePdu() {
-        Object decoded =
-                decode(LdapApiServiceFactory.getSingleton(), search(raw(ByteBufUtil.decodeHexDump("30030a0107"))));
+        Object decoded = decode(standalone, search(raw(ByteBufUtil.decodeHexDump("30030a0107"))));
 
         assertFalse(decoded instanceof Request, "the standalone codec refuses the PDU: " + decoded);
     }
