@@ -69,10 +69,7 @@ final class ConfigLoader {
                 metrics(s),
                 tracing(s),
                 new WarmUp(s.integer("server.warm-up-seconds")),
-                new Replication(
-                        s.integer("replication.server-id"),
-                        s.integer("replication.changelog-max-changes"),
-                        s.integer("replication.changelog-max-age-seconds")));
+                replication(s));
         s.requireAllRead();
         requireEqualityIndexes(
                 s, config, "integrity.reference-attributes", config.integrity().referenceAttributes());
@@ -102,6 +99,20 @@ final class ConfigLoader {
                             + "), so that reader slots are left for other clients");
         }
         return config;
+    }
+
+    private static Replication replication(Settings s) throws ConfigException {
+        String consumer = s.value("replication.consumer-dn").strip();
+        if (!consumer.isEmpty() && !Dn.isValid(consumer)) {
+            throw s.error(
+                    "replication.consumer-dn",
+                    "expected a DN such as cn=replicator,dc=example,dc=com, got '" + consumer + "'");
+        }
+        return new Replication(
+                s.integer("replication.server-id"),
+                s.integer("replication.changelog-max-changes"),
+                s.integer("replication.changelog-max-age-seconds"),
+                consumer);
     }
 
     private static String suffix(Settings s) throws ConfigException {

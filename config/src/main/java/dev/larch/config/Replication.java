@@ -8,8 +8,15 @@ package dev.larch.config;
  * @param changelogMaxChanges the most changes the change log keeps; 0 for no bound by count
  * @param changelogMaxAgeSeconds the oldest change the change log keeps, in seconds; 0 for no bound
  *     by age
+ * @param consumerDn the bind DN of replication consumers whose sync searches are not held to the
+ *     search limits; empty for none
  */
-public record Replication(int serverId, long changelogMaxChanges, long changelogMaxAgeSeconds) {
+public record Replication(int serverId, long changelogMaxChanges, long changelogMaxAgeSeconds, String consumerDn) {
+    /** Whether a consumer DN is named. */
+    public boolean hasConsumerDn() {
+        return !consumerDn.isEmpty();
+    }
+
     /** The highest server ID a CSN can carry (three hex digits). */
     public static final int MAX_SERVER_ID = 0xFFF;
 
@@ -17,6 +24,7 @@ public record Replication(int serverId, long changelogMaxChanges, long changelog
         if (serverId < 1 || serverId > MAX_SERVER_ID) {
             throw new IllegalArgumentException("serverId must be 1.." + MAX_SERVER_ID + ", was " + serverId);
         }
+        consumerDn = consumerDn.strip();
         if (changelogMaxChanges < 0 || changelogMaxAgeSeconds < 0) {
             throw new IllegalArgumentException("change log bounds must not be negative");
         }

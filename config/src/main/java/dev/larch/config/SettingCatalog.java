@@ -566,7 +566,15 @@ public final class SettingCatalog {
                             e-syncRefreshRequired when it did not set the reload hint). Each change takes about 70 bytes of
                             the store.""",
                             integer("replication.changelog-max-changes", "1000000", 0, INT_MAX),
-                            integer("replication.changelog-max-age-seconds", "604800", 0, INT_MAX))));
+                            integer("replication.changelog-max-age-seconds", "604800", 0, INT_MAX)),
+                    group("""
+                            The bind DN replication consumers use when it is not the administrator, empty for none. Its sync
+                            searches are not held to the search limits (size, time, look-through), as the administrator's
+                            are not, so a refresh of the whole tree can finish; they still count against
+                            limits.max-long-searches and limits.max-persistent-searches. It reads only what access control
+                            lets it: give it read and search on everything it replicates, for example on the suffix entry
+                            aci: (targetattr = "*")(version 3.0; acl "replication"; allow (read, search)
+                            userdn = "ldap:///cn=replicator,dc=example,dc=com";)""", text("replication.consumer-dn", ""))));
 
     private static final Map<String, Setting> BY_KEY = index();
 

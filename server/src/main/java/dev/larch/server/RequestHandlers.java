@@ -343,7 +343,12 @@ public final class RequestHandlers {
                         new SearchSlots(limits.maxLongSearches(), "limits.max-long-searches"),
                         resultControls,
                         persistentSearches,
-                        new SyncSearches(replication.serverId(), persistentSearches)),
+                        new SyncSearches(
+                                replication.serverId(),
+                                replication.hasConsumerDn()
+                                        ? directory.schemaNormalizer().dn(replication.consumerDn())
+                                        : null,
+                                persistentSearches)),
                 new CompareHandler(directory, access),
                 new AddHandler(
                         directory, open.checker(), writes, access, passwordWork, policies.passwords(), integrity),

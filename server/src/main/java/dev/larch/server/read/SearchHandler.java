@@ -142,7 +142,9 @@ public final class SearchHandler {
                         request.getAttributes(), directory.schemaNormalizer().schema())
                 .withValues(MatchedValues.of(request, filters));
         Dn base = directory.schemaNormalizer().dn(request.getBase());
-        SearchLimits bounds = limits.get().forSession(op.session().isAdmin());
+        SearchLimits bounds = refresh != null && refresh.exemptFromLimits()
+                ? SearchLimits.NONE
+                : limits.get().forSession(op.session().isAdmin());
         PagedSearch page = paging.start(op.session(), request, base, bounds.sizeLimit());
         if (page != null && page.abandons()) {
             // RFC 2696: a page size of 0 ends the paged search (its cookie was taken, so it is released).

@@ -21,6 +21,12 @@ public interface SyncRefresh {
     Plan plan(ReadTxn txn, long baseId);
 
     /**
+     * Whether the search is held to no search limit (size, time, look-through): the configured
+     * replication consumer's ({@code replication.consumer-dn}), whose refresh must reach the whole tree.
+     */
+    boolean exemptFromLimits();
+
+    /**
      * @param candidates the entries to consider, in ID order; null to walk the whole scope in tree order
      *     (parents before children)
      * @param shaper what is sent for each entry and at the end

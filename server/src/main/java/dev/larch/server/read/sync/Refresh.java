@@ -40,15 +40,23 @@ final class Refresh implements SyncRefresh {
     private final SyncRequest request;
     private final int messageId;
     private final SyncProgress progress;
+    private final boolean exemptFromLimits;
 
     /**
      * @param progress told of what the refresh sends, for monitoring
+     * @param exemptFromLimits whether the search is held to no search limit
      */
-    Refresh(int ourSid, SyncRequest request, int messageId, SyncProgress progress) {
+    Refresh(int ourSid, SyncRequest request, int messageId, SyncProgress progress, boolean exemptFromLimits) {
         this.ourSid = ourSid;
         this.request = request;
         this.messageId = messageId;
         this.progress = progress;
+        this.exemptFromLimits = exemptFromLimits;
+    }
+
+    @Override
+    public boolean exemptFromLimits() {
+        return exemptFromLimits;
     }
 
     @Override

@@ -17,6 +17,7 @@ import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.controls.PersistentSearch;
 import org.apache.directory.api.ldap.model.message.controls.SortRequest;
+import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
  * Serves searches carrying the Sync Request control (RFC 4533): a refresh in refreshOnly mode; a
@@ -24,7 +25,8 @@ import org.apache.directory.api.ldap.model.message.controls.SortRequest;
  *
  * <p>Who may: anyone may search; a sync search is an ordinary search to access control (the
  * administrator sees every entry, anyone else what the access rules let it read) and to the limits
- * (a refresh is a long search, bounded by {@code limits.max-long-searches} and the paused-search
+ * (except {@code replication.consumer-dn}'s, held to no size, time or look-through limit; a refresh
+ * is a long search, bounded by {@code limits.max-long-searches} and the paused-search
  * bounds; the persist stage counts as a persistent search, bounded by {@code
  * limits.max-persistent-searches} and {@code limits.persistent-search-queue}). A malformed control or
  * cookie is answered protocolError; sort, paged results, a virtual list view or the persistent
@@ -37,15 +39,21 @@ public final class SyncSearches {
     public static final String OID = SyncRequest.OID;
 
     private final int ourSid;
+    /** The replication identity held to no search limit; null for none. */
+    private final Dn consumer;
+
     private final PersistentSearches persistent;
     private final List<SyncProgress> consumers = new CopyOnWriteArrayList<>();
 
     /**
      * @param ourSid this server's ID ({@code replication.server-id}), in the cookies it sends
+     * @param consumer the bind DN whose sync searches are held to no search limit ({@code
+     *     replication.consumer-dn}), schema-aware; null for none
      * @param persistent where the persist stage waits for changes
      */
-    public SyncSearches(int ourSid, PersistentSearches persistent) {
+    public SyncSearches(int ourSid, Dn consumer, PersistentSearches persistent) {
         this.ourSid = ourSid;
+        this.consumer = consumer;
         this.persistent = persistent;
         // The codec's own decoder drops the connection on a malformed value; ours answers protocolError.
         SyncRequestControlFactory.install(LdapApiServiceFactory.getSingleton());
@@ -73,7 +81,10 @@ public final class SyncSearches {
         String identity =
                 op.session().isAnonymous() ? "" : op.session().boundDn().getName();
         SyncProgress progress = new SyncProgress(identity, op.session().id(), sync.mode());
-        Refresh refresh = new Refresh(ourSid, sync, request.getMessageId(), progress);
+        boolean exempt = consumer != null
+                && !op.session().isAnonymous()
+                && consumer.equals(op.session().boundDn());
+        Refresh refresh = new Refresh(ourSid, sync, request.getMessageId(), progress, exempt);
         if (sync.mode() == SyncRequest.Mode.REFRESH_ONLY) {
             search.run(op, request, refresh);
             return;

@@ -43,10 +43,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SyncBoundsIT {
     private static final String SUFFIX = TestServer.SUFFIX;
+    private static final String REPLICATOR = "cn=replicator," + SUFFIX;
 
     @RegisterExtension
     static final LarchServerExtension larch = LarchServerExtension.withBaseTree()
-            .configured(b -> b.set("replication.changelog-max-changes", 3).set("limits.max-persistent-searches", 1));
+            .configured(b -> b.set("replication.changelog-max-changes", 3)
+                    .set("limits.max-persistent-searches", 1)
+                    .set("limits.size-limit", 3)
+                    .set("replication.consumer-dn", REPLICATOR));
+
 
     private static String unit(String name, int people) throws LDAPException {
         String dn = "ou=" + name + "," + SUFFIX;
@@ -185,6 +190,44 @@ class SyncBoundsIT {
             assertFalse(entry.hasAttribute("userPassword"), "anonymous may not read userPassword");
         }
         assertEquals(List.of(base, person("guarded", 0)), dns, "the denied subtree is not sent");
+    }
+
+    @Test
+    void theReplicationIdentityReadsWhatItsAciGrantsPastTheSizeLimitAndOthersStopAtIt() throws Exception {
+        String base = unit("replicated", 4);
+        LDAPConnection admin = larch.admin();
+        admin.add(
+                REPLICATOR,
+                List.of(
+                        new Attribute("objectClass", "person"),
+                        new Attribute("cn", "replicator"),
+                        new Attribute("sn", "Replicator"),
+                        new Attribute("userPassword", "replicate-Me-9")));
+        admin.modify(
+                base,
+                new Modification(
+                        ModificationType.ADD,
+                        "aci",
+                        "(targetattr = \"*\")(version 3.0; acl \"replication\"; allow (read, search)"
+                                + " userdn = \"ldap:///" + REPLICATOR + "\";)"));
+        admin.modify(
+                person("replicated", 2), new Modification(ModificationType.REPLACE, "userPassword", "pw-Of-Two-2"));
+        try (LDAPConnection replicator = larch.server().anonymous();
+                LDAPConnection other = larch.server().anonymous()) {
+            replicator.bind(REPLICATOR, "replicate-Me-9");
+            List<Object> events = new ArrayList<>();
+            SearchResult whole = refreshOnly(replicator, base, null, false, events);
+            assertEquals(ResultCode.SUCCESS, whole.getResultCode(), whole.toString());
+            assertEquals(5, events.size(), "the unit and its four people, past limits.size-limit (3)");
+            boolean sawPassword = false;
+            for (Object e : events) {
+                sawPassword |= ((SearchResultEntry) e).hasAttribute("userPassword");
+            }
+            assertTrue(sawPassword, "the ACI grants it every attribute, passwords too");
+
+            SearchResult limited = refreshOnly(other, base, null, false, new ArrayList<>());
+            assertEquals(ResultCode.SIZE_LIMIT_EXCEEDED, limited.getResultCode(), "anyone else is held to it");
+        }
     }
 
     @Test
