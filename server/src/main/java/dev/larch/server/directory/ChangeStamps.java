@@ -6,7 +6,7 @@ import java.util.Objects;
 import dev.larch.config.Replication;
 import dev.larch.server.csn.Csn;
 import dev.larch.server.csn.CsnClock;
-import dev.larch.server.entry.EntryUuid;
+import dev.larch.server.entry.EntryUuids;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
@@ -115,7 +115,7 @@ public final class ChangeStamps {
         if (uuid == null || uuid.size() != 1) {
             throw new IllegalStateException("entry " + entry.dn() + " has no entryUUID");
         }
-        return EntryUuid.toBytes(new String(uuid.values()[0], StandardCharsets.US_ASCII));
+        return EntryUuids.toBytes(new String(uuid.values()[0], StandardCharsets.US_ASCII));
     }
 
     private void put(Entry entry, byte[] csn) {

@@ -5,6 +5,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
 
+import dev.larch.server.entry.EntryUuids;
+
 /**
  * Gathers the UUIDs of a present (or delete) phase into syncIdSet batches of at most
  * {@value #BATCH_SIZE}, handing each full batch to a sink at once and the last with {@link #flush()}: at

@@ -3,6 +3,7 @@ package dev.larch.server.sync;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.larch.server.entry.EntryUuids;
 import org.apache.directory.api.ldap.extras.controls.syncrepl.syncDone.SyncDoneValue;
 import org.apache.directory.api.ldap.extras.controls.syncrepl.syncDone.SyncDoneValueImpl;
 import org.apache.directory.api.ldap.extras.controls.syncrepl.syncState.SyncStateValue;

@@ -3,7 +3,7 @@
  * Sync Request control a consumer sends ({@link dev.larch.server.sync.SyncRequest}), the cookies in
  * slapd's grammar ({@link dev.larch.server.sync.SyncCookie}), and the Sync State and Sync Done controls
  * and Sync Info intermediate responses a provider sends ({@link dev.larch.server.sync.SyncResponses}),
- * with entryUUIDs as 16 raw bytes ({@link dev.larch.server.sync.EntryUuids}) and present-phase batching
+ * with entryUUIDs as 16 raw bytes ({@link dev.larch.server.entry.EntryUuids}) and present-phase batching
  * ({@link dev.larch.server.sync.SyncIdSetBatcher}). No store access and no session state: the sync search
  * handler uses these.
  *

@@ -4,6 +4,7 @@ import java.util.Base64;
 
 import com.unboundid.asn1.ASN1Element;
 import com.unboundid.ldap.protocol.LDAPMessage;
+import dev.larch.server.entry.EntryUuids;
 import dev.larch.server.net.LdapMessageEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;

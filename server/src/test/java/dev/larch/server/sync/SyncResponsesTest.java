@@ -15,6 +15,7 @@ import com.unboundid.ldap.sdk.controls.ContentSyncState;
 import com.unboundid.ldap.sdk.controls.ContentSyncStateControl;
 import dev.larch.server.csn.Csn;
 import dev.larch.server.csn.CsnVector;
+import dev.larch.server.entry.EntryUuids;
 import dev.larch.server.net.LdapMessageEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;

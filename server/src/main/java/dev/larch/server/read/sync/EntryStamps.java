@@ -1,7 +1,7 @@
 package dev.larch.server.read.sync;
 
 import dev.larch.server.csn.Csn;
-import dev.larch.server.entry.EntryUuid;
+import dev.larch.server.entry.EntryUuids;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import org.apache.directory.api.ldap.model.message.SearchResultEntry;
@@ -37,7 +37,7 @@ final class EntryStamps {
         if (uuid == null || uuid.size() != 1) {
             throw new IllegalStateException("entry " + entry.dn() + " has no entryUUID");
         }
-        return EntryUuid.toBytes(new String(uuid.values()[0], US_ASCII));
+        return EntryUuids.toBytes(new String(uuid.values()[0], US_ASCII));
     }
 
     /** The entry's entryCSN, or null when it has none or an unreadable one. */

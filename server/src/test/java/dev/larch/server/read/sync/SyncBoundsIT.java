@@ -52,7 +52,6 @@ class SyncBoundsIT {
                     .set("limits.size-limit", 3)
                     .set("replication.consumer-dn", REPLICATOR));
 
-
     private static String unit(String name, int people) throws LDAPException {
         String dn = "ou=" + name + "," + SUFFIX;
         LDAPConnection admin = larch.admin();

@@ -7,18 +7,24 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
+import com.unboundid.asn1.ASN1OctetString;
 import com.unboundid.ldap.sdk.Attribute;
+import com.unboundid.ldap.sdk.Control;
 import com.unboundid.ldap.sdk.DN;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.LDAPSearchException;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.SearchRequest;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
+import com.unboundid.ldap.sdk.SearchScope;
 import com.unboundid.ldap.sdk.controls.ContentSyncDoneControl;
 import com.unboundid.ldap.sdk.controls.ContentSyncInfoIntermediateResponse;
 import com.unboundid.ldap.sdk.controls.ContentSyncInfoType;
+import com.unboundid.ldap.sdk.controls.ContentSyncRequestControl;
 import com.unboundid.ldap.sdk.controls.ContentSyncRequestMode;
 import com.unboundid.ldap.sdk.controls.ContentSyncState;
 import dev.larch.server.testing.LarchServerExtension;
@@ -30,6 +36,7 @@ import static dev.larch.server.read.sync.SyncStream.state;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -203,6 +210,20 @@ class SyncProviderIT {
         assertEquals(
                 ResultCode.SUCCESS,
                 refreshOnly(larch.admin(), SUFFIX, null, false).result().getResultCode());
+    }
+
+    @Test
+    void aMalformedControlValueIsAProtocolErrorOnAConnectionThatStaysUsable() throws Exception {
+        try (LDAPConnection c = larch.server().admin()) {
+            SearchRequest r = new SearchRequest(SUFFIX, SearchScope.BASE, "(objectClass=*)");
+            // A SEQUENCE holding an ENUMERATED 7: no such mode.
+            r.addControl(new Control(ContentSyncRequestControl.SYNC_REQUEST_OID, true, new ASN1OctetString(new byte[] {
+                0x30, 0x03, 0x0a, 0x01, 0x07
+            })));
+            LDAPSearchException refused = assertThrows(LDAPSearchException.class, () -> c.search(r));
+            assertEquals(ResultCode.PROTOCOL_ERROR, refused.getResultCode());
+            assertNotNull(c.getEntry(SUFFIX), "the connection goes on");
+        }
     }
 
     @Test

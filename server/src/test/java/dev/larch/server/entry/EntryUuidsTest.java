@@ -1,4 +1,4 @@
-package dev.larch.server.sync;
+package dev.larch.server.entry;
 
 import java.util.UUID;
 

@@ -1,4 +1,4 @@
-package dev.larch.server.sync;
+package dev.larch.server.entry;
 
 import java.util.HexFormat;
 import java.util.Locale;
@@ -79,7 +79,7 @@ public final class EntryUuids {
      *
      * @throws IllegalArgumentException when it is not 16 bytes long
      */
-    static void checkLength(byte[] bytes) {
+    public static void checkLength(byte[] bytes) {
         if (bytes.length != BYTES) {
             throw new IllegalArgumentException("a syncUUID is " + BYTES + " bytes, not " + bytes.length);
         }
