@@ -544,9 +544,9 @@ public final class SettingCatalog {
                             indexed attributes, one-level searches under their parents) through its own connection pipeline and
                             handlers, over loopback connections only it can make, until the JIT compilers have gone quiet (at
                             most 100 ms of compiling in the last 2 s, after at least 3 s), so that the JVM has compiled the
-                            request path before the first client arrives. This is the most time it may take: on the 2-core
-                            development machine with a million entries it took 12 to 31 s (see "Memory and warm-up" in
-                            docs/operations.md for what it buys).
+                            request path before the first client arrives. This is the most time it may take; a larger store and
+                            fewer cores make it take longer (see "Memory and warm-up" in docs/operations.md for what it
+                            buys).
                             The searches never write, are not in the access log, the operation counters or cn=Monitor, and use
                             no rate quota. A store with few or no entries ends sooner (each search is sent at most 100 times).
                             One log line says what was done and why it ended; a failure is logged and the server opens its port

@@ -39,15 +39,14 @@ import dev.larch.server.auth.policy.PpolicyControls;
 import dev.larch.server.auth.sasl.SaslBinds;
 import dev.larch.server.commit.NoOperation;
 import dev.larch.server.commit.WriteQueue;
+import dev.larch.server.control.AssertionControl;
+import dev.larch.server.control.ReadEntryControl;
 import dev.larch.server.group.MemberOfMaintainer;
 import dev.larch.server.monitor.MonitorSubtreeHandler;
-import dev.larch.server.read.AssertionControl;
 import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.CurrentSearchLimits;
-import dev.larch.server.read.MatchedValues;
 import dev.larch.server.read.Paging;
 import dev.larch.server.read.PausedSearches;
-import dev.larch.server.read.ReadEntryControl;
 import dev.larch.server.read.SearchHandler;
 import dev.larch.server.read.SearchSlots;
 import dev.larch.server.read.VirtualEntries;
@@ -59,6 +58,8 @@ import dev.larch.server.route.OperationRouter;
 import dev.larch.server.route.SupportedControls;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.search.GroupGraph;
+import dev.larch.server.search.MatchedValues;
+import dev.larch.server.search.ResultEntries;
 import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.work.WorkerPool;
 import dev.larch.server.write.AddHandler;
@@ -279,7 +280,7 @@ public final class RequestHandlers {
                 directory.schemaNormalizer(),
                 directory.suffix(),
                 version,
-                SubschemaEntry.build(schema, VirtualEntries.SUBSCHEMA_DN),
+                SubschemaEntry.build(schema, ResultEntries.SUBSCHEMA_DN),
                 extensions,
                 sasl.mechanisms(),
                 controls.oids(),

@@ -16,7 +16,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * The {@code memberOf} values of entries as one client may see them: only those naming a group the
  * client may read. A filter on memberOf ({@code (memberOf=G)}, or the in-chain rule on it) is judged on
  * these values, so it cannot list the members of a group the client may not read; the values a
- * search returns are screened the same way ({@code dev.larch.server.read.ResultEntries}).
+ * search returns are screened the same way ({@code dev.larch.server.search.ResultEntries}).
  *
  * <p>Each group is judged once per operation. Not thread-safe: one operation, one thread at a time,
  * within the decider's transaction.

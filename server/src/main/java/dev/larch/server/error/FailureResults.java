@@ -2,6 +2,7 @@ package dev.larch.server.error;
 
 import dev.larch.server.protocol.WireResultCode;
 import dev.larch.server.store.ChangeTooLargeException;
+import dev.larch.server.store.ReadersFullException;
 import dev.larch.server.store.StoreClosedException;
 import dev.larch.server.store.StoreFullException;
 import org.apache.directory.api.ldap.model.exception.LdapException;
@@ -14,7 +15,6 @@ import org.apache.directory.api.ldap.model.message.Referral;
 import org.apache.directory.api.ldap.model.message.ReferralImpl;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
-import org.lmdbjava.Env.ReadersFullException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -11,12 +11,11 @@ import dev.larch.server.protocol.ConnectionEvent;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.protocol.Session;
-import dev.larch.server.read.AttributeSelection;
-import dev.larch.server.read.ResultEntries;
-import dev.larch.server.read.VirtualEntries;
+import dev.larch.server.search.AttributeSelection;
 import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.search.ResultEntries;
 import dev.larch.server.search.Tri;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.message.AddRequest;
@@ -59,7 +58,7 @@ public final class MonitorSubtreeHandler implements RequestHandler {
     private final FilterCompiler filters;
     private final AccessControl access;
     private final MonitoredServer server;
-    private final ResultEntries results = new ResultEntries(VirtualEntries.SUBSCHEMA_DN, null);
+    private final ResultEntries results = new ResultEntries(null);
     private final Dn root;
 
     public MonitorSubtreeHandler(

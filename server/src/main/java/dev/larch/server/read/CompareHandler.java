@@ -1,6 +1,7 @@
 package dev.larch.server.read;
 
 import dev.larch.server.access.AccessControl;
+import dev.larch.server.control.AssertionControl;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;

@@ -6,6 +6,7 @@ import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.protocol.AbsoluteFilters;
+import dev.larch.server.search.ResultEntries;
 import dev.larch.server.store.DnTree;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
 import org.apache.directory.api.ldap.model.entry.Entry;
@@ -17,7 +18,6 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * and the subschema subentry. Built once at start-up.
  */
 public final class VirtualEntries {
-    public static final String SUBSCHEMA_DN = "cn=Subschema";
     public static final String WHO_AM_I_OID = "1.3.6.1.4.1.4203.1.11.3";
     /** RFC 4511 §4.14; offered only when the server has a certificate. */
     public static final String START_TLS_OID = "1.3.6.1.4.1.1466.20037";
@@ -67,7 +67,7 @@ public final class VirtualEntries {
             List<String> saslMechanisms,
             List<String> controls,
             String monitorContext) {
-        this.subschemaDn = schemaNormalizer.dn(SUBSCHEMA_DN);
+        this.subschemaDn = schemaNormalizer.dn(ResultEntries.SUBSCHEMA_DN);
         this.rootDse = stored(
                 rootDse(schemaNormalizer, suffix, version, extensions, saslMechanisms, controls, monitorContext));
         this.subschema = stored(schemaNormalizer.fromClient(subschemaDn, subschema));
@@ -96,7 +96,7 @@ public final class VirtualEntries {
                 e.add("supportedControl", controls.toArray(String[]::new));
             }
             e.add("supportedFeatures", FEATURES);
-            e.add("subschemaSubentry", SUBSCHEMA_DN);
+            e.add("subschemaSubentry", ResultEntries.SUBSCHEMA_DN);
             if (monitorContext != null) {
                 e.add("monitorContext", monitorContext);
             }

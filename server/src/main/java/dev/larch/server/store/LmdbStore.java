@@ -280,11 +280,15 @@ public final class LmdbStore implements AutoCloseable {
      * Begins a read transaction; close it promptly, since an open reader pins old pages.
      *
      * @throws StoreClosedException once {@link #close} began
+     * @throws ReadersFullException when every reader slot is taken
      */
     public ReadTxn read() {
         gate.enter();
         try {
             return new ReadTxn(this, env.txnRead());
+        } catch (Env.ReadersFullException e) {
+            gate.leave();
+            throw new ReadersFullException(e);
         } catch (RuntimeException e) {
             gate.leave();
             throw e;

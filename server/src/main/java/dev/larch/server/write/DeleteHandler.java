@@ -6,14 +6,14 @@ import java.util.Deque;
 
 import dev.larch.server.access.AccessControl;
 import dev.larch.server.commit.WriteQueue;
+import dev.larch.server.control.AssertionControl;
+import dev.larch.server.control.ReadEntryControl;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
-import dev.larch.server.read.AssertionControl;
 import dev.larch.server.read.CurrentSearchLimits;
-import dev.larch.server.read.ReadEntryControl;
 import dev.larch.server.read.SearchLimits;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.store.IdCursor;

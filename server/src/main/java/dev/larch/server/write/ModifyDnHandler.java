@@ -7,13 +7,13 @@ import java.util.Set;
 
 import dev.larch.server.access.AccessControl;
 import dev.larch.server.commit.WriteQueue;
+import dev.larch.server.control.AssertionControl;
+import dev.larch.server.control.ReadEntryControl;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
-import dev.larch.server.read.AssertionControl;
-import dev.larch.server.read.ReadEntryControl;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.ldap.model.entry.Attribute;

@@ -7,7 +7,9 @@ import java.util.concurrent.TimeUnit;
 
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
+import dev.larch.server.search.AttributeSelection;
 import dev.larch.server.search.Filter;
+import dev.larch.server.search.ResultEntries;
 import dev.larch.server.search.SearchCursor;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.testing.Ldif;
@@ -142,7 +144,7 @@ class StreamingSearchTest {
                 txn,
                 cursor,
                 AttributeSelection.of(List.of(), tree.schema),
-                new ResultEntries(VirtualEntries.SUBSCHEMA_DN),
+                new ResultEntries(null),
                 pauses,
                 workers,
                 longSearches,

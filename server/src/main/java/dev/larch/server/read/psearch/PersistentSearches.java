@@ -16,12 +16,11 @@ import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.SubordinateScope;
-import dev.larch.server.read.AttributeSelection;
 import dev.larch.server.read.Paging;
-import dev.larch.server.read.ResultEntries;
-import dev.larch.server.read.VirtualEntries;
+import dev.larch.server.search.AttributeSelection;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.search.GroupGraph;
+import dev.larch.server.search.ResultEntries;
 import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
@@ -93,8 +92,7 @@ public final class PersistentSearches implements ChangeObserver {
         this.filters = filters;
         this.writes = writes;
         GroupGraph groups = new GroupGraph(directory, filters, planner);
-        this.sources = new ChangeView.Sources(
-                access, filters, groups, new ResultEntries(VirtualEntries.SUBSCHEMA_DN, directory));
+        this.sources = new ChangeView.Sources(access, filters, groups, new ResultEntries(directory));
         this.maxSearches = maxSearches;
         this.queueBound = queueBound;
     }
@@ -150,7 +148,7 @@ public final class PersistentSearches implements ChangeObserver {
             }
         }
         Dn base = directory.schemaNormalizer().dn(request.getBase());
-        if (base.isEmpty() || base.equals(directory.schemaNormalizer().dn(VirtualEntries.SUBSCHEMA_DN))) {
+        if (base.isEmpty() || base.equals(directory.schemaNormalizer().dn(ResultEntries.SUBSCHEMA_DN))) {
             throw new ResultCodeException(
                     ResultCodeEnum.UNWILLING_TO_PERFORM,
                     "a persistent search needs a base in the directory: the root DSE and the subschema do not change");

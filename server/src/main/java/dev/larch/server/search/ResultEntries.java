@@ -1,4 +1,4 @@
-package dev.larch.server.read;
+package dev.larch.server.search;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,10 +6,6 @@ import java.util.List;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
-import dev.larch.server.search.EntryScreen;
-import dev.larch.server.search.Filter;
-import dev.larch.server.search.GroupGraph;
-import dev.larch.server.search.Tri;
 import dev.larch.server.store.DnTree;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
@@ -36,16 +32,14 @@ public final class ResultEntries {
 
     private static final Filter ANY = new Filter.And(List.of());
 
-    private final String subschemaDn;
+    /** The subschema subentry's DN (RFC 4512 section 4.2), named by every entry's subschemaSubentry. */
+    public static final String SUBSCHEMA_DN = "cn=Subschema";
+
     /** Resolves the groups memberOf names, to judge each for the client; null where no store is behind the entries. */
     private final Directory directory;
 
-    ResultEntries(String subschemaDn) {
-        this(subschemaDn, null);
-    }
-
-    public ResultEntries(String subschemaDn, Directory directory) {
-        this.subschemaDn = subschemaDn;
+    /** @param directory resolves the groups memberOf names; null where no store is behind the entries */
+    public ResultEntries(Directory directory) {
         this.directory = directory;
     }
 
@@ -86,7 +80,7 @@ public final class ResultEntries {
                 add(entry, computed("entryDN", typesOnly, stored.dn()));
             }
             if (selection.includesComputed(SUBSCHEMA_SUBENTRY)) {
-                add(entry, computed("subschemaSubentry", typesOnly, subschemaDn));
+                add(entry, computed("subschemaSubentry", typesOnly, SUBSCHEMA_DN));
             }
             // The naming context's root carries the store's contextCSN, as slapd's does.
             if (stored.parentId() == DnTree.NO_PARENT

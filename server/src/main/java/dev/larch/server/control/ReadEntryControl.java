@@ -1,4 +1,4 @@
-package dev.larch.server.read;
+package dev.larch.server.control;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -12,9 +12,11 @@ import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.BerSequenceOf;
 import dev.larch.server.protocol.Session;
+import dev.larch.server.search.AttributeSelection;
 import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.search.ResultEntries;
 import dev.larch.server.search.Tri;
 import dev.larch.server.store.ReadTxn;
 import org.apache.directory.api.asn1.util.Asn1Buffer;
@@ -70,7 +72,7 @@ public final class ReadEntryControl {
     private ReadEntryControl(String oid, String name, AccessControl access, Directory directory) {
         PreEncodedControlFactory.register(codec, PRE_READ_OID, POST_READ_OID);
         SchemaManager schema = directory.schemaNormalizer().schema();
-        this.results = new ResultEntries(VirtualEntries.SUBSCHEMA_DN, directory);
+        this.results = new ResultEntries(directory);
         this.oid = oid;
         this.name = name;
         this.access = access;

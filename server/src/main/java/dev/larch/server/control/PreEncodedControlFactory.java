@@ -1,4 +1,4 @@
-package dev.larch.server.read;
+package dev.larch.server.control;
 
 import org.apache.directory.api.asn1.util.Asn1Buffer;
 import org.apache.directory.api.ldap.codec.api.AbstractControlFactory;

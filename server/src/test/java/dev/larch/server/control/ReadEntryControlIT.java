@@ -1,4 +1,4 @@
-package dev.larch.server.read;
+package dev.larch.server.control;
 
 import java.util.Arrays;
 

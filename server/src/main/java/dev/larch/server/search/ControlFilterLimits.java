@@ -1,4 +1,4 @@
-package dev.larch.server.read;
+package dev.larch.server.search;
 
 import java.util.Arrays;
 
@@ -46,7 +46,7 @@ public final class ControlFilterLimits {
      * @throws ResultCodeException as for a search filter: protocolError past the depth, adminLimitExceeded
      *     past the element count, each naming its key
      */
-    static void check(String control, byte[]... elements) {
+    public static void check(String control, byte[]... elements) {
         Bounds b = bounds;
         long count = 0;
         for (byte[] element : elements) {

@@ -1,4 +1,4 @@
-package dev.larch.server.read;
+package dev.larch.server.search;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -18,11 +18,11 @@ import org.apache.directory.api.ldap.model.message.SearchRequest;
  *
  * <p>Stateless and thread-safe.
  */
-final class BerFilter {
+public final class BerFilter {
     private BerFilter() {}
 
     /** The filter encoded by exactly {@code value}, or null when it is absent or not one filter. */
-    static ExprNode decode(byte[] value) {
+    public static ExprNode decode(byte[] value) {
         if (value == null || value.length == 0) {
             return null;
         }

@@ -1,10 +1,12 @@
-package dev.larch.server.read;
+package dev.larch.server.control;
 
 import dev.larch.server.access.AccessControl;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Session;
 import dev.larch.server.protocol.WireResultCode;
+import dev.larch.server.search.BerFilter;
+import dev.larch.server.search.ControlFilterLimits;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.search.Tri;

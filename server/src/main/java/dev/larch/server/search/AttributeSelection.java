@@ -1,4 +1,4 @@
-package dev.larch.server.read;
+package dev.larch.server.search;
 
 import java.util.HashSet;
 import java.util.List;
@@ -54,7 +54,7 @@ public final class AttributeSelection {
     }
 
     /** The same attributes, of whose values only those {@code values} matches are sent; null for all. */
-    AttributeSelection withValues(MatchedValues values) {
+    public AttributeSelection withValues(MatchedValues values) {
         return new AttributeSelection(allUser, allOperational, named, schema, values);
     }
 

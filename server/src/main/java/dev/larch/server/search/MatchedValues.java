@@ -1,4 +1,4 @@
-package dev.larch.server.read;
+package dev.larch.server.search;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -8,9 +8,6 @@ import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.BerSequenceOf;
-import dev.larch.server.search.Filter;
-import dev.larch.server.search.FilterCompiler;
-import dev.larch.server.search.Tri;
 import org.apache.directory.api.ldap.model.filter.ExprNode;
 import org.apache.directory.api.ldap.model.message.Control;
 import org.apache.directory.api.ldap.model.message.Request;

@@ -1,4 +1,4 @@
-package dev.larch.server.read;
+package dev.larch.server.control;
 
 import com.unboundid.ldap.sdk.CompareRequest;
 import com.unboundid.ldap.sdk.Control;
