@@ -36,6 +36,7 @@ import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.quota.RateLimitingHandler;
 import dev.larch.server.read.CurrentSearchLimits;
 import dev.larch.server.reload.LiveSettings;
+import dev.larch.server.route.OperationRouter;
 import dev.larch.server.search.ControlFilterLimits;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.StaleReaderSweeper;
@@ -162,8 +163,9 @@ public final class LarchServer implements AutoCloseable {
             AccessControl access = AccessControl.open(
                     open.directory(), aciSchema, AccessFile.load(config.access().file(), new AciParser(aciSchema)));
             CurrentSearchLimits searchLimits = new CurrentSearchLimits(CurrentSearchLimits.of(config.limits()));
-            RequestHandler handler = RequestHandlers.over(
+            OperationRouter router = RequestHandlers.over(
                     open, schema, config, credentials, writes, workers, Version.get(), access, searchLimits);
+            RequestHandler handler = router;
             if (config.logging().auditLogFile() != null) {
                 // Next to the handlers: every write a client made, whatever the quotas and counters did.
                 handler = new AuditLoggingHandler(handler, PasswordAttributes.of(schema));
@@ -175,6 +177,7 @@ public final class LarchServer implements AutoCloseable {
                     access,
                     workers,
                     writes,
+                    router.syncSearches(),
                     Version.get(),
                     config.suffix());
             // cn=Monitor inside the quotas (its searches pay for their rate), counting outside them.

@@ -40,9 +40,10 @@ final class VerifyCommand implements Callable<Integer> {
                         report.problems() - report.listed().size());
             }
             System.out.printf(
-                    "Verified %,d entries and %,d index records in %.1f s: %s%n",
+                    "Verified %,d entries, %,d index records and %,d change log records in %.1f s: %s%n",
                     report.entries(),
                     report.indexRecords(),
+                    report.changes(),
                     (System.nanoTime() - start) / 1e9,
                     report.clean() ? "clean" : report.problems() + " disagreements");
             return report.clean() ? 0 : 1;

@@ -35,7 +35,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * rebuilt up that chain, which must reach the suffix without a loop), and is reached through the
  * DN tree; the DN tree names only entries, each under its own parent; every index holds exactly the keys the entries give it;
  * every entry's stored {@code memberOf} values are the groups that hold it ({@link
- * MemberOfMaintainer#wanted}, one member-index lookup per entry, each group read once).
+ * MemberOfMaintainer#wanted}, one member-index lookup per entry, each group read once); every entry
+ * has one entryUUID, held by no other, and one entryCSN ({@link StampCheck}); the change log is well
+ * formed and agrees with the contextCSN and the entries ({@link ChangeLogCheck}).
  *
  * <p>Exactness is proven by counting: each entry's expected records are looked up one by one, and
  * when a database holds more records than the entries account for, its records are walked to name
@@ -70,14 +72,17 @@ public final class StoreVerifier {
             store.indexes().refs().forEach(ref -> expected.put(ref, 0L));
             Progress steps = Progress.to(progress, "verified entries", txn.entryCount());
             GroupGraph.Loaded groups = new GroupGraph.Loaded();
+            StampCheck stamps = new StampCheck();
             try (IdCursor ids = txn.allEntries()) {
                 for (long id = ids.next(); id != ReadTxn.NOT_FOUND; id = ids.next()) {
-                    checkEntry(txn, probe, id, expected, groups, report);
+                    checkEntry(txn, probe, id, expected, groups, stamps, report);
                     report.entryChecked();
                     steps.step();
                 }
             }
             steps.finish();
+            stamps.sharedUuids(txn, directory, report);
+            new ChangeLogCheck(directory).check(txn, report);
             long dnRecords = txn.dnRecordCount();
             if (dnRecords != report.entries()) {
                 report.problem("the DN tree holds " + dnRecords + " records for " + report.entries() + " entries");
@@ -103,6 +108,7 @@ public final class StoreVerifier {
             long id,
             Map<IndexRef, Long> expected,
             GroupGraph.Loaded groups,
+            StampCheck stamps,
             VerifyReport report) {
         StoredEntry entry;
         Dn dn;
@@ -121,6 +127,7 @@ public final class StoreVerifier {
         } else {
             checkParent(txn, entry, dn, report);
         }
+        stamps.entry(entry, report);
         if (directory.resolve(txn, dn) != id) {
             report.problem("the DN tree does not lead to entry " + id + " (" + entry.dn() + ")");
         }

@@ -17,6 +17,7 @@ public final class VerifyReport {
     private long problems;
     private long entries;
     private long indexRecords;
+    private long changes;
 
     void problem(String what) {
         problems++;
@@ -29,11 +30,15 @@ public final class VerifyReport {
         entries++;
     }
 
+    void changeChecked() {
+        changes++;
+    }
+
     void indexRecordsChecked(long n) {
         indexRecords += n;
     }
 
-    /** Whether entries, the DN tree and every index agree. */
+    /** Whether entries, their stamps, the DN tree, every index and the change log agree. */
     public boolean clean() {
         return problems == 0;
     }
@@ -53,5 +58,10 @@ public final class VerifyReport {
 
     public long indexRecords() {
         return indexRecords;
+    }
+
+    /** The change log records checked. */
+    public long changes() {
+        return changes;
     }
 }

@@ -15,9 +15,11 @@ import java.util.Map;
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.read.sync.SyncProgress;
 import dev.larch.server.store.DnTree;
 import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.StoreStatistics;
+import dev.larch.server.sync.SyncRequest;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
@@ -28,8 +30,9 @@ import org.apache.directory.api.ldap.model.schema.AttributeType;
 /**
  * The {@code cn=Monitor} subtree as of now, laid out as OpenLDAP's back-monitor lays out its own
  * ({@code cn=Connections}, {@code cn=Operations}, {@code cn=Statistics}, {@code cn=Time},
- * {@code cn=Databases}) plus Larch's {@code cn=Result Codes}, {@code cn=Queues}, {@code cn=Indexes}
- * and {@code cn=JVM}. Counters are {@code monitorCounter} values (operations:
+ * {@code cn=Databases}) plus Larch's {@code cn=Result Codes}, {@code cn=Queues}, {@code cn=Replication}
+ * (the change log, and one {@code cn=Consumer <connection ID>} per refreshAndPersist consumer),
+ * {@code cn=Indexes} and {@code cn=JVM}. Counters are {@code monitorCounter} values (operations:
  * {@code monitorOpInitiated} and {@code monitorOpCompleted}), times {@code monitorTimestamp}, other
  * facts {@code monitoredInfo}.
  *
@@ -120,10 +123,57 @@ final class MonitorTree {
                         "monitoredInfo",
                         Long.toString(Duration.between(server.started(), now).toSeconds()));
 
+        replication(b);
         databases(b);
         indexes(b);
         jvm(b);
         return b.nodes();
+    }
+
+    private void replication(Builder b) {
+        b.container("Replication", "content synchronization (RFC 4533): the change log and the consumers");
+        b.counter("cn=Entries Sent,cn=Replication", server.syncEntriesSent())
+                .text("description", "entries and change notices sent by sync searches since start, either mode");
+        MonitoredServer.ChangeLogState log = server.changeLog();
+        if (log != null) { // null: closing, the store can no longer be read
+            Attributes context = b.entry("cn=Context CSN,cn=Replication," + ROOT, "monitoredObject")
+                    .text("description", "the store's contextCSN: the newest change of each server ID");
+            log.contextCsns().forEach(csn -> context.text("contextCSN", csn));
+            b.counter("cn=Change Log,cn=Replication", log.records())
+                    .text("description", "changes in the change log, which refreshes from a cookie read");
+            Attributes oldest = b.entry("cn=Oldest Change,cn=Replication," + ROOT, "monitoredObject")
+                    .text("description", "the CSN of the oldest change in the log; none when it is empty");
+            if (log.oldest() != null) {
+                oldest.text("monitoredInfo", log.oldest());
+            }
+            Attributes floor = b.entry("cn=Change Log Floor,cn=Replication," + ROOT, "monitoredObject")
+                    .text(
+                            "description",
+                            "the CSN of the newest change no longer in the log (trimmed or replaced by an"
+                                    + " import); a cookie below it is answered with a full refresh");
+            if (log.floor() != null) {
+                floor.text("monitoredInfo", log.floor());
+            }
+        }
+        for (SyncProgress consumer : server.syncConsumers()) {
+            Attributes c = b.entry(
+                            "cn=Consumer " + consumer.connection() + ",cn=Replication," + ROOT, "monitoredObject")
+                    .number("monitorConnectionNumber", consumer.connection())
+                    .text("larchSyncMode", modeName(consumer.mode()))
+                    .text("larchSyncPhase", consumer.phase().name().toLowerCase(Locale.ROOT))
+                    .number("monitorCounter", consumer.entriesSent());
+            if (!consumer.identity().isEmpty()) {
+                c.text("monitorConnectionAuthzDN", consumer.identity());
+            }
+            if (!consumer.sentUpTo().isEmpty()) {
+                c.text("larchSyncSentUpTo", consumer.sentUpTo());
+            }
+        }
+    }
+
+    /** RFC 4533's name of a mode. */
+    private static String modeName(SyncRequest.Mode mode) {
+        return mode == SyncRequest.Mode.REFRESH_ONLY ? "refreshOnly" : "refreshAndPersist";
     }
 
     private void databases(Builder b) {

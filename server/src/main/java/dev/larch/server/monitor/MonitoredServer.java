@@ -3,13 +3,19 @@ package dev.larch.server.monitor;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 import dev.larch.server.commit.WriteQueue;
+import dev.larch.server.read.sync.SyncProgress;
+import dev.larch.server.read.sync.SyncSearches;
 import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.LmdbStore;
+import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.StoreClosedException;
 import dev.larch.server.store.StoreStatistics;
 import dev.larch.server.work.WorkerPool;
@@ -19,6 +25,7 @@ import dev.larch.server.work.WorkerPool;
  * when asked (the store's LMDB numbers, queue depths, JVM memory). Thread-safe; every reading is taken
  * at the moment it is asked for.
  *
+ * @param sync the content-synchronization searches; null when none are served
  * @param version the server version, as the root DSE shows it
  * @param started when the server started serving
  * @param suffix the naming context, as configured
@@ -29,6 +36,7 @@ public record MonitoredServer(
         LmdbStore store,
         WorkerPool workers,
         WriteQueue writes,
+        SyncSearches sync,
         String version,
         Instant started,
         String suffix,
@@ -44,6 +52,54 @@ public record MonitoredServer(
         } catch (StoreClosedException e) {
             return null;
         }
+    }
+
+    /**
+     * The change log and the contextCSN now, read in one transaction; null once the store is
+     * closing.
+     */
+    public ChangeLogState changeLog() {
+        if (!store.isOpen()) {
+            return null;
+        }
+        try (ReadTxn txn = store.read()) {
+            List<String> context = new ArrayList<>();
+            for (byte[] csn : txn.contextCsns()) {
+                context.add(new String(csn, StandardCharsets.US_ASCII));
+            }
+            return new ChangeLogState(
+                    txn.changeLogSize(), text(txn.oldestLoggedChange()), text(txn.changeLogFloor()), context);
+        } catch (StoreClosedException e) {
+            return null;
+        }
+    }
+
+    private static String text(byte[] csn) {
+        return csn == null ? null : new String(csn, StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * The change log as monitoring shows it.
+     *
+     * @param records how many changes it holds
+     * @param oldest the CSN of the oldest, or null when it is empty
+     * @param floor the CSN of the newest change no longer in it, or null when it holds every change
+     * @param contextCsns the store's contextCSN, one CSN per server ID
+     */
+    public record ChangeLogState(long records, String oldest, String floor, List<String> contextCsns) {
+        public ChangeLogState {
+            contextCsns = List.copyOf(contextCsns);
+        }
+    }
+
+    /** The refreshAndPersist consumers connected now; none when no sync searches are served. */
+    public List<SyncProgress> syncConsumers() {
+        return sync == null ? List.of() : sync.consumers();
+    }
+
+    /** Entries every sync search sent since start (see {@link SyncSearches#entriesSent()}). */
+    public long syncEntriesSent() {
+        return sync == null ? 0 : sync.entriesSent();
     }
 
     /** Index lookups by search planning since start (see {@link LmdbStore#indexes()}). */

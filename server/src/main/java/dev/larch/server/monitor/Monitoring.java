@@ -11,6 +11,7 @@ import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.protocol.ByteCounts;
 import dev.larch.server.protocol.RequestHandler;
+import dev.larch.server.read.sync.SyncSearches;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.work.WorkerPool;
 import org.slf4j.Logger;
@@ -46,6 +47,8 @@ public final class Monitoring implements AutoCloseable {
     }
 
     /**
+     * @param sync the content-synchronization searches, shown under {@code cn=Replication}; null when
+     *     none are served
      * @param version the server version, shown in {@code cn=Monitor} and {@code larch_info}
      * @param suffix the naming context, shown under {@code cn=Databases}
      */
@@ -56,6 +59,7 @@ public final class Monitoring implements AutoCloseable {
             AccessControl access,
             WorkerPool workers,
             WriteQueue writes,
+            SyncSearches sync,
             String version,
             String suffix) {
         Monitoring m = new Monitoring(settings, schema, access);
@@ -65,6 +69,7 @@ public final class Monitoring implements AutoCloseable {
                     store,
                     workers,
                     writes,
+                    sync,
                     version,
                     Instant.now(),
                     suffix,

@@ -3,11 +3,14 @@ package dev.larch.server.monitor;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
 
+import dev.larch.server.read.sync.SyncProgress;
 import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.StoreStatistics;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
@@ -145,9 +148,39 @@ final class PrometheusMetrics {
                 })
                 .register(registry);
 
+        replication(registry, server);
         lmdb(registry, server);
         jvm(registry);
         return registry;
+    }
+
+    /** Aggregates only: a label per consumer (its connection ID) would grow without bound. */
+    private static void replication(PrometheusRegistry registry, MonitoredServer server) {
+        gauge(registry, "larch_changelog_records", "Changes in the change log (content synchronization)", null, cb -> {
+            MonitoredServer.ChangeLogState log = server.changeLog();
+            if (log != null) {
+                cb.call((double) log.records());
+            }
+        });
+        GaugeWithCallback.builder()
+                .name("larch_sync_consumers")
+                .help("RefreshAndPersist sync consumers connected, by phase (refresh, persist)")
+                .labelNames("phase")
+                .callback(cb -> {
+                    Map<SyncProgress.Phase, Integer> byPhase = new EnumMap<>(SyncProgress.Phase.class);
+                    for (SyncProgress consumer : server.syncConsumers()) {
+                        byPhase.merge(consumer.phase(), 1, Integer::sum);
+                    }
+                    for (SyncProgress.Phase phase : List.of(SyncProgress.Phase.REFRESH, SyncProgress.Phase.PERSIST)) {
+                        cb.call(byPhase.getOrDefault(phase, 0), phase.name().toLowerCase(Locale.ROOT));
+                    }
+                })
+                .register(registry);
+        counter(
+                registry,
+                "larch_sync_entries_sent",
+                "Entries and change notices sent by sync searches (RFC 4533), either mode",
+                cb -> cb.call((double) server.syncEntriesSent()));
     }
 
     private static void lmdb(PrometheusRegistry registry, MonitoredServer server) {

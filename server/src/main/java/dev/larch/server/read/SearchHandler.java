@@ -118,6 +118,11 @@ public final class SearchHandler {
         this.references = new ContinuationReferences(directory.schemaNormalizer());
     }
 
+    /** The sync searches this handler serves, for monitoring; null when the control is not offered. */
+    public SyncSearches syncSearches() {
+        return sync;
+    }
+
     public void handle(Operation op, SearchRequest request) {
         if (sync != null && request.getControl(SyncSearches.OID) != null) {
             // Its refresh is this very search, shaped by the sync search; then, maybe, its changes.

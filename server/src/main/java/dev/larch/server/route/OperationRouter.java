@@ -13,6 +13,7 @@ import dev.larch.server.protocol.Session;
 import dev.larch.server.read.CompareHandler;
 import dev.larch.server.read.SearchHandler;
 import dev.larch.server.read.VirtualEntries;
+import dev.larch.server.read.sync.SyncSearches;
 import dev.larch.server.referral.ReferralGate;
 import dev.larch.server.write.AddHandler;
 import dev.larch.server.write.DeleteHandler;
@@ -100,6 +101,11 @@ public final class OperationRouter implements RequestHandler {
         this.delete = delete;
         this.modify = modify;
         this.modifyDn = modifyDn;
+    }
+
+    /** The content-synchronization searches served, for monitoring; null when none are. */
+    public SyncSearches syncSearches() {
+        return search.syncSearches();
     }
 
     /** Requests that change the directory, and so may wait in the write queue. */

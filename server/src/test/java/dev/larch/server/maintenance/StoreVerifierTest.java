@@ -2,6 +2,7 @@ package dev.larch.server.maintenance;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -12,17 +13,23 @@ import dev.larch.server.StoredDirectory;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.AttributeCatalog;
 import dev.larch.server.entry.EntryCodec;
+import dev.larch.server.entry.EntryUuids;
+import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.store.ChangeLogTampering;
 import dev.larch.server.store.IndexKeys;
 import dev.larch.server.store.IndexRef;
+import dev.larch.server.store.LoggedChange;
 import dev.larch.server.store.WriteTxn;
 import dev.larch.server.testing.TestServer;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
+import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,6 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The offline integrity check finds each kind of disagreement between entries, the DN tree and indexes. */
 class StoreVerifierTest {
     private static final String PERSON = "uid=verified,ou=people," + TestServer.SUFFIX;
+    private static final String ENTRY_UUID = "1.3.6.1.1.16.4";
+    private static final String ENTRY_CSN = "1.3.6.1.4.1.4203.666.1.7";
     private static final IndexRef SN_EQUALITY = new IndexRef("2.5.4.4", IndexKind.EQUALITY);
 
     @TempDir
@@ -186,5 +195,124 @@ class StoreVerifierTest {
         assertFinds(report, "the DN tree holds 5 records for 4 entries");
         assertFinds(report, "names entry");
         assertFinds(report, "whose parent is");
+    }
+
+    /** The person as an API entry, with {@code change} applied, written back without a new stamp. */
+    private static void rewrite(WriteTxn txn, Directory directory, StoredEntry person, EntryChange change) {
+        Entry entry = directory.schemaNormalizer().toEntry(person);
+        try {
+            change.apply(entry);
+        } catch (LdapException e) {
+            throw new IllegalStateException(e);
+        }
+        directory.replaceUntold(txn, person, entry);
+    }
+
+    private interface EntryChange {
+        void apply(Entry entry) throws LdapException;
+    }
+
+    /** A change log record of the person's with {@code csn}. */
+    private static LoggedChange record(StoredEntry person, String csn) {
+        return new LoggedChange(
+                csn.getBytes(US_ASCII),
+                LoggedChange.Kind.MODIFY,
+                person.id(),
+                EntryUuids.toBytes(new String(person.attribute(ENTRY_UUID).values()[0], US_ASCII)));
+    }
+
+    @Test
+    void aStoreWithLoggedChangesIsClean() throws Exception {
+        tamper((txn, directory, person) -> {
+            Entry entry = directory.schemaNormalizer().toEntry(person);
+            try {
+                entry.add("description", "logged");
+            } catch (LdapException e) {
+                throw new IllegalStateException(e);
+            }
+            directory.replace(txn, person, entry); // stamped and logged, as a client's modify is
+        });
+        VerifyReport report = verify();
+        assertTrue(report.clean(), report.listed().toString());
+        assertEquals(1, report.changes());
+    }
+
+    @Test
+    void twoEntriesSharingAnEntryUuidAreNamed() throws Exception {
+        tamper((txn, directory, person) -> {
+            StoredEntry people = directory.load(txn, person.parentId());
+            String uuid = new String(person.attribute(ENTRY_UUID).values()[0], US_ASCII);
+            rewrite(txn, directory, people, e -> e.put("entryUUID", uuid));
+        });
+        VerifyReport report = verify();
+        assertFinds(report, "is held by 2 entries, not one");
+        assertFinds(report, "(" + PERSON + ")");
+        assertEquals(1, report.problems(), report.listed().toString());
+    }
+
+    @Test
+    void anEntryWithoutEntryUuidOrEntryCsnIsNamed() throws Exception {
+        tamper((txn, directory, person) -> rewrite(txn, directory, person, e -> {
+            e.removeAttributes("entryUUID");
+            e.removeAttributes("entryCSN");
+        }));
+        VerifyReport report = verify();
+        assertFinds(report, "(" + PERSON + ") has no entryUUID");
+        assertFinds(report, "(" + PERSON + ") has no entryCSN");
+    }
+
+    @Test
+    void anEntryCsnThatDoesNotParseIsNamed() throws Exception {
+        tamper((txn, directory, person) -> {
+            // In stored form: the API entry would refuse the value by its syntax.
+            List<StoredAttribute> attributes = new ArrayList<>();
+            for (StoredAttribute a : person.attributes()) {
+                attributes.add(
+                        a.oid().equals(ENTRY_CSN)
+                                ? new StoredAttribute(
+                                        a.oid(),
+                                        a.userId(),
+                                        new byte[][] {"yesterday".getBytes(US_ASCII)},
+                                        a.type(),
+                                        null)
+                                : a);
+            }
+            List<String> oids = new ArrayList<>();
+            directory.schemaNormalizer().schema().getAttributeTypeRegistry().forEach(t -> oids.add(t.getOid()));
+            EntryCodec codec = new EntryCodec(new AttributeCatalog(
+                    directory.schemaNormalizer().schema(),
+                    directory.store().attributeNumbers().ids(oids)));
+            String name = EntryCodec.storedName(
+                    person.parentId(), directory.schemaNormalizer().dn(PERSON));
+            txn.putEntry(person.id(), codec.encode(person.parentId(), name, attributes));
+        });
+        assertFinds(verify(), "(" + PERSON + ") has an entryCSN that does not parse");
+    }
+
+    @Test
+    void aLoggedChangeAboveTheContextCsnIsNamed() throws Exception {
+        String future = "29991231235959.000000Z#000000#001#000000";
+        tamper((txn, directory, person) -> ChangeLogTampering.appendOnly(txn, record(person, future)));
+        VerifyReport report = verify();
+        assertFinds(report, "change log record " + future + " (modify of entry");
+        assertFinds(report, "is above the contextCSN of server ID 1");
+        assertFinds(report, "is newer than the entryCSN of entry");
+    }
+
+    @Test
+    void aLoggedChangeOfAServerIdTheContextCsnLacksIsNamed() throws Exception {
+        String other = "20200101000000.000000Z#000000#07b#000000";
+        tamper((txn, directory, person) -> ChangeLogTampering.appendOnly(txn, record(person, other)));
+        assertFinds(verify(), "has server ID 123, which the contextCSN does not name");
+    }
+
+    @Test
+    void aLoggedChangeNamingAnotherUuidThanItsEntrysIsNamed() throws Exception {
+        tamper((txn, directory, person) -> {
+            LoggedChange mine =
+                    record(person, new String(person.attribute(ENTRY_CSN).values()[0], US_ASCII));
+            txn.logChange(new LoggedChange(mine.csn(), mine.kind(), mine.entryId(), new byte[16]));
+        });
+        assertFinds(verify(), "names entryUUID 00000000-0000-0000-0000-000000000000, but entry");
     }
 }

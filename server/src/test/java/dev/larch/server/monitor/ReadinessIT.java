@@ -38,6 +38,7 @@ class ReadinessIT {
                     store,
                     workers,
                     writes,
+                    null,
                     "test",
                     Instant.now(),
                     "dc=example,dc=com",

@@ -23,17 +23,22 @@ public final class SyncProgress {
     private final long connection;
     private final SyncRequest.Mode mode;
     private final AtomicLong entriesSent = new AtomicLong();
+    /** Shared by every sync search of the server: what all of them sent since start. */
+    private final AtomicLong allSent;
+
     private final AtomicReference<Phase> phase = new AtomicReference<>(Phase.REFRESH);
     private final AtomicReference<String> sentUpTo = new AtomicReference<>("");
 
     /**
      * @param identity the consumer's bind DN ("" for anonymous)
      * @param connection the connection's ID
+     * @param allSent counts the entries sent by every sync search; this one's are added to it
      */
-    SyncProgress(String identity, long connection, SyncRequest.Mode mode) {
+    SyncProgress(String identity, long connection, SyncRequest.Mode mode, AtomicLong allSent) {
         this.identity = identity;
         this.connection = connection;
         this.mode = mode;
+        this.allSent = allSent;
     }
 
     void refreshing(SyncCookie target) {
@@ -42,6 +47,7 @@ public final class SyncProgress {
 
     void sent() {
         entriesSent.incrementAndGet();
+        allSent.incrementAndGet();
     }
 
     /** The refresh reached {@code cookie}'s state; in refreshAndPersist mode changes follow. */
@@ -53,6 +59,7 @@ public final class SyncProgress {
     /** A change stamped {@code csn} was sent. */
     void sentChange(String csn) {
         entriesSent.incrementAndGet();
+        allSent.incrementAndGet();
         sentUpTo.set(csn);
     }
 

@@ -1,7 +1,9 @@
 package dev.larch.server.read.sync;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
@@ -43,7 +45,9 @@ public final class SyncSearches {
     private final Dn consumer;
 
     private final PersistentSearches persistent;
-    private final List<SyncProgress> consumers = new CopyOnWriteArrayList<>();
+    private final List<Consumer> consumers = new CopyOnWriteArrayList<>();
+    /** Entries sent by every sync search since start, ended ones and refreshOnly ones included. */
+    private final AtomicLong entriesSent = new AtomicLong();
 
     /**
      * @param ourSid this server's ID ({@code replication.server-id}), in the cookies it sends
@@ -80,7 +84,7 @@ public final class SyncSearches {
         }
         String identity =
                 op.session().isAnonymous() ? "" : op.session().boundDn().getName();
-        SyncProgress progress = new SyncProgress(identity, op.session().id(), sync.mode());
+        SyncProgress progress = new SyncProgress(identity, op.session().id(), sync.mode(), entriesSent);
         boolean exempt = consumer != null
                 && !op.session().isAnonymous()
                 && consumer.equals(op.session().boundDn());
@@ -89,19 +93,41 @@ public final class SyncSearches {
             search.run(op, request, refresh);
             return;
         }
-        consumers.add(progress);
+        Consumer consumer = new Consumer(progress, op);
+        consumers.add(consumer);
         SyncNotifications notifications =
-                new SyncNotifications(ourSid, sync.cookie(), progress, () -> consumers.remove(progress));
+                new SyncNotifications(ourSid, sync.cookie(), progress, () -> consumers.remove(consumer));
         try {
             persistent.startShaped(op, request, notifications, (initial, same) -> search.run(initial, same, refresh));
         } catch (RuntimeException e) {
-            consumers.remove(progress);
+            consumers.remove(consumer);
             throw e;
         }
     }
 
-    /** The consumers in refreshAndPersist mode now, for monitoring. */
+    /**
+     * The consumers in refreshAndPersist mode now, for monitoring. One that abandoned its search or
+     * closed its connection is left out at once, though the persistent searches forget it only at
+     * the next change or search.
+     */
     public List<SyncProgress> consumers() {
-        return List.copyOf(consumers);
+        List<SyncProgress> now = new ArrayList<>(consumers.size());
+        for (Consumer c : consumers) {
+            if (!c.op().isAbandoned()) {
+                now.add(c.progress());
+            }
+        }
+        return now;
+    }
+
+    /** A refreshAndPersist search and its operation, which tells whether the client still waits. */
+    private record Consumer(SyncProgress progress, Operation op) {}
+
+    /**
+     * The entries (and change notices naming an entry) every sync search sent since start, in
+     * either mode, those that ended included: it only grows, so it can be shown as a counter.
+     */
+    public long entriesSent() {
+        return entriesSent.get();
     }
 }

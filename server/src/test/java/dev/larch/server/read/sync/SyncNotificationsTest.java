@@ -1,5 +1,7 @@
 package dev.larch.server.read.sync;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 import dev.larch.server.csn.Csn;
 import dev.larch.server.csn.CsnVector;
 import dev.larch.server.directory.DirectoryChange;
@@ -26,7 +28,10 @@ class SyncNotificationsTest {
 
     private static SyncNotifications to(SyncCookie cookie) {
         return new SyncNotifications(
-                OUR_SID, cookie, new SyncProgress("", 1, SyncRequest.Mode.REFRESH_AND_PERSIST), () -> {});
+                OUR_SID,
+                cookie,
+                new SyncProgress("", 1, SyncRequest.Mode.REFRESH_AND_PERSIST, new AtomicLong()),
+                () -> {});
     }
 
     @Test
