@@ -514,7 +514,11 @@ public final class SettingCatalog {
                             index("secretary", "equality")),
                     group("""
                             memberOf is stored (kept by the server with every group change); this index answers (memberOf=G)
-                            and (memberOf:1.2.840.113556.1.4.1941:=G) without walking the scope.""", index("memberOf", "equality"))),
+                            and (memberOf:1.2.840.113556.1.4.1941:=G) without walking the scope.""", index("memberOf", "equality")),
+                    group("""
+                            The stamps of content synchronization: entryUUID names an entry whatever its DN becomes (what a
+                            replication consumer finds an entry by), entryCSN the change that last wrote it. What changed since
+                            a CSN, in CSN order, the change log answers (replication.changelog-max-changes).""", index("entryUUID", "equality"), index("entryCSN", "equality"))),
             section("schema", group("""
                             Extra schema files in OpenLDAP .schema format (attributetype / objectclass), comma-separated,
                             loaded after the standard core, cosine, inetorgperson and nis schemas. See schema/README.md.

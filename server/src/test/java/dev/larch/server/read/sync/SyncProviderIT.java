@@ -203,6 +203,23 @@ class SyncProviderIT {
     }
 
     @Test
+    void anEntryIsFoundByItsEntryUuidAndItsEntryCsn() throws Exception {
+        unit("stamps", 1);
+        SearchResultEntry person = larch.admin().getEntry(person("stamps", 0), "entryUUID", "entryCSN");
+        for (String filter : List.of(
+                "(entryUUID=" + person.getAttributeValue("entryUUID") + ")",
+                "(entryCSN=" + person.getAttributeValue("entryCSN") + ")")) {
+            SearchResult found = larch.admin().search(SUFFIX, SearchScope.SUB, filter, "1.1");
+            assertEquals(
+                    List.of(person("stamps", 0)),
+                    found.getSearchEntries().stream()
+                            .map(SearchResultEntry::getDN)
+                            .toList(),
+                    filter);
+        }
+    }
+
+    @Test
     void aMalformedCookieIsAProtocolErrorAndTheServerGoesOn() throws Exception {
         Refreshed r = refreshOnly(larch.admin(), SUFFIX, "rid=1,csn=yesterday", false);
         assertEquals(ResultCode.PROTOCOL_ERROR, r.result().getResultCode());
