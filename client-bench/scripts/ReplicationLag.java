@@ -44,7 +44,10 @@ import com.unboundid.ldap.sdk.controls.ContentSyncRequestMode;
  * refresh finds nothing, and in persist mode the consumer's syncprov sends each entry as the
  * consumer commits the change it received. The lag of a modify is the time the provider's response
  * arrived to the time its value arrived from the consumer, both on this machine's monotonic clock;
- * every modify after WARMUP seconds is a sample. A value still unseen DRAIN seconds after the load
+ * every modify after WARMUP seconds is a sample. It is negative when the consumer showed the change
+ * before the response reached this program (the provider, or this program's thread, was scheduled
+ * late under load: the provider commits, then answers); the lag from the request sent, which is
+ * never negative but includes the provider's own latency, is reported beside it (OUT.from-send). A value still unseen DRAIN seconds after the load
  * stops is counted as missing. Prints one summary line and writes each lag (ms) to OUT.
  *
  * <pre>
@@ -56,6 +59,7 @@ public final class ReplicationLag {
     private static final int MAX_TARGETS = 200_000;
     private static final long DRAIN_SECONDS = 60;
 
+    private final Map<String, Long> sentAt = new ConcurrentHashMap<>();
     private final Map<String, Long> responded = new ConcurrentHashMap<>();
     private final Map<String, Long> seen = new ConcurrentHashMap<>();
 
@@ -174,6 +178,7 @@ public final class ReplicationLag {
                 }
                 long answered = System.nanoTime();
                 if (sent >= measureFrom) {
+                    sentAt.put(value, sent);
                     responded.put(value, answered);
                     sampled.incrementAndGet();
                 }
@@ -185,6 +190,7 @@ public final class ReplicationLag {
 
     private void report(String out, long samples, long errors, long durationNanos) throws IOException {
         List<Double> lags = new ArrayList<>();
+        List<Double> fromSend = new ArrayList<>();
         long missing = 0;
         for (Map.Entry<String, Long> r : responded.entrySet()) {
             Long at = seen.get(r.getKey());
@@ -192,15 +198,16 @@ public final class ReplicationLag {
                 missing++;
             } else {
                 lags.add((at - r.getValue()) / 1e6);
+                fromSend.add((at - sentAt.get(r.getKey())) / 1e6);
             }
         }
-        double[] sorted = lags.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(Path.of(out), StandardCharsets.UTF_8))) {
-            Arrays.stream(sorted).forEach(v -> w.println(String.format(Locale.ROOT, "%.3f", v)));
-        }
+        double[] sorted = write(lags, Path.of(out));
+        double[] sortedFromSend = write(fromSend, Path.of(out + ".from-send"));
+        long early = Arrays.stream(sorted).filter(v -> v < 0).count();
         System.out.println(String.format(
                 Locale.ROOT,
-                "lag: %d samples (%.1f modifies/s), %d missing, %d errors; ms p50 %.2f p90 %.2f p99 %.2f max %.2f",
+                "lag: %d samples (%.1f modifies/s), %d missing, %d errors; ms p50 %.2f p90 %.2f p99 %.2f max %.2f;"
+                        + " %d seen before the response; from the request sent: p50 %.2f p99 %.2f",
                 sorted.length,
                 samples / (durationNanos / 1e9),
                 missing,
@@ -208,7 +215,19 @@ public final class ReplicationLag {
                 percentile(sorted, 50),
                 percentile(sorted, 90),
                 percentile(sorted, 99),
-                sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1]));
+                sorted.length == 0 ? Double.NaN : sorted[sorted.length - 1],
+                early,
+                percentile(sortedFromSend, 50),
+                percentile(sortedFromSend, 99)));
+    }
+
+    /** The values sorted, written one a line (ms) to {@code file}. */
+    private static double[] write(List<Double> values, Path file) throws IOException {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
+            Arrays.stream(sorted).forEach(v -> w.println(String.format(Locale.ROOT, "%.3f", v)));
+        }
+        return sorted;
     }
 
     private static double percentile(double[] sorted, double p) {

@@ -28,9 +28,12 @@
 #      (10) + LAG_DURATION (60) seconds, back to back (LAG_RATE 0) or paced to LAG_RATE modifies/s in
 #      all, each modify writing a value no other writes; the consumer also runs syncprov, and a
 #      refreshAndPersist sync search on it for (description=lag*) sees each change as the consumer
-#      commits it. Lag = provider's response received -> change seen from the consumer, per modify.
-# Everything runs under `nice -n 10`. OUT gets results.txt (one line a run), summary.txt (medians per
-# provider), each run's directory (configurations, logs, lag samples), machine.txt and loads.txt.
+#      commits it. Lag = provider's response received -> change seen from the consumer, per modify
+#      (negative when the consumer shows it before the response arrives: counted as "early"), and
+#      beside it request sent -> change seen (send_p50, send_p99: includes the provider's latency).
+# Everything runs under `nice -n 10`. OUT gets results.txt (one line a run; lag_cpu_s is the provider's
+# CPU during the lag phase), summary.txt (medians per provider, and the lag over all rounds' samples
+# pooled), each run's directory (configurations, logs, lag samples), machine.txt and loads.txt.
 set -euo pipefail
 n=${1:-1000000}
 out=${2:-/tmp/replication-yardstick-$n-$(date +%Y%m%d-%H%M%S)}
@@ -197,17 +200,21 @@ one_run() { # NAME ROUND
     "$lag_rate" "$dir/lag-ms.txt" 2> "$dir/lag.log" | tail -n1)
   c1=$(cpu_ticks "$PROVIDER_PID")
   load "$name-$round lagged"
-  echo "$lag; provider CPU $(echo "scale=2; ($c1 - $c0) / $ticks" | bc) s" | tee "$dir/lag.txt" >&2
-  # lag: 1234 samples (20.5 modifies/s), 0 missing, 0 errors; ms p50 1.00 p90 2.00 p99 3.00 max 4.00
-  local p50 p99 samples rate missing
-  read -r samples rate missing p50 p99 <<< "$(awk '{gsub(/[(,;]/, ""); print $2, $4, $6, $12, $16}' <<< "$lag")"
-  printf '%-6s %s %8d %9.1f %8.1f %7d %8.1f %6d %8.1f %6d %8.2f %8.2f\n' "$name" "$round" "$entries" "$refresh_s" \
-    "$cpu_s" "$peak_mib" "$consumer_cpu_s" "$samples" "$rate" "$missing" "$p50" "$p99" >> "$out/results.txt"
+  local lag_cpu_s; lag_cpu_s=$(echo "scale=2; ($c1 - $c0) / $ticks" | bc)
+  echo "$lag; provider CPU $lag_cpu_s s" | tee "$dir/lag.txt" >&2
+  # lag: 1234 samples (20.5 modifies/s), 0 missing, 0 errors; ms p50 1.00 p90 2.00 p99 3.00 max 4.00;
+  #   5 seen before the response; from the request sent: p50 1.50 p99 3.50
+  local p50 p99 samples rate missing early send_p50 send_p99
+  read -r samples rate missing p50 p99 early send_p50 send_p99 \
+    <<< "$(awk '{gsub(/[(,;]/, ""); print $2, $4, $6, $12, $16, $19, $29, $31}' <<< "$lag")"
+  printf '%-6s %s %8d %9.1f %8.1f %11d %10.1f %7d %8.1f %7d %8.2f %8.2f %9.1f %6d %9.2f %9.2f\n' "$name" "$round" \
+    "$entries" "$refresh_s" "$cpu_s" "$peak_mib" "$consumer_cpu_s" "$samples" "$rate" "$missing" "$p50" "$p99" \
+    "$lag_cpu_s" "$early" "$send_p50" "$send_p99" >> "$out/results.txt"
   stop "$cpid"; stop "$PROVIDER_PID"
   rm -rf "$dir/provider/db" "$dir/consumer/db" # a million entries take gigabytes; the configurations stay
 }
 
-header='name   r  entries refresh_s    cpu_s rssanon_MiB cons_cpu_s samples mods/s missing  lag_p50  lag_p99'
+header='name   r  entries refresh_s    cpu_s rssanon_MiB cons_cpu_s samples   mods/s missing  lag_p50  lag_p99 lag_cpu_s  early  send_p50  send_p99'
 echo "$header" > "$out/results.txt"
 for round in $(seq 1 "$rounds"); do
   for name in slapd larch; do one_run "$name" "$round"; done
@@ -221,6 +228,14 @@ median() { sort -g | awk '{v[NR] = $1} END {print NR % 2 ? v[(NR + 1) / 2] : (v[
   for name in slapd larch; do
     col() { awk -v n="$name" -v c="$1" '$1 == n {print $c}' "$out/results.txt" | median; }
     printf '%-6s %10.1f %8.1f %12.0f %10.1f %10.2f %10.2f\n' "$name" "$(col 4)" "$(col 5)" "$(col 6)" "$(col 9)" "$(col 11)" "$(col 12)"
+  done
+  echo "lag over every round's samples pooled (a median of two rounds' p99 is their mean, and one noisy round moves it):"
+  for name in slapd larch; do
+    for from in response sent; do
+      ext=""; [ $from = sent ] && ext=.from-send
+      cat "$out/$name"-*/lag-ms.txt$ext | sort -g | awk -v n="$name" -v f="$from" '{v[NR] = $1}
+        END {printf "%-6s from the %-8s %d samples, ms p50 %.2f p90 %.2f p99 %.2f\n", n, f, NR, v[int(NR * 0.5 + 0.999)], v[int(NR * 0.9 + 0.999)], v[int(NR * 0.99 + 0.999)]}'
+    done
   done
   echo "load average (1, 5, 15 min) at each phase: see loads.txt; range of the 1-minute figure:"
   awk '{print $(NF - 2)}' "$out/loads.txt" | sort -g | sed -n '1p;$p' | tr '\n' ' '; echo
