@@ -140,9 +140,11 @@ class LarchConfigTest {
         assertEquals(
                 Set.of(IndexKind.EQUALITY, IndexKind.SUBSTRING), d.indexes().get("givenName"));
         // member, uniqueMember, manager and secretary are indexed for referential integrity,
-        // memberOf for (memberOf=G)
-        assertEquals(11, d.indexes().size());
+        // memberOf for (memberOf=G), entryUUID and entryCSN for content synchronization
+        assertEquals(13, d.indexes().size());
         assertEquals(Set.of(IndexKind.EQUALITY), d.indexes().get("memberOf"));
+        assertEquals(Set.of(IndexKind.EQUALITY), d.indexes().get("entryUUID"));
+        assertEquals(Set.of(IndexKind.EQUALITY), d.indexes().get("entryCSN"));
         assertEquals(
                 List.of("member", "uniqueMember", "manager", "secretary"),
                 d.integrity().referenceAttributes());
