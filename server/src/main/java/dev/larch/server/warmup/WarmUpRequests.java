@@ -28,6 +28,7 @@ import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.SearchRequestImpl;
 import org.apache.directory.api.ldap.model.message.SearchScope;
 import org.apache.directory.api.ldap.model.name.Dn;
+import org.apache.directory.api.ldap.model.schema.UsageEnum;
 
 /**
  * Picks the warm-up's requests from the store: read-only searches that need no bind, shaped like
@@ -36,8 +37,9 @@ import org.apache.directory.api.ldap.model.name.Dn;
  *
  * <ul>
  *   <li>a base search of its DN, {@code (objectClass=*)}, all user attributes;
- *   <li>for up to two of its attributes with an equality index (not objectClass, whose values match
- *       whole classes of entries): a subtree search from the suffix for its first value, asking for
+ *   <li>for up to two of its user attributes with an equality index (not objectClass, whose values
+ *       match whole classes of entries; not the operational stamps such as entryUUID and entryCSN,
+ *       which clients seldom search by): a subtree search from the suffix for its first value, asking for
  *       three of the entry's attributes by name;
  *   <li>a one-level search under its parent for the first of those values, when the parent has at
  *       most {@value #MAX_ONE_LEVEL_CHILDREN} children (a one-level search may walk them all: under a
@@ -140,6 +142,8 @@ public final class WarmUpRequests {
             }
             if (equality.size() < EQUALITY_PER_ENTRY
                     && !a.oid().equals(OBJECT_CLASS_OID)
+                    && a.type() != null
+                    && a.type().getUsage() == UsageEnum.USER_APPLICATIONS
                     && a.size() > 0
                     && a.values()[0].length <= MAX_VALUE_BYTES
                     && indexes.isIndexed(a.oid(), IndexKind.EQUALITY)) {
