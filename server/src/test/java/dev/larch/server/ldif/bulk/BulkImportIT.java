@@ -48,6 +48,9 @@ class BulkImportIT {
     private static final Set<String> OPERATIONAL =
             Set.of("entryuuid", "entrycsn", "createtimestamp", "modifytimestamp", "creatorsname", "modifiersname");
 
+    /** entryUUID and entryCSN, whose index keys differ between two imports of one file. */
+    private static final Set<String> STAMP_INDEXES = Set.of("1.3.6.1.1.16.4", "1.3.6.1.4.1.4203.666.1.7");
+
     @TempDir
     static Path dir;
 
@@ -234,6 +237,9 @@ class BulkImportIT {
             }
             txn.forEachDnRecord((key, id) -> out.add("dn " + hex(key) + " " + id));
             for (IndexRef ref : open.store().indexes().refs()) {
+                if (STAMP_INDEXES.contains(ref.attributeOid())) {
+                    continue; // keyed by each import's own entryUUIDs and entryCSNs
+                }
                 txn.forEachIndexRecord(
                         ref.attributeOid(), ref.kind(), (key, id) -> out.add(ref + " " + hex(key) + " " + id));
             }
