@@ -53,23 +53,11 @@ class SyncBoundsIT {
                     .set("replication.consumer-dn", REPLICATOR));
 
     private static String unit(String name, int people) throws LDAPException {
-        String dn = "ou=" + name + "," + SUFFIX;
-        LDAPConnection admin = larch.admin();
-        admin.add(dn, List.of(new Attribute("objectClass", "organizationalUnit"), new Attribute("ou", name)));
-        for (int i = 0; i < people; i++) {
-            admin.add(
-                    person(name, i),
-                    List.of(
-                            new Attribute("objectClass", "inetOrgPerson"),
-                            new Attribute("uid", name + i),
-                            new Attribute("cn", name + " " + i),
-                            new Attribute("sn", "Person" + i)));
-        }
-        return dn;
+        return SyncUnits.unit(larch.admin(), name, people);
     }
 
     private static String person(String unit, int i) {
-        return "uid=" + unit + i + ",ou=" + unit + "," + SUFFIX;
+        return SyncUnits.person(unit, i);
     }
 
     private static UUID uuid(String dn) throws LDAPException {
