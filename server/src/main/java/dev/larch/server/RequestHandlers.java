@@ -374,6 +374,7 @@ public final class RequestHandlers {
                         new SearchPlanner(open.store(), limits.indexEntryLimit()),
                         policies.bind()),
                 new ReferralGate(directory, access, new FilterCompiler(schema)),
+                null,
                 connectionRules.minSsf(),
                 connectionRules.allowAnonymous(),
                 new SessionRevocations(directory.schemaNormalizer()));

@@ -15,6 +15,7 @@ import dev.larch.server.read.SearchHandler;
 import dev.larch.server.read.VirtualEntries;
 import dev.larch.server.read.sync.SyncSearches;
 import dev.larch.server.referral.ReferralGate;
+import dev.larch.server.referral.UpdateReferral;
 import dev.larch.server.write.AddHandler;
 import dev.larch.server.write.DeleteHandler;
 import dev.larch.server.write.ModifyDnHandler;
@@ -54,6 +55,8 @@ public final class OperationRouter implements RequestHandler {
     private final ProxiedAuthorization proxied;
     /** Null when referral objects are ordinary entries for everyone. */
     private final ReferralGate referrals;
+
+    private final UpdateReferral updates;
     /** Null when a connection needs neither strength nor authentication. */
     private final SessionRequirements requirements;
     /** Null when writes never end other sessions' identities (tools, tests). */
@@ -65,6 +68,8 @@ public final class OperationRouter implements RequestHandler {
      * @param controls the controls offered; a request with any other critical control is refused
      * @param proxied proxied authorization (RFC 4370); null when not offered
      * @param referrals answers operations on referral objects with referrals (RFC 3296); null for none
+     * @param updates refers every write to the providers of a read-only replica; null when this server
+     *     takes writes
      * @param minSsf {@code security.min-ssf}: the strength a connection needs for most operations
      * @param allowAnonymous {@code security.allow-anonymous}
      * @param revocations takes their identity from sessions whose account a write locked, deleted or
@@ -83,12 +88,14 @@ public final class OperationRouter implements RequestHandler {
             SupportedControls controls,
             ProxiedAuthorization proxied,
             ReferralGate referrals,
+            UpdateReferral updates,
             int minSsf,
             boolean allowAnonymous,
             SessionRevocations revocations) {
         SessionRequirements required = new SessionRequirements(minSsf, allowAnonymous);
         this.requirements = required.any() ? required : null;
         this.referrals = referrals;
+        this.updates = updates;
         this.revocations = revocations;
         this.proxied = proxied;
         this.controls = controls;
@@ -137,6 +144,9 @@ public final class OperationRouter implements RequestHandler {
             if (refusal != null) {
                 received.complete(refusal);
                 return;
+            }
+            if (updates != null && isWrite(request)) {
+                throw updates.referral();
             }
             if (isWrite(request)) {
                 // Who performs a write is decided now, as it is admitted: a rebind while it waits in the

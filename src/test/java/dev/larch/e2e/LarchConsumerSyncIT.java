@@ -1,0 +1,206 @@
+package dev.larch.e2e;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import com.unboundid.ldap.sdk.LDAPConnection;
+import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.Modification;
+import com.unboundid.ldap.sdk.ModificationType;
+import com.unboundid.ldap.sdk.ResultCode;
+import com.unboundid.ldap.sdk.SearchRequest;
+import com.unboundid.ldap.sdk.SearchScope;
+import dev.larch.e2e.sync.LdapEndpoint;
+import dev.larch.e2e.sync.SlapdServer;
+import dev.larch.e2e.sync.TreeComparison;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Larch as the consumer of an unmodified slapd provider (syncprov): an empty Larch pulls a
+ * 20,000-entry tree, is killed with SIGKILL in the middle of that first refresh and again in
+ * persist mode, follows changes made on slapd while it runs and while it is down, survives the
+ * provider being killed and restarted under it, and catches up from a cookie older than the
+ * provider's session log. After each step the trees are compared entry by entry, entryUUID, entryCSN
+ * and the create/modify stamps included ({@link TreeComparison}). A read-only consumer refers
+ * writes to its provider.
+ */
+class LarchConsumerSyncIT {
+    private static final String PASSWORD = "consumer-secret";
+    private static final Duration INITIAL_REFRESH = Duration.ofSeconds(120);
+    private static final Duration CHANGES = Duration.ofSeconds(60);
+
+    /** Kept when the test fails: the provider's slapd.conf and slapd.log, the consumer's configuration. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    @BeforeAll
+    static void slapdIsInstalled() {
+        RequiredTool.check(SlapdServer.installed(), "slapd", "apt-get install -y slapd");
+    }
+
+    @Test
+    void anEmptyLarchConvergesOnASlapdProviderThroughChangesSigkillsAndAProviderRestart() throws Exception {
+        Path ldif = dir.resolve("tree.ldif");
+        ProviderSyncScenario.TREE.write(ldif);
+        SyncChanges changes = new SyncChanges(ProviderSyncScenario.TREE);
+        try (SlapdServer provider =
+                SlapdServer.provider(dir.resolve("provider"), ldif, ProviderSyncScenario.SESSION_LOG)) {
+            Path config = consumerConfig(provider);
+            Path data = dir.resolve("consumer-data");
+            LarchProcess consumer = start(data, config);
+            try {
+                awaitSomeEntries(consumer, 500);
+                consumer.kill();
+                consumer = start(data, config);
+                converge("initial refresh, after a SIGKILL in its middle", provider, consumer, INITIAL_REFRESH);
+
+                try (LDAPConnection c = provider.connect()) {
+                    changes.round(c, 1, ProviderSyncScenario.ROUND_SIZES[0]);
+                }
+                converge("changes while the consumer persists", provider, consumer, CHANGES);
+
+                consumer.kill();
+                try (LDAPConnection c = provider.connect()) {
+                    changes.round(c, 2, ProviderSyncScenario.ROUND_SIZES[1]);
+                }
+                consumer = start(data, config);
+                converge("restart after SIGKILL in persist mode", provider, consumer, CHANGES);
+
+                provider.kill();
+                provider.restart();
+                try (LDAPConnection c = provider.connect()) {
+                    c.modify(
+                            ProviderSyncScenario.TREE.personDn(17),
+                            new Modification(ModificationType.REPLACE, "description", "after the provider restarted"));
+                }
+                converge("the provider killed and restarted under the consumer", provider, consumer, CHANGES);
+
+                consumer.kill();
+                try (LDAPConnection c = provider.connect()) {
+                    changes.round(c, 3, ProviderSyncScenario.ROUND_SIZES[2]);
+                }
+                consumer = start(data, config);
+                converge("a cookie older than the provider's session log", provider, consumer, CHANGES);
+
+                aWriteIsReferredToTheProvider(consumer, provider);
+            } finally {
+                consumer.close();
+            }
+        }
+    }
+
+    private Path consumerConfig(SlapdServer provider) throws IOException {
+        Path config = dir.resolve("consumer.conf");
+        Files.writeString(
+                config,
+                String.join(
+                        "\n",
+                        "replication.server-id = 2",
+                        "replication.consumer.1.provider-url = " + provider.url(),
+                        "replication.consumer.1.bind-dn = " + provider.bindDn(),
+                        "replication.consumer.1.bind-password = " + provider.password(),
+                        "replication.consumer.1.retry-seconds = 1",
+                        "replication.consumer.1.max-retry-seconds = 2",
+                        ""));
+        return config;
+    }
+
+    private static LarchProcess start(Path data, Path config) {
+        return LarchProcess.serve(data).config(config).adminPassword(PASSWORD).start();
+    }
+
+    private static LdapEndpoint endpoint(LarchProcess larch) {
+        return new LdapEndpoint() {
+            @Override
+            public String name() {
+                return "larch consumer";
+            }
+
+            @Override
+            public String url() {
+                return larch.url();
+            }
+
+            @Override
+            public String bindDn() {
+                return LarchProcess.ADMIN_DN;
+            }
+
+            @Override
+            public String password() {
+                return PASSWORD;
+            }
+        };
+    }
+
+    /** Waits until the consumer holds at least {@code wanted} entries, and fewer than the whole tree. */
+    private static void awaitSomeEntries(LarchProcess consumer, int wanted) throws Exception {
+        long deadline = System.nanoTime() + INITIAL_REFRESH.toNanos();
+        int held = 0;
+        while (System.nanoTime() < deadline) {
+            held = count(endpoint(consumer));
+            if (held >= wanted) {
+                assertTrue(
+                        held < ProviderSyncScenario.TREE.entries(),
+                        "the initial refresh was over (" + held
+                                + " entries) before the consumer could be killed in it");
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the consumer held " + held + " entries after " + INITIAL_REFRESH);
+    }
+
+    private static int count(LdapEndpoint server) {
+        try (LDAPConnection c = server.connect()) {
+            SearchRequest all = new SearchRequest(TestData.SUFFIX, SearchScope.SUB, "(objectClass=*)", "1.1");
+            return c.search(all).getEntryCount();
+        } catch (LDAPException e) {
+            return 0; // no suffix yet, or not listening yet
+        }
+    }
+
+    private static void converge(String step, SlapdServer provider, LarchProcess consumer, Duration timeout)
+            throws InterruptedException {
+        try {
+            Duration took = new TreeComparison(provider, endpoint(consumer)).awaitConverged(timeout);
+            System.out.printf("[sync] %s: larch consumer converged in %d ms%n", step, took.toMillis());
+        } catch (AssertionError e) {
+            throw new AssertionError(
+                    step + ": " + e.getMessage() + "\nthe consumer's output, last lines:\n" + tail(consumer.output()),
+                    e);
+        }
+    }
+
+    /** A write on the read-only consumer is answered with a referral naming the provider. */
+    private static void aWriteIsReferredToTheProvider(LarchProcess consumer, SlapdServer provider) throws Exception {
+        try (LDAPConnection c = endpoint(consumer).connect()) {
+            LDAPException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    LDAPException.class,
+                    () -> c.modify(
+                            ProviderSyncScenario.TREE.personDn(18),
+                            new Modification(ModificationType.REPLACE, "description", "written on the consumer")));
+            assertEquals(ResultCode.REFERRAL, refused.getResultCode(), refused::toString);
+            assertTrue(
+                    refused.getReferralURLs().length > 0 && refused.getReferralURLs()[0].startsWith(provider.url()),
+                    "the referral names the provider: " + String.join(", ", refused.getReferralURLs()));
+        }
+    }
+
+    private static String tail(String output) {
+        String[] lines = output.split("\n");
+        StringBuilder last = new StringBuilder();
+        for (int i = Math.max(0, lines.length - 40); i < lines.length; i++) {
+            last.append(lines[i]).append('\n');
+        }
+        return last.toString();
+    }
+}
