@@ -11,12 +11,14 @@ import java.util.concurrent.CompletionException;
 
 import dev.larch.server.entry.EntryUuids;
 import dev.larch.server.store.ReadTxn;
+import dev.larch.server.store.WriteTxn;
 import dev.larch.server.sync.SyncCookie;
 import dev.larch.server.testing.Ldif;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -231,6 +233,63 @@ class StoreReplicaTest {
 
             try (ReadTxn txn = consumer.store.read()) {
                 assertEquals(0, txn.presentCount(ReplicaMember.RID));
+            }
+        }
+    }
+
+    @Test
+    void aRestartedReplicaFindsTheCookieItCommitted(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember provider = new ReplicaMember(a, 1)) {
+            provider.add(Ldif.BASE + PEOPLE_LDIF);
+            SyncCookie committed;
+            try (ReplicaMember consumer = new ReplicaMember(b, 2)) {
+                consumer.apply(provider.fullRefresh());
+                committed = consumer.replica.storedCookie();
+            }
+            try (ReplicaMember restarted = new ReplicaMember(b, 2)) {
+                assertEquals(committed, restarted.replica.storedCookie());
+                assertEquals(provider.contents(), restarted.contents());
+            }
+        }
+    }
+
+    @Test
+    void aDeleteIsRememberedWhileTheChangeLogKeepsIt(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            provider.add(Ldif.BASE + PEOPLE_LDIF);
+            consumer.apply(provider.fullRefresh());
+            ReplicaChange annAsSent;
+            try (ReadTxn txn = provider.store.read()) {
+                annAsSent = provider.upsertOf(provider.load(txn, ANN));
+            }
+            consumer.apply(provider.delete(ANN));
+
+            consumer.apply(annAsSent);
+            assertNull(consumer.find(ANN), "an add or modify arriving after the delete does not bring it back");
+
+            try (WriteTxn txn = consumer.store.write()) {
+                txn.trimChangeLog(0, "99991231235959.999999Z#ffffff#fff#ffffff".getBytes(US_ASCII));
+                txn.commit();
+            }
+            try (ReadTxn txn = consumer.store.read()) {
+                assertNull(txn.tombstone(((ReplicaChange.Upsert) annAsSent).uuid()), "trimmed with its log record");
+            }
+        }
+    }
+
+    @Test
+    void aConsumersOwnSuffixGivesWayInPlaceToTheProvidersNewerOne(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            consumer.add(Ldif.BASE);
+            try (ReplicaMember provider = new ReplicaMember(a, 1)) {
+                provider.add(Ldif.BASE + PEOPLE_LDIF);
+                long suffixId = consumer.find("dc=example,dc=com").id();
+
+                consumer.apply(provider.fullRefresh());
+
+                assertEquals(suffixId, consumer.find("dc=example,dc=com").id(), "replaced in place");
+                assertEquals(provider.contents(), consumer.contents());
             }
         }
     }
