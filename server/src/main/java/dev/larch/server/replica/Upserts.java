@@ -15,6 +15,8 @@ import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.name.Dn;
 import org.apache.directory.api.ldap.model.schema.AttributeType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Stores an entry a provider sent (an add, a modify, a rename, or an entry of a refresh), matched by
@@ -30,12 +32,17 @@ import org.apache.directory.api.ldap.model.schema.AttributeType;
  *   <li>two entries of one DN with different UUIDs (two adds of one DN, or a rename onto a DN added
  *       elsewhere): the one with the higher entryCSN keeps the DN; the other, where this server holds
  *       it, is deleted as a change of this server, which replicates (the suffix, which holds the tree,
- *       is replaced in place instead).
+ *       is replaced in place instead);
+ *   <li>an entry whose parent is not here (deleted here while another member added or moved the
+ *       entry below it) is dropped, or deleted where it stood: the delete of the parent wins over
+ *       the subtree, as the other member deletes the entry with its parent's delete.
  * </ul>
  *
  * <p>Used on the writer thread only.
  */
 final class Upserts {
+    private static final Logger LOG = LoggerFactory.getLogger(Upserts.class);
+
     private final Directory directory;
     private final UuidIndex uuids;
     private final Removals removals;
@@ -86,7 +93,16 @@ final class Upserts {
             }
             removals.deleteLocally(txn, occupant);
         }
-        directory.insertReplicated(txn, parentOf(txn, dn), in.entry(), in.csn().toBytes());
+        long parentId = parentOf(txn, dn);
+        if (parentId == ReadTxn.NOT_FOUND) {
+            LOG.warn(
+                    "dropped the provider's entry {} (entryCSN {}): its parent is not here (deleted here: a delete"
+                            + " wins over an add below it)",
+                    dn.getName(),
+                    in.csn());
+            return false;
+        }
+        directory.insertReplicated(txn, parentId, in.entry(), in.csn().toBytes());
         return true;
     }
 
@@ -108,6 +124,16 @@ final class Upserts {
             removals.deleteLocally(txn, occupant);
         }
         long parentId = parentOf(txn, newDn);
+        if (parentId == ReadTxn.NOT_FOUND) {
+            LOG.warn(
+                    "deleted {}: the provider moved it to {} (entryCSN {}), below an entry that is not here (deleted"
+                            + " here: a delete wins over a move below it)",
+                    local.dn(),
+                    newDn.getName(),
+                    in.csn());
+            removals.deleteLocally(txn, local.id());
+            return true;
+        }
         if (directory.isWithin(txn, parentId, local.id())) {
             throw new ResultCodeException(
                     ResultCodeEnum.UNWILLING_TO_PERFORM,
@@ -135,18 +161,12 @@ final class Upserts {
         return otherUuid == null || Arrays.compareUnsigned(in.uuid(), otherUuid) > 0;
     }
 
+    /** The ID of the entry {@code dn} goes under, or {@link ReadTxn#NOT_FOUND} when it is not here. */
     private long parentOf(ReadTxn txn, Dn dn) {
         if (dn.equals(directory.suffix())) {
             return DnTree.NO_PARENT;
         }
-        long parentId = directory.resolve(txn, dn.getParent());
-        if (parentId == ReadTxn.NOT_FOUND) {
-            throw new ResultCodeException(
-                    ResultCodeEnum.NO_SUCH_OBJECT,
-                    "the provider's entry " + dn.getName() + " has no parent here ("
-                            + dn.getParent().getName() + " is missing)");
-        }
-        return parentId;
+        return directory.resolve(txn, dn.getParent());
     }
 
     /** Carries this server's memberOf values of {@code local} (computed here, never replicated) into {@code entry}. */

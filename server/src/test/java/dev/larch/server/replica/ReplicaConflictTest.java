@@ -99,6 +99,36 @@ class ReplicaConflictTest {
         }
     }
 
+    @ParameterizedTest(name = "a first: {0}")
+    @ValueSource(booleans = {true, false})
+    void aDeleteOfAParentAgainstAnAddBelowItDeletesBothOnBothMembers(boolean aFirst, @TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember memberA = new ReplicaMember(a, 1);
+                ReplicaMember memberB = new ReplicaMember(b, 2)) {
+            seed(memberA, memberB);
+            memberB.apply(memberA.add("""
+                    dn: ou=Temp,dc=example,dc=com
+                    objectClass: organizationalUnit
+                    ou: Temp
+                    """));
+            ReplicaChange[] changes = inOrder(
+                    aFirst,
+                    () -> memberA.delete("ou=Temp,dc=example,dc=com"),
+                    () -> memberB.add("""
+                            dn: uid=dee,ou=Temp,dc=example,dc=com
+                            objectClass: inetOrgPerson
+                            uid: dee
+                            cn: Dee
+                            sn: D
+                            """).get(0));
+
+            exchange(memberA, changes[0], memberB, changes[1]);
+
+            assertNull(memberA.find("uid=dee,ou=Temp,dc=example,dc=com"));
+            assertNull(memberB.find("ou=Temp,dc=example,dc=com"));
+            assertEquals(memberA.contents(), memberB.contents());
+        }
+    }
+
     /** Member A holds the base and ann; B receives them by a full refresh. */
     private static void seed(ReplicaMember memberA, ReplicaMember memberB) {
         memberA.add(Ldif.BASE + """
