@@ -84,11 +84,6 @@ final class PresentTree {
         return count;
     }
 
-    /** Records of every replica. */
-    long records(ReadTxn txn) {
-        return tree.records(txn.txn);
-    }
-
     Tree tree() {
         return tree;
     }

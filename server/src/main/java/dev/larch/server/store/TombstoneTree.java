@@ -61,10 +61,6 @@ final class TombstoneTree {
         tree.empty(txn.txn);
     }
 
-    long records(ReadTxn txn) {
-        return tree.records(txn.txn);
-    }
-
     Tree tree() {
         return tree;
     }

@@ -238,6 +238,28 @@ class StoreReplicaTest {
     }
 
     @Test
+    void aPresentPhaseSweepsMoreEntriesThanOneChunkOfItsWalk(@TempDir Path a, @TempDir Path b) {
+        int people = PresentSweep.CHUNK * 2 + 500;
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            provider.add(Ldif.BASE + Ldif.bulkUnit("ou=Many,dc=example,dc=com", people, i -> "person " + i));
+            consumer.apply(provider.fullRefresh());
+            assertEquals(4 + people, consumer.entryCount());
+
+            consumer.apply(List.of(
+                    new ReplicaChange.RefreshStarted(consumer.replica.storedCookie()),
+                    new ReplicaChange.IdSet(
+                            List.of(uuidOf(consumer, PEOPLE), uuidOf(consumer, "ou=Groups,dc=example,dc=com")),
+                            false,
+                            null),
+                    new ReplicaChange.PhaseEnd(true, true, new SyncCookie(1, 1, provider.context()))));
+
+            assertEquals(3, consumer.entryCount(), "the unit and every person below it are gone");
+            assertNull(consumer.find("ou=Many,dc=example,dc=com"));
+        }
+    }
+
+    @Test
     void aRestartedReplicaFindsTheCookieItCommitted(@TempDir Path a, @TempDir Path b) {
         try (ReplicaMember provider = new ReplicaMember(a, 1)) {
             provider.add(Ldif.BASE + PEOPLE_LDIF);
