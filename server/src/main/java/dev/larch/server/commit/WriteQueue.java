@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -140,6 +141,24 @@ public final class WriteQueue implements AutoCloseable {
         if (!offer(new WriteTask.Internal(what, work))) {
             LOG.warn("could not write {}: the server is shutting down", what);
         }
+    }
+
+    /**
+     * Runs server-initiated work whose caller waits for it (a replication consumer's batch) in a
+     * write transaction of its own (nested in the one its batch shares), in queue order with client
+     * writes, as {@link #submit} does: {@code work} may run more than once and must change nothing
+     * outside the transaction except through {@link WriteTxn#onCommit}.
+     *
+     * @return completes once the shared transaction committed; completes exceptionally with what
+     *     {@code work} threw (nothing of it was kept), with the commit's failure, or at once with an
+     *     {@link IllegalStateException} when the queue no longer accepts work
+     */
+    public CompletableFuture<Void> submitAwaited(Consumer<WriteTxn> work) {
+        CompletableFuture<Void> outcome = new CompletableFuture<>();
+        if (!offer(new WriteTask.Awaited(work, outcome))) {
+            outcome.completeExceptionally(new IllegalStateException("the server is shutting down"));
+        }
+        return outcome;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.larch.server.commit;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Created on any thread, then used on the writer thread only.
  */
-abstract sealed class WriteTask implements Queued permits WriteTask.Client, WriteTask.Internal {
+abstract sealed class WriteTask implements Queued permits WriteTask.Client, WriteTask.Internal, WriteTask.Awaited {
     private static final Logger LOG = LoggerFactory.getLogger(WriteTask.class);
 
     /** Whether to drop it unrun: the client abandoned it or left. */
@@ -167,6 +168,48 @@ abstract sealed class WriteTask implements Queued permits WriteTask.Client, Writ
         @Override
         void failed(Throwable failure) {
             LOG.warn("could not write {}: {}", what, failure.toString());
+        }
+    }
+
+    /** Work the server does on its own whose caller waits for the outcome: a replica's batch. */
+    static final class Awaited extends WriteTask {
+        private final Consumer<WriteTxn> work;
+        private final CompletableFuture<Void> outcome;
+
+        Awaited(Consumer<WriteTxn> work, CompletableFuture<Void> outcome) {
+            this.work = work;
+            this.outcome = outcome;
+        }
+
+        @Override
+        boolean abandoned() {
+            return false;
+        }
+
+        @Override
+        boolean discardsChanges() {
+            return false;
+        }
+
+        @Override
+        ResultResponse apply(WriteTxn txn) {
+            work.accept(txn);
+            return null;
+        }
+
+        @Override
+        void committed(ResultResponse response, Consumer<Request> listener) {
+            outcome.complete(null);
+        }
+
+        @Override
+        void discarded(ResultResponse response) {
+            outcome.complete(null);
+        }
+
+        @Override
+        void failed(Throwable failure) {
+            outcome.completeExceptionally(failure);
         }
     }
 }

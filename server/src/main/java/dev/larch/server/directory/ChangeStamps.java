@@ -67,6 +67,24 @@ public final class ChangeStamps {
         return new ChangeStamps(schema, clock, replication.changelogMaxChanges(), replication.changelogMaxAgeSeconds());
     }
 
+    /** This server's ID, the one its CSNs carry. */
+    public int serverId() {
+        return clock.sid();
+    }
+
+    /**
+     * Shows the clock a CSN another server stamped (a replicated change): this server's later CSNs
+     * sort above it, so a change made here after it was applied wins over it.
+     */
+    public void observe(Csn seen) {
+        clock.observe(seen);
+    }
+
+    /** This server's next CSN. */
+    public Csn nextCsn() {
+        return clock.next();
+    }
+
     /** The next CSN, for a change that stamps no entry (a delete). */
     byte[] next() {
         return clock.next().toBytes();
@@ -98,6 +116,15 @@ public final class ChangeStamps {
     /** Records the change stamped {@code csn} of {@code entry} in the log, and trims the log. */
     void log(WriteTxn txn, LoggedChange.Kind kind, StoredEntry entry, byte[] csn) {
         txn.logChange(new LoggedChange(csn, kind, entry.id(), uuidOf(entry)));
+        txn.beforeCommit(trimOwner, () -> () -> trim(txn));
+    }
+
+    /**
+     * Records the change {@code csn}, stamped by another server, of {@code entry} in the log without
+     * raising the contextCSN ({@link WriteTxn#logReplicatedChange}), and trims the log.
+     */
+    void logReplicated(WriteTxn txn, LoggedChange.Kind kind, StoredEntry entry, byte[] csn) {
+        txn.logReplicatedChange(new LoggedChange(csn, kind, entry.id(), uuidOf(entry)));
         txn.beforeCommit(trimOwner, () -> () -> trim(txn));
     }
 

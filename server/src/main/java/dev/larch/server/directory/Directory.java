@@ -281,7 +281,19 @@ public final class Directory {
      * suffix itself) with its DN and index records.
      */
     public StoredEntry insert(WriteTxn txn, long parentId, Entry entry) {
-        byte[] csn = stamps.stampUnlessPresent(entry);
+        return insert(txn, parentId, entry, stamps.stampUnlessPresent(entry), false);
+    }
+
+    /**
+     * {@link #insert} of an entry another server added, with the {@code entryCSN} it carries ({@code
+     * csn}): the change is logged with that CSN and the contextCSN is left as it is (a replication
+     * consumer raises it with the provider's cookie).
+     */
+    public StoredEntry insertReplicated(WriteTxn txn, long parentId, Entry entry, byte[] csn) {
+        return insert(txn, parentId, entry, csn, true);
+    }
+
+    private StoredEntry insert(WriteTxn txn, long parentId, Entry entry, byte[] csn, boolean replicated) {
         long id = txn.allocateId();
         txn.putEntry(id, codec.encode(parentId, entry));
         txn.putChild(parentId, keyUnderParent(entry.getDn(), parentId), id);
@@ -289,7 +301,7 @@ public final class Directory {
         indexes.add(txn, stored);
         referrals.written(txn, null, stored);
         memberOf.written(txn, null, stored);
-        stamps.log(txn, LoggedChange.Kind.ADD, stored, csn);
+        log(txn, LoggedChange.Kind.ADD, stored, csn, replicated);
         changed(txn, ChangeType.ADD, stored, null, csn);
         return stored;
     }
@@ -299,13 +311,24 @@ public final class Directory {
      * entry gets a new CSN.
      */
     public StoredEntry replace(WriteTxn txn, StoredEntry before, Entry after) {
-        byte[] csn = stamps.stampNew(after);
+        return replace(txn, before, after, stamps.stampNew(after), false);
+    }
+
+    /**
+     * {@link #replace} with the content another server wrote, its {@code entryCSN} ({@code csn})
+     * kept: logged with that CSN, the contextCSN left as it is (see {@link #insertReplicated}).
+     */
+    public StoredEntry replaceReplicated(WriteTxn txn, StoredEntry before, Entry after, byte[] csn) {
+        return replace(txn, before, after, csn, true);
+    }
+
+    private StoredEntry replace(WriteTxn txn, StoredEntry before, Entry after, byte[] csn, boolean replicated) {
         txn.putEntry(before.id(), codec.encode(before.parentId(), after));
         StoredEntry stored = EntryCodec.toStored(before.id(), before.parentId(), before.dn(), after);
         indexes.update(txn, before, stored);
         referrals.written(txn, before, stored);
         memberOf.written(txn, before, stored);
-        stamps.log(txn, LoggedChange.Kind.MODIFY, stored, csn);
+        log(txn, LoggedChange.Kind.MODIFY, stored, csn, replicated);
         changed(txn, new DirectoryChange(ChangeType.MODIFY, stored, null, before, csn));
         return stored;
     }
@@ -357,7 +380,19 @@ public final class Directory {
      * memberOf upkeep are told of this entry only; {@link #subtreeRenamed} tells them of the others.
      */
     public StoredEntry move(WriteTxn txn, StoredEntry before, long newParentId, Entry after) {
-        byte[] csn = stamps.stampNew(after);
+        return move(txn, before, newParentId, after, stamps.stampNew(after), false);
+    }
+
+    /**
+     * {@link #move} of an entry another server renamed, its {@code entryCSN} ({@code csn}) kept:
+     * logged with that CSN, the contextCSN left as it is (see {@link #insertReplicated}).
+     */
+    public StoredEntry moveReplicated(WriteTxn txn, StoredEntry before, long newParentId, Entry after, byte[] csn) {
+        return move(txn, before, newParentId, after, csn, true);
+    }
+
+    private StoredEntry move(
+            WriteTxn txn, StoredEntry before, long newParentId, Entry after, byte[] csn, boolean replicated) {
         Dn oldDn = schemaNormalizer.dn(before.dn());
         txn.countRename();
         txn.deleteChild(before.parentId(), keyUnderParent(oldDn, before.parentId()));
@@ -368,7 +403,7 @@ public final class Directory {
         indexes.update(txn, before, stored);
         referrals.written(txn, before, stored);
         memberOf.written(txn, before, stored);
-        stamps.log(txn, LoggedChange.Kind.RENAME, stored, csn);
+        log(txn, LoggedChange.Kind.RENAME, stored, csn, replicated);
         changed(txn, ChangeType.MODDN, stored, before.dn(), csn);
         return stored;
     }
@@ -442,8 +477,19 @@ public final class Directory {
 
     /** Removes a leaf entry with its DN and index records; the delete is stamped and logged. */
     public void delete(WriteTxn txn, StoredEntry entry) {
-        byte[] csn = stamps.next();
-        stamps.log(txn, LoggedChange.Kind.DELETE, entry, csn);
+        delete(txn, entry, stamps.next(), false);
+    }
+
+    /**
+     * {@link #delete} of an entry another server deleted, logged with {@code csn}, the contextCSN
+     * left as it is (see {@link #insertReplicated}).
+     */
+    public void deleteReplicated(WriteTxn txn, StoredEntry entry, byte[] csn) {
+        delete(txn, entry, csn, true);
+    }
+
+    private void delete(WriteTxn txn, StoredEntry entry, byte[] csn, boolean replicated) {
+        log(txn, LoggedChange.Kind.DELETE, entry, csn, replicated);
         // Told first: the observer judges the entry as it was, its parents still in place.
         changed(txn, ChangeType.DELETE, entry, null, csn);
         memberOf.written(txn, entry, null);
@@ -452,6 +498,19 @@ public final class Directory {
         txn.deleteChild(entry.parentId(), keyUnderParent(dn, entry.parentId()));
         txn.deleteEntry(entry.id());
         referrals.written(txn, entry, null);
+    }
+
+    private void log(WriteTxn txn, LoggedChange.Kind kind, StoredEntry entry, byte[] csn, boolean replicated) {
+        if (replicated) {
+            stamps.logReplicated(txn, kind, entry, csn);
+        } else {
+            stamps.log(txn, kind, entry, csn);
+        }
+    }
+
+    /** Stamps and logs this directory's changes: its CSN clock, for a replication consumer. */
+    public ChangeStamps stamps() {
+        return stamps;
     }
 
     private byte[] keyUnderParent(Dn dn, long parentId) {

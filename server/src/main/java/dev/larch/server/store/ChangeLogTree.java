@@ -63,6 +63,14 @@ final class ChangeLogTree {
         return new ChangeLogCursor(tree.range(txn.txn, range));
     }
 
+    /** Whether a record is stamped {@code csn}. */
+    boolean contains(ReadTxn txn, byte[] csn) {
+        ByteBuffer key = txn.keyBuffer();
+        key.clear();
+        key.put(csn).flip();
+        return tree.get(txn.txn, key) != null;
+    }
+
     /** The CSN of the oldest record, or null when the log is empty. */
     byte[] oldest(ReadTxn txn) {
         try (Cursor<ByteBuffer> c = tree.cursor(txn.txn)) {
@@ -85,9 +93,11 @@ final class ChangeLogTree {
      * Removes the oldest records while there are more than {@code maxChanges} (0: no bound by count)
      * or their CSN sorts below {@code keepFrom} (null: no bound by age).
      *
+     * A delete's record takes its {@link TombstoneTree} record with it.
+     *
      * @return the CSN of the newest record removed, or null when none was
      */
-    byte[] trim(WriteTxn txn, long maxChanges, byte[] keepFrom) {
+    byte[] trim(WriteTxn txn, long maxChanges, byte[] keepFrom, TombstoneTree tombstones) {
         long excess = maxChanges > 0 ? tree.records(txn.txn) - maxChanges : 0;
         byte[] last = null;
         ByteBuffer bound = null;
@@ -103,6 +113,13 @@ final class ChangeLogTree {
                     break;
                 }
                 last = bytes(c.key());
+                ByteBuffer value = c.val();
+                if (tombstones != null
+                        && LoggedChange.Kind.of(value.get(value.position())) == LoggedChange.Kind.DELETE) {
+                    byte[] uuid = new byte[LoggedChange.UUID_BYTES];
+                    value.get(value.position() + 1 + Long.BYTES, uuid);
+                    tombstones.forget(txn, uuid, ByteBuffer.wrap(last));
+                }
                 c.delete();
                 excess--;
             }

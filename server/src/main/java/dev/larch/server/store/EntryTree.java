@@ -48,6 +48,12 @@ final class EntryTree {
         return new IdsInRange(tree.range(txn.txn, KeyRange.all()), IdsInRange.Yield.KEY);
     }
 
+    /** The IDs above {@code id}, ascending. */
+    IdCursor idsAfter(ReadTxn txn, long id) {
+        KeyRange range = new KeyRange(EntryIds.of(id), true, null, null);
+        return new IdsInRange(tree.range(txn.txn, range), IdsInRange.Yield.KEY);
+    }
+
     long count(ReadTxn txn) {
         return tree.records(txn.txn);
     }

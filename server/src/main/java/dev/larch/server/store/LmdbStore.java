@@ -71,6 +71,11 @@ public final class LmdbStore implements AutoCloseable {
     private final DnTree dn;
     private final MetaTree meta;
     private final ChangeLogTree changeLog;
+    /** Null in a read-only store: only a replication consumer, which writes, uses it. */
+    private final PresentTree present;
+    /** Null in a read-only store, as {@link #present}. */
+    private final TombstoneTree tombstones;
+
     private final AttributeNumbers attributeNumbers;
     private final IndexCatalog indexes;
 
@@ -91,6 +96,9 @@ public final class LmdbStore implements AutoCloseable {
         StoreFormat.check(directory, readFormat(), lastEntryId() == 0L);
         // After the check: a store of an older format has no change log to open read-only.
         this.changeLog = ChangeLogTree.open(env, !readOnly, writeFailure);
+        // Created in a format 4 store that lacks them; never needed by a read-only reader.
+        this.present = readOnly ? null : PresentTree.open(env, true, writeFailure);
+        this.tombstones = readOnly ? null : TombstoneTree.open(env, true, writeFailure);
         if (readOnly) {
             this.indexes = IndexCatalog.openBuilt(env, meta, writeFailure);
         } else {
@@ -261,6 +269,10 @@ public final class LmdbStore implements AutoCloseable {
                 records.put(AttributeNumbers.NAME, attributeNumbers.records(txn));
                 records.put(MetaTree.NAME, meta.records(txn));
                 records.put(ChangeLogTree.NAME, changeLog.tree().records(txn));
+                if (present != null) {
+                    records.put(PresentTree.NAME, present.tree().records(txn));
+                    records.put(TombstoneTree.NAME, tombstones.tree().records(txn));
+                }
                 indexes.forEachTree((name, tree) -> records.put(name, tree.records(txn)));
             }
             return new StoreStatistics(
@@ -416,6 +428,21 @@ public final class LmdbStore implements AutoCloseable {
 
     MetaTree meta() {
         return meta;
+    }
+
+    PresentTree present() {
+        return requireWritable(present);
+    }
+
+    TombstoneTree tombstones() {
+        return requireWritable(tombstones);
+    }
+
+    private <T> T requireWritable(T tree) {
+        if (tree == null) {
+            throw new StoreException("the store in " + directory + " is open read-only");
+        }
+        return tree;
     }
 
     /** Bytes of the data file on disk (not the map size). */

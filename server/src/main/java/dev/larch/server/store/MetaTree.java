@@ -3,6 +3,7 @@ package dev.larch.server.store;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 import org.lmdbjava.Env;
@@ -31,6 +32,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  *   <li>{@value #CHANGE_LOG_FLOOR} → the CSN of the newest change trimmed from the change log
  *       ({@link ChangeLogTree}), or of the state an import left: changes at or below it are no
  *       longer in the log (absent: nothing was ever trimmed).
+ *   <li>{@value #REPLICA_COOKIE}{@code <rid>} (the replica ID as three decimal digits) → the sync
+ *       cookie's state ({@code csn=} part, UTF-8) a replication consumer of that replica ID has
+ *       committed, written in the transaction of the changes it covers (absent: none). Added without
+ *       a format version: older builds ignore the key.
  * </ul>
  *
  * <p>Thread-safety: immutable; the transactions passed in are the callers'.
@@ -49,6 +54,8 @@ final class MetaTree {
 
     static final String CHANGE_LOG_FLOOR = "changelog-floor";
     private static final byte[] CHANGE_LOG_FLOOR_BYTES = CHANGE_LOG_FLOOR.getBytes(UTF_8);
+
+    static final String REPLICA_COOKIE = "sync-cookie:";
 
     /** Where the server ID stands in a CSN's text ({@code ...#sss#...}). */
     private static final int CSN_SID_AT = 30;
@@ -156,6 +163,25 @@ final class MetaTree {
             return;
         }
         tree.put(txn.txn, key(txn, CHANGE_LOG_FLOOR_BYTES), txn.entryValue(csn));
+    }
+
+    /** The cookie state replica {@code rid} committed, or null. */
+    String replicaCookie(ReadTxn txn, int rid) {
+        ByteBuffer value = tree.get(txn.txn, key(txn, replicaCookieName(rid)));
+        if (value == null) {
+            return null;
+        }
+        byte[] text = new byte[value.remaining()];
+        value.get(value.position(), text);
+        return new String(text, UTF_8);
+    }
+
+    void putReplicaCookie(WriteTxn txn, int rid, String cookie) {
+        tree.put(txn.txn, key(txn, replicaCookieName(rid)), txn.entryValue(cookie.getBytes(UTF_8)));
+    }
+
+    private static byte[] replicaCookieName(int rid) {
+        return String.format(Locale.ROOT, "%s%03d", REPLICA_COOKIE, rid).getBytes(UTF_8);
     }
 
     private static int compare(ByteBuffer stored, byte[] csn) {

@@ -139,6 +139,39 @@ public class ReadTxn implements AutoCloseable {
         return store.meta().contextCsns(this);
     }
 
+    /** Whether a change stamped {@code csn} is in the log. */
+    public boolean hasLoggedChange(byte[] csn) {
+        return store.changeLog().contains(this, csn);
+    }
+
+    /**
+     * The CSN of the delete of the entry {@code uuid} (16 raw bytes) while that delete is in the change
+     * log, or null.
+     */
+    public byte[] tombstone(byte[] uuid) {
+        return store.tombstones().get(this, uuid);
+    }
+
+    /** Whether {@code uuid} is marked present for replica {@code rid}. */
+    public boolean isPresent(int rid, byte[] uuid) {
+        return store.present().contains(this, rid, uuid);
+    }
+
+    /** How many UUIDs are marked present for replica {@code rid} (a walk of its marks). */
+    public long presentCount(int rid) {
+        return store.present().count(this, rid);
+    }
+
+    /** The sync cookie replica {@code rid} has reached, as stored; null when none is. */
+    public String replicaCookie(int rid) {
+        return store.meta().replicaCookie(this, rid);
+    }
+
+    /** Streams the IDs of the entries above {@code id}, in ascending order. */
+    public IdCursor entriesAfter(long id) {
+        return store.entries().idsAfter(this, id);
+    }
+
     /** How many entries an index holds under exactly {@code key}. */
     public long count(String attributeOid, IndexKind kind, byte[] key) {
         return store.indexes().get(attributeOid, kind).count(this, key);

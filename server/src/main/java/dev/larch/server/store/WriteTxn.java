@@ -164,7 +164,8 @@ public final class WriteTxn extends ReadTxn {
     }
 
     /**
-     * Records {@code change} in the change log and raises the contextCSN of its server ID to its CSN.
+     * Records {@code change} in the change log and raises the contextCSN of its server ID to its CSN;
+     * a delete is also remembered by its UUID ({@link TombstoneTree}) while its record is in the log.
      * A bulk load ({@link #bulkLoad}) fills an empty store, which no consumer's cookie can name:
      * its changes are not logged, the log's floor rises to them instead, so a consumer refreshes
      * in full.
@@ -173,9 +174,21 @@ public final class WriteTxn extends ReadTxn {
         if (bulkIndexes != null) {
             store.meta().raiseChangeLogFloor(this, change.csn());
         } else {
-            store.changeLog().append(this, change);
+            logReplicatedChange(change);
         }
         store.meta().raiseContextCsn(this, change.csn());
+    }
+
+    /**
+     * Records {@code change}, stamped by another server, in the change log (so that it is passed on)
+     * without raising the contextCSN: a replication consumer receives a refresh's changes out of CSN
+     * order, and its contextCSN moves with the provider's cookie alone ({@link #raiseContextCsn}).
+     */
+    public void logReplicatedChange(LoggedChange change) {
+        store.changeLog().append(this, change);
+        if (change.kind() == LoggedChange.Kind.DELETE) {
+            store.tombstones().put(this, change.uuid(), change.csn());
+        }
     }
 
     /**
@@ -195,7 +208,7 @@ public final class WriteTxn extends ReadTxn {
      */
     public long trimChangeLog(long maxChanges, byte[] keepFrom) {
         long before = store.changeLog().size(this);
-        byte[] last = store.changeLog().trim(this, maxChanges, keepFrom);
+        byte[] last = store.changeLog().trim(this, maxChanges, keepFrom, store.tombstones());
         if (last != null) {
             store.meta().raiseChangeLogFloor(this, last);
         }
@@ -208,7 +221,27 @@ public final class WriteTxn extends ReadTxn {
      */
     public void resetChangeLog(byte[] floor) {
         store.changeLog().empty(this);
+        store.tombstones().empty(this);
         store.meta().raiseChangeLogFloor(this, floor);
+    }
+
+    /** Marks {@code uuid} present for replica {@code rid} ({@link PresentTree}). */
+    public void markPresent(int rid, byte[] uuid) {
+        store.present().mark(this, rid, uuid);
+    }
+
+    /**
+     * Forgets every UUID marked present for replica {@code rid}.
+     *
+     * @return how many were marked
+     */
+    public long clearPresent(int rid) {
+        return store.present().clear(this, rid);
+    }
+
+    /** Records the sync cookie replica {@code rid} has reached ({@link MetaTree}); replaces the one before. */
+    public void putReplicaCookie(int rid, String cookie) {
+        store.meta().putReplicaCookie(this, rid, cookie);
     }
 
     /**

@@ -1,0 +1,220 @@
+package dev.larch.server.replica;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import dev.larch.server.commit.WriteQueue;
+import dev.larch.server.csn.Csn;
+import dev.larch.server.csn.CsnVector;
+import dev.larch.server.directory.ChangeStamps;
+import dev.larch.server.directory.Directory;
+import dev.larch.server.directory.SchemaChecker;
+import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.store.ReadTxn;
+import dev.larch.server.store.WriteTxn;
+import dev.larch.server.sync.SyncCookie;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+
+/**
+ * The local store as one replica of a provider ({@link ReplicaSink}), for one replica ID: each batch
+ * is one task of the server's single writer, applied in one write transaction together with the
+ * cookie it reaches, so a replica stopped at any moment restarts from exactly what it committed.
+ *
+ * <p>Per batch, in order: entries are stored or skipped ({@link Upserts}), deletes applied ({@link
+ * Removals}), UUIDs marked present in the store ({@link dev.larch.server.store.WriteTxn#markPresent})
+ * and a present phase's end sweeps the unmarked entries away ({@link PresentSweep}); then the state of
+ * the cookies of the batch, merged per server ID into the state stored before, is stored under the
+ * replica ID and raises the store's contextCSN. Each change is logged with the CSN it came with, so
+ * a consumer of this server gets it in turn, but only cookies raise the contextCSN: a refresh sends
+ * entries in the provider's order, not in CSN order.
+ *
+ * <p>Every CSN received is shown to this server's CSN clock, so its own later changes sort above;
+ * one further ahead of the local clock than the maximum skew fails the batch ({@link ClockSkew}).
+ * Any failure fails the whole batch: nothing of it, cookie included, is committed.
+ *
+ * <p>Thread-safe: the work runs on the writer thread; {@link #storedCookie} reads a snapshot.
+ */
+public final class StoreReplica implements ReplicaSink {
+    private final int rid;
+    private final Directory directory;
+    private final WriteQueue writes;
+    private final ChangeStamps stamps;
+    private final IncomingEntries incoming;
+    private final Upserts upserts;
+    private final Removals removals;
+    private final PresentSweep sweep;
+    private final UuidIndex uuids;
+    private final ClockSkew skew;
+
+    /**
+     * @param rid the replica ID ({@code replication.consumer.<rid>}), 0–{@value SyncCookie#MAX_RID}
+     * @param directory the tree the replica holds; its {@link ChangeStamps} give the server ID and the
+     *     CSN clock shown every received CSN
+     * @param checker the local schema every received entry must pass
+     * @param writes the server's single writer
+     * @param maxClockSkewSeconds how far ahead of this server's clock a received CSN may be
+     * @throws IllegalArgumentException when the store keeps no equality index on entryUUID, or {@code rid}
+     *     or the skew is out of range
+     */
+    public StoreReplica(
+            int rid, Directory directory, SchemaChecker checker, WriteQueue writes, long maxClockSkewSeconds) {
+        this(rid, directory, checker, writes, maxClockSkewSeconds, Clock.systemUTC());
+    }
+
+    /** {@link #StoreReplica(int, Directory, SchemaChecker, WriteQueue, long)} reading {@code clock} (tests). */
+    public StoreReplica(
+            int rid,
+            Directory directory,
+            SchemaChecker checker,
+            WriteQueue writes,
+            long maxClockSkewSeconds,
+            Clock clock) {
+        if (rid < 0 || rid > SyncCookie.MAX_RID) {
+            throw new IllegalArgumentException("a replica ID must be 0-" + SyncCookie.MAX_RID + ", not " + rid);
+        }
+        this.rid = rid;
+        this.directory = directory;
+        this.writes = writes;
+        this.stamps = directory.stamps();
+        this.uuids =
+                new UuidIndex(directory.store(), directory.schemaNormalizer().schema());
+        this.incoming = new IncomingEntries(directory, checker);
+        this.removals = new Removals(directory);
+        this.upserts = new Upserts(directory, uuids, removals);
+        this.sweep = new PresentSweep(directory, removals);
+        this.skew = new ClockSkew(rid, maxClockSkewSeconds, clock);
+    }
+
+    public int rid() {
+        return rid;
+    }
+
+    @Override
+    public SyncCookie storedCookie() {
+        try (ReadTxn txn = directory.store().read()) {
+            return cookieIn(txn);
+        }
+    }
+
+    private SyncCookie cookieIn(ReadTxn txn) {
+        String state = txn.replicaCookie(rid);
+        return state == null ? null : new SyncCookie(rid, stamps.serverId(), CsnVector.parse(state));
+    }
+
+    @Override
+    public CompletableFuture<Void> apply(List<ReplicaChange> changes) {
+        if (changes.isEmpty()) {
+            throw new IllegalArgumentException("a batch holds at least one change");
+        }
+        List<ReplicaChange> batch = List.copyOf(changes);
+        return writes.submitAwaited(txn -> new Run(txn, batch).apply());
+    }
+
+    /** One run of one batch in one transaction (the writer may run a batch again after a failed commit). */
+    private final class Run {
+        private final WriteTxn txn;
+        private final List<ReplicaChange> changes;
+        private final DeleteStamps deleteStamps = new DeleteStamps(stamps);
+        /** The batch's last cookie, what a delete without one of its own is logged by. */
+        private final SyncCookie lastCookie;
+        /** The state stored before the batch, merged with every cookie applied so far. */
+        private CsnVector state;
+
+        Run(WriteTxn txn, List<ReplicaChange> changes) {
+            this.txn = txn;
+            this.changes = changes;
+            SyncCookie last = null;
+            for (ReplicaChange change : changes) {
+                if (change.cookie() != null) {
+                    last = change.cookie();
+                }
+            }
+            this.lastCookie = last;
+            SyncCookie stored = cookieIn(txn);
+            this.state = stored == null ? CsnVector.EMPTY : stored.csns();
+        }
+
+        void apply() {
+            CsnVector before = state;
+            for (ReplicaChange change : changes) {
+                if (change.cookie() != null) {
+                    for (Csn csn : change.cookie().csns().csns()) {
+                        skew.check(csn, "the cookie's");
+                        stamps.observe(csn);
+                    }
+                    state = state.merge(change.cookie().csns());
+                }
+                applyOne(change);
+            }
+            if (!state.equals(before)) {
+                txn.putReplicaCookie(rid, state.format());
+                for (Csn csn : state.csns()) {
+                    txn.raiseContextCsn(csn.toBytes());
+                }
+            }
+        }
+
+        private void applyOne(ReplicaChange change) {
+            switch (change) {
+                case ReplicaChange.RefreshStarted started -> txn.clearPresent(rid);
+                case ReplicaChange.Upsert upsert -> {
+                    IncomingEntry in = incoming.prepare(upsert.uuid(), upsert.entry());
+                    skew.check(in.csn(), "the entryCSN of " + in.entry().getDn().getName() + ", with");
+                    stamps.observe(in.csn());
+                    upserts.apply(txn, in);
+                    txn.markPresent(rid, in.uuid());
+                }
+                case ReplicaChange.Deleted deleted -> delete(deleted.uuid(), deleted.cookie());
+                case ReplicaChange.Present present -> txn.markPresent(rid, checked(present.uuid()));
+                case ReplicaChange.IdSet ids -> {
+                    for (byte[] uuid : ids.uuids()) {
+                        if (ids.deletes()) {
+                            delete(uuid, ids.cookie());
+                        } else {
+                            txn.markPresent(rid, checked(uuid));
+                        }
+                    }
+                }
+                case ReplicaChange.PhaseEnd end -> {
+                    if (end.presentPhase()) {
+                        sweep.sweep(txn, rid, state, () -> deleteStamps.next(txn, deleteCookie(end.cookie())));
+                    }
+                    txn.clearPresent(rid);
+                }
+                case ReplicaChange.NewCookie cookie -> {}
+            }
+        }
+
+        private void delete(byte[] uuid, SyncCookie cookie) {
+            checked(uuid);
+            SyncCookie by = deleteCookie(cookie);
+            long id = uuids.find(txn, uuid);
+            if (id == ReadTxn.NOT_FOUND) {
+                removals.deletedElsewhere(txn, uuid, deleteStamps.next(txn, by));
+            } else {
+                removals.deleteReplicated(txn, id, () -> deleteStamps.next(txn, by));
+            }
+        }
+
+        /** The cookie a delete is logged by ({@link DeleteStamps}): its own, the batch's, or the state so far. */
+        private SyncCookie deleteCookie(SyncCookie own) {
+            if (own != null) {
+                return own;
+            }
+            if (lastCookie != null) {
+                return lastCookie;
+            }
+            return state.isEmpty() ? null : new SyncCookie(rid, SyncCookie.NO_SID, state);
+        }
+
+        private byte[] checked(byte[] uuid) {
+            if (uuid == null || uuid.length != 16) {
+                throw new ResultCodeException(
+                        ResultCodeEnum.PROTOCOL_ERROR,
+                        "the provider sent a UUID of " + (uuid == null ? 0 : uuid.length) + " bytes, not 16");
+            }
+            return uuid;
+        }
+    }
+}

@@ -1,0 +1,322 @@
+package dev.larch.server.replica;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletionException;
+
+import dev.larch.server.entry.EntryUuids;
+import dev.larch.server.store.ReadTxn;
+import dev.larch.server.store.WriteTxn;
+import dev.larch.server.sync.SyncCookie;
+import dev.larch.server.testing.Ldif;
+import org.apache.directory.api.ldap.model.entry.Entry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class StoreReplicaTest {
+    private static final String PEOPLE = "ou=People,dc=example,dc=com";
+    private static final String ANN = "uid=ann," + PEOPLE;
+    private static final String BOB = "uid=bob," + PEOPLE;
+    private static final String PEOPLE_LDIF = """
+            dn: uid=ann,ou=People,dc=example,dc=com
+            objectClass: inetOrgPerson
+            uid: ann
+            cn: Ann
+            sn: A
+
+            dn: uid=bob,ou=People,dc=example,dc=com
+            objectClass: inetOrgPerson
+            uid: bob
+            cn: Bob
+            sn: B
+
+            """;
+
+    @Test
+    void aSecondIdenticalFullRefreshSkipsEveryEntryAndLogsNothing(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            provider.add(Ldif.BASE + PEOPLE_LDIF);
+            List<ReplicaChange> refresh = provider.fullRefresh();
+            consumer.apply(refresh);
+            assertEquals(provider.contents(), consumer.contents());
+            assertEquals(5, consumer.changeLogSize());
+            assertEquals(provider.context(), consumer.replica.storedCookie().csns());
+            assertEquals(provider.context(), consumer.context());
+
+            consumer.apply(refresh);
+
+            assertEquals(provider.contents(), consumer.contents());
+            assertEquals(5, consumer.changeLogSize(), "a skipped entry is not logged again");
+            assertEquals(provider.context(), consumer.context());
+        }
+    }
+
+    @Test
+    void aBatchWithAnUnacceptableEntryCommitsNothingAndKeepsTheStoredCookie(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            provider.add(Ldif.BASE);
+            consumer.apply(provider.fullRefresh());
+            SyncCookie before = consumer.replica.storedCookie();
+            long entries = consumer.entryCount();
+            long logged = consumer.changeLogSize();
+
+            List<ReplicaChange> people = provider.add(PEOPLE_LDIF);
+            ReplicaChange.Upsert bob = (ReplicaChange.Upsert) people.get(1);
+            Entry broken = bob.entry().clone();
+            broken.add("x-no-such-attribute", "value");
+            List<ReplicaChange> batch =
+                    List.of(people.get(0), new ReplicaChange.Upsert(bob.uuid(), broken, bob.cookie()));
+
+            CompletionException failed = assertThrows(CompletionException.class, () -> consumer.apply(batch));
+
+            assertTrue(
+                    failed.getCause().getMessage().contains(BOB),
+                    failed.getCause().getMessage());
+            assertEquals(entries, consumer.entryCount());
+            assertNull(consumer.find(ANN), "the good entry before it was not kept either");
+            assertEquals(logged, consumer.changeLogSize());
+            assertEquals(before, consumer.replica.storedCookie());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aPresentPhaseDeletesTheEntriesNotNamedAndKeepsThoseNamedByUuidOnly(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            provider.add(Ldif.BASE + PEOPLE_LDIF);
+            consumer.apply(provider.fullRefresh());
+            // A change of the consumer's own, which the provider has not seen: it stays.
+            consumer.add("""
+                    dn: uid=cy,ou=People,dc=example,dc=com
+                    objectClass: inetOrgPerson
+                    uid: cy
+                    cn: Cy
+                    sn: C
+                    """);
+            SyncCookie cookie = consumer.replica.storedCookie();
+            byte[] groups = uuidOf(consumer, "ou=Groups,dc=example,dc=com");
+            byte[] people = uuidOf(consumer, PEOPLE);
+            byte[] ann = uuidOf(consumer, ANN);
+
+            consumer.apply(List.of(
+                    new ReplicaChange.RefreshStarted(cookie),
+                    new ReplicaChange.Present(groups),
+                    new ReplicaChange.IdSet(List.of(people, ann), false, null),
+                    new ReplicaChange.PhaseEnd(true, true, new SyncCookie(1, 1, provider.context()))));
+
+            assertNull(consumer.find(BOB), "bob was not named: the provider deleted him");
+            assertNotNull(consumer.find(ANN));
+            assertNotNull(consumer.find(PEOPLE));
+            assertNotNull(consumer.find("ou=Groups,dc=example,dc=com"));
+            assertNotNull(consumer.find("dc=example,dc=com"), "the suffix is never swept");
+            assertNotNull(consumer.find("uid=cy," + PEOPLE), "newer than what the provider has of its server ID");
+            try (ReadTxn txn = consumer.store.read()) {
+                assertEquals(0, txn.presentCount(ReplicaMember.RID), "the present set is cleared");
+            }
+        }
+    }
+
+    @Test
+    void aDeletePhaseDeletesOnlyTheEntriesItNames(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            provider.add(Ldif.BASE + PEOPLE_LDIF);
+            consumer.apply(provider.fullRefresh());
+            ReplicaChange deleteBob = provider.delete(BOB);
+            byte[] bob = ((ReplicaChange.Deleted) deleteBob).uuid();
+
+            consumer.apply(List.of(
+                    new ReplicaChange.RefreshStarted(consumer.replica.storedCookie()),
+                    new ReplicaChange.IdSet(List.of(bob), true, null),
+                    new ReplicaChange.PhaseEnd(false, true, new SyncCookie(1, 1, provider.context()))));
+
+            assertNull(consumer.find(BOB));
+            assertEquals(provider.contents(), consumer.contents());
+            assertEquals(provider.context(), consumer.replica.storedCookie().csns());
+            // The delete is logged with the cookie's CSN, so a consumer of this server is sent it.
+            assertEquals(
+                    provider.context().get(1).toString(), consumer.lastLogged().csnText());
+        }
+    }
+
+    @Test
+    void aRenameArrivesAsAnUpsertWithANewDnAndMovesTheSameEntry(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            provider.add(Ldif.BASE + PEOPLE_LDIF);
+            consumer.apply(provider.fullRefresh());
+            long id = consumer.find(ANN).id();
+
+            consumer.apply(provider.rename(ANN, "uid=anne"));
+
+            assertNull(consumer.find(ANN));
+            assertEquals(id, consumer.find("uid=anne," + PEOPLE).id());
+            assertEquals(provider.contents(), consumer.contents());
+        }
+    }
+
+    @Test
+    void persistChangesWithCookiesMoveTheStoredCookieAndTheContextCsn(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            provider.add(Ldif.BASE + PEOPLE_LDIF);
+            consumer.apply(provider.fullRefresh());
+            SyncCookie before = consumer.replica.storedCookie();
+
+            ReplicaChange modified = provider.modify(ANN, "description", "moved on");
+            consumer.apply(modified, provider.delete(BOB));
+
+            SyncCookie after = consumer.replica.storedCookie();
+            assertEquals(ReplicaMember.RID, after.rid());
+            assertEquals(2, after.sid(), "the cookie names this server");
+            assertNotEquals(before, after);
+            assertEquals(provider.context(), after.csns());
+            assertEquals(provider.context(), consumer.context());
+            assertEquals(provider.contents(), consumer.contents());
+        }
+    }
+
+    @Test
+    void aCsnTooFarAheadOfTheLocalClockIsRefusedAndNothingIsCommitted(@TempDir Path a, @TempDir Path b) {
+        Clock anHourAgo = Clock.fixed(Instant.now().minusSeconds(3600), ZoneOffset.UTC);
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2, anHourAgo, 300)) {
+            List<ReplicaChange> sent = provider.add(Ldif.BASE);
+            String csn = EntryStampsOf.csn(provider.find("dc=example,dc=com")).toString();
+
+            CompletionException failed = assertThrows(CompletionException.class, () -> consumer.apply(sent.get(0)));
+
+            String message = failed.getCause().getMessage();
+            assertTrue(message.contains(csn) && message.contains("300 s"), message);
+            assertEquals(0, consumer.entryCount());
+            assertNull(consumer.replica.storedCookie());
+        }
+    }
+
+    @Test
+    void aPresentSetOf200000UuidsIsKeptInTheStoreNotOnTheHeap(@TempDir Path b) {
+        try (ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            consumer.apply(new ReplicaChange.RefreshStarted(null));
+            int total = 200_000;
+            int perBatch = 20_000;
+            for (int from = 0; from < total; from += perBatch) {
+                List<byte[]> uuids = new ArrayList<>(perBatch);
+                for (int i = from; i < from + perBatch; i++) {
+                    uuids.add(EntryUuids.toBytes(new UUID(0x5eedL, i)));
+                }
+                consumer.apply(new ReplicaChange.IdSet(uuids, false, null));
+            }
+            try (ReadTxn txn = consumer.store.read()) {
+                assertEquals(total, txn.presentCount(ReplicaMember.RID), "every mark is a record of the store");
+                assertTrue(txn.isPresent(ReplicaMember.RID, EntryUuids.toBytes(new UUID(0x5eedL, 123_456))));
+                assertEquals(0, txn.presentCount(ReplicaMember.RID + 1), "marks are per replica");
+            }
+
+            consumer.apply(new ReplicaChange.PhaseEnd(false, true, null));
+
+            try (ReadTxn txn = consumer.store.read()) {
+                assertEquals(0, txn.presentCount(ReplicaMember.RID));
+            }
+        }
+    }
+
+    @Test
+    void aPresentPhaseSweepsMoreEntriesThanOneChunkOfItsWalk(@TempDir Path a, @TempDir Path b) {
+        int people = PresentSweep.CHUNK * 2 + 500;
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            provider.add(Ldif.BASE + Ldif.bulkUnit("ou=Many,dc=example,dc=com", people, i -> "person " + i));
+            consumer.apply(provider.fullRefresh());
+            assertEquals(4 + people, consumer.entryCount());
+
+            consumer.apply(List.of(
+                    new ReplicaChange.RefreshStarted(consumer.replica.storedCookie()),
+                    new ReplicaChange.IdSet(
+                            List.of(uuidOf(consumer, PEOPLE), uuidOf(consumer, "ou=Groups,dc=example,dc=com")),
+                            false,
+                            null),
+                    new ReplicaChange.PhaseEnd(true, true, new SyncCookie(1, 1, provider.context()))));
+
+            assertEquals(3, consumer.entryCount(), "the unit and every person below it are gone");
+            assertNull(consumer.find("ou=Many,dc=example,dc=com"));
+        }
+    }
+
+    @Test
+    void aRestartedReplicaFindsTheCookieItCommitted(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember provider = new ReplicaMember(a, 1)) {
+            provider.add(Ldif.BASE + PEOPLE_LDIF);
+            SyncCookie committed;
+            try (ReplicaMember consumer = new ReplicaMember(b, 2)) {
+                consumer.apply(provider.fullRefresh());
+                committed = consumer.replica.storedCookie();
+            }
+            try (ReplicaMember restarted = new ReplicaMember(b, 2)) {
+                assertEquals(committed, restarted.replica.storedCookie());
+                assertEquals(provider.contents(), restarted.contents());
+            }
+        }
+    }
+
+    @Test
+    void aDeleteIsRememberedWhileTheChangeLogKeepsIt(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            provider.add(Ldif.BASE + PEOPLE_LDIF);
+            consumer.apply(provider.fullRefresh());
+            ReplicaChange annAsSent;
+            try (ReadTxn txn = provider.store.read()) {
+                annAsSent = provider.upsertOf(provider.load(txn, ANN));
+            }
+            consumer.apply(provider.delete(ANN));
+
+            consumer.apply(annAsSent);
+            assertNull(consumer.find(ANN), "an add or modify arriving after the delete does not bring it back");
+
+            try (WriteTxn txn = consumer.store.write()) {
+                txn.trimChangeLog(0, "99991231235959.999999Z#ffffff#fff#ffffff".getBytes(US_ASCII));
+                txn.commit();
+            }
+            try (ReadTxn txn = consumer.store.read()) {
+                assertNull(txn.tombstone(((ReplicaChange.Upsert) annAsSent).uuid()), "trimmed with its log record");
+            }
+        }
+    }
+
+    @Test
+    void aConsumersOwnSuffixGivesWayInPlaceToTheProvidersNewerOne(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            consumer.add(Ldif.BASE);
+            try (ReplicaMember provider = new ReplicaMember(a, 1)) {
+                provider.add(Ldif.BASE + PEOPLE_LDIF);
+                long suffixId = consumer.find("dc=example,dc=com").id();
+
+                consumer.apply(provider.fullRefresh());
+
+                assertEquals(suffixId, consumer.find("dc=example,dc=com").id(), "replaced in place");
+                assertEquals(provider.contents(), consumer.contents());
+            }
+        }
+    }
+
+    private static byte[] uuidOf(ReplicaMember member, String dn) {
+        return EntryStampsOf.uuid(member.find(dn));
+    }
+}
