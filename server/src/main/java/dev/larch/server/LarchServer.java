@@ -46,6 +46,10 @@ import dev.larch.server.tracing.OperationTracing;
 import dev.larch.server.warmup.SelfWarmUp;
 import dev.larch.server.work.WorkerPool;
 import dev.larch.server.write.InitialSuffix;
+import dev.larch.server.replica.Replicas;
+import dev.larch.server.tls.ProviderTrust;
+import dev.larch.config.ReplicationConsumer;
+import io.netty.handler.ssl.SslContext;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,6 +82,8 @@ public final class LarchServer implements AutoCloseable {
     private final String tlsProvider;
 
     private final LiveSettings live;
+    /** The providers this server replicates from; stopped first on close. */
+    private final Replicas replicas;
 
     private boolean closed;
 
@@ -92,7 +98,9 @@ public final class LarchServer implements AutoCloseable {
             OperationTracing tracing,
             Optional<String> generatedAdminPassword,
             String tlsProvider,
+            Replicas replicas,
             LiveSettings live) {
+        this.replicas = replicas;
         this.monitoring = monitoring;
         this.tlsProvider = tlsProvider;
         this.live = live;
@@ -137,9 +145,12 @@ public final class LarchServer implements AutoCloseable {
         LdapListener listener = null;
         Monitoring monitoring = null;
         AccessLogOutput accessLogOutput = null;
+        Replicas replicas = null;
         try {
             open = StoredDirectory.open(config, schema, true);
+            // A replica starts empty: its suffix, like every entry, comes from its providers.
             Optional<String> suffixCreated = config.storage().createSuffix()
+                            && config.replication().consumers().isEmpty()
                     ? InitialSuffix.createIfEmpty(open.directory(), open.checker())
                     : Optional.empty();
             AdminCredentials admin = AdminCredentials.resolve(
@@ -233,6 +244,15 @@ public final class LarchServer implements AutoCloseable {
                     monitoring.byteCounts(),
                     new SelfWarmUp(config.warmUp(), open.directory(), warmUpHandler, unseen.byteCounts()));
             monitoring.serve(listener::isAccepting, l.host());
+            replicas = Replicas.start(
+                    config.replication(),
+                    config.suffix(),
+                    open.directory(),
+                    open.checker(),
+                    writes,
+                    listener.ioGroup(),
+                    providerTls(config));
+            monitoring.replicas(replicas::statuses);
             LarchServer server = new LarchServer(
                     lock,
                     open,
@@ -244,11 +264,15 @@ public final class LarchServer implements AutoCloseable {
                     tracing,
                     admin.generatedPassword(),
                     tls == null ? null : tls.provider(),
+                    replicas,
                     new LiveSettings(searchLimits, accessLog, access, tlsContext));
             server.logSummary(config);
             suffixCreated.ifPresent(InitialSuffix::log);
             return server;
         } catch (IOException | RuntimeException e) {
+            if (replicas != null) {
+                replicas.close();
+            }
             if (monitoring != null) {
                 monitoring.close();
             }
@@ -305,6 +329,17 @@ public final class LarchServer implements AutoCloseable {
                         PasswordAttributes.of(schema),
                         AccessLogFormat.of(config.logging().accessLogFormat())),
                 accessLogOn);
+    }
+
+    /**
+     * The TLS context consumers check their providers with, from {@code tls.ca-certificates}; null when
+     * no provider is reached over TLS (a session that needs one refuses to start without it).
+     */
+    private static SslContext providerTls(LarchConfig config) {
+        boolean needed = config.replication().consumers().stream().anyMatch(ReplicationConsumer::tls);
+        return needed && config.tls().caCertificates() != null
+                ? ProviderTrust.context(config.tls().caCertificates())
+                : null;
     }
 
     /** Starts the listener; a failure to bind names the address (the port may come from --port). */
@@ -395,6 +430,8 @@ public final class LarchServer implements AutoCloseable {
             return;
         }
         closed = true;
+        // No more replicated batches: the writer drains what was queued, cookie included, below.
+        replicas.close();
         // Persistent searches wait for changes, not for the server: end them before draining.
         open.directory().stopObserving();
         listener.stop(SHUTDOWN_GRACE);

@@ -12,6 +12,7 @@ import dev.larch.config.Limits;
 import dev.larch.config.PasswordPolicySettings;
 import dev.larch.config.Passwords;
 import dev.larch.config.Replication;
+import dev.larch.config.ReplicationConsumer;
 import dev.larch.config.ResultControls;
 import dev.larch.config.Security;
 import dev.larch.config.Tls;
@@ -54,6 +55,7 @@ import dev.larch.server.read.psearch.PersistentSearches;
 import dev.larch.server.read.sync.SyncSearches;
 import dev.larch.server.referral.ManageDsaIt;
 import dev.larch.server.referral.ReferralGate;
+import dev.larch.server.referral.UpdateReferral;
 import dev.larch.server.route.OperationRouter;
 import dev.larch.server.route.SupportedControls;
 import dev.larch.server.search.FilterCompiler;
@@ -85,6 +87,19 @@ public final class RequestHandlers {
     static final String DONT_USE_COPY_OID = "1.3.6.1.1.22";
 
     private RequestHandlers() {}
+
+    /**
+     * What a write gets on a read-only replica (consumers configured, not a multi-provider member): a
+     * referral to its providers; null when this server takes writes.
+     */
+    static UpdateReferral updateReferral(Replication replication) {
+        if (replication.consumers().isEmpty() || replication.multiProvider()) {
+            return null;
+        }
+        return new UpdateReferral(replication.consumers().stream()
+                .map(ReplicationConsumer::providerUrl)
+                .toList());
+    }
 
     /**
      * The router serving every operation as {@code config} sets it up, without cross-cutting
@@ -374,7 +389,7 @@ public final class RequestHandlers {
                         new SearchPlanner(open.store(), limits.indexEntryLimit()),
                         policies.bind()),
                 new ReferralGate(directory, access, new FilterCompiler(schema)),
-                null,
+                updateReferral(replication),
                 connectionRules.minSsf(),
                 connectionRules.allowAnonymous(),
                 new SessionRevocations(directory.schemaNormalizer()));

@@ -16,6 +16,7 @@ import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.read.sync.SyncProgress;
+import dev.larch.server.replica.SyncSessionStatus;
 import dev.larch.server.store.DnTree;
 import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.StoreStatistics;
@@ -155,6 +156,7 @@ final class MonitorTree {
                 floor.text("monitoredInfo", log.floor());
             }
         }
+        providers(b);
         for (SyncProgress consumer : server.syncConsumers()) {
             Attributes c = b.entry(
                             "cn=Consumer " + consumer.connection() + ",cn=Replication," + ROOT, "monitoredObject")
@@ -167,6 +169,24 @@ final class MonitorTree {
             }
             if (!consumer.sentUpTo().isEmpty()) {
                 c.text("larchSyncSentUpTo", consumer.sentUpTo());
+            }
+        }
+    }
+
+    /** The providers this server replicates from, one entry per replica ID. */
+    private void providers(Builder b) {
+        for (SyncSessionStatus p : server.replicas()) {
+            Attributes e = b.entry("cn=Provider " + p.rid() + ",cn=Replication," + ROOT, "monitoredObject")
+                    .text("labeledURI", p.providerUrl())
+                    .text("larchReplicaState", p.state().name().toLowerCase(Locale.ROOT))
+                    .number("monitorCounter", p.changesReceived())
+                    .number("larchReplicaConnects", p.connects());
+            if (p.lastCookie() != null) {
+                e.text("larchReplicaCookie", p.lastCookie());
+            }
+            if (p.lastError() != null) {
+                e.text("larchReplicaLastError", p.lastError());
+                e.text("larchReplicaLastErrorTime", GENERALIZED_TIME.format(p.lastErrorAt()));
             }
         }
     }

@@ -9,10 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.read.sync.SyncProgress;
 import dev.larch.server.read.sync.SyncSearches;
+import dev.larch.server.replica.SyncSessionStatus;
 import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
@@ -30,6 +32,7 @@ import dev.larch.server.work.WorkerPool;
  * @param started when the server started serving
  * @param suffix the naming context, as configured
  * @param accepting whether the LDAP listener accepts connections; false before it is bound
+ * @param replicaStatuses what the sessions replicating from providers are doing; empty for none
  */
 public record MonitoredServer(
         ServerMetrics metrics,
@@ -40,7 +43,8 @@ public record MonitoredServer(
         String version,
         Instant started,
         String suffix,
-        BooleanSupplier accepting) {
+        BooleanSupplier accepting,
+        Supplier<List<SyncSessionStatus>> replicaStatuses) {
 
     /** The store's LMDB numbers now, or null once the store is closing. */
     public StoreStatistics storeStatistics() {
@@ -90,6 +94,11 @@ public record MonitoredServer(
         public ChangeLogState {
             contextCsns = List.copyOf(contextCsns);
         }
+    }
+
+    /** What each session replicating from a provider is doing now, in replica ID order. */
+    public List<SyncSessionStatus> replicas() {
+        return replicaStatuses.get();
     }
 
     /** The refreshAndPersist consumers connected now; none when no sync searches are served. */

@@ -3,7 +3,9 @@ package dev.larch.server.monitor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Instant;
+import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import dev.larch.config.Metrics;
 import dev.larch.server.access.AccessControl;
@@ -12,6 +14,7 @@ import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.protocol.ByteCounts;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.read.sync.SyncSearches;
+import dev.larch.server.replica.SyncSessionStatus;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.work.WorkerPool;
 import org.slf4j.Logger;
@@ -36,6 +39,7 @@ public final class Monitoring implements AutoCloseable {
     private final ServerMetrics metrics;
 
     private volatile BooleanSupplier accepting = () -> false;
+    private volatile Supplier<List<SyncSessionStatus>> replicas = List::of;
     private MonitoredServer server;
     private MetricsEndpoint endpoint;
 
@@ -73,7 +77,8 @@ public final class Monitoring implements AutoCloseable {
                     version,
                     Instant.now(),
                     suffix,
-                    () -> m.accepting.getAsBoolean());
+                    () -> m.accepting.getAsBoolean(),
+                    () -> m.replicas.get());
         }
         return m;
     }
@@ -127,6 +132,11 @@ public final class Monitoring implements AutoCloseable {
      * @param listenHost {@code listen.host}, the endpoint's address unless {@code metrics.host} is set
      * @throws IOException when the endpoint's address cannot be bound
      */
+    /** Shows what {@code statuses} says of the sessions replicating from providers, from now on. */
+    public void replicas(Supplier<List<SyncSessionStatus>> statuses) {
+        this.replicas = statuses;
+    }
+
     public void serve(BooleanSupplier accepting, String listenHost) throws IOException {
         this.accepting = accepting;
         if (metrics != null && settings.endpoint()) {

@@ -249,6 +249,14 @@ public final class LdapListener implements AutoCloseable {
         }
     }
 
+    /**
+     * The event loops connections run on, for other client-side work of the server (replication
+     * sessions) that should cost no thread of its own; they stop when the listener closes.
+     */
+    public EventLoopGroup ioGroup() {
+        return ioGroup;
+    }
+
     /** The bound address (with the real port when 0 was asked for). */
     public InetSocketAddress address() {
         return address;

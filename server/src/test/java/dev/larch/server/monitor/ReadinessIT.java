@@ -7,6 +7,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -42,7 +43,8 @@ class ReadinessIT {
                     "test",
                     Instant.now(),
                     "dc=example,dc=com",
-                    accepting::get);
+                    accepting::get,
+                    List::of);
             try (MetricsEndpoint endpoint = MetricsEndpoint.start(
                     server, LarchSchema.standard(), LarchConfig.defaults().metrics(), "127.0.0.1")) {
                 HttpClient http = HttpClient.newHttpClient();

@@ -1,0 +1,75 @@
+package dev.larch.server.replica;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.larch.config.Replication;
+import dev.larch.config.ReplicationConsumer;
+import dev.larch.server.commit.WriteQueue;
+import dev.larch.server.directory.Directory;
+import dev.larch.server.directory.SchemaChecker;
+import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
+
+/**
+ * The providers this server replicates from ({@code replication.consumer.<rid>.*}): one {@link
+ * SyncSession} per provider, each applying what it receives through a {@link StoreReplica} of its
+ * replica ID. Sessions run on event loops handed in (the listener's), so a consumer costs no thread.
+ *
+ * <p>Thread-safe: {@link #statuses()} may be called from any thread.
+ */
+public final class Replicas implements AutoCloseable {
+    private final List<SyncSession> sessions;
+
+    private Replicas(List<SyncSession> sessions) {
+        this.sessions = sessions;
+    }
+
+    /** No provider: a server that only serves. */
+    public static Replicas none() {
+        return new Replicas(List.of());
+    }
+
+    /**
+     * Starts a session per configured provider; each connects in the background and retries for ever.
+     *
+     * @param providerTls the client TLS context providers are checked with; null when no provider is
+     *     reached over TLS
+     */
+    public static Replicas start(
+            Replication replication,
+            String suffix,
+            Directory directory,
+            SchemaChecker checker,
+            WriteQueue writes,
+            EventLoopGroup loops,
+            SslContext providerTls) {
+        List<SyncSession> started = new ArrayList<>();
+        for (ReplicationConsumer consumer : replication.consumers()) {
+            StoreReplica replica = new StoreReplica(
+                    consumer.rid(), directory, checker, writes, replication.maxClockSkewSeconds());
+            SyncSession session =
+                    new SyncSession(consumer, suffix, replication.serverId(), replica, loops, providerTls);
+            started.add(session);
+            session.start();
+        }
+        return new Replicas(List.copyOf(started));
+    }
+
+    /** What each session is doing, in replica ID order. */
+    public List<SyncSessionStatus> statuses() {
+        List<SyncSessionStatus> all = new ArrayList<>(sessions.size());
+        for (SyncSession session : sessions) {
+            all.add(session.status());
+        }
+        return all;
+    }
+
+    /** Stops every session; none reconnects after. */
+    @Override
+    public void close() {
+        for (SyncSession session : sessions) {
+            session.close();
+        }
+    }
+}
