@@ -19,7 +19,6 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.Future;
 import org.apache.directory.api.ldap.extras.controls.SynchronizationModeEnum;
-import org.apache.directory.api.ldap.extras.controls.syncrepl.syncRequest.SyncRequestValue;
 import org.apache.directory.api.ldap.extras.controls.syncrepl.syncRequest.SyncRequestValueImpl;
 import org.apache.directory.api.ldap.extras.extended.startTls.StartTlsRequestImpl;
 import org.apache.directory.api.ldap.model.exception.LdapException;
@@ -230,9 +229,24 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
                     "the sink's stored cookie names replica " + cookie.rid() + ", not " + consumer.rid());
         }
         SyncCookie sent = cookie != null ? cookie : new SyncCookie(consumer.rid(), serverId, CsnVector.EMPTY);
-        SearchRequestImpl search = new SearchRequestImpl();
         searchId = ++messageId;
-        search.setMessageId(searchId);
+        SearchRequestImpl search = searchRequest(searchId, suffix, consumer.mode(), sent, reloadHint);
+        step = Step.SEARCHING;
+        session.state(SyncSessionStatus.State.REFRESH);
+        queue(new ReplicaChange.RefreshStarted(cookie), false);
+        ctx.writeAndFlush(search).addListener(this::failOnWriteError);
+    }
+
+    /**
+     * The sync search of the whole suffix (RFC 4533 section 3): scope sub, filter (objectClass=*), every
+     * user and operational attribute, no limits, and a critical Sync Request control (section 2.2).
+     *
+     * @throws ProviderProtocolException when {@code suffix} is not a DN
+     */
+    static SearchRequestImpl searchRequest(
+            int messageId, String suffix, ReplicationConsumer.Mode mode, SyncCookie cookie, boolean reloadHint) {
+        SearchRequestImpl search = new SearchRequestImpl();
+        search.setMessageId(messageId);
         try {
             search.setBase(new Dn(suffix));
             search.setFilter("(objectClass=*)");
@@ -245,23 +259,15 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
         search.setTimeLimit(0);
         search.setTypesOnly(false);
         search.addAttributes("*", "+");
-        search.addControl(syncRequest(sent, reloadHint));
-        step = Step.SEARCHING;
-        session.state(SyncSessionStatus.State.REFRESH);
-        queue(new ReplicaChange.RefreshStarted(cookie), false);
-        ctx.writeAndFlush(search).addListener(this::failOnWriteError);
-    }
-
-    /** The Sync Request control (RFC 4533 section 2.2) of this consumer's mode. */
-    SyncRequestValue syncRequest(SyncCookie cookie, boolean reloadHint) {
         SyncRequestValueImpl control = new SyncRequestValueImpl(true);
         control.setMode(
-                consumer.mode() == ReplicationConsumer.Mode.REFRESH_ONLY
+                mode == ReplicationConsumer.Mode.REFRESH_ONLY
                         ? SynchronizationModeEnum.REFRESH_ONLY
                         : SynchronizationModeEnum.REFRESH_AND_PERSIST);
-        control.setCookie(cookie.toBytes());
+        control.setCookie(cookie == null ? null : cookie.toBytes());
         control.setReloadHint(reloadHint);
-        return control;
+        search.addControl(control);
+        return search;
     }
 
     private void searchAnswered(Message message) {
