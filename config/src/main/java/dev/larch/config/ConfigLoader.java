@@ -23,7 +23,9 @@ final class ConfigLoader {
     /** Every fixed key the file may set, as {@link SettingCatalog} declares them; {@code index.<attribute>} and {@code tls.certificate-mapping.<N>.<field>} keys come on top. */
     static final List<String> KEYS = SettingCatalog.all().stream()
             .map(Setting::key)
-            .filter(key -> !key.startsWith(SettingCatalog.INDEX_PREFIX) && !key.startsWith(SettingCatalog.MAPPING_RULE))
+            .filter(key -> !key.startsWith(SettingCatalog.INDEX_PREFIX)
+                    && !key.startsWith(SettingCatalog.MAPPING_RULE)
+                    && !key.startsWith(SettingCatalog.CONSUMER))
             .toList();
 
     static final String INDEX_PREFIX = SettingCatalog.INDEX_PREFIX;
@@ -112,7 +114,10 @@ final class ConfigLoader {
                 s.integer("replication.server-id"),
                 s.integer("replication.changelog-max-changes"),
                 s.integer("replication.changelog-max-age-seconds"),
-                consumer);
+                consumer,
+                s.bool("replication.multi-provider"),
+                s.integer("replication.max-clock-skew-seconds"),
+                ReplicationConsumerSettings.read(s));
     }
 
     private static String suffix(Settings s) throws ConfigException {

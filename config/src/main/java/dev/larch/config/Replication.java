@@ -1,5 +1,7 @@
 package dev.larch.config;
 
+import java.util.List;
+
 /**
  * Content synchronization ({@code replication.*}).
  *
@@ -10,8 +12,18 @@ package dev.larch.config;
  *     by age
  * @param consumerDn the bind DN of replication consumers whose sync searches are not held to the
  *     search limits; empty for none
+ * @param multiProvider whether this server accepts writes while it consumes (a multi-provider member)
+ * @param maxClockSkewSeconds how far ahead of the local clock a provider's CSN may be before it is refused
+ * @param consumers the providers this server consumes from, in replica ID order; empty for none
  */
-public record Replication(int serverId, long changelogMaxChanges, long changelogMaxAgeSeconds, String consumerDn) {
+public record Replication(
+        int serverId,
+        long changelogMaxChanges,
+        long changelogMaxAgeSeconds,
+        String consumerDn,
+        boolean multiProvider,
+        int maxClockSkewSeconds,
+        List<ReplicationConsumer> consumers) {
     /** Whether a consumer DN is named. */
     public boolean hasConsumerDn() {
         return !consumerDn.isEmpty();
@@ -27,6 +39,13 @@ public record Replication(int serverId, long changelogMaxChanges, long changelog
         consumerDn = consumerDn.strip();
         if (changelogMaxChanges < 0 || changelogMaxAgeSeconds < 0) {
             throw new IllegalArgumentException("change log bounds must not be negative");
+        }
+        if (maxClockSkewSeconds < 1) {
+            throw new IllegalArgumentException("maxClockSkewSeconds must be positive, was " + maxClockSkewSeconds);
+        }
+        consumers = List.copyOf(consumers);
+        if (consumers.stream().map(ReplicationConsumer::rid).distinct().count() != consumers.size()) {
+            throw new IllegalArgumentException("two consumers with one rid");
         }
     }
 }

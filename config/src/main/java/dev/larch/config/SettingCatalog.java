@@ -32,6 +32,14 @@ public final class SettingCatalog {
 
     private static final Pattern NUMBERED_MAPPING_RULE = Pattern.compile("tls\\.certificate-mapping\\.[0-9]+\\.(.+)");
 
+    /**
+     * The keys of one replication consumer, {@code replication.consumer.<N>.<field>} with N its replica
+     * ID, as declared (with {@code <N>} written literally); {@link #find} maps a numbered key to them.
+     */
+    public static final String CONSUMER = "replication.consumer.<N>.";
+
+    private static final Pattern NUMBERED_CONSUMER = Pattern.compile("replication\\.consumer\\.[0-9]+\\.(.+)");
+
     /** An integer setting without an upper bound of its own. */
     private static final long INT_MAX = Integer.MAX_VALUE;
 
@@ -578,7 +586,50 @@ public final class SettingCatalog {
                             limits.max-long-searches and limits.max-persistent-searches. It reads only what access control
                             lets it: give it read and search on everything it replicates, for example on the suffix entry
                             aci: (targetattr = "*")(version 3.0; acl "replication"; allow (read, search)
-                            userdn = "ldap:///cn=replicator,dc=example,dc=com";)""", text("replication.consumer-dn", ""))));
+                            userdn = "ldap:///cn=replicator,dc=example,dc=com";)""", text("replication.consumer-dn", "")),
+                    group("""
+                            true: this server accepts writes while it consumes from providers (a multi-provider member; give every
+                            member its own replication.server-id). false: a consumer is a read-only replica and refers writes to
+                            its provider.""", bool("replication.multi-provider", "false")),
+                    group("""
+                            A change from a provider whose CSN is more than this many seconds ahead of this server's clock is
+                            refused (the session logs it and retries) rather than applied: one server with a clock far ahead
+                            would otherwise win every later conflict. 300 s is the skew Kerberos tolerates by default, far
+                            beyond what NTP-kept clocks drift. 1..86400.""", integer("replication.max-clock-skew-seconds", "300", 1, 86_400)),
+                    group(
+                            """
+                            Consumers, replication.consumer.<N>.<field>, N = the replica ID (rid), 1..999, distinct per provider
+                            (as slapd's syncrepl stanzas): each pulls the whole suffix from one provider (RFC 4533 sync search,
+                            base = suffix, filter (objectClass=*), attributes * and +) and keeps it in step.
+                              .provider-url       = ldap://host:port or ldaps://host:port (required)
+                              .bind-dn            = the DN the session binds as (required); it must be able to read everything
+                              .bind-password      = its password, or
+                              .bind-password-file = a file holding it (read at start; a final newline is dropped); exactly one
+                              .mode               = refreshAndPersist (changes follow as they happen) or refreshOnly (a search
+                                                    every .interval-seconds)
+                              .interval-seconds   = refreshOnly: seconds between the end of one search and the next, 1..86400
+                              .start-tls          = true: StartTLS before the bind (not with ldaps://). The provider's certificate
+                                                    is checked against tls.ca-certificates and the URL's host name either way.
+                              .retry-seconds      = after a failure, wait this long before reconnecting; doubled after each
+                                                    failure up to .max-retry-seconds; retried forever
+                            Example:
+                              replication.consumer.1.provider-url = ldap://provider.example.com:389
+                              replication.consumer.1.bind-dn = cn=replicator,dc=example,dc=com
+                              replication.consumer.1.bind-password-file = /etc/larch/replicator.secret
+                              replication.consumer.1.start-tls = true
+                            Each field's default (commented out: a consumer needs its number):""",
+                            text(CONSUMER + "provider-url", "").shownCommentedOut(),
+                            text(CONSUMER + "bind-dn", "").shownCommentedOut(),
+                            secret(CONSUMER + "bind-password").shownCommentedOut(),
+                            optionalPath(CONSUMER + "bind-password-file").shownCommentedOut(),
+                            choice(CONSUMER + "mode", "refreshAndPersist", List.of("refreshAndPersist", "refreshOnly"))
+                                    .shownCommentedOut(),
+                            integer(CONSUMER + "interval-seconds", "60", 1, 86_400)
+                                    .shownCommentedOut(),
+                            bool(CONSUMER + "start-tls", "false").shownCommentedOut(),
+                            integer(CONSUMER + "retry-seconds", "5", 1, 86_400).shownCommentedOut(),
+                            integer(CONSUMER + "max-retry-seconds", "300", 1, 86_400)
+                                    .shownCommentedOut())));
 
     private static final Map<String, Setting> BY_KEY = index();
 
@@ -599,6 +650,10 @@ public final class SettingCatalog {
         Matcher rule = NUMBERED_MAPPING_RULE.matcher(key);
         if (rule.matches()) {
             return Optional.ofNullable(BY_KEY.get(MAPPING_RULE + rule.group(1)));
+        }
+        Matcher consumer = NUMBERED_CONSUMER.matcher(key);
+        if (consumer.matches()) {
+            return Optional.ofNullable(BY_KEY.get(CONSUMER + consumer.group(1)));
         }
         Setting s = BY_KEY.get(key);
         if (s == null && key.startsWith(INDEX_PREFIX) && key.length() > INDEX_PREFIX.length()) {
