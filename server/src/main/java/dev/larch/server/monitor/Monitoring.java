@@ -125,6 +125,11 @@ public final class Monitoring implements AutoCloseable {
         return metrics;
     }
 
+    /** Shows what {@code statuses} says of the sessions replicating from providers, from now on. */
+    public void replicas(Supplier<List<SyncSessionStatus>> statuses) {
+        this.replicas = statuses;
+    }
+
     /**
      * Starts the Prometheus endpoint when {@code metrics.port} is set.
      *
@@ -132,11 +137,6 @@ public final class Monitoring implements AutoCloseable {
      * @param listenHost {@code listen.host}, the endpoint's address unless {@code metrics.host} is set
      * @throws IOException when the endpoint's address cannot be bound
      */
-    /** Shows what {@code statuses} says of the sessions replicating from providers, from now on. */
-    public void replicas(Supplier<List<SyncSessionStatus>> statuses) {
-        this.replicas = statuses;
-    }
-
     public void serve(BooleanSupplier accepting, String listenHost) throws IOException {
         this.accepting = accepting;
         if (metrics != null && settings.endpoint()) {

@@ -46,8 +46,8 @@ public final class Replicas implements AutoCloseable {
             SslContext providerTls) {
         List<SyncSession> started = new ArrayList<>();
         for (ReplicationConsumer consumer : replication.consumers()) {
-            StoreReplica replica = new StoreReplica(
-                    consumer.rid(), directory, checker, writes, replication.maxClockSkewSeconds());
+            StoreReplica replica =
+                    new StoreReplica(consumer.rid(), directory, checker, writes, replication.maxClockSkewSeconds());
             SyncSession session =
                     new SyncSession(consumer, suffix, replication.serverId(), replica, loops, providerTls);
             started.add(session);
