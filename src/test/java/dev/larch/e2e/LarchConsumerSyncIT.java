@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -183,7 +184,7 @@ class LarchConsumerSyncIT {
     /** A write on the read-only consumer is answered with a referral naming the provider. */
     private static void aWriteIsReferredToTheProvider(LarchProcess consumer, SlapdServer provider) throws Exception {
         try (LDAPConnection c = endpoint(consumer).connect()) {
-            LDAPException refused = org.junit.jupiter.api.Assertions.assertThrows(
+            LDAPException refused = assertThrows(
                     LDAPException.class,
                     () -> c.modify(
                             ProviderSyncScenario.TREE.personDn(18),

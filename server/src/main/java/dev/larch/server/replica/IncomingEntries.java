@@ -65,10 +65,13 @@ final class IncomingEntries {
             entry.removeAttributes(memberOf);
             checkUuid(entry, uuid);
             Csn csn = csnOf(entry);
-            checker.addSuperclasses(entry);
-            checker.check(entry);
+            // Checked with its superclasses, as an add would be, but stored with the object classes as
+            // sent: slapd stores no implied "top", and a replica must hold what its provider holds.
+            Entry checked = entry.clone();
+            checker.addSuperclasses(checked);
+            checker.check(checked);
             if (!entry.containsAttribute(structuralObjectClass)) {
-                String structural = checker.structuralClass(entry);
+                String structural = checker.structuralClass(checked);
                 if (structural != null) {
                     entry.put(structuralObjectClass, new Value(structuralObjectClass, structural));
                 }
