@@ -111,7 +111,7 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
                 if (f.isSuccess()) {
                     bind();
                 } else {
-                    fail("TLS with the provider failed: " + oneLine(f.cause()));
+                    fail("TLS with the provider failed: " + oneLine(rootCause(f.cause())));
                 }
             });
         } else if (consumer.startTls()) {
@@ -184,7 +184,7 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
             if (f.isSuccess()) {
                 bind();
             } else {
-                fail("TLS with the provider failed: " + oneLine(f.cause()));
+                fail("TLS with the provider failed: " + oneLine(rootCause(f.cause())));
             }
         });
     }
@@ -436,6 +436,16 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
         return result.getResultCode().getResultCode() + " "
                 + result.getResultCode().getMessage()
                 + (diagnostic == null || diagnostic.isEmpty() ? "" : ": " + diagnostic);
+    }
+
+    /** The innermost cause: TLS engines wrap the reason (an untrusted chain, a wrong name) in generic errors. */
+    static Throwable rootCause(Throwable e) {
+        Throwable root = e;
+        // Bounded: a cause chain is short, and a cycle must not loop forever.
+        for (int depth = 0; depth < 16 && root != null && root.getCause() != null; depth++) {
+            root = root.getCause();
+        }
+        return root;
     }
 
     /** A throwable's message on one line, for a log line and the monitor. */
