@@ -55,6 +55,9 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
     /** Changes per batch handed to the sink. */
     static final int BATCH_SIZE = 500;
 
+    /** How long TLS, StartTLS and the bind may take together before the connection is given up. */
+    static final int SETUP_TIMEOUT_SECONDS = 30;
+
     private enum Step {
         CONNECTING,
         STARTING_TLS,
@@ -105,6 +108,16 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
+        // A provider that accepts and never answers must not hold the session forever.
+        ctx.executor()
+                .schedule(
+                        () -> {
+                            if (step == Step.CONNECTING || step == Step.STARTING_TLS || step == Step.BINDING) {
+                                fail("no answer to TLS, StartTLS or the bind within " + SETUP_TIMEOUT_SECONDS + " s");
+                            }
+                        },
+                        SETUP_TIMEOUT_SECONDS,
+                        TimeUnit.SECONDS);
         SslHandler ldaps = ctx.pipeline().get(SslHandler.class);
         if (ldaps != null) {
             ldaps.handshakeFuture().addListener(f -> {
