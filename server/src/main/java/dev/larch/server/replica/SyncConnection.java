@@ -55,6 +55,9 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
     /** Changes per batch handed to the sink. */
     static final int BATCH_SIZE = 500;
 
+    /** How long TLS, StartTLS and the bind may take together before the connection is given up. */
+    static final int SETUP_TIMEOUT_SECONDS = 30;
+
     private enum Step {
         CONNECTING,
         STARTING_TLS,
@@ -105,13 +108,23 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
+        // A provider that accepts and never answers must not hold the session forever.
+        ctx.executor()
+                .schedule(
+                        () -> {
+                            if (step == Step.CONNECTING || step == Step.STARTING_TLS || step == Step.BINDING) {
+                                fail("no answer to TLS, StartTLS or the bind within " + SETUP_TIMEOUT_SECONDS + " s");
+                            }
+                        },
+                        SETUP_TIMEOUT_SECONDS,
+                        TimeUnit.SECONDS);
         SslHandler ldaps = ctx.pipeline().get(SslHandler.class);
         if (ldaps != null) {
             ldaps.handshakeFuture().addListener(f -> {
                 if (f.isSuccess()) {
                     bind();
                 } else {
-                    fail("TLS with the provider failed: " + oneLine(f.cause()));
+                    fail("TLS with the provider failed: " + oneLine(rootCause(f.cause())));
                 }
             });
         } else if (consumer.startTls()) {
@@ -184,7 +197,7 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
             if (f.isSuccess()) {
                 bind();
             } else {
-                fail("TLS with the provider failed: " + oneLine(f.cause()));
+                fail("TLS with the provider failed: " + oneLine(rootCause(f.cause())));
             }
         });
     }
@@ -436,6 +449,16 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
         return result.getResultCode().getResultCode() + " "
                 + result.getResultCode().getMessage()
                 + (diagnostic == null || diagnostic.isEmpty() ? "" : ": " + diagnostic);
+    }
+
+    /** The innermost cause: TLS engines wrap the reason (an untrusted chain, a wrong name) in generic errors. */
+    static Throwable rootCause(Throwable e) {
+        Throwable root = e;
+        // Bounded: a cause chain is short, and a cycle must not loop forever.
+        for (int depth = 0; depth < 16 && root != null && root.getCause() != null; depth++) {
+            root = root.getCause();
+        }
+        return root;
     }
 
     /** A throwable's message on one line, for a log line and the monitor. */

@@ -15,8 +15,13 @@ final class KillableProxy implements AutoCloseable {
     private final CopyOnWriteArrayList<Socket> sockets = new CopyOnWriteArrayList<>();
 
     KillableProxy(int target) throws IOException {
+        this(InetAddress.getLoopbackAddress(), target);
+    }
+
+    /** A forwarder listening on {@code address} (any loopback address: 127.0.0.2 reaches this host too). */
+    KillableProxy(InetAddress address, int target) throws IOException {
         this.target = target;
-        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.listener = new ServerSocket(0, 50, address);
         Thread accept = new Thread(this::accept, "proxy-accept");
         accept.setDaemon(true);
         accept.start();
