@@ -8,6 +8,7 @@ import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.EntryUuids;
 import dev.larch.server.error.ResultCodeException;
+import dev.larch.server.search.ResultEntries;
 import org.apache.directory.api.ldap.model.constants.SchemaConstants;
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
@@ -19,8 +20,8 @@ import org.apache.directory.api.ldap.model.schema.AttributeType;
 
 /**
  * Turns an entry as a provider sent it into an {@link IncomingEntry}: the attributes made
- * schema-aware (an attribute or value the local schema does not accept fails), {@code memberOf}
- * dropped (computed here from the groups), the stamps kept as sent, the entry checked against the
+ * schema-aware (an attribute or value the local schema does not accept fails), the computed
+ * operational attributes dropped ({@link ResultEntries#COMPUTED_OIDS}: memberOf is computed here from the groups), the stamps kept as sent, the entry checked against the
  * local schema as an add would be. Access control and no-user-modification do not apply: the
  * provider wrote the entry, this server keeps a copy.
  *
@@ -32,7 +33,6 @@ final class IncomingEntries {
     private final SchemaChecker checker;
     private final AttributeType entryUuid;
     private final AttributeType entryCsn;
-    private final AttributeType memberOf;
     private final AttributeType structuralObjectClass;
 
     IncomingEntries(Directory directory, SchemaChecker checker) {
@@ -41,7 +41,6 @@ final class IncomingEntries {
         this.checker = checker;
         this.entryUuid = schema.schema().getAttributeType(SchemaConstants.ENTRY_UUID_AT);
         this.entryCsn = schema.schema().getAttributeType(SchemaConstants.ENTRY_CSN_AT);
-        this.memberOf = schema.schema().getAttributeType(Directory.MEMBER_OF_OID);
         this.structuralObjectClass = schema.schema().getAttributeType(SchemaConstants.STRUCTURAL_OBJECT_CLASS_AT);
     }
 
@@ -62,7 +61,10 @@ final class IncomingEntries {
                                 + directory.suffix().getName());
             }
             Entry entry = schema.fromClient(dn, sent);
-            entry.removeAttributes(memberOf);
+            // Computed as each server reads its entries (memberOf from its own groups): never stored.
+            for (String computed : ResultEntries.COMPUTED_OIDS) {
+                entry.removeAttributes(computed);
+            }
             checkUuid(entry, uuid);
             Csn csn = csnOf(entry);
             // Checked with its superclasses, as an add would be, but stored with the object classes as

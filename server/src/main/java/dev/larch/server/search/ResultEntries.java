@@ -2,6 +2,7 @@ package dev.larch.server.search;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredAttribute;
@@ -29,6 +30,15 @@ public final class ResultEntries {
     static final String ENTRY_DN = "1.3.6.1.1.20";
     static final String SUBSCHEMA_SUBENTRY = "2.5.18.10";
     static final String CONTEXT_CSN = "1.3.6.1.4.1.4203.666.1.25";
+
+    /**
+     * The OIDs of the operational attributes computed as an entry is read, never stored:
+     * hasSubordinates, entryDN, subschemaSubentry, contextCSN (on the naming context's root) and
+     * memberOf (stored, but computed by each server from its own groups). A replica drops them from
+     * what its provider sends.
+     */
+    public static final Set<String> COMPUTED_OIDS =
+            Set.of(HAS_SUBORDINATES, ENTRY_DN, SUBSCHEMA_SUBENTRY, CONTEXT_CSN, GroupGraph.MEMBER_OF_OID);
 
     private static final Filter ANY = new Filter.And(List.of());
 
