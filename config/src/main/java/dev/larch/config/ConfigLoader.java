@@ -84,6 +84,25 @@ final class ConfigLoader {
                     "listen.ldaps-port",
                     "must differ from listen.port (" + config.listen().port() + ")");
         }
+        // The authorities check client certificates (which needs a server certificate to ask for them)
+        // and the certificates of providers reached over TLS.
+        boolean providersOverTls = config.replication().consumers().stream().anyMatch(ReplicationConsumer::tls);
+        if (config.tls().caCertificates() != null && !config.tls().configured() && !providersOverTls) {
+            throw s.error(
+                    "tls.ca-certificates",
+                    "needs a server certificate (tls.certificate or tls.keystore), or a replication provider"
+                            + " reached over TLS (replication.consumer.<rid>.start-tls or an ldaps:// provider-url)");
+        }
+        for (ReplicationConsumer consumer : config.replication().consumers()) {
+            if (consumer.tls() && config.tls().caCertificates() == null) {
+                String key = "replication.consumer." + consumer.rid() + "."
+                        + (consumer.ldaps() ? "provider-url" : "start-tls");
+                throw s.error(
+                        key,
+                        "reaches its provider over TLS, so tls.ca-certificates must name the authorities the"
+                                + " provider's certificate chains to");
+            }
+        }
         if (config.limits().maxPausedSearches() >= config.storage().maxReaders()) {
             throw s.error(
                     "limits.max-paused-searches",

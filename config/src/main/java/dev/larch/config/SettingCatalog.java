@@ -339,7 +339,8 @@ public final class SettingCatalog {
                             secret("tls.keystore-password").reloadedWithTls()),
                     group("""
                             PEM bundle of the authorities whose client certificates are accepted. When set, TLS clients are asked
-                            (not required) for a certificate and SASL EXTERNAL is offered; when empty, no certificate is asked for.""", optionalPath("tls.ca-certificates").reloadedWithClientCertificates()),
+                            (not required) for a certificate and SASL EXTERNAL is offered; when empty, no certificate is asked for.
+                            Also the authorities a replication provider's certificate must chain to (start-tls or ldaps://).""", optionalPath("tls.ca-certificates").reloadedWithClientCertificates()),
                     group("""
                             true: a TLS client without a certificate from tls.ca-certificates fails the handshake (LDAPS and
                             StartTLS alike), as 389-DS's nsSSLClientAuth: required. Needs tls.ca-certificates.""", bool("tls.require-client-certificate", "false")),

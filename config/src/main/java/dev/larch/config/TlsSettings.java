@@ -33,9 +33,6 @@ final class TlsSettings {
         if (keystore != null && certificate != null) {
             throw s.error("tls.keystore", "set either tls.keystore or tls.certificate and tls.private-key, not both");
         }
-        if (ca != null && certificate == null && keystore == null) {
-            throw s.error("tls.ca-certificates", "needs a server certificate (tls.certificate or tls.keystore)");
-        }
         if (ldapsPort != 0 && certificate == null && keystore == null) {
             throw s.error("listen.ldaps-port", "needs a server certificate (tls.certificate or tls.keystore)");
         }

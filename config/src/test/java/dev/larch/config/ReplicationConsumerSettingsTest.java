@@ -64,6 +64,7 @@ class ReplicationConsumerSettingsTest {
                 .set("replication.consumer.3.bind-dn", "cn=r,dc=example,dc=com")
                 .set("replication.consumer.3.bind-password", "p")
                 .set("replication.consumer.3.start-tls", "true")
+                .set("tls.ca-certificates", dir.resolve("ca.pem").toString())
                 .build();
         Replication r = config.replication();
         assertTrue(r.multiProvider());
@@ -80,6 +81,16 @@ class ReplicationConsumerSettingsTest {
         assertEquals(2, b.retrySeconds());
         assertEquals(8, b.maxRetrySeconds());
         assertTrue(r.consumers().get(0).startTls());
+    }
+
+    @Test
+    void aProviderReachedOverTlsNeedsTheAuthoritiesToCheckItsCertificateWith() {
+        String p = "replication.consumer.1.";
+        assertRefused(
+                p + "start-tls",
+                "tls.ca-certificates must name the authorities",
+                with(base(p + "provider-url", "ldap://h"), p + "start-tls", "true"));
+        assertRefused(p + "provider-url", "tls.ca-certificates must name", base(p + "provider-url", "ldaps://h"));
     }
 
     @Test
