@@ -66,6 +66,11 @@ class TlsSettingsTest {
     }
 
     @Test
+    void authoritiesWithoutACertificateOrAProviderOverTlsAreRefused() {
+        assertProblem("tls.ca-certificates = ca.pem\n", "tls.ca-certificates: needs a server certificate");
+    }
+
+    @Test
     void ldapsPortWithoutCertificateIsRefused() {
         assertProblem("listen.ldaps-port = 1636\n", "listen.ldaps-port: needs a server certificate");
     }
