@@ -105,6 +105,7 @@ class LarchConsumerSyncIT {
                 String.join(
                         "\n",
                         "replication.server-id = 2",
+                        "server.warm-up-seconds = 0",
                         "replication.consumer.1.provider-url = " + provider.url(),
                         "replication.consumer.1.bind-dn = " + provider.bindDn(),
                         "replication.consumer.1.bind-password = " + provider.password(),

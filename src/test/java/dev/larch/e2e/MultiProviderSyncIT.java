@@ -59,8 +59,11 @@ class MultiProviderSyncIT {
         }
 
         void writeConfig() throws IOException {
-            List<String> lines =
-                    new ArrayList<>(List.of("replication.server-id = " + sid, "replication.multi-provider = true"));
+            List<String> lines = new ArrayList<>(List.of(
+                    "replication.server-id = " + sid,
+                    "replication.multi-provider = true",
+                    // Nine starts: a warm-up of a few thousand entries buys these checks nothing.
+                    "server.warm-up-seconds = 0"));
             for (Member other : members) {
                 if (other != this) {
                     String key = "replication.consumer." + other.sid + ".";
