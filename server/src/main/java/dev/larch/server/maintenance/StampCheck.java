@@ -10,6 +10,7 @@ import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.EntryUuids;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.entry.StoredStamps;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
 
@@ -24,8 +25,8 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
  * <p>Not thread-safe: one per verification.
  */
 final class StampCheck {
-    static final String ENTRY_UUID_OID = "1.3.6.1.1.16.4";
-    static final String ENTRY_CSN_OID = "1.3.6.1.4.1.4203.666.1.7";
+    static final String ENTRY_UUID_OID = StoredStamps.ENTRY_UUID_OID;
+    static final String ENTRY_CSN_OID = StoredStamps.ENTRY_CSN_OID;
 
     private final UuidTally uuids = new UuidTally();
 

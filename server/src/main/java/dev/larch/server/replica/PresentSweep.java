@@ -8,6 +8,7 @@ import dev.larch.server.csn.Csn;
 import dev.larch.server.csn.CsnVector;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.entry.StoredStamps;
 import dev.larch.server.store.DnTree;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
@@ -77,11 +78,11 @@ final class PresentSweep {
         if (entry == null || entry.parentId() == DnTree.NO_PARENT) {
             return false;
         }
-        byte[] uuid = EntryStampsOf.uuid(entry);
+        byte[] uuid = StoredStamps.uuid(entry);
         if (uuid != null && txn.isPresent(rid, uuid)) {
             return false;
         }
-        Csn csn = EntryStampsOf.csn(entry);
+        Csn csn = StoredStamps.csn(entry);
         if (csn == null) {
             return true;
         }

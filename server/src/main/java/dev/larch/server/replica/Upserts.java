@@ -5,6 +5,7 @@ import java.util.Arrays;
 import dev.larch.server.csn.Csn;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.entry.StoredStamps;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.store.DnTree;
 import dev.larch.server.store.ReadTxn;
@@ -65,7 +66,7 @@ final class Upserts {
             return add(txn, in);
         }
         StoredEntry local = directory.load(txn, id);
-        Csn localCsn = EntryStampsOf.csn(local);
+        Csn localCsn = StoredStamps.csn(local);
         if (localCsn != null && !in.csn().isAfter(localCsn)) {
             return false;
         }
@@ -150,14 +151,14 @@ final class Upserts {
      * which two servers never stamp, are broken by the higher UUID).
      */
     private static boolean wins(IncomingEntry in, StoredEntry other) {
-        Csn theirs = EntryStampsOf.csn(other);
+        Csn theirs = StoredStamps.csn(other);
         if (theirs == null || in.csn().isAfter(theirs)) {
             return true;
         }
         if (theirs.isAfter(in.csn())) {
             return false;
         }
-        byte[] otherUuid = EntryStampsOf.uuid(other);
+        byte[] otherUuid = StoredStamps.uuid(other);
         return otherUuid == null || Arrays.compareUnsigned(in.uuid(), otherUuid) > 0;
     }
 

@@ -25,6 +25,7 @@ import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.entry.StoredStamps;
 import dev.larch.server.store.ChangeLogCursor;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.LmdbStore;
@@ -205,8 +206,8 @@ final class ReplicaMember implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
-        byte[] uuid = EntryStampsOf.uuid(stored);
-        return new ReplicaChange.Upsert(uuid, sent, cookieOf(EntryStampsOf.csn(stored)));
+        byte[] uuid = StoredStamps.uuid(stored);
+        return new ReplicaChange.Upsert(uuid, sent, cookieOf(StoredStamps.csn(stored)));
     }
 
     SyncCookie cookieOf(Csn csn) {

@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletionException;
 
 import dev.larch.server.entry.EntryUuids;
+import dev.larch.server.entry.StoredStamps;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import dev.larch.server.sync.SyncCookie;
@@ -199,7 +200,7 @@ class StoreReplicaTest {
         try (ReplicaMember provider = new ReplicaMember(a, 1);
                 ReplicaMember consumer = new ReplicaMember(b, 2, anHourAgo, 300)) {
             List<ReplicaChange> sent = provider.add(Ldif.BASE);
-            String csn = EntryStampsOf.csn(provider.find("dc=example,dc=com")).toString();
+            String csn = StoredStamps.csn(provider.find("dc=example,dc=com")).toString();
 
             CompletionException failed = assertThrows(CompletionException.class, () -> consumer.apply(sent.get(0)));
 
@@ -317,6 +318,6 @@ class StoreReplicaTest {
     }
 
     private static byte[] uuidOf(ReplicaMember member, String dn) {
-        return EntryStampsOf.uuid(member.find(dn));
+        return StoredStamps.uuid(member.find(dn));
     }
 }
