@@ -19,7 +19,8 @@ import picocli.CommandLine.Command;
             VerifyCommand.class,
             CertCommand.class,
             ReloadCommand.class,
-            ConfigCommand.class
+            ConfigCommand.class,
+            ReplicationCommand.class
         })
 public final class LarchMain implements Runnable {
 
