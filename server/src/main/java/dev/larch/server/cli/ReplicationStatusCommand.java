@@ -82,7 +82,8 @@ final class ReplicationStatusCommand implements Callable<Integer> {
             providers = here.children(REPLICATION, "(cn=Provider *)", PROVIDER_ATTRIBUTES);
             contextHere = here.values(config.suffix(), "contextCSN");
         } catch (LdapReads.Failure e) {
-            System.err.println(NAME + (e.unreachable() ? "the server is not running? " : "") + e.getMessage());
+            System.err.println(
+                    NAME + (e.unreachable() ? "the server is not running or not reachable: " : "") + e.getMessage());
             return 1;
         }
         if (providers.isEmpty()) {

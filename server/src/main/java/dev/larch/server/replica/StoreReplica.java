@@ -219,6 +219,7 @@ public final class StoreReplica implements ReplicaSink {
                     for (byte[] uuid : ids.uuids()) {
                         if (ids.deletes()) {
                             delete(uuid, ids.cookie());
+                            applied++; // counted, but no lag: a syncIdSet carries no CSN per entry
                         } else {
                             txn.markPresent(rid, checked(uuid));
                         }
