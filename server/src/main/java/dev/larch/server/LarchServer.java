@@ -251,7 +251,8 @@ public final class LarchServer implements AutoCloseable {
                     open.checker(),
                     writes,
                     listener.ioGroup(),
-                    providerTls(config));
+                    providerTls(config),
+                    monitoring.replication());
             monitoring.replicas(replicas::statuses);
             LarchServer server = new LarchServer(
                     lock,

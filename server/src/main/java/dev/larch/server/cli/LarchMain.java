@@ -19,7 +19,8 @@ import picocli.CommandLine.Command;
             VerifyCommand.class,
             CertCommand.class,
             ReloadCommand.class,
-            ConfigCommand.class
+            ConfigCommand.class,
+            ReplicationCommand.class
         })
 public final class LarchMain implements Runnable {
 
@@ -32,8 +33,8 @@ public final class LarchMain implements Runnable {
         CommandLine cmd = new CommandLine(new LarchMain());
         cmd.setParameterExceptionHandler((ex, args) -> {
             CommandLine failed = ex.getCommandLine();
-            String help =
-                    failed.getParent() == null ? "./larch --help" : "./larch " + failed.getCommandName() + " --help";
+            // The qualified name spells a nested command whole: "larch replication status".
+            String help = "./" + failed.getCommandSpec().qualifiedName(" ") + " --help";
             failed.getErr().println("larch: " + ex.getMessage() + " (see '" + help + "')");
             return 2;
         });

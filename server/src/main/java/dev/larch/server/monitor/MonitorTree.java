@@ -180,7 +180,13 @@ final class MonitorTree {
                     .text("labeledURI", p.providerUrl())
                     .text("larchReplicaState", p.state().name().toLowerCase(Locale.ROOT))
                     .number("monitorCounter", p.changesReceived())
-                    .number("larchReplicaConnects", p.connects());
+                    .number("larchReplicaConnects", p.connects())
+                    .number("larchReplicaChangesApplied", server.replication().applied(p.rid()));
+            long p50 = server.replication().recentLagMicros(p.rid(), 0.50);
+            if (p50 >= 0) {
+                e.text("larchReplicaLagP50", seconds(p50));
+                e.text("larchReplicaLagP99", seconds(server.replication().recentLagMicros(p.rid(), 0.99)));
+            }
             if (p.lastCookie() != null) {
                 e.text("larchReplicaCookie", p.lastCookie());
             }
@@ -189,6 +195,11 @@ final class MonitorTree {
                 e.text("larchReplicaLastErrorTime", GENERALIZED_TIME.format(p.lastErrorAt()));
             }
         }
+    }
+
+    /** Microseconds as seconds with three decimals ("0.012"). */
+    private static String seconds(long micros) {
+        return String.format(Locale.ROOT, "%.3f", micros / 1_000_000.0);
     }
 
     /** RFC 4533's name of a mode. */

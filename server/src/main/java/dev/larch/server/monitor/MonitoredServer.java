@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.read.sync.SyncProgress;
 import dev.larch.server.read.sync.SyncSearches;
+import dev.larch.server.replica.ReplicationMetrics;
 import dev.larch.server.replica.SyncSessionStatus;
 import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.LmdbStore;
@@ -33,6 +34,7 @@ import dev.larch.server.work.WorkerPool;
  * @param suffix the naming context, as configured
  * @param accepting whether the LDAP listener accepts connections; false before it is bound
  * @param replicaStatuses what the sessions replicating from providers are doing; empty for none
+ * @param replication what the replicas committed and their lag, per replica ID
  */
 public record MonitoredServer(
         ServerMetrics metrics,
@@ -44,7 +46,8 @@ public record MonitoredServer(
         Instant started,
         String suffix,
         BooleanSupplier accepting,
-        Supplier<List<SyncSessionStatus>> replicaStatuses) {
+        Supplier<List<SyncSessionStatus>> replicaStatuses,
+        ReplicationMetrics replication) {
 
     /** The store's LMDB numbers now, or null once the store is closing. */
     public StoreStatistics storeStatistics() {

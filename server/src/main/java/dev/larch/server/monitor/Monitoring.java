@@ -14,6 +14,7 @@ import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.protocol.ByteCounts;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.read.sync.SyncSearches;
+import dev.larch.server.replica.ReplicationMetrics;
 import dev.larch.server.replica.SyncSessionStatus;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.work.WorkerPool;
@@ -37,6 +38,8 @@ public final class Monitoring implements AutoCloseable {
     private final AccessControl access;
     /** Null when monitoring is off. */
     private final ServerMetrics metrics;
+    /** Counted even when monitoring is off (a few adders per replica ID): nothing reads them then. */
+    private final ReplicationMetrics replication = new ReplicationMetrics();
 
     private volatile BooleanSupplier accepting = () -> false;
     private volatile Supplier<List<SyncSessionStatus>> replicas = List::of;
@@ -78,7 +81,8 @@ public final class Monitoring implements AutoCloseable {
                     Instant.now(),
                     suffix,
                     () -> m.accepting.getAsBoolean(),
-                    () -> m.replicas.get());
+                    () -> m.replicas.get(),
+                    m.replication);
         }
         return m;
     }
@@ -123,6 +127,11 @@ public final class Monitoring implements AutoCloseable {
     /** What the listener tells of the bytes it moves; null when off (no counting handler at all). */
     public ByteCounts byteCounts() {
         return metrics;
+    }
+
+    /** Where the replicas of this server count the changes they commit and their lag. */
+    public ReplicationMetrics replication() {
+        return replication;
     }
 
     /** Shows what {@code statuses} says of the sessions replicating from providers, from now on. */

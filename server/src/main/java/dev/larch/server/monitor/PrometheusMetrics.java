@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
 
 import dev.larch.server.read.sync.SyncProgress;
+import dev.larch.server.replica.SyncSessionStatus;
 import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.StoreStatistics;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
@@ -181,6 +182,37 @@ final class PrometheusMetrics {
                 "larch_sync_entries_sent",
                 "Entries and change notices sent by sync searches (RFC 4533), either mode",
                 cb -> cb.call((double) server.syncEntriesSent()));
+        providers(registry, server);
+    }
+
+    /** The providers this server replicates from: a label per replica ID, which configuration bounds. */
+    private static void providers(PrometheusRegistry registry, MonitoredServer server) {
+        registry.register(server.replication().lagHistogram());
+        CounterWithCallback.builder()
+                .name("larch_replication_changes_applied")
+                .help("Entries and deletes from a provider committed here, by replica ID")
+                .labelNames("rid")
+                .callback(cb -> {
+                    for (SyncSessionStatus p : server.replicas()) {
+                        cb.call((double) server.replication().applied(p.rid()), Integer.toString(p.rid()));
+                    }
+                })
+                .register(registry);
+        GaugeWithCallback.builder()
+                .name("larch_replication_state")
+                .help("1 for the state each replica's sync session is in, 0 for the others, by replica ID")
+                .labelNames("rid", "state")
+                .callback(cb -> {
+                    for (SyncSessionStatus p : server.replicas()) {
+                        for (SyncSessionStatus.State state : SyncSessionStatus.State.values()) {
+                            cb.call(
+                                    p.state() == state ? 1.0 : 0.0,
+                                    Integer.toString(p.rid()),
+                                    state.name().toLowerCase(Locale.ROOT));
+                        }
+                    }
+                })
+                .register(registry);
     }
 
     private static void lmdb(PrometheusRegistry registry, MonitoredServer server) {

@@ -1,5 +1,6 @@
 package dev.larch.server.replica;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,6 +36,7 @@ public final class Replicas implements AutoCloseable {
      *
      * @param providerTls the client TLS context providers are checked with; null when no provider is
      *     reached over TLS
+     * @param metrics where each replica counts what it commits, under its replica ID
      */
     public static Replicas start(
             Replication replication,
@@ -43,11 +45,18 @@ public final class Replicas implements AutoCloseable {
             SchemaChecker checker,
             WriteQueue writes,
             EventLoopGroup loops,
-            SslContext providerTls) {
+            SslContext providerTls,
+            ReplicationMetrics metrics) {
         List<SyncSession> started = new ArrayList<>();
         for (ReplicationConsumer consumer : replication.consumers()) {
-            StoreReplica replica =
-                    new StoreReplica(consumer.rid(), directory, checker, writes, replication.maxClockSkewSeconds());
+            StoreReplica replica = new StoreReplica(
+                    consumer.rid(),
+                    directory,
+                    checker,
+                    writes,
+                    replication.maxClockSkewSeconds(),
+                    Clock.systemUTC(),
+                    metrics);
             SyncSession session =
                     new SyncSession(consumer, suffix, replication.serverId(), replica, loops, providerTls);
             started.add(session);

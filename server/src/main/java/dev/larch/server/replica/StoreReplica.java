@@ -1,8 +1,12 @@
 package dev.larch.server.replica;
 
 import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.larch.server.commit.WriteQueue;
 import dev.larch.server.csn.Csn;
@@ -33,6 +37,11 @@ import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
  * one further ahead of the local clock than the maximum skew fails the batch ({@link ClockSkew}).
  * Any failure fails the whole batch: nothing of it, cookie included, is committed.
  *
+ * <p>After a batch commits, its changes are counted in {@link ReplicationMetrics} and each live change
+ * (an entry or delete that came with a cookie, as the persist stage sends them; a refresh's entries are
+ * copies of old state, not changes) gives a lag: the commit's time minus the time of its CSN (the
+ * entry's entryCSN; for a delete, the newest CSN of its cookie).
+ *
  * <p>Thread-safe: the work runs on the writer thread; {@link #storedCookie} reads a snapshot.
  */
 public final class StoreReplica implements ReplicaSink {
@@ -46,6 +55,8 @@ public final class StoreReplica implements ReplicaSink {
     private final PresentSweep sweep;
     private final UuidIndex uuids;
     private final ClockSkew skew;
+    private final Clock clock;
+    private final ReplicationMetrics.Replica metrics;
 
     /**
      * @param rid the replica ID ({@code replication.consumer.<rid>}), 0–{@value SyncCookie#MAX_RID}
@@ -59,7 +70,7 @@ public final class StoreReplica implements ReplicaSink {
      */
     public StoreReplica(
             int rid, Directory directory, SchemaChecker checker, WriteQueue writes, long maxClockSkewSeconds) {
-        this(rid, directory, checker, writes, maxClockSkewSeconds, Clock.systemUTC());
+        this(rid, directory, checker, writes, maxClockSkewSeconds, Clock.systemUTC(), new ReplicationMetrics());
     }
 
     /** {@link #StoreReplica(int, Directory, SchemaChecker, WriteQueue, long)} reading {@code clock} (tests). */
@@ -70,6 +81,21 @@ public final class StoreReplica implements ReplicaSink {
             WriteQueue writes,
             long maxClockSkewSeconds,
             Clock clock) {
+        this(rid, directory, checker, writes, maxClockSkewSeconds, clock, new ReplicationMetrics());
+    }
+
+    /**
+     * {@link #StoreReplica(int, Directory, SchemaChecker, WriteQueue, long)} reading {@code clock},
+     * counting what it commits into {@code metrics} under {@code rid}.
+     */
+    public StoreReplica(
+            int rid,
+            Directory directory,
+            SchemaChecker checker,
+            WriteQueue writes,
+            long maxClockSkewSeconds,
+            Clock clock,
+            ReplicationMetrics metrics) {
         if (rid < 0 || rid > SyncCookie.MAX_RID) {
             throw new IllegalArgumentException("a replica ID must be 0-" + SyncCookie.MAX_RID + ", not " + rid);
         }
@@ -84,6 +110,8 @@ public final class StoreReplica implements ReplicaSink {
         this.upserts = new Upserts(directory, uuids, removals);
         this.sweep = new PresentSweep(directory, removals);
         this.skew = new ClockSkew(rid, maxClockSkewSeconds, clock);
+        this.clock = clock;
+        this.metrics = metrics.of(rid);
     }
 
     public int rid() {
@@ -108,7 +136,18 @@ public final class StoreReplica implements ReplicaSink {
             throw new IllegalArgumentException("a batch holds at least one change");
         }
         List<ReplicaChange> batch = List.copyOf(changes);
-        return writes.submitAwaited(txn -> new Run(txn, batch).apply());
+        // The writer may run a batch again after a failed commit: only the run that committed counts.
+        AtomicReference<Run> committed = new AtomicReference<>();
+        return writes.submitAwaited(txn -> {
+                    Run run = new Run(txn, batch);
+                    run.apply();
+                    committed.set(run);
+                })
+                .thenRun(() -> {
+                    Run run = committed.get();
+                    long now = ChronoUnit.MICROS.between(Instant.EPOCH, clock.instant());
+                    metrics.committed(run.applied, run.live, now);
+                });
     }
 
     /** One run of one batch in one transaction (the writer may run a batch again after a failed commit). */
@@ -120,6 +159,10 @@ public final class StoreReplica implements ReplicaSink {
         private final SyncCookie lastCookie;
         /** The state stored before the batch, merged with every cookie applied so far. */
         private CsnVector state;
+        /** Entries and deletes applied. */
+        private int applied;
+        /** The CSNs of the live changes applied (see the class comment). */
+        private final List<Csn> live = new ArrayList<>();
 
         Run(WriteTxn txn, List<ReplicaChange> changes) {
             this.txn = txn;
@@ -162,15 +205,21 @@ public final class StoreReplica implements ReplicaSink {
                     IncomingEntry in = incoming.prepare(upsert.uuid(), upsert.entry());
                     skew.check(in.csn(), "the entryCSN of " + in.entry().getDn().getName() + ", with");
                     stamps.observe(in.csn());
-                    upserts.apply(txn, in);
+                    if (upserts.apply(txn, in)) {
+                        counted(in.csn(), upsert.cookie());
+                    }
                     txn.markPresent(rid, in.uuid());
                 }
-                case ReplicaChange.Deleted deleted -> delete(deleted.uuid(), deleted.cookie());
+                case ReplicaChange.Deleted deleted -> {
+                    delete(deleted.uuid(), deleted.cookie());
+                    counted(newest(deleted.cookie()), deleted.cookie());
+                }
                 case ReplicaChange.Present present -> txn.markPresent(rid, checked(present.uuid()));
                 case ReplicaChange.IdSet ids -> {
                     for (byte[] uuid : ids.uuids()) {
                         if (ids.deletes()) {
                             delete(uuid, ids.cookie());
+                            applied++; // counted, but no lag: a syncIdSet carries no CSN per entry
                         } else {
                             txn.markPresent(rid, checked(uuid));
                         }
@@ -184,6 +233,25 @@ public final class StoreReplica implements ReplicaSink {
                 }
                 case ReplicaChange.NewCookie cookie -> {}
             }
+        }
+
+        private void counted(Csn csn, SyncCookie cookie) {
+            applied++;
+            if (cookie != null && csn != null) {
+                live.add(csn);
+            }
+        }
+
+        private static Csn newest(SyncCookie cookie) {
+            Csn newest = null;
+            if (cookie != null) {
+                for (Csn csn : cookie.csns().csns()) {
+                    if (newest == null || csn.compareTo(newest) > 0) {
+                        newest = csn;
+                    }
+                }
+            }
+            return newest;
         }
 
         private void delete(byte[] uuid, SyncCookie cookie) {

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.commit.WriteQueue;
+import dev.larch.server.replica.ReplicationMetrics;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.StoreOptions;
 import dev.larch.server.work.WorkerPool;
@@ -44,7 +45,8 @@ class ReadinessIT {
                     Instant.now(),
                     "dc=example,dc=com",
                     accepting::get,
-                    List::of);
+                    List::of,
+                    new ReplicationMetrics());
             try (MetricsEndpoint endpoint = MetricsEndpoint.start(
                     server, LarchSchema.standard(), LarchConfig.defaults().metrics(), "127.0.0.1")) {
                 HttpClient http = HttpClient.newHttpClient();
