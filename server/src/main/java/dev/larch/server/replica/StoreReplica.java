@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
@@ -19,6 +20,7 @@ import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import dev.larch.server.sync.SyncCookie;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
+import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
  * The local store as one replica of a provider ({@link ReplicaSink}), for one replica ID: each batch
@@ -163,6 +165,8 @@ public final class StoreReplica implements ReplicaSink {
         private int applied;
         /** The CSNs of the live changes applied (see the class comment). */
         private final List<Csn> live = new ArrayList<>();
+        /** Entries whose parent had not arrived yet when they did, tried again later in the batch. */
+        private final List<Waiting> waiting = new ArrayList<>();
 
         Run(WriteTxn txn, List<ReplicaChange> changes) {
             this.txn = txn;
@@ -190,6 +194,7 @@ public final class StoreReplica implements ReplicaSink {
                 }
                 applyOne(change);
             }
+            applyWaiting();
             if (!state.equals(before)) {
                 txn.putReplicaCookie(rid, state.format());
                 for (Csn csn : state.csns()) {
@@ -205,8 +210,10 @@ public final class StoreReplica implements ReplicaSink {
                     IncomingEntry in = incoming.prepare(upsert.uuid(), upsert.entry());
                     skew.check(in.csn(), "the entryCSN of " + in.entry().getDn().getName() + ", with");
                     stamps.observe(in.csn());
-                    if (upserts.apply(txn, in)) {
-                        counted(in.csn(), upsert.cookie());
+                    if (parentHere(in)) {
+                        upsert(in, upsert.cookie());
+                    } else {
+                        waiting.add(new Waiting(in, upsert.cookie()));
                     }
                     txn.markPresent(rid, in.uuid());
                 }
@@ -226,6 +233,7 @@ public final class StoreReplica implements ReplicaSink {
                     }
                 }
                 case ReplicaChange.PhaseEnd end -> {
+                    applyWaiting();
                     if (end.presentPhase()) {
                         sweep.sweep(txn, rid, state, () -> deleteStamps.next(txn, deleteCookie(end.cookie())));
                     }
@@ -233,6 +241,46 @@ public final class StoreReplica implements ReplicaSink {
                 }
                 case ReplicaChange.NewCookie cookie -> {}
             }
+        }
+
+        private void upsert(IncomingEntry in, SyncCookie cookie) {
+            if (upserts.apply(txn, in)) {
+                counted(in.csn(), cookie);
+            }
+        }
+
+        /**
+         * Whether the entry's parent is here (or the entry is the suffix). A provider may send a child
+         * before its parent: slapd and Larch send a delta refresh in entry ID order, so an entry moved
+         * under a parent created after it comes first. Such an entry waits for the rest of the batch.
+         */
+        private boolean parentHere(IncomingEntry in) {
+            Dn dn = in.entry().getDn();
+            return dn.equals(directory.suffix()) || directory.resolve(txn, dn.getParent()) != ReadTxn.NOT_FOUND;
+        }
+
+        /**
+         * Applies the waiting entries whose parents have arrived, as long as any has; then the rest, whose
+         * parents are not coming in this batch, by {@link Upserts}'s rules (a delete wins over an add below
+         * it).
+         */
+        private void applyWaiting() {
+            boolean progress = true;
+            while (progress && !waiting.isEmpty()) {
+                progress = false;
+                for (Iterator<Waiting> i = waiting.iterator(); i.hasNext(); ) {
+                    Waiting w = i.next();
+                    if (parentHere(w.entry())) {
+                        i.remove();
+                        upsert(w.entry(), w.cookie());
+                        progress = true;
+                    }
+                }
+            }
+            for (Waiting w : waiting) {
+                upsert(w.entry(), w.cookie());
+            }
+            waiting.clear();
         }
 
         private void counted(Csn csn, SyncCookie cookie) {
@@ -285,4 +333,7 @@ public final class StoreReplica implements ReplicaSink {
             return uuid;
         }
     }
+
+    /** An entry waiting for its parent, with the cookie it came with. */
+    private record Waiting(IncomingEntry entry, SyncCookie cookie) {}
 }

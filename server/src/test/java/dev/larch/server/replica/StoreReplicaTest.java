@@ -174,6 +174,33 @@ class StoreReplicaTest {
     }
 
     @Test
+    void anEntrySentBeforeItsParentInOneBatchWaitsForItAndIsKept(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            provider.add(Ldif.BASE);
+            consumer.apply(provider.fullRefresh());
+            List<ReplicaChange> added = provider.add("""
+                    dn: ou=Team,dc=example,dc=com
+                    objectClass: organizationalUnit
+                    ou: Team
+
+                    dn: uid=carl,ou=Team,dc=example,dc=com
+                    objectClass: inetOrgPerson
+                    uid: carl
+                    cn: Carl
+                    sn: C
+
+                    """);
+
+            // As a delta refresh in entry ID order sends an entry moved under a newer parent.
+            consumer.apply(added.get(1), added.get(0));
+
+            assertNotNull(consumer.find("uid=carl,ou=Team,dc=example,dc=com"), "the child was kept");
+            assertEquals(provider.contents(), consumer.contents());
+        }
+    }
+
+    @Test
     void persistChangesWithCookiesMoveTheStoredCookieAndTheContextCsn(@TempDir Path a, @TempDir Path b) {
         try (ReplicaMember provider = new ReplicaMember(a, 1);
                 ReplicaMember consumer = new ReplicaMember(b, 2)) {
