@@ -95,8 +95,7 @@ final class ConfigLoader {
         }
         for (ReplicationConsumer consumer : config.replication().consumers()) {
             if (consumer.tls() && config.tls().caCertificates() == null) {
-                String key = "replication.consumer." + consumer.rid() + "."
-                        + (consumer.ldaps() ? "provider-url" : "start-tls");
+                String key = consumer.key(consumer.ldaps() ? "provider-url" : "start-tls");
                 throw s.error(
                         key,
                         "reaches its provider over TLS, so tls.ca-certificates must name the authorities the"

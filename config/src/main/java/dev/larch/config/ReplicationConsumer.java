@@ -61,6 +61,11 @@ public record ReplicationConsumer(
         }
     }
 
+    /** This consumer's key for {@code field}: {@code replication.consumer.<rid>.<field>}, for messages. */
+    public String key(String field) {
+        return ReplicationConsumerSettings.PREFIX + rid + "." + field;
+    }
+
     /** @throws IllegalArgumentException when a value is out of range or the TLS choices contradict */
     public ReplicationConsumer {
         if (rid < 1 || rid > MAX_RID) {

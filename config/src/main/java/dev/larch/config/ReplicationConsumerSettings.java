@@ -26,7 +26,8 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * start with a message naming the key. Stateless.
  */
 final class ReplicationConsumerSettings {
-    static final String PREFIX = "replication.consumer.";
+    /** {@code replication.consumer.}, from the documented form of the keys ({@link SettingCatalog#CONSUMER}). */
+    static final String PREFIX = SettingCatalog.CONSUMER.replace("<N>.", "");
 
     /** The largest password file read: a password, not a document. */
     static final int MAX_PASSWORD_FILE_BYTES = 4096;

@@ -91,8 +91,9 @@ public final class SyncSession implements AutoCloseable {
             EventLoopGroup group,
             SslContext tls) {
         if (consumer.tls() && tls == null) {
-            throw new IllegalArgumentException("replication.consumer." + consumer.rid()
-                    + " uses TLS: tls.ca-certificates must name the authorities its provider's certificate chains to");
+            throw new IllegalArgumentException(
+                    consumer.key(consumer.ldaps() ? "provider-url" : "start-tls")
+                            + " asks for TLS: tls.ca-certificates must name the authorities its provider's certificate chains to");
         }
         this.consumer = consumer;
         this.suffix = suffix;
