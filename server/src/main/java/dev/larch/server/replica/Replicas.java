@@ -3,6 +3,8 @@ package dev.larch.server.replica;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import dev.larch.config.Replication;
 import dev.larch.config.ReplicationConsumer;
@@ -15,20 +17,24 @@ import io.netty.handler.ssl.SslContext;
 /**
  * The providers this server replicates from ({@code replication.consumer.<rid>.*}): one {@link
  * SyncSession} per provider, each applying what it receives through a {@link StoreReplica} of its
- * replica ID. Sessions run on event loops handed in (the listener's), so a consumer costs no thread.
+ * replica ID. Sessions run on event loops handed in (the listener's), so a consumer costs no thread
+ * of its own; one thread shared by all prepares the entries of the batches they receive (made
+ * schema-aware and checked) while the writer stores the batch before.
  *
  * <p>Thread-safe: {@link #statuses()} may be called from any thread.
  */
 public final class Replicas implements AutoCloseable {
     private final List<SyncSession> sessions;
+    private final ExecutorService preparing;
 
-    private Replicas(List<SyncSession> sessions) {
+    private Replicas(List<SyncSession> sessions, ExecutorService preparing) {
         this.sessions = sessions;
+        this.preparing = preparing;
     }
 
     /** No provider: a server that only serves. */
     public static Replicas none() {
-        return new Replicas(List.of());
+        return new Replicas(List.of(), null);
     }
 
     /**
@@ -47,6 +53,11 @@ public final class Replicas implements AutoCloseable {
             EventLoopGroup loops,
             SslContext providerTls,
             ReplicationMetrics metrics) {
+        if (replication.consumers().isEmpty()) {
+            return none();
+        }
+        ExecutorService preparing = Executors.newSingleThreadExecutor(
+                Thread.ofPlatform().name("larch-replica-prepare").daemon().factory());
         List<SyncSession> started = new ArrayList<>();
         for (ReplicationConsumer consumer : replication.consumers()) {
             StoreReplica replica = new StoreReplica(
@@ -56,13 +67,14 @@ public final class Replicas implements AutoCloseable {
                     writes,
                     replication.maxClockSkewSeconds(),
                     Clock.systemUTC(),
-                    metrics);
+                    metrics,
+                    preparing);
             SyncSession session =
                     new SyncSession(consumer, suffix, replication.serverId(), replica, loops, providerTls);
             started.add(session);
             session.start();
         }
-        return new Replicas(List.copyOf(started));
+        return new Replicas(List.copyOf(started), preparing);
     }
 
     /** What each session is doing, in replica ID order. */
@@ -79,6 +91,10 @@ public final class Replicas implements AutoCloseable {
     public void close() {
         for (SyncSession session : sessions) {
             session.close();
+        }
+        if (preparing != null) {
+            // The sessions are closed: no batch follows. One being prepared still goes to the writer.
+            preparing.shutdown();
         }
     }
 }

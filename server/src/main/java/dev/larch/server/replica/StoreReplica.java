@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.larch.server.commit.WriteQueue;
@@ -35,6 +36,12 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * a consumer of this server gets it in turn, but only cookies raise the contextCSN: a refresh sends
  * entries in the provider's order, not in CSN order.
  *
+ * <p>What needs no store (each entry made schema-aware and checked against the schema, {@link
+ * IncomingEntries}) is done before the batch reaches the writer, on the executor handed in, so that
+ * it can run for one batch while the writer stores the one before; a batch handed in while the one
+ * before is still being applied is stored only after that one committed, and fails when it failed,
+ * so no cookie ever covers a batch that was not stored.
+ *
  * <p>Every CSN received is shown to this server's CSN clock, so its own later changes sort above;
  * one further ahead of the local clock than the maximum skew fails the batch ({@link ClockSkew}).
  * Any failure fails the whole batch: nothing of it, cookie included, is committed.
@@ -44,7 +51,8 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * copies of old state, not changes) gives a lag: the commit's time minus the time of its CSN (the
  * entry's entryCSN; for a delete, the newest CSN of its cookie).
  *
- * <p>Thread-safe: the work runs on the writer thread; {@link #storedCookie} reads a snapshot.
+ * <p>Thread-safe: batches are stored on the writer thread, in the order {@link #apply} was called;
+ * {@link #storedCookie} reads a snapshot.
  */
 public final class StoreReplica implements ReplicaSink {
     private final int rid;
@@ -59,6 +67,9 @@ public final class StoreReplica implements ReplicaSink {
     private final ClockSkew skew;
     private final Clock clock;
     private final ReplicationMetrics.Replica metrics;
+    private final Executor preparing;
+    /** The last batch handed in, what the next one is stored after. */
+    private CompletableFuture<Void> last = CompletableFuture.completedFuture(null);
 
     /**
      * @param rid the replica ID ({@code replication.consumer.<rid>}), 0–{@value SyncCookie#MAX_RID}
@@ -72,10 +83,21 @@ public final class StoreReplica implements ReplicaSink {
      */
     public StoreReplica(
             int rid, Directory directory, SchemaChecker checker, WriteQueue writes, long maxClockSkewSeconds) {
-        this(rid, directory, checker, writes, maxClockSkewSeconds, Clock.systemUTC(), new ReplicationMetrics());
+        this(
+                rid,
+                directory,
+                checker,
+                writes,
+                maxClockSkewSeconds,
+                Clock.systemUTC(),
+                new ReplicationMetrics(),
+                Runnable::run);
     }
 
-    /** {@link #StoreReplica(int, Directory, SchemaChecker, WriteQueue, long)} reading {@code clock} (tests). */
+    /**
+     * {@link #StoreReplica(int, Directory, SchemaChecker, WriteQueue, long)} reading {@code clock}, each
+     * batch prepared on the thread that hands it in (tests).
+     */
     public StoreReplica(
             int rid,
             Directory directory,
@@ -83,12 +105,14 @@ public final class StoreReplica implements ReplicaSink {
             WriteQueue writes,
             long maxClockSkewSeconds,
             Clock clock) {
-        this(rid, directory, checker, writes, maxClockSkewSeconds, clock, new ReplicationMetrics());
+        this(rid, directory, checker, writes, maxClockSkewSeconds, clock, new ReplicationMetrics(), Runnable::run);
     }
 
     /**
      * {@link #StoreReplica(int, Directory, SchemaChecker, WriteQueue, long)} reading {@code clock},
-     * counting what it commits into {@code metrics} under {@code rid}.
+     * counting what it commits into {@code metrics} under {@code rid}, preparing batches on {@code
+     * preparing} (any number of threads: batches are stored in order whatever order they are prepared
+     * in).
      */
     public StoreReplica(
             int rid,
@@ -97,7 +121,8 @@ public final class StoreReplica implements ReplicaSink {
             WriteQueue writes,
             long maxClockSkewSeconds,
             Clock clock,
-            ReplicationMetrics metrics) {
+            ReplicationMetrics metrics,
+            Executor preparing) {
         if (rid < 0 || rid > SyncCookie.MAX_RID) {
             throw new IllegalArgumentException("a replica ID must be 0-" + SyncCookie.MAX_RID + ", not " + rid);
         }
@@ -114,6 +139,7 @@ public final class StoreReplica implements ReplicaSink {
         this.skew = new ClockSkew(rid, maxClockSkewSeconds, clock);
         this.clock = clock;
         this.metrics = metrics.of(rid);
+        this.preparing = preparing;
     }
 
     public int rid() {
@@ -133,15 +159,37 @@ public final class StoreReplica implements ReplicaSink {
     }
 
     @Override
-    public CompletableFuture<Void> apply(List<ReplicaChange> changes) {
+    public synchronized CompletableFuture<Void> apply(List<ReplicaChange> changes) {
         if (changes.isEmpty()) {
             throw new IllegalArgumentException("a batch holds at least one change");
         }
         List<ReplicaChange> batch = List.copyOf(changes);
+        CompletableFuture<IncomingEntry[]> prepared = CompletableFuture.supplyAsync(() -> prepare(batch), preparing);
+        // A batch handed in after the one before had completed (failed or not: a new session) starts
+        // afresh; one handed in while it was being applied waits for its commit and shares its failure.
+        CompletableFuture<IncomingEntry[]> ready =
+                last.isDone() ? prepared : last.thenCombine(prepared, (committed, entries) -> entries);
+        CompletableFuture<Void> stored = ready.thenCompose(entries -> store(batch, entries));
+        last = stored;
+        return stored;
+    }
+
+    /** Each upsert's entry prepared, at its index in {@code batch}; null at the other changes' indexes. */
+    private IncomingEntry[] prepare(List<ReplicaChange> batch) {
+        IncomingEntry[] entries = new IncomingEntry[batch.size()];
+        for (int i = 0; i < entries.length; i++) {
+            if (batch.get(i) instanceof ReplicaChange.Upsert upsert) {
+                entries[i] = incoming.prepare(upsert.uuid(), upsert.entry());
+            }
+        }
+        return entries;
+    }
+
+    private CompletableFuture<Void> store(List<ReplicaChange> batch, IncomingEntry[] entries) {
         // The writer may run a batch again after a failed commit: only the run that committed counts.
         AtomicReference<Run> committed = new AtomicReference<>();
         return writes.submitAwaited(txn -> {
-                    Run run = new Run(txn, batch);
+                    Run run = new Run(txn, batch, entries);
                     run.apply();
                     committed.set(run);
                 })
@@ -156,6 +204,9 @@ public final class StoreReplica implements ReplicaSink {
     private final class Run {
         private final WriteTxn txn;
         private final List<ReplicaChange> changes;
+        /** The upserts' entries, prepared: at the index of their change. */
+        private final IncomingEntry[] prepared;
+
         private final DeleteStamps deleteStamps = new DeleteStamps(stamps);
         /** The batch's last cookie, what a delete without one of its own is logged by. */
         private final SyncCookie lastCookie;
@@ -168,9 +219,10 @@ public final class StoreReplica implements ReplicaSink {
         /** Entries whose parent had not arrived yet when they did, tried again later in the batch. */
         private final List<Waiting> waiting = new ArrayList<>();
 
-        Run(WriteTxn txn, List<ReplicaChange> changes) {
+        Run(WriteTxn txn, List<ReplicaChange> changes, IncomingEntry[] prepared) {
             this.txn = txn;
             this.changes = changes;
+            this.prepared = prepared;
             SyncCookie last = null;
             for (ReplicaChange change : changes) {
                 if (change.cookie() != null) {
@@ -184,7 +236,8 @@ public final class StoreReplica implements ReplicaSink {
 
         void apply() {
             CsnVector before = state;
-            for (ReplicaChange change : changes) {
+            for (int i = 0; i < changes.size(); i++) {
+                ReplicaChange change = changes.get(i);
                 if (change.cookie() != null) {
                     for (Csn csn : change.cookie().csns().csns()) {
                         skew.check(csn, "the cookie's");
@@ -192,7 +245,7 @@ public final class StoreReplica implements ReplicaSink {
                     }
                     state = state.merge(change.cookie().csns());
                 }
-                applyOne(change);
+                applyOne(change, prepared[i]);
             }
             applyWaiting();
             if (!state.equals(before)) {
@@ -203,11 +256,11 @@ public final class StoreReplica implements ReplicaSink {
             }
         }
 
-        private void applyOne(ReplicaChange change) {
+        /** @param in the change's entry, prepared; null unless it is an upsert */
+        private void applyOne(ReplicaChange change, IncomingEntry in) {
             switch (change) {
                 case ReplicaChange.RefreshStarted started -> txn.clearPresent(rid);
                 case ReplicaChange.Upsert upsert -> {
-                    IncomingEntry in = incoming.prepare(upsert.uuid(), upsert.entry());
                     skew.check(in.csn(), "the entryCSN of " + in.entry().getDn().getName() + ", with");
                     stamps.observe(in.csn());
                     if (parentHere(in)) {

@@ -41,10 +41,12 @@ import org.slf4j.LoggerFactory;
  * connection.
  *
  * <p>Back-pressure: changes are handed to the sink in batches (at {@value #BATCH_SIZE} changes, at every
- * phase end or new cookie, and when a read completes with a partial batch), at most one outstanding;
- * while one is, the channel's auto-read is off, and it is turned back on when the batch's future
- * completes. What is held is the batch in flight plus the one being filled (at most what one read had
- * already delivered). The provider's search then pauses as for any slow client.
+ * phase end or new cookie, and when a read completes with a partial batch while none is in flight), at
+ * most {@value #MAX_IN_FLIGHT} in flight, so that the sink can prepare one batch while it stores the
+ * one before; while that many are, the channel's auto-read is off, and it is turned back on when one
+ * of their futures completes. What is held is the batches in flight plus the one being filled (at most
+ * {@value #BATCH_SIZE} changes, or what one read had already delivered). The provider's search then
+ * pauses as for any slow client.
  *
  * <p>Confined to its channel's event loop. Not sharable: one instance per connection.
  */
@@ -54,6 +56,9 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
 
     /** Changes per batch handed to the sink. */
     static final int BATCH_SIZE = 500;
+
+    /** Batches handed to the sink and not yet applied, at most. */
+    static final int MAX_IN_FLIGHT = 2;
 
     /** How long TLS, StartTLS and the bind may take together before the connection is given up. */
     static final int SETUP_TIMEOUT_SECONDS = 30;
@@ -83,7 +88,8 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
 
     private boolean progressed;
     private List<ReplicaChange> filling = new ArrayList<>();
-    private boolean outstanding;
+    /** Batches handed to the sink whose futures have not completed, 0..{@link #MAX_IN_FLIGHT}. */
+    private int inFlight;
     /** What to do once the last batch is applied and nothing is being filled; null for nothing. */
     private Runnable whenDrained;
 
@@ -160,7 +166,8 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        if (!outstanding && !filling.isEmpty() && step != Step.ENDED) {
+        // While a batch is in flight, its completion flushes what was filled meanwhile, in fuller batches.
+        if (inFlight == 0 && !filling.isEmpty() && step != Step.ENDED) {
             flush();
         }
         ctx.fireChannelReadComplete();
@@ -355,17 +362,19 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
     private void queue(ReplicaChange change, boolean boundary) {
         filling.add(change);
         session.received(change);
-        if (!outstanding && (boundary || filling.size() >= BATCH_SIZE)) {
+        if (inFlight < MAX_IN_FLIGHT && (boundary || filling.size() >= BATCH_SIZE)) {
             flush();
         }
     }
 
-    /** Hands the batch being filled to the sink and stops reading until it is applied. */
+    /** Hands the batch being filled to the sink; stops reading while {@link #MAX_IN_FLIGHT} are in flight. */
     private void flush() {
         List<ReplicaChange> batch = filling;
         filling = new ArrayList<>();
-        outstanding = true;
-        ctx.channel().config().setAutoRead(false);
+        inFlight++;
+        if (inFlight >= MAX_IN_FLIGHT) {
+            ctx.channel().config().setAutoRead(false);
+        }
         CompletableFuture<Void> applied;
         try {
             applied = sink.apply(List.copyOf(batch));
@@ -377,7 +386,7 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void applied(Throwable failure) {
-        outstanding = false;
+        inFlight--;
         if (step == Step.ENDED) {
             return;
         }
@@ -387,13 +396,16 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
             fail("the store could not apply a batch: " + oneLine(why));
             return;
         }
-        if (!filling.isEmpty()) {
-            flush(); // read while the last batch was applied: the read is over, so this batch is complete
-            return;
+        // Filled while batches were in flight: handed on when full, or when nothing else is in flight
+        // (the read that filled it is over, so it is complete for now).
+        if (!filling.isEmpty() && (inFlight == 0 || filling.size() >= BATCH_SIZE)) {
+            flush();
         }
-        ctx.channel().config().setAutoRead(true);
-        ctx.read();
-        if (whenDrained != null) {
+        if (inFlight < MAX_IN_FLIGHT && !ctx.channel().config().isAutoRead()) {
+            ctx.channel().config().setAutoRead(true);
+            ctx.read();
+        }
+        if (inFlight == 0 && whenDrained != null) {
             Runnable next = whenDrained;
             whenDrained = null;
             runSafely(next);
@@ -402,10 +414,10 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
 
     /** Runs {@code next} once every queued change is applied; flushes what is being filled first. */
     private void afterDrained(Runnable next) {
-        if (!outstanding && !filling.isEmpty()) {
+        if (inFlight == 0 && !filling.isEmpty()) {
             flush();
         }
-        if (!outstanding) {
+        if (inFlight == 0) {
             runSafely(next);
         } else {
             whenDrained = next;

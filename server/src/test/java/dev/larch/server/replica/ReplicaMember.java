@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.Executor;
 
 import dev.larch.config.IndexKind;
 import dev.larch.schema.LarchSchema;
@@ -68,6 +69,15 @@ final class ReplicaMember implements AutoCloseable {
     }
 
     ReplicaMember(Path dir, int sid, Clock clock, long maxSkewSeconds) {
+        this(dir, sid, clock, maxSkewSeconds, Runnable::run);
+    }
+
+    /** A member whose replica prepares each batch's entries on {@code preparing}. */
+    ReplicaMember(Path dir, int sid, Executor preparing) {
+        this(dir, sid, Clock.systemUTC(), 60, preparing);
+    }
+
+    private ReplicaMember(Path dir, int sid, Clock clock, long maxSkewSeconds, Executor preparing) {
         this.sid = sid;
         Map<String, Set<IndexKind>> indexes = new HashMap<>(TestTree.DEFAULT_INDEXES);
         indexes.put("1.3.6.1.1.16.4", Set.of(IndexKind.EQUALITY)); // entryUUID
@@ -78,7 +88,8 @@ final class ReplicaMember implements AutoCloseable {
         SchemaChecker checker = new SchemaChecker(SCHEMA);
         newEntries = new NewEntries(directory, checker);
         writes = new WriteQueue(store, 16);
-        replica = new StoreReplica(RID, directory, checker, writes, maxSkewSeconds, clock);
+        replica = new StoreReplica(
+                RID, directory, checker, writes, maxSkewSeconds, clock, new ReplicationMetrics(), preparing);
     }
 
     /** Adds the entries of an LDIF text as a client would; returns what a provider sends of them. */

@@ -4,9 +4,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 import dev.larch.server.entry.EntryUuids;
@@ -21,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -197,6 +201,67 @@ class StoreReplicaTest {
 
             assertNotNull(consumer.find("uid=carl,ou=Team,dc=example,dc=com"), "the child was kept");
             assertEquals(provider.contents(), consumer.contents());
+        }
+    }
+
+    @Test
+    void batchesPreparedOutOfOrderAreStoredInTheOrderHandedIn(@TempDir Path a, @TempDir Path b) {
+        Deque<Runnable> preparing = new ArrayDeque<>();
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2, preparing::add)) {
+            provider.add(Ldif.BASE + PEOPLE_LDIF);
+            List<ReplicaChange> refresh = provider.fullRefresh();
+            CompletableFuture<Void> first = consumer.replica.apply(refresh);
+            ReplicaChange modified = provider.modify(ANN, "description", "after the refresh");
+            CompletableFuture<Void> second = consumer.replica.apply(List.of(modified));
+
+            preparing.removeLast().run(); // the second batch is ready first
+            assertFalse(second.isDone(), "the second batch waits for the first");
+            preparing.removeLast().run();
+            CompletableFuture.allOf(first, second).join();
+
+            assertEquals(provider.contents(), consumer.contents());
+            assertEquals(provider.context(), consumer.replica.storedCookie().csns());
+        }
+    }
+
+    @Test
+    void aBatchHandedInBehindOneThatFailsIsNotStoredAndTheNextSessionStartsAfresh(@TempDir Path a, @TempDir Path b) {
+        Deque<Runnable> preparing = new ArrayDeque<>();
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2, preparing::add)) {
+            provider.add(Ldif.BASE);
+            CompletableFuture<Void> base = consumer.replica.apply(provider.fullRefresh());
+            preparing.remove().run();
+            base.join();
+            SyncCookie before = consumer.replica.storedCookie();
+            long entries = consumer.entryCount();
+
+            List<ReplicaChange> people = provider.add(PEOPLE_LDIF);
+            ReplicaChange.Upsert ann = (ReplicaChange.Upsert) people.get(0);
+            Entry broken = ann.entry().clone();
+            broken.add("x-no-such-attribute", "value");
+            CompletableFuture<Void> failing =
+                    consumer.replica.apply(List.of(new ReplicaChange.Upsert(ann.uuid(), broken, ann.cookie())));
+            CompletableFuture<Void> behind = consumer.replica.apply(List.of(people.get(1)));
+            preparing.remove().run();
+            preparing.remove().run();
+
+            assertThrows(CompletionException.class, failing::join);
+            CompletionException refused = assertThrows(CompletionException.class, behind::join);
+            assertTrue(
+                    refused.getCause().getMessage().contains(ANN),
+                    refused.getCause().getMessage());
+            assertNull(consumer.find(BOB), "the batch behind the failed one stored nothing");
+            assertEquals(entries, consumer.entryCount());
+            assertEquals(before, consumer.replica.storedCookie(), "no cookie covers what was not stored");
+
+            CompletableFuture<Void> again = consumer.replica.apply(people);
+            preparing.remove().run();
+            again.join();
+            assertEquals(provider.contents(), consumer.contents());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 
