@@ -48,7 +48,9 @@ import com.unboundid.ldap.sdk.controls.ContentSyncRequestMode;
  * before the response reached this program (the provider, or this program's thread, was scheduled
  * late under load: the provider commits, then answers); the lag from the request sent, which is
  * never negative but includes the provider's own latency, is reported beside it (OUT.from-send). A value still unseen DRAIN seconds after the load
- * stops is counted as missing. Prints one summary line and writes each lag (ms) to OUT.
+ * stops is counted as missing. Prints one summary line and writes each lag (ms) to OUT. With CONSUMER
+ * {@code -} nothing is observed: the load alone runs (a consumer that is down, a member's share of a
+ * multi-provider load), and the line gives the modifies a second and no lag.
  *
  * <pre>
  * java -cp UNBOUNDID_JAR ReplicationLag.java PROVIDER_HOST:PORT BIND_DN PASSWORD CONSUMER_HOST:PORT
@@ -81,10 +83,13 @@ public final class ReplicationLag {
         long durationNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(a[9]));
         double rate = Double.parseDouble(a[10]);
 
-        LDAPConnection listener = new LDAPConnection(consumer[0], Integer.parseInt(consumer[1]), a[4], a[5]);
-        CountDownLatch refreshed = listen(listener);
-        if (!refreshed.await(300, TimeUnit.SECONDS)) {
-            throw new IOException("the consumer's sync search did not finish its refresh within 300 s");
+        LDAPConnection listener = null;
+        if (!a[3].equals("-")) {
+            listener = new LDAPConnection(consumer[0], Integer.parseInt(consumer[1]), a[4], a[5]);
+            CountDownLatch refreshed = listen(listener);
+            if (!refreshed.await(300, TimeUnit.SECONDS)) {
+                throw new IOException("the consumer's sync search did not finish its refresh within 300 s");
+            }
         }
 
         long start = System.nanoTime();
@@ -102,6 +107,15 @@ public final class ReplicationLag {
         }
         for (Thread w : workers) {
             w.join();
+        }
+        if (listener == null) {
+            System.out.println(String.format(
+                    Locale.ROOT,
+                    "load: %d modifies (%.1f modifies/s), %d errors",
+                    sampled.get(),
+                    sampled.get() / (durationNanos / 1e9),
+                    errors.get()));
+            return;
         }
         long drainUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(DRAIN_SECONDS);
         while (System.nanoTime() < drainUntil && !seen.keySet().containsAll(responded.keySet())) {
