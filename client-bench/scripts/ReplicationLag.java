@@ -38,7 +38,8 @@ import com.unboundid.ldap.sdk.controls.ContentSyncRequestMode;
  *
  * <p>CONNECTIONS threads, each on its own connection to the provider bound as BIND_DN, replace the
  * {@code description} of a person drawn at random from the LDIF (the harness's {@code modify} mix)
- * with a value no other modify writes ({@code lag <thread> <n>}), back to back (RATE 0) or paced to
+ * with a value no other modify writes ({@code lag <run> <thread> <n>}, where the run's
+ * tag tells this run's values from those an earlier run left on the same provider), back to back (RATE 0) or paced to
  * RATE modifies a second in all. One more connection, to the CONSUMER, holds a refreshAndPersist
  * sync search (RFC 4533; the consumer runs syncprov for it) for {@code (description=lag*)}: its
  * refresh finds nothing, and in persist mode the consumer's syncprov sends each entry as the
@@ -60,6 +61,12 @@ import com.unboundid.ldap.sdk.controls.ContentSyncRequestMode;
 public final class ReplicationLag {
     private static final int MAX_TARGETS = 200_000;
     private static final long DRAIN_SECONDS = 60;
+
+    /**
+     * What every value this run writes starts with: a provider serves several runs in one sitting, and
+     * a later consumer's refresh brings back the values an earlier run left, which must not count.
+     */
+    private final String tag = "lag " + Long.toString(System.currentTimeMillis(), 36) + " ";
 
     private final Map<String, Long> sentAt = new ConcurrentHashMap<>();
     private final Map<String, Long> responded = new ConcurrentHashMap<>();
@@ -133,7 +140,7 @@ public final class ReplicationLag {
             public void searchEntryReturned(SearchResultEntry entry) {
                 long now = System.nanoTime();
                 String value = entry.getAttributeValue("description");
-                if (value != null && value.startsWith("lag ")) {
+                if (value != null && value.startsWith(tag)) {
                     seen.putIfAbsent(value, now);
                 }
             }
@@ -181,7 +188,7 @@ public final class ReplicationLag {
                     }
                     next += interval;
                 }
-                String value = "lag " + id + " " + n++;
+                String value = tag + id + " " + n++;
                 long sent = System.nanoTime();
                 try {
                     c.modify(targets.get(random.nextInt(targets.size())),

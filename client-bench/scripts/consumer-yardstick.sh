@@ -68,7 +68,7 @@ java=${JAVA_HOME:+$JAVA_HOME/bin/}java
   echo "date: $(date -u +%FT%TZ)  N: $n people, $entries entries  rounds: $rounds"
   echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo), $(uname -sr)"
   echo "slapd: $(/usr/sbin/slapd -VV 2>&1 | head -n1)"
-  echo "larch: $(git -C "$here" rev-parse --short HEAD), $("$java" -version 2>&1 | head -n1)"
+  echo "larch: $(git -C "$here" rev-parse --short HEAD); load programs on $("$java" -version 2>&1 | head -n1)"
   echo "lag: $connections and $many connections, warm-up $lag_warmup s, $lag_duration s measured; down $down_seconds s"
 } | tee "$out/machine.txt" >&2
 

@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 import dev.larch.config.LarchConfig;
@@ -49,6 +50,7 @@ import dev.larch.server.tracing.OperationTracing;
 import dev.larch.server.warmup.SelfWarmUp;
 import dev.larch.server.work.WorkerPool;
 import dev.larch.server.write.InitialSuffix;
+import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.slf4j.Logger;
@@ -236,23 +238,25 @@ public final class LarchServer implements AutoCloseable {
                             tlsContext,
                             config.tls().handshakeTimeoutSeconds() * 1000L,
                             config.tls().ldapsPort());
-            // Warms up first: the ports open (and the server says it listens) only after it.
-            listener = listen(
-                    options,
-                    tlsOptions,
-                    handler,
-                    monitoring.byteCounts(),
-                    new SelfWarmUp(config.warmUp(), open.directory(), warmUpHandler, unseen.byteCounts()));
+            // Warms up first: the ports open (and the server says it listens) only after it. A replica's
+            // sessions start before it, on the same event loops: they are not clients, and a restarted
+            // replica catches up while the request path is compiled instead of after.
+            SelfWarmUp warmUp = new SelfWarmUp(config.warmUp(), open.directory(), warmUpHandler, unseen.byteCounts());
+            ReplicaStart startReplicas = new ReplicaStart(config, open, writes, providerTls(config), monitoring);
+            AtomicReference<Replicas> started = new AtomicReference<>();
+            BeforeListening before = loopback -> {
+                started.set(startReplicas.on(loopback.ioGroup()));
+                warmUp.run(loopback);
+            };
+            try {
+                listener = listen(options, tlsOptions, handler, monitoring.byteCounts(), before);
+            } finally {
+                replicas = started.get();
+            }
+            if (replicas == null) {
+                replicas = startReplicas.on(listener.ioGroup()); // the listener ran nothing before binding
+            }
             monitoring.serve(listener::isAccepting, l.host());
-            replicas = Replicas.start(
-                    config.replication(),
-                    config.suffix(),
-                    open.directory(),
-                    open.checker(),
-                    writes,
-                    listener.ioGroup(),
-                    providerTls(config),
-                    monitoring.replication());
             monitoring.replicas(replicas::statuses);
             LarchServer server = new LarchServer(
                     lock,
@@ -461,5 +465,25 @@ public final class LarchServer implements AutoCloseable {
             LOG.warn("could not release the data directory lock: {}", e.getMessage());
         }
         LOG.info("Larch stopped");
+    }
+
+    /** What starting the replication sessions takes, gathered so it can run on the listener's event loops. */
+    private record ReplicaStart(
+            LarchConfig config,
+            StoredDirectory open,
+            WriteQueue writes,
+            SslContext providerTls,
+            Monitoring monitoring) {
+        Replicas on(EventLoopGroup loops) {
+            return Replicas.start(
+                    config.replication(),
+                    config.suffix(),
+                    open.directory(),
+                    open.checker(),
+                    writes,
+                    loops,
+                    providerTls,
+                    monitoring.replication());
+        }
     }
 }

@@ -61,6 +61,14 @@ public final class LoopbackLoad {
         this.options = options;
     }
 
+    /**
+     * The listener's event loops, for other work that starts before the ports open (a replica's sessions
+     * with its providers).
+     */
+    public EventLoopGroup ioGroup() {
+        return group;
+    }
+
     /** The event loops the server ends of the connections run on. */
     public int eventLoops() {
         int n = 0;
