@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * ran alone (a batch of one) runs in a top-level transaction directly, as without group commit.
  *
  * <p>A write the server reacts to once it committed ({@code onCommit} actions: new access rules,
- * referral objects, persistent search notifications) ends its batch, so that the next write is judged
+ * referral objects; not the notices of persistent and sync searches, which change nothing later
+ * writes are judged by, see {@link dev.larch.server.store.WriteTxn#noticeOnCommit}) ends its batch, so that the next write is judged
  * with those reactions in place, as without group commit. The {@link WriteQueue#afterCommit}
  * listener (the password policy cache forgetting changed policies) is told only after the whole
  * batch: a write may still be judged by the cached policy as it was before an earlier write of its

@@ -25,6 +25,8 @@ import org.lmdbjava.Txn;
  */
 public final class WriteTxn extends ReadTxn {
     private final List<Runnable> afterCommit = new ArrayList<>();
+    /** How many of {@link #afterCommit} are notices ({@link #noticeOnCommit}), not reactions. */
+    private int notices;
     /** Work that must land in this transaction after every other change of it, by owner. */
     private final Map<Object, Runnable> beforeCommit = new LinkedHashMap<>();
     // Puts reuse the thread's key and ID buffers (see ReadTxn): allocating them per put cost
@@ -254,11 +256,21 @@ public final class WriteTxn extends ReadTxn {
     }
 
     /**
+     * {@link #onCommit} for an action that only tells someone of the change (a persistent search's
+     * notification) and changes nothing later writes are judged by: it runs in order with the others,
+     * but is not counted by {@link #commitActions}, so group commit keeps batching past it.
+     */
+    public void noticeOnCommit(Runnable action) {
+        afterCommit.add(action);
+        notices++;
+    }
+
+    /**
      * How many {@link #onCommit} actions wait for this transaction's commit, those nested
-     * transactions handed to it included.
+     * transactions handed to it included; notices ({@link #noticeOnCommit}) are not counted.
      */
     public int commitActions() {
-        return afterCommit.size();
+        return afterCommit.size() - notices;
     }
 
     /**
@@ -300,6 +312,7 @@ public final class WriteTxn extends ReadTxn {
         committed = true;
         if (parent != null) {
             parent.afterCommit.addAll(afterCommit);
+            parent.notices += notices;
             parent.renamed |= renamed;
             return;
         }

@@ -181,6 +181,30 @@ class GroupCommitTest {
     }
 
     @Test
+    void noticesOfPersistentSearchesDoNotEndABatchAndRunInOrderOnlyAfterItsCommit() {
+        WriteQueue queue = fixture.queue(256);
+        CountDownLatch release = hold(queue);
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
+        Op first = new Op();
+        queue.submit(first, txn -> {
+            txn.noticeOnCommit(() -> events.add("notice 1, stored " + fixture.stored(2)));
+            return put(first, 1).apply(txn);
+        });
+        Op second = new Op();
+        queue.submit(second, txn -> {
+            events.add("second ran");
+            txn.noticeOnCommit(() -> events.add("notice 2"));
+            return put(second, 2).apply(txn);
+        });
+        release.countDown();
+
+        assertEquals(ResultCodeEnum.SUCCESS, second.code());
+        assertEquals(List.of("second ran", "notice 1, stored value-2", "notice 2"), events);
+        assertEquals(2, queue.transactionsCommitted(), "the held write, then both noticed writes in one");
+        assertEquals(3, queue.operationsCommitted());
+    }
+
+    @Test
     void aSharedCommitThatFailsRunsEachWriteAgainInATransactionOfItsOwn() {
         AtomicBoolean refused = new AtomicBoolean();
         WriteQueue queue = queue(txn -> {

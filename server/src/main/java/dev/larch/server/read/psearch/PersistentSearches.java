@@ -308,7 +308,8 @@ public final class PersistentSearches implements ChangeObserver {
         if (to != null) {
             List<Subscriber> recipients = to;
             List<SearchResultEntry> sent = notifications;
-            txn.onCommit(() -> {
+            // A notice, not a reaction: no later write is judged by it, so it does not end a group commit.
+            txn.noticeOnCommit(() -> {
                 for (int i = 0; i < recipients.size(); i++) {
                     Subscriber recipient = recipients.get(i);
                     try {
