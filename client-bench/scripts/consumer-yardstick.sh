@@ -36,6 +36,7 @@
 # the modify mix's modifies/s at CONNECTIONS and MANY connections against member 1 alone (before
 # member 2 starts) and split evenly over both members (two load programs at once, summed), and the
 # seconds until both hold the same contextCSN after each load.
+# CONSUMERS=0 skips the provider and the consumers (the multi-provider part alone).
 # Everything runs under `nice -n 10`. OUT gets results.txt, summary.txt, machine.txt, loads.txt and
 # each run's directory (configurations, logs, lag samples).
 set -euo pipefail
@@ -114,6 +115,7 @@ lag_run() { # PROVIDER_PORT CONSUMER_HOST:PORT|- CONSUMER_DN CONNECTIONS SECONDS
     "$password" "$2" "$3" "$password" "$ldif" "$4" "$lag_warmup" "$5" 0 "$6" 2> "$6.log" | tail -n1
 }
 
+if [ "${CONSUMERS:-1}" != 0 ]; then
 # ---- the provider ----------------------------------------------------------------------------------
 pdir="$out/provider"; pport=$(free_port); purl="ldap://127.0.0.1:$pport"
 mkdir -p "$pdir"
@@ -149,6 +151,7 @@ await_answer "$purl" "$admin" "$ppid" "$pdir/slapd.log"
 pcount=$(count_entries "$purl" "$admin")
 echo "provider pid $ppid on $purl holds $pcount entries (the LDIF has $entries)" | tee -a "$out/machine.txt" >&2
 [ "$pcount" -eq "$entries" ] || { echo "the provider does not hold the LDIF" >&2; exit 1; }
+fi
 
 # ---- the consumers ---------------------------------------------------------------------------------
 start_consumer() { # NAME DIR PORT: sets CPID, CDN, CLOG
@@ -238,12 +241,14 @@ one_consumer() { # NAME ROUND
   rm -rf "$dir/db"
 }
 
+if [ "${CONSUMERS:-1}" != 0 ]; then
 echo "name   r  entries refresh_s cpu_s  rss_MiB pcpu_s | mods/s@$connections miss p50_ms p99_ms | mods/s@$many miss p50_ms p99_ms | down_mods/s answer_s caught_s" \
   > "$out/results.txt"
 for round in $(seq 1 "$rounds"); do
   for name in slapd larch; do one_consumer "$name" "$round"; done
 done
 stop "$ppid"
+fi
 
 # ---- two Larch multi-provider members against one ----------------------------------------------------
 if [ "${MULTI:-1}" != 0 ]; then
@@ -311,7 +316,7 @@ fi
   echo "on the provider, each change seen arriving through a sync search on the consumer, lag from the"
   echo "provider's response, ms; catch-up: answer_s and caught_s from the consumer's restart after"
   echo "$down_seconds s down under the mix at $connections connections):"
-  cat "$out/results.txt"
+  [ -f "$out/results.txt" ] && cat "$out/results.txt"
   [ -f "$out/multi-provider.txt" ] && cat "$out/multi-provider.txt"
   echo "load average (1 min) range over the phases: $(awk '{print $(NF - 2)}' "$out/loads.txt" | sort -g | sed -n '1p;$p' | tr '\n' ' ')"
 } | tee "$out/summary.txt"
