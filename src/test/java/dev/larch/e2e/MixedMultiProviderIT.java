@@ -55,7 +55,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *       other;
  *   <li>conflicting writes made on both members at the same instant (a modify of one attribute on
  *       each, a modify on one against a delete on the other, an add of one DN on each) end in one
- *       tree on both;
+ *       tree on both: the delete wins, and whichever entry carries the higher entryCSN keeps its
+ *       content and its DN;
+ *   <li>a rename on one member against a modify of the same entry on the other, at the same
+ *       instant, ends with the entry under one DN on both;
  *   <li>each member stopped in turn while the other takes writes catches up when it returns.
  * </ol>
  *
@@ -63,6 +66,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * entryCSN and the stamps included), and the pair must then be quiet: both suffixes show the same
  * contextCSN, and for a while Larch commits nothing and receives nothing from slapd, so no change
  * travels back and forth for ever.
+ *
+ * <p>Not here: a delete of a parent on one member against an add below it on the other. slapd
+ * refuses to delete the parent it then holds a child of, keeps both (the parent as a hidden glue
+ * entry) and the pair does not converge (docs/operations.md, replication, "With slapd").
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -196,6 +203,25 @@ class MixedMultiProviderIT {
 
     @Test
     @Order(4)
+    void aRenameAgainstAModifyMadeAtTheSameInstantEndsInOneTree() throws Exception {
+        CyclicBarrier together = new CyclicBarrier(2);
+        inParallel(() -> renames(larchEndpoint, "larch", together), () -> renames(slapd, "slapd", together));
+        converge("a rename on one member against a modify on the other, at once");
+        try (LDAPConnection c = larchEndpoint.connect()) {
+            for (int k = 0; k < CONFLICTS; k++) {
+                String renamedOnLarch = "uid=renamed-on-larch-" + k + "," + TREE.unitDn((240 + k) % TREE.units());
+                String renamedOnSlapd = "uid=renamed-on-slapd-" + k + "," + TREE.unitDn((240 + k) % TREE.units());
+                int held = 0;
+                for (String dn : List.of(TREE.personDn(240 + k), renamedOnLarch, renamedOnSlapd)) {
+                    held += c.getEntry(dn, "1.1") == null ? 0 : 1;
+                }
+                assertEquals(1, held, "person " + (240 + k) + " is under one DN, the winner's");
+            }
+        }
+    }
+
+    @Test
+    @Order(5)
     void larchStoppedWhileSlapdTakesWritesCatchesUp() throws Exception {
         assertEquals(0, larch.stop(), () -> "Larch stopped with an error:\n" + larch.output());
         larch = null;
@@ -205,12 +231,36 @@ class MixedMultiProviderIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void slapdStoppedWhileLarchTakesWritesCatchesUp() throws Exception {
         slapd.close();
         writes(larchEndpoint, "larch-alone", 200, TREE.unitDn(4));
         slapd.restart();
         converge("slapd restarted after Larch took writes alone");
+    }
+
+    /** Larch renames the even people of 240-251 and modifies the odd ones; slapd the other way round. */
+    private static Void renames(LdapEndpoint server, String who, CyclicBarrier together) throws Exception {
+        boolean larch = who.equals("larch");
+        try (LDAPConnection c = server.connect()) {
+            for (int k = 0; k < CONFLICTS; k++) {
+                String dn = TREE.personDn(240 + k);
+                together.await(10, TimeUnit.SECONDS);
+                try {
+                    if ((k % 2 == 0) == larch) {
+                        c.modifyDN(dn, "uid=renamed-on-" + who + "-" + k, true);
+                    } else {
+                        c.modify(dn, new Modification(ModificationType.REPLACE, "description", "modified on " + who));
+                    }
+                } catch (LDAPException e) {
+                    // The other's rename arrived first: no conflict this time, and not a failure.
+                    if (!ResultCode.NO_SUCH_OBJECT.equals(e.getResultCode())) {
+                        throw e;
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     private void startLarch() {
