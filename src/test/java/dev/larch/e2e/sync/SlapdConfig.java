@@ -43,6 +43,23 @@ final class SlapdConfig {
         return common(dir, false, "", rootDn, password) + "index entryUUID,entryCSN eq\n" + syncrepl.stanza(SUFFIX);
     }
 
+    /**
+     * A member of a multi-provider set that starts empty: server ID {@code serverId} (its CSNs carry
+     * it, its cookies name it), a syncrepl consumer of the other member as {@code syncrepl} says, then
+     * {@code multiprovider on} (slapd 2.5's name for 2.4's mirrormode; it must follow the syncrepl
+     * stanza) and syncprov serving its changes, and those it received, to the other member.
+     */
+    static String multiProvider(
+            Path dir, String rootDn, String password, int serverId, Syncrepl syncrepl, int sessionLog) {
+        return common(dir, true, "serverID " + serverId + "\n", rootDn, password)
+                + "index entryUUID,entryCSN eq\n"
+                + syncrepl.stanza(SUFFIX)
+                + "multiprovider on\n"
+                + "overlay syncprov\n"
+                + "syncprov-checkpoint 100 10\n"
+                + "syncprov-sessionlog " + sessionLog + "\n";
+    }
+
     private static String common(Path dir, boolean syncprov, String global, String rootDn, String password) {
         StringBuilder conf = new StringBuilder();
         for (String schema : new String[] {"core", "cosine", "inetorgperson", "nis"}) {

@@ -111,6 +111,23 @@ public final class SlapdServer implements SyncProvider {
         return slapd;
     }
 
+    /**
+     * A multi-provider member with an empty database in the new directory {@code dir}, server ID
+     * {@code serverId}, replicating from the other member as {@code syncrepl} says and serving its own
+     * changes by syncprov (keeping {@code sessionLog} of them); its debug output as a consumer's.
+     */
+    public static SlapdServer multiProvider(Path dir, int serverId, Syncrepl syncrepl, int sessionLog)
+            throws IOException {
+        SlapdServer slapd = new SlapdServer(
+                "slapd member sid " + serverId, Files.createDirectories(dir), PROVIDER_ROOT_DN, CONSUMER_DEBUG);
+        Files.createDirectories(dir.resolve("db"));
+        Files.writeString(
+                slapd.conf(),
+                SlapdConfig.multiProvider(dir, PROVIDER_ROOT_DN, PASSWORD, serverId, syncrepl, sessionLog));
+        slapd.start();
+        return slapd;
+    }
+
     @Override
     public String name() {
         return name;

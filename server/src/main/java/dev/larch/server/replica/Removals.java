@@ -6,12 +6,17 @@ import java.util.Deque;
 import java.util.List;
 import java.util.function.Supplier;
 
+import dev.larch.server.csn.Csn;
+import dev.larch.server.csn.CsnVector;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.entry.StoredStamps;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.LoggedChange;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Deletes entries for a replica, an entry's descendants first: a provider deletes leaves only, but a
@@ -21,6 +26,8 @@ import dev.larch.server.store.WriteTxn;
  * <p>Memory: the IDs of one subtree, while it is deleted. Used on the writer thread only.
  */
 final class Removals {
+    private static final Logger LOG = LoggerFactory.getLogger(Removals.class);
+
     /** No entry has ID 0: the entry ID a delete of an absent entry is logged with. */
     static final long NO_ENTRY = 0L;
 
@@ -38,6 +45,43 @@ final class Removals {
      */
     long deleteReplicated(WriteTxn txn, long id, Supplier<byte[]> csns) {
         return deleteSubtree(txn, id, entry -> directory.deleteReplicated(txn, entry, csns.get()));
+    }
+
+    /**
+     * Deletes the entry {@code id} and its descendants as the provider deleted them ({@link
+     * #deleteReplicated}), unless the entry holds a change of this server that the provider had not
+     * seen: its entryCSN carries this server's ID and is newer than what {@code providerState} (the
+     * provider's cookies so far) has for this server. Then the delete is made as a change of this
+     * server ({@link #deleteLocally}), so it is passed on to the provider after that change.
+     *
+     * <p>Why: a slapd provider keeps no tombstones, so this server's change, reaching it after it
+     * deleted the entry, adds the entry back there while the delete wins here; the delete sent after
+     * the change deletes it again. Where the provider had the entry gone already (another Larch, or a
+     * slapd that saw the change first) that second delete finds nothing and does nothing.
+     *
+     * @return how many entries were deleted
+     */
+    long deleteFromProvider(WriteTxn txn, long id, CsnVector providerState, Supplier<byte[]> csns) {
+        StoredEntry entry = directory.load(txn, id);
+        if (entry != null && changedHereUnseen(entry, providerState)) {
+            LOG.info(
+                    "the provider deleted {}, changed here at {} after its last cookie named this server's"
+                            + " changes: deleted as this server's change, so that the provider deletes it again",
+                    entry.dn(),
+                    StoredStamps.csn(entry));
+            return deleteLocally(txn, id);
+        }
+        return deleteReplicated(txn, id, csns);
+    }
+
+    private boolean changedHereUnseen(StoredEntry entry, CsnVector providerState) {
+        Csn csn = StoredStamps.csn(entry);
+        int ours = directory.stamps().serverId();
+        if (csn == null || csn.sid() != ours) {
+            return false;
+        }
+        Csn seen = providerState.get(ours);
+        return seen == null || csn.isAfter(seen);
     }
 
     /**

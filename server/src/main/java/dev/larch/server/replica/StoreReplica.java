@@ -362,7 +362,7 @@ public final class StoreReplica implements ReplicaSink {
             if (id == ReadTxn.NOT_FOUND) {
                 removals.deletedElsewhere(txn, uuid, deleteStamps.next(txn, by));
             } else {
-                removals.deleteReplicated(txn, id, () -> deleteStamps.next(txn, by));
+                removals.deleteFromProvider(txn, id, state, () -> deleteStamps.next(txn, by));
             }
         }
 

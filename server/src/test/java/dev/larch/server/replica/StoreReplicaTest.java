@@ -12,8 +12,11 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
+import dev.larch.server.csn.Csn;
+import dev.larch.server.csn.CsnVector;
 import dev.larch.server.entry.EntryUuids;
 import dev.larch.server.entry.StoredStamps;
+import dev.larch.server.store.LoggedChange;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import dev.larch.server.sync.SyncCookie;
@@ -406,6 +409,42 @@ class StoreReplicaTest {
                 assertEquals(suffixId, consumer.find("dc=example,dc=com").id(), "replaced in place");
                 assertEquals(provider.contents(), consumer.contents());
             }
+        }
+    }
+
+    /**
+     * slapd keeps no tombstones: a modify that reaches it after it deleted the entry adds the entry
+     * back. So when a provider deletes an entry this server changed since the provider's last cookie
+     * (a change the deleter had not seen, which is on its way to it), the delete is logged as this
+     * server's own change and follows that change to the provider, which deletes the entry again.
+     */
+    @Test
+    void aDeleteOfAnEntryChangedHereThatTheDeleterHadNotSeenIsPassedOnAsThisServersOwn(
+            @TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            provider.add(Ldif.BASE + PEOPLE_LDIF);
+            consumer.apply(provider.fullRefresh());
+
+            consumer.modify(ANN, "description", "changed here, not seen by the provider yet");
+            consumer.apply(provider.delete(ANN));
+
+            assertNull(consumer.find(ANN), "the delete wins");
+            LoggedChange unseen = consumer.lastLogged();
+            assertEquals(LoggedChange.Kind.DELETE, unseen.kind());
+            assertEquals(2, Csn.fromBytes(unseen.csn()).sid(), "logged as this server's change: " + unseen);
+
+            consumer.modify(BOB, "description", "changed here, then seen by the provider");
+            Csn seen = StoredStamps.csn(consumer.find(BOB));
+            // The provider's cookie names that change: it had applied it when it deleted the entry.
+            CsnVector providerState = provider.context().merge(CsnVector.of(seen));
+            consumer.apply(new ReplicaChange.NewCookie(new SyncCookie(ReplicaMember.RID, 1, providerState)));
+            consumer.apply(provider.delete(BOB));
+
+            assertNull(consumer.find(BOB), "the delete wins");
+            LoggedChange known = consumer.lastLogged();
+            assertEquals(LoggedChange.Kind.DELETE, known.kind());
+            assertEquals(1, Csn.fromBytes(known.csn()).sid(), "logged with the provider's CSN: " + known);
         }
     }
 
