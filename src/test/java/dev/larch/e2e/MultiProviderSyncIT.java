@@ -154,10 +154,8 @@ class MultiProviderSyncIT {
             try (LDAPConnection conn = b.connect()) {
                 conn.add(person("added-on-2", TREE.unitDn(1)));
             }
-            converge(pair, "a write on each member of the pair");
-
             writeAtOnce(a, b);
-            converge(pair, "conflicting writes on both members of the pair at once");
+            converge(pair, "a write on each member of the pair, and conflicting writes on both at once");
             assertAtOnceOutcomes(a);
 
             b.stop();
