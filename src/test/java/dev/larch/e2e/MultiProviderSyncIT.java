@@ -6,6 +6,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import com.unboundid.ldap.sdk.Attribute;
 import com.unboundid.ldap.sdk.Entry;
@@ -14,6 +19,7 @@ import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.ModifyDNRequest;
+import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import dev.larch.e2e.sync.LdapEndpoint;
 import dev.larch.e2e.sync.TreeComparison;
@@ -23,26 +29,37 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Three Larch servers in one multi-provider set (server IDs 1, 2 and 3, each consuming from the two
- * others): the first is loaded with a tree and the others start empty and pull it; writes made on
- * every member reach the others; one member stopped while the others take writes catches up when it
- * returns; and conflicting writes, made on two members while they cannot see each other (each
- * stopped in turn), end the same way on all three: the later modify of an attribute wins, a delete
+ * Larch multi-provider sets of two and of three members (server IDs 1, 2 and 3, each consuming from
+ * all the others). A pair first: member 1 is loaded with a tree and member 2 starts empty and pulls
+ * it; a write on each reaches the other; conflicting writes made on both at the same moment end the
+ * same on both; member 2 stopped while member 1 takes writes catches up when it returns. Then member 3
+ * joins the running pair (it starts empty; members 2 and 1 restart in turn with it in their
+ * configuration, member 1 staying down while 2 and 3 take writes) and all three converge. Last,
+ * conflicting writes made on members 1 and 2 while they cannot see each other (each stopped in turn,
+ * member 3 down too) end the same way on all three: the later modify of an attribute wins, a delete
  * wins over a modify, a rename and a modify of one entry end as the later of the two, two adds of one
  * DN leave the later entry, and people added below a unit that another member renamed follow the
  * unit.
  */
 class MultiProviderSyncIT {
     private static final String PASSWORD = "members-secret";
-    private static final GeneratedTree TREE = new GeneratedTree(2_000, 10);
+    /**
+     * 1,011 entries: member 2's and member 3's first pulls span three of a consumer's batches of 500
+     * changes, so an entry and its parent may arrive in different batches, as in a larger tree.
+     */
+    private static final GeneratedTree TREE = new GeneratedTree(1_000, 10);
+
     private static final Duration CONVERGE = Duration.ofSeconds(90);
+    /** People written on both members of the pair at the same moment. */
+    private static final int AT_ONCE_FIRST = 20;
+
+    private static final int AT_ONCE_PEOPLE = 10;
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
-
-    private final List<Member> members = new ArrayList<>();
 
     /** One member: its data directory, configuration and port stay across restarts. */
     private final class Member implements LdapEndpoint {
@@ -58,13 +75,14 @@ class MultiProviderSyncIT {
             this.config = dir.resolve("member" + sid + ".conf");
         }
 
-        void writeConfig() throws IOException {
+        /** Writes this member's configuration: it consumes from every other member of {@code set}. */
+        void writeConfig(List<Member> set) throws IOException {
             List<String> lines = new ArrayList<>(List.of(
                     "replication.server-id = " + sid,
                     "replication.multi-provider = true",
-                    // Nine starts: a warm-up of a few thousand entries buys these checks nothing.
+                    // Nine starts: a warm-up of a thousand entries buys these checks nothing.
                     "server.warm-up-seconds = 0"));
-            for (Member other : members) {
+            for (Member other : set) {
                 if (other != this) {
                     String key = "replication.consumer." + other.sid + ".";
                     lines.add(key + "provider-url = ldap://127.0.0.1:" + other.port);
@@ -112,54 +130,130 @@ class MultiProviderSyncIT {
     }
 
     @Test
-    void threeMembersTakingWritesConvergeThroughAPartitionAndConflicts() throws Exception {
-        for (int sid = 1; sid <= 3; sid++) {
-            members.add(new Member(sid));
+    void aPairAndThenThreeMembersConvergeThroughWritesAtOnceAPartitionAJoinAndConflicts() throws Exception {
+        Member a = new Member(1);
+        Member b = new Member(2);
+        Member c = new Member(3);
+        List<Member> pair = List.of(a, b);
+        List<Member> all = List.of(a, b, c);
+        for (Member m : pair) {
+            m.writeConfig(pair);
         }
-        for (Member m : members) {
-            m.writeConfig();
-        }
-        Member a = members.get(0);
-        Member b = members.get(1);
-        Member c = members.get(2);
         Path ldif = dir.resolve("tree.ldif");
         TREE.write(ldif);
         ProcessResult imported = LarchProcess.run(
                 "import", "--config", a.config.toString(), "--data", a.data.toString(), ldif.toString());
         assertEquals(0, imported.exitCode(), imported::toString);
         try {
-            for (Member m : members) {
-                m.start();
-            }
-            converge("the empty members pulled the tree");
+            a.start();
+            b.start();
+            converge(pair, "the empty member 2 pulled the tree");
 
             writeOn(a, TREE.personDn(1), "written on member 1");
             writeOn(b, TREE.personDn(2), "written on member 2");
-            writeOn(c, TREE.personDn(3), "written on member 3");
             try (LDAPConnection conn = b.connect()) {
                 conn.add(person("added-on-2", TREE.unitDn(1)));
             }
-            converge("a write on each member");
+            writeAtOnce(a, b);
+            converge(pair, "a write on each member of the pair, and conflicting writes on both at once");
+            assertAtOnceOutcomes(a);
 
-            c.stop();
-            writeOn(a, TREE.personDn(4), "while member 3 was down, on 1");
-            writeOn(b, TREE.personDn(5), "while member 3 was down, on 2");
+            b.stop();
+            writeOn(a, TREE.personDn(4), "while member 2 was down, on 1");
             try (LDAPConnection conn = a.connect()) {
                 conn.delete(TREE.personDn(6));
             }
-            c.start();
-            converge("member 3 rejoined after a partition");
+            b.start();
+            converge(pair, "member 2 rejoined the pair after a partition");
+
+            thirdMemberJoins(a, b, c, all);
+            converge(all, "member 3 joined; member 1 rejoined after writes on 2 and 3");
 
             conflicts(a, b, c);
-            converge("conflicting writes on members 1 and 2");
+            converge(all, "conflicting writes on members 1 and 2");
             assertConflictOutcomes(a);
         } finally {
-            for (Member m : members) {
+            for (Member m : all) {
                 if (m.process != null) {
                     m.process.close();
                 }
             }
         }
+    }
+
+    /**
+     * Members 1 and 2 write the same entries at the same moment, each on its own connection released
+     * by one barrier: both replace the description of {@value #AT_ONCE_PEOPLE} people, and each deletes
+     * a person the other modifies. The other's delete may arrive before a modify, which then finds no
+     * entry.
+     */
+    private static void writeAtOnce(Member a, Member b) throws Exception {
+        CyclicBarrier together = new CyclicBarrier(2);
+        ExecutorService writers = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> onA = writers.submit(() -> writeAtOnce(a, together, TREE.personDn(30), TREE.personDn(31)));
+            Future<?> onB = writers.submit(() -> writeAtOnce(b, together, TREE.personDn(31), TREE.personDn(30)));
+            onA.get(CONVERGE.toSeconds(), TimeUnit.SECONDS);
+            onB.get(CONVERGE.toSeconds(), TimeUnit.SECONDS);
+        } finally {
+            writers.shutdownNow();
+        }
+    }
+
+    private static Void writeAtOnce(Member m, CyclicBarrier together, String deleted, String modified)
+            throws Exception {
+        try (LDAPConnection conn = m.connect()) {
+            together.await(CONVERGE.toSeconds(), TimeUnit.SECONDS);
+            for (int i = AT_ONCE_FIRST; i < AT_ONCE_FIRST + AT_ONCE_PEOPLE; i++) {
+                conn.modify(TREE.personDn(i), replace("description", "at once on " + m.name()));
+            }
+            conn.delete(deleted);
+            try {
+                conn.modify(modified, replace("description", "at once on " + m.name() + ", deleted on the other"));
+            } catch (LDAPException e) {
+                assertEquals(ResultCode.NO_SUCH_OBJECT, e.getResultCode(), e::toString);
+            }
+        }
+        return null;
+    }
+
+    /** Whichever modify was later, it is one of the two; a delete wins over the other's modify. */
+    private static void assertAtOnceOutcomes(Member m) throws LDAPException {
+        try (LDAPConnection conn = m.connect()) {
+            for (int i = AT_ONCE_FIRST; i < AT_ONCE_FIRST + AT_ONCE_PEOPLE; i++) {
+                String value = description(conn, TREE.personDn(i));
+                assertTrue(
+                        "at once on member 1".equals(value) || "at once on member 2".equals(value),
+                        TREE.personDn(i) + ": " + value);
+            }
+            assertNull(conn.getEntry(TREE.personDn(30)), "a delete wins over a modify made at the same moment");
+            assertNull(conn.getEntry(TREE.personDn(31)), "a delete wins over a modify made at the same moment");
+        }
+    }
+
+    /**
+     * Member 3 joins the running pair: it starts empty with both in its configuration and pulls the
+     * tree (from both at once); member 2 restarts with member 3 in its configuration; member 1 stops while 2 and 3 take
+     * writes, and restarts with member 3 in its configuration too, then takes a write itself.
+     */
+    private static void thirdMemberJoins(Member a, Member b, Member c, List<Member> all) throws Exception {
+        for (Member m : all) {
+            m.writeConfig(all);
+        }
+        c.start();
+        // Before its first writes below: member 3 must hold the entries they name.
+        converge(List.of(a, c), "the empty member 3 pulled the tree from the running pair");
+        b.stop();
+        b.start();
+        a.stop();
+        writeOn(b, TREE.personDn(7), "while member 1 was down, on 2");
+        writeOn(c, TREE.personDn(8), "while member 1 was down, on 3");
+        try (LDAPConnection conn = c.connect()) {
+            conn.delete(TREE.personDn(9));
+            conn.add(person("added-on-3", TREE.unitDn(3)));
+        }
+        a.start();
+        writeOn(a, TREE.personDn(14), "written on member 1 after it rejoined");
     }
 
     /**
@@ -228,10 +322,10 @@ class MultiProviderSyncIT {
                 new Attribute("sn", uid));
     }
 
-    /** Every member equal to member 1, entry by entry, stamps included. */
-    private void converge(String step) throws InterruptedException {
-        Member first = members.get(0);
-        for (Member other : members.subList(1, members.size())) {
+    /** Every member of {@code set} equal to its first, entry by entry, stamps included. */
+    private static void converge(List<Member> set, String step) throws InterruptedException {
+        Member first = set.get(0);
+        for (Member other : set.subList(1, set.size())) {
             try {
                 Duration took = new TreeComparison(first, other).awaitConverged(CONVERGE);
                 System.out.printf("[sync] %s: %s converged in %d ms%n", step, other.name(), took.toMillis());
