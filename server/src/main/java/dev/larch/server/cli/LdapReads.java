@@ -21,6 +21,8 @@ import javax.naming.ldap.InitialLdapContext;
 import javax.naming.ldap.LdapContext;
 import javax.naming.ldap.StartTlsRequest;
 import javax.naming.ldap.StartTlsResponse;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * A bound LDAP connection for the command line's reads, through the JDK's JNDI (no client library on
@@ -59,10 +61,13 @@ final class LdapReads implements AutoCloseable {
     }
 
     /**
-     * Connects to {@code url} ({@code ldap://} or {@code ldaps://}, the JVM's trust store checking the
-     * latter), optionally with StartTLS, and binds as {@code dn}.
+     * Connects to {@code url} ({@code ldap://} or {@code ldaps://}), optionally with StartTLS, and binds
+     * as {@code dn}. The server's certificate, over LDAPS or StartTLS, is checked against the JVM's trust
+     * store, or against {@code trusted} when not null ({@code tls.ca-certificates}); its name against the
+     * URL's host either way.
      */
-    static LdapReads bind(String url, boolean startTls, String dn, String password) throws Failure {
+    static LdapReads bind(String url, boolean startTls, String dn, String password, SSLSocketFactory trusted)
+            throws Failure {
         @SuppressWarnings("JdkObsolete") // JNDI takes its environment as a Hashtable
         Hashtable<String, Object> env = new Hashtable<>();
         env.put(Context.INITIAL_CONTEXT_FACTORY, "com.sun.jndi.ldap.LdapCtxFactory");
@@ -71,17 +76,28 @@ final class LdapReads implements AutoCloseable {
         env.put("com.sun.jndi.ldap.read.timeout", READ_TIMEOUT_MILLIS);
         env.put(Context.REFERRAL, "ignore");
         env.put(Context.SECURITY_AUTHENTICATION, "none");
+        if (trusted != null && url.regionMatches(true, 0, "ldaps:", 0, 6)) {
+            TrustedLdapsSockets.use(trusted);
+            env.put("java.naming.ldap.factory.socket", TrustedLdapsSockets.class.getName());
+        }
         LdapContext context;
         try {
             context = new InitialLdapContext(env, null);
         } catch (NamingException e) {
+            if (refusedByTls(e)) {
+                throw new Failure("TLS with " + url + " failed (" + reason(e) + ")", false, e);
+            }
             throw new Failure("nothing answers LDAP on " + url + " (" + reason(e) + ")", true, e);
         }
         StartTlsResponse tls = null;
         try {
             if (startTls) {
                 tls = (StartTlsResponse) context.extendedOperation(new StartTlsRequest());
-                tls.negotiate();
+                if (trusted == null) {
+                    tls.negotiate();
+                } else {
+                    tls.negotiate(trusted);
+                }
             }
             context.addToEnvironment(Context.SECURITY_AUTHENTICATION, "simple");
             context.addToEnvironment(Context.SECURITY_PRINCIPAL, dn);
@@ -152,6 +168,18 @@ final class LdapReads implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /** Whether a TLS handshake failed (an untrusted certificate, a wrong name): something did answer. */
+    private static boolean refusedByTls(Exception e) {
+        Throwable cause = e;
+        for (int depth = 0; cause != null && depth < 10; depth++) {
+            if (cause instanceof SSLException) {
+                return true;
+            }
+            cause = cause.getCause();
+        }
+        return false;
     }
 
     /** JNDI's message, with the root cause's when it wraps one (a refused connection, a timeout). */

@@ -8,11 +8,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import javax.net.ssl.SSLSocketFactory;
 
 import dev.larch.config.ConfigException;
 import dev.larch.config.LarchConfig;
 import dev.larch.config.ReplicationConsumer;
 import dev.larch.server.auth.AdminCredentials;
+import dev.larch.server.tls.ProviderTrust;
+import dev.larch.server.tls.TlsSetupException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -21,7 +24,9 @@ import picocli.CommandLine.Option;
  * {@code ./larch replication status}: what a running server's replicas are doing, read from its
  * {@code cn=Replication,cn=Monitor} as the administrator, and whether it has converged with each
  * provider: the provider's contextCSN (read with the consumer's bind DN and password from the config
- * file) compared per server ID with this server's ({@link Convergence}).
+ * file) compared per server ID with this server's ({@link Convergence}). A provider reached over LDAPS
+ * or StartTLS is checked against {@code tls.ca-certificates} when the config names it, as the server
+ * checks it, else against the JVM's trust store.
  *
  * <p>Exit status: 0 when every provider is reachable and converged; 1 when one is not, or the server
  * cannot be read (not running, bind refused); 2 on a usage error (no administrator password given).
@@ -78,7 +83,16 @@ final class ReplicationStatusCommand implements Callable<Integer> {
         String adminDn = "cn=admin," + config.suffix();
         List<Map<String, String>> providers;
         List<String> contextHere;
-        try (LdapReads here = LdapReads.bind(server, false, adminDn, password.get())) {
+        SSLSocketFactory trusted;
+        try {
+            trusted = config.tls().caCertificates() == null
+                    ? null
+                    : ProviderTrust.sockets(config.tls().caCertificates());
+        } catch (TlsSetupException e) {
+            System.err.println(NAME + e.getMessage());
+            return 2;
+        }
+        try (LdapReads here = LdapReads.bind(server, false, adminDn, password.get(), trusted)) {
             providers = here.children(REPLICATION, "(cn=Provider *)", PROVIDER_ATTRIBUTES);
             contextHere = here.values(config.suffix(), "contextCSN");
         } catch (LdapReads.Failure e) {
@@ -92,13 +106,14 @@ final class ReplicationStatusCommand implements Callable<Integer> {
         }
         boolean allConverged = true;
         for (Map<String, String> p : providers) {
-            allConverged &= report(p, config, contextHere);
+            allConverged &= report(p, config, contextHere, trusted);
         }
         return allConverged ? 0 : 1;
     }
 
     /** Prints one provider; true when it is reachable and converged with this server. */
-    private static boolean report(Map<String, String> p, LarchConfig config, List<String> contextHere) {
+    private static boolean report(
+            Map<String, String> p, LarchConfig config, List<String> contextHere, SSLSocketFactory trusted) {
         String rid = p.getOrDefault("cn", "Provider ?").substring("Provider ".length());
         String providerUrl = p.getOrDefault("labeledURI", "?");
         System.out.println("provider " + rid + " " + providerUrl);
@@ -123,7 +138,7 @@ final class ReplicationStatusCommand implements Callable<Integer> {
         }
         ReplicationConsumer c = consumer.get();
         List<String> contextThere;
-        try (LdapReads there = LdapReads.bind(c.providerUrl(), c.startTls(), c.bindDn(), c.bindPassword())) {
+        try (LdapReads there = LdapReads.bind(c.providerUrl(), c.startTls(), c.bindDn(), c.bindPassword(), trusted)) {
             contextThere = there.values(config.suffix(), "contextCSN");
         } catch (LdapReads.Failure e) {
             System.out.println("provider " + rid + ": "
