@@ -120,27 +120,7 @@ class LarchConsumerSyncIT {
     }
 
     private static LdapEndpoint endpoint(LarchProcess larch) {
-        return new LdapEndpoint() {
-            @Override
-            public String name() {
-                return "larch consumer";
-            }
-
-            @Override
-            public String url() {
-                return larch.url();
-            }
-
-            @Override
-            public String bindDn() {
-                return LarchProcess.ADMIN_DN;
-            }
-
-            @Override
-            public String password() {
-                return PASSWORD;
-            }
-        };
+        return LdapEndpoint.of("larch consumer", larch.url(), LarchProcess.ADMIN_DN, PASSWORD);
     }
 
     /** Waits until the consumer holds at least {@code wanted} entries, and fewer than the whole tree. */

@@ -99,27 +99,8 @@ class MixedMultiProviderIT {
     private LarchProcess larch;
     private SlapdServer slapd;
 
-    private final LdapEndpoint larchEndpoint = new LdapEndpoint() {
-        @Override
-        public String name() {
-            return "larch member sid " + LARCH_SID;
-        }
-
-        @Override
-        public String url() {
-            return "ldap://127.0.0.1:" + larchPort;
-        }
-
-        @Override
-        public String bindDn() {
-            return LarchProcess.ADMIN_DN;
-        }
-
-        @Override
-        public String password() {
-            return PASSWORD;
-        }
-    };
+    private final LdapEndpoint larchEndpoint = LdapEndpoint.of(
+            "larch member sid " + LARCH_SID, "ldap://127.0.0.1:" + larchPort, LarchProcess.ADMIN_DN, PASSWORD);
 
     @BeforeAll
     void startThePair() throws IOException {

@@ -21,6 +21,12 @@ public interface LdapEndpoint {
 
     String password();
 
+    /** An endpoint whose coordinates do not change. */
+    static LdapEndpoint of(String name, String url, String bindDn, String password) {
+        record Fixed(String name, String url, String bindDn, String password) implements LdapEndpoint {}
+        return new Fixed(name, url, bindDn, password);
+    }
+
     /** A new connection bound as {@link #bindDn()}; the caller closes it. */
     default LDAPConnection connect() throws LDAPException {
         URI uri = URI.create(url());
