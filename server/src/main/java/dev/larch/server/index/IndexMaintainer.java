@@ -32,9 +32,7 @@ public final class IndexMaintainer {
     public void add(WriteTxn txn, StoredEntry entry) {
         for (StoredAttribute attribute : entry.attributes()) {
             for (IndexKind kind : store.indexes().kinds(attribute.oid())) {
-                for (IndexKeys.Key key : keys(attribute, kind)) {
-                    txn.indexAdd(attribute.oid(), kind, key.bytes(), entry.id());
-                }
+                txn.indexAdd(attribute.oid(), kind, keys(attribute, kind), entry.id());
             }
         }
     }

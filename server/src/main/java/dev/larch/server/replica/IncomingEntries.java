@@ -67,13 +67,14 @@ final class IncomingEntries {
             }
             checkUuid(entry, uuid);
             Csn csn = csnOf(entry);
-            // Checked with its superclasses, as an add would be, but stored with the object classes as
-            // sent: slapd stores no implied "top", and a replica must hold what its provider holds.
-            Entry checked = entry.clone();
-            checker.addSuperclasses(checked);
-            checker.check(checked);
+            // Checked as an add would be (the check follows the superclasses itself), but stored with the
+            // object classes as sent: slapd stores no implied "top", and a replica must hold what its
+            // provider holds. The structural class is among the classes named: a superclass of a
+            // structural class is never more derived, and no auxiliary or abstract class has a structural
+            // superclass.
+            checker.check(entry);
             if (!entry.containsAttribute(structuralObjectClass)) {
-                String structural = checker.structuralClass(checked);
+                String structural = checker.structuralClass(entry);
                 if (structural != null) {
                     entry.put(structuralObjectClass, new Value(structuralObjectClass, structural));
                 }

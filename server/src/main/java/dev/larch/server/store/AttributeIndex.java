@@ -5,7 +5,6 @@ import java.util.concurrent.atomic.LongAdder;
 
 import org.lmdbjava.Cursor;
 import org.lmdbjava.GetOp;
-import org.lmdbjava.PutFlags;
 import org.lmdbjava.SeekOp;
 
 /**
@@ -48,11 +47,9 @@ final class AttributeIndex {
 
     /** Adds ({@code key}, {@code id}); adding a pair already held changes nothing. */
     void add(WriteTxn txn, byte[] key, long id) {
-        tree.put(
-                txn.txn,
-                IndexKeys.stored(txn.keyBuffer(), key),
-                EntryIds.write(txn.idBuffer(), id),
-                PutFlags.MDB_NODUPDATA);
+        // Without MDB_NODUPDATA, which only makes LMDB report the pair as held: a plain put of a held
+        // pair leaves the tree as it was (Tree#put), and a put without flags costs no flag stream.
+        tree.put(txn.txn, IndexKeys.stored(txn.keyBuffer(), key), EntryIds.write(txn.idBuffer(), id));
     }
 
     /** Removes ({@code key}, {@code id}) if held. */

@@ -2,6 +2,7 @@ package dev.larch.server.store;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -143,6 +144,23 @@ public final class WriteTxn extends ReadTxn {
             return;
         }
         store.indexes().get(attributeOid, kind).add(this, key, id);
+    }
+
+    /**
+     * {@link #indexAdd} for each of {@code keys}, the index looked up once: per key, the lookup was 5%
+     * of the writer's CPU in a replica's refresh (JFR), where an entry has a hundred substring keys.
+     */
+    public void indexAdd(String attributeOid, IndexKind kind, Collection<IndexKeys.Key> keys, long id) {
+        if (bulkIndexes != null) {
+            for (IndexKeys.Key key : keys) {
+                bulkIndexes.add(attributeOid, kind, IndexKeys.storedForm(key.bytes()), id);
+            }
+            return;
+        }
+        AttributeIndex index = store.indexes().get(attributeOid, kind);
+        for (IndexKeys.Key key : keys) {
+            index.add(this, key.bytes(), id);
+        }
     }
 
     /** Where a bulk load sends index records instead of the indexes ({@link #bulkLoad}). */

@@ -67,6 +67,21 @@ class AttributeIndexTest {
     }
 
     @Test
+    void addingAPairAlreadyHeldChangesNothingWhetherTheKeyHasOneIdOrMany() {
+        try (LmdbStore store = open()) {
+            add(store, "solo", 5);
+            add(store, "solo", 5);
+            add(store, "lee", 1, 2, 3);
+            add(store, "lee", 2, 3, 1);
+            try (ReadTxn txn = store.read()) {
+                assertEquals(List.of(5L), list(txn.ids(SN, IndexKind.EQUALITY, key("solo"), 10)));
+                assertEquals(List.of(1L, 2L, 3L), list(txn.ids(SN, IndexKind.EQUALITY, key("lee"), 10)));
+                assertEquals(4, txn.indexRecordCount(SN, IndexKind.EQUALITY));
+            }
+        }
+    }
+
+    @Test
     void aKeyWithMoreIdsThanTheLimitAnswersNull() {
         try (LmdbStore store = open()) {
             add(store, "lee", 1, 2, 3);
