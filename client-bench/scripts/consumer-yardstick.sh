@@ -81,7 +81,7 @@ provider_indexes=$(printf '%s\n' 'index uid,mail,cn,sn,givenName eq,sub' \
   'syncprov-checkpoint 100 10' 'syncprov-sessionlog 10000')
 
 larch_serve() { # DIR: starts ./larch serve on DIR/larch.conf and DIR/db; prints the PID (the JVM's: ./larch execs it)
-  LARCH_ADMIN_PASSWORD=$password nice -n 10 "$here/larch" serve --config "$1/larch.conf" --data "$1/db" \
+  nice -n 10 "$here/larch" serve --config "$1/larch.conf" --data "$1/db" \
     > "$1/serve.log" 2>&1 < /dev/null &
   echo $!
 }
@@ -130,7 +130,7 @@ else
   load "provider fill"
   sdir="$out/source"; sport=$(free_port); mkdir -p "$sdir"
   printf '%s\n' "listen.host = 127.0.0.1" "listen.port = $sport" "logging.access-log = false" \
-    "replication.server-id = 9" > "$sdir/larch.conf"
+    "security.admin-password = $admin_hash" "replication.server-id = 9" > "$sdir/larch.conf"
   t0=$(date +%s.%N)
   nice -n 10 "$here/larch" import --config "$sdir/larch.conf" --data "$sdir/db" "$ldif" > "$sdir/load.log" 2>&1 \
     || { cat "$sdir/load.log" >&2; exit 1; }
@@ -181,6 +181,7 @@ one_consumer() { # NAME ROUND
       'overlay syncprov')" > "$dir/slapd.conf"
   else
     printf '%s\n' "listen.host = 127.0.0.1" "listen.port = $cport" "logging.access-log = false" \
+      "security.admin-password = $admin_hash" \
       "storage.durable-writes = false" "replication.server-id = 2" \
       "replication.consumer.1.provider-url = $purl" "replication.consumer.1.bind-dn = $admin" \
       "replication.consumer.1.bind-password = $password" > "$dir/larch.conf"
@@ -261,6 +262,7 @@ if [ "${MULTI:-1}" != 0 ]; then
   [ -s "$ldif" ] || nice -n 10 "$here/larch" gen --entries "$multi_n" --out "$ldif" >&2
   member_conf() { # PORT SID OTHER_PORT OTHER_SID
     printf '%s\n' "listen.host = 127.0.0.1" "listen.port = $1" "logging.access-log = false" \
+      "security.admin-password = $admin_hash" \
       "replication.server-id = $2" "replication.multi-provider = true" \
       "replication.consumer.$4.provider-url = ldap://127.0.0.1:$3" "replication.consumer.$4.bind-dn = $admin" \
       "replication.consumer.$4.bind-password = $password" "replication.consumer.$4.max-retry-seconds = 10"

@@ -82,11 +82,12 @@ start_provider() { # NAME DIR PORT: loads and starts it; sets PROVIDER_PID, PROV
     LOAD_S=$(echo "$(date +%s.%N) - $t0" | bc)
     PROVIDER_PID=$(start_slapd "$dir" "$port")
   else
-    printf '%s\n' "listen.host = 127.0.0.1" "listen.port = $port" "logging.access-log = false" > "$dir/larch.conf"
+    printf '%s\n' "listen.host = 127.0.0.1" "listen.port = $port" "logging.access-log = false" \
+      "security.admin-password = $admin_hash" > "$dir/larch.conf"
     nice -n 10 "$here/larch" import --config "$dir/larch.conf" --data "$dir/db" "$ldif" > "$dir/load.log" 2>&1 \
       || { cat "$dir/load.log" >&2; exit 1; }
     LOAD_S=$(echo "$(date +%s.%N) - $t0" | bc)
-    LARCH_ADMIN_PASSWORD=$password nice -n 10 "$here/larch" serve --config "$dir/larch.conf" --data "$dir/db" \
+    nice -n 10 "$here/larch" serve --config "$dir/larch.conf" --data "$dir/db" \
       > "$dir/serve.log" 2>&1 &
     PROVIDER_PID=$! # ./larch execs the JVM: this is the server's PID
   fi
