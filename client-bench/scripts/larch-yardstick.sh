@@ -15,6 +15,9 @@
 #   WORKER_THREADS  limits.worker-threads (0, the default: one per core).
 #   SIZE_LIMIT      most entries one search returns (500, the default of both servers; 0 = unlimited).
 #   ADMIN_PASSWORD  cn=admin's password (secret, as the slapd yardstick's rootpw).
+#   KEEP_DATA       1: start on the store an earlier run imported into DIR, if there is one, instead of
+#                   importing DATA again (to switch LOGGING without a reload; the store keeps the
+#                   changes of the write mixes run against it, and settings.txt says it was kept).
 #   LARCH_SETTINGS  more lines for larch.conf, e.g. "server.warm-up-seconds = 0" (recorded with the rest).
 # Binds keep the generated {SSHA} values, as slapd does (security.rehash-on-bind = false: a rehash to
 # PBKDF2 at each first bind would compare another hash and another store).
@@ -32,7 +35,7 @@ for n in "$size_limit" "$io_threads" "$worker_threads"; do
 done
 if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "something already listens on 127.0.0.1:$port" >&2; exit 2; fi
 
-rm -rf "$dir/data" "$dir/larch-access.log"*
+rm -f "$dir/larch-access.log"*
 {
   echo "# written by client-bench/scripts/larch-yardstick.sh (LOGGING=$logging); the rest are defaults"
   if [ "$logging" = off ]; then
@@ -51,11 +54,17 @@ rm -rf "$dir/data" "$dir/larch-access.log"*
 
 # every setting as the server will read it, written while the import runs
 "$here/larch" config check --config "$dir/larch.conf" > "$dir/effective.conf" 2>&1 & check=$!
-begin=$(date +%s.%N)
-"$here/larch" import --config "$dir/larch.conf" --data "$dir/data" "$ldif" > "$dir/import.log" 2>&1 \
-  || { cat "$dir/import.log" >&2; exit 1; }
 entries=$(grep -c '^dn:' "$ldif")
-echo "larch import: $entries entries in $(echo "$(date +%s.%N) - $begin" | bc) s; $(du -sh "$dir/data" | cut -f1) on disk" >&2
+if [ "${KEEP_DATA:-0}" = 1 ] && [ -s "$dir/data/data.mdb" ]; then
+  loaded="kept from an earlier import into $dir/data: it holds the changes of the writes run since"
+else
+  rm -rf "$dir/data"
+  begin=$(date +%s.%N)
+  "$here/larch" import --config "$dir/larch.conf" --data "$dir/data" "$ldif" > "$dir/import.log" 2>&1 \
+    || { cat "$dir/import.log" >&2; exit 1; }
+  echo "larch import: $entries entries in $(echo "$(date +%s.%N) - $begin" | bc) s; $(du -sh "$dir/data" | cut -f1) on disk" >&2
+  loaded="loaded by ./larch import"
+fi
 wait "$check" || { cat "$dir/effective.conf" >&2; exit 1; }
 
 start_command=("$here/larch" serve --config "$dir/larch.conf" --data "$dir/data" --port "$port")
@@ -78,7 +87,7 @@ per_core() { [ "$1" = 0 ] && echo "$cores (0: one per core)" || echo "$1"; }
   echo "version: $(git -C "$here" describe --always --dirty 2>/dev/null || echo unknown); $("${JAVA_HOME:+$JAVA_HOME/bin/}java" -version 2>&1 | head -n1)"
   echo "recorded: $(date -u +%FT%TZ)"
   echo "machine: $cores cores, $(uname -sr)"
-  echo "data: $ldif ($entries entries, loaded by ./larch import)"
+  echo "data: $ldif ($entries entries, $loaded)"
   echo "logging: $logging ($([ "$logging" = off ] && echo "logging.access-log = false: nothing per operation" \
     || echo "access log, one line per operation, to $dir/larch-access.log"))"
   echo "threads: io $(per_core "$io_threads"), workers $(per_core "$worker_threads")"

@@ -20,6 +20,9 @@
 #               SWEEP_CLIENT_THREADS 4, SWEEP_WARMUP 5 s, SWEEP_DURATION 10 s each) and keeps slapd's
 #               best (DIR/sweep.txt has each count's figures).
 #   SIZE_LIMIT  most entries one search returns (500, the default of both servers; 0 = unlimited).
+#   KEEP_DATA   1: start on the store an earlier run loaded into DIR, if there is one, instead of
+#               loading DATA again (to switch LOGGING or THREADS without a reload; the store keeps
+#               the changes of the write mixes run against it, and settings.txt says it was kept).
 #
 # Needs: apt-get install -y slapd (the system instance it starts is not used).
 set -euo pipefail
@@ -96,13 +99,19 @@ stop() {
   echo "slapd $pid did not stop" >&2; exit 1
 }
 
-rm -rf "$dir/db" "$dir/slapd-access.log" "$dir/sweep.txt"; mkdir -p "$dir/db"
+rm -f "$dir/slapd-access.log" "$dir/sweep.txt"
 write_conf "$([ "$threads" = sweep ] && echo 16 || echo "$threads")"
-begin=$(date +%s.%N)
-/usr/sbin/slapadd -q -f "$dir/slapd.conf" -l "$ldif" > "$dir/slapadd.log" 2>&1 \
-  || { cat "$dir/slapadd.log" >&2; exit 1; }
 entries=$(grep -c '^dn:' "$ldif")
-echo "slapadd: $entries entries in $(echo "$(date +%s.%N) - $begin" | bc) s; $(du -sh "$dir/db" | cut -f1) on disk" >&2
+if [ "${KEEP_DATA:-0}" = 1 ] && [ -s "$dir/db/data.mdb" ]; then
+  loaded="kept from an earlier load into $dir/db: it holds the changes of the writes run since"
+else
+  rm -rf "$dir/db"; mkdir -p "$dir/db"
+  begin=$(date +%s.%N)
+  /usr/sbin/slapadd -q -f "$dir/slapd.conf" -l "$ldif" > "$dir/slapadd.log" 2>&1 \
+    || { cat "$dir/slapadd.log" >&2; exit 1; }
+  echo "slapadd: $entries entries in $(echo "$(date +%s.%N) - $begin" | bc) s; $(du -sh "$dir/db" | cut -f1) on disk" >&2
+  loaded="loaded by slapadd -q"
+fi
 
 chosen="set by THREADS"
 if [ "$threads" = sweep ]; then
@@ -131,7 +140,7 @@ start
   echo "version: $(/usr/sbin/slapd -VV 2>&1 | head -n1 | sed 's/^.*\$OpenLDAP: //; s/ \$$//')"
   echo "recorded: $(date -u +%FT%TZ)"
   echo "machine: $(nproc) cores, $(uname -sr)"
-  echo "data: $ldif ($entries entries, loaded by slapadd -q)"
+  echo "data: $ldif ($entries entries, $loaded)"
   echo "logging: $logging ($([ "$logging" = off ] && echo "loglevel 0, -s 0: nothing per operation" \
     || echo "stats lines (-d stats, -s 0) to $dir/slapd-access.log"))"
   echo "threads: $threads ($chosen); listener-threads 1 (the default)"

@@ -143,14 +143,16 @@ class YardstickLoggingIT {
     }
 
     /**
-     * One server set up by its yardstick script in {@code DIR/NAME-LOGGING}, stopped after the test
-     * (both are started at once: one is mostly the JVM's, the other slapadd's).
+     * One server set up by its yardstick script in {@code DIR/NAME}, stopped after the test. The
+     * second test to run starts on the store the first loaded ({@code KEEP_DATA}): the logging, not
+     * the load, is what differs. Both servers start at once: one is mostly a JVM's, the other slapadd's.
      */
     private Server yardstick(String name, String logging) {
-        Path serverDir = dir.resolve(name + "-" + logging);
+        Path serverDir = dir.resolve(name);
         int port = LarchProcess.freePort();
         Map<String, String> env = environment();
         env.put("LOGGING", logging);
+        env.put("KEEP_DATA", "1");
         // the server's JIT warm-up before it listens is not what this test is about
         env.put("LARCH_SETTINGS", "server.warm-up-seconds = 0");
         ProcessResult r = ProcessResult.run(
