@@ -45,7 +45,9 @@ done
 # shellcheck source=sides-lib.sh
 source "$(dirname "$0")/sides-lib.sh"
 parse_sides "$a" "$b"
-unboundid=$(tr ':' '\n' < "$here/target/run/current/client-bench.classpath" 2>/dev/null | grep unboundid-ldapsdk | head -n1 || true)
+# the SDK jar of client-bench's class path (the built one, or LARCH_CLASSPATH as the launcher takes it)
+unboundid=$({ [ -n "${LARCH_CLASSPATH:-}" ] && echo "$LARCH_CLASSPATH" || cat "$here/target/run/current/client-bench.classpath"; } 2>/dev/null \
+  | tr ':' '\n' | grep unboundid-ldapsdk | head -n1 || true)
 [ -r "$unboundid" ] || { echo "no unboundid-ldapsdk jar in the client-bench class path (build with ./larch build)" >&2; exit 1; }
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 mkdir -p "$out"
