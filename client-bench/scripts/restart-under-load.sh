@@ -10,7 +10,7 @@
 #   ... 3891 d1m.ldif /tmp/r-larch --page-cache /tmp/larch1m/data.mdb -- \
 #       ./larch serve --config bench.conf --data /tmp/larch1m --port 3891
 #   ... 3890 d1m.ldif /tmp/r-slapd --page-cache /tmp/yard/db/data.mdb -- \
-#       /usr/sbin/slapd -d 0 -f /tmp/yard/slapd.conf -h ldap://127.0.0.1:3890/
+#       /usr/sbin/slapd -d 0 -s 0 -f /tmp/yard/slapd.conf -h ldap://127.0.0.1:3890/
 # --page-cache FILE is read before each start, so the data is in the page cache as after a plain
 # restart. Environment: LEAD (s between the first start and the load, 60), STOP_AT (90), DURATION (160),
 # BENCH_OPTS (more harness options, e.g. the bind). Prints one line, also in OUT/summary.txt:

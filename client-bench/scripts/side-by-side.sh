@@ -3,16 +3,20 @@
 # then A, then B (ROUNDS pairs), with the same harness, data and load, and the servers' resident
 # anonymous memory (RssAnon) is sampled every second throughout.
 #
-#   client-bench/scripts/side-by-side.sh DATA.ldif OUT NAME:PORT:PID NAME:PORT:PID [MIX...]
-#   ... d1m.ldif /tmp/sbs slapd:3890:"$(cat /tmp/yard/slapd.pid)" larch:3891:"$LARCH_PID"
+#   client-bench/scripts/side-by-side.sh DATA.ldif OUT NAME:PORT:PID[:DIR] NAME:PORT:PID[:DIR] [MIX...]
+#   ... d1m.ldif /tmp/sbs slapd:3890:"$(cat /tmp/yard/slapd.pid)":/tmp/yard larch:3891:"$(cat /tmp/lyard/larch.pid)":/tmp/lyard
 #
+# DIR is where slapd-yardstick.sh or larch-yardstick.sh recorded how it set its server up: its
+# settings.txt and configuration files are copied to OUT/NAME-settings/, and both sides' settings are
+# printed and written to OUT/settings.txt with the harness's load, so that a reader can check the
+# comparison. Two sides that log differently (one LOGGING=off, the other file) are refused.
 # MIX defaults to messaging addressing modify mixed churn; modify and mixed bind as BIND_DN with
 # BIND_PASSWORD (cn=admin,dc=example,dc=com and secret: the yardstick's and the README's). Environment:
 # ROUNDS (2), CLIENTS (2), THREADS (4), WARMUP (10), DURATION (30), BENCH_OPTS (more harness options).
 # Each run's results go to OUT/MIX-NAME-ROUND/ (the harness's JSON, CSV and HTML); OUT/summary.txt gets
 # one line per mix: the median ops/s and p99 of each side, and B's throughput over A's.
 set -euo pipefail
-usage() { echo "usage: $0 DATA.ldif OUT NAME:PORT:PID NAME:PORT:PID [MIX...]" >&2; exit 2; }
+usage() { echo "usage: $0 DATA.ldif OUT NAME:PORT:PID[:DIR] NAME:PORT:PID[:DIR] [MIX...]" >&2; exit 2; }
 [ $# -ge 4 ] || usage
 data=$1; out=$2; a=$3; b=$4; shift 4
 mixes=("$@")
@@ -22,21 +26,12 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 rounds=${ROUNDS:-2}
 bind_dn=${BIND_DN:-cn=admin,dc=example,dc=com}; bind_password=${BIND_PASSWORD:-secret}
 
-parse_side() { # NAME:PORT:PID a|b: checks it, then sets name_a, port_a, pid_a (or _b)
-  local spec=$1 name port pid
-  IFS=: read -r name port pid <<< "$spec"
-  [[ -n "$name" && "$port" =~ ^[0-9]+$ && "$pid" =~ ^[0-9]+$ ]] \
-    || { echo "$spec: expected NAME:PORT:PID, e.g. slapd:3890:12345" >&2; exit 2; }
-  kill -0 "$pid" 2>/dev/null || { echo "$spec: no process $pid" >&2; exit 2; }
-  (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$spec: nothing listens on 127.0.0.1:$port" >&2; exit 2; }
-  printf -v "name_$2" %s "$name"
-  printf -v "port_$2" %s "$port"
-  printf -v "pid_$2" %s "$pid"
-}
-parse_side "$a" a
-parse_side "$b" b
-[ "$name_a" != "$name_b" ] || { echo "the two sides need different names" >&2; exit 2; }
+# shellcheck source=sides-lib.sh
+source "$(dirname "$0")/sides-lib.sh"
+parse_sides "$a" "$b"
 mkdir -p "$out"
+record_settings "./larch bench, ${CLIENTS:-2} clients x ${THREADS:-4} threads, warm-up ${WARMUP:-10} s,\
+ ${DURATION:-30} s a run, $rounds round(s) of each mix alternated; $(nproc) cores; ${BENCH_OPTS:-}"
 
 sample_rss() { # PID NAME: one line a second, "epoch name KiB", until the process is gone
   while kill -0 "$1" 2>/dev/null; do
@@ -47,8 +42,6 @@ sample_rss() { # PID NAME: one line a second, "epoch name KiB", until the proces
 sample_rss "$pid_a" "$name_a" & sampler_a=$!
 sample_rss "$pid_b" "$name_b" & sampler_b=$!
 trap 'kill $sampler_a $sampler_b 2>/dev/null || true' EXIT
-
-median() { sort -g | awk '{v[NR] = $1} END {print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 for mix in "${mixes[@]}"; do
   bind=()

@@ -15,6 +15,7 @@ import dev.larch.bench.cli.BenchMain;
 import dev.larch.bench.report.BenchResult;
 import dev.larch.bench.report.JsonReport;
 import dev.larch.config.LarchConfig;
+import dev.larch.e2e.sync.SlapdServer;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.LarchServer;
 import dev.larch.server.StoredDirectory;
@@ -38,7 +39,12 @@ class SideBySideScriptIT {
     private static final Path SCRIPT = Path.of("../../client-bench/scripts/side-by-side.sh")
             .toAbsolutePath()
             .normalize();
+    private static final Path CROSSCHECK = SCRIPT.resolveSibling("unboundid-crosscheck.sh");
     private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(5);
+    /** "searchrate one 123.4 ops/s 0 errors 56.7 us CPU/op | two ... | two/one ops 1.02 CPU/op 0.98" */
+    private static final Pattern CROSSCHECK_SUMMARY = Pattern.compile(
+            "^(\\S+) +one +([0-9.]+) ops/s (\\d+) errors +([0-9.]+) us CPU/op \\| two +([0-9.]+) ops/s (\\d+) errors"
+                    + " +([0-9.]+) us CPU/op \\| two/one ops ([0-9.]+) CPU/op ([0-9.]+)$");
     /** "messaging  one     123.4 ops/s p99  1.234 ms RssAnon<=  321 MiB | two ... | two/one 1.02" */
     private static final Pattern SUMMARY =
             Pattern.compile("^(\\S+) +one +([0-9.]+) ops/s p99 +([0-9.]+) ms RssAnon<= *(\\d+) MiB"
@@ -117,6 +123,55 @@ class SideBySideScriptIT {
                     .get(0);
             assertEquals(0, result.errors(), run + ": " + result.errorsByResultCode());
             assertTrue(result.ops() > 0, run);
+        }
+    }
+
+    @Test
+    void theUnboundIdToolsRunAlternatelyWithEachServersCpuPerOperationAndTheBindPasswordsComeBack() throws Exception {
+        RequiredTool.check(LdapUtils.installed(), "ldap-utils", "apt-get install -y ldap-utils");
+        RequiredTool.check(SlapdServer.installed(), "slapd (slappasswd)", "apt-get install -y slapd");
+        Path out = dir.resolve("crosscheck");
+        Map<String, String> env = environment();
+        env.put("WARMUP", "0");
+        env.put("DURATION", "2");
+        env.put("CONNECTIONS", "2");
+        env.put("AUTH_USERS", "10");
+        ProcessResult r = ProcessResult.run(
+                List.of(
+                        CROSSCHECK.toString(),
+                        ldif.toString(),
+                        out.toString(),
+                        side("one", one),
+                        side("two", two),
+                        "searchrate",
+                        "authrate"),
+                env,
+                null,
+                SCRIPT_TIMEOUT);
+        assertEquals(0, r.exitCode(), r.describe());
+        List<String> lines = Files.readAllLines(out.resolve("summary.txt"));
+        assertEquals(2, lines.size(), lines.toString());
+        for (int i = 0; i < 2; i++) {
+            Matcher m = CROSSCHECK_SUMMARY.matcher(lines.get(i));
+            assertTrue(m.matches(), lines.get(i));
+            assertEquals(List.of("searchrate", "authrate").get(i), m.group(1));
+            double opsOne = Double.parseDouble(m.group(2));
+            double opsTwo = Double.parseDouble(m.group(5));
+            assertTrue(opsOne > 0 && opsTwo > 0, lines.get(i));
+            assertEquals("0", m.group(3), lines.get(i));
+            assertEquals("0", m.group(6), lines.get(i));
+            // both servers are this JVM: it works for every operation
+            assertTrue(Double.parseDouble(m.group(4)) > 0 && Double.parseDouble(m.group(7)) > 0, lines.get(i));
+            assertEquals(opsTwo / opsOne, Double.parseDouble(m.group(8)), 0.01, lines.get(i));
+        }
+        // authrate bound everyone with one password; afterwards each has their own (their uid) again
+        String dn = Files.readAllLines(out.resolve("auth-dns.txt")).get(0);
+        String uid = Files.readAllLines(out.resolve("auth-uids.txt")).get(0);
+        for (LarchServer server : List.of(one, two)) {
+            ProcessResult bound = LdapUtils.anonymous(server.address().getPort())
+                    .as(dn, uid)
+                    .ldapsearch("-b", dn, "-s", "base", "1.1");
+            assertEquals(0, bound.exitCode(), bound.describe());
         }
     }
 
