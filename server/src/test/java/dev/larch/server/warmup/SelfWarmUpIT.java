@@ -1,6 +1,7 @@
 package dev.larch.server.warmup;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -146,6 +148,59 @@ class SelfWarmUpIT {
                     "only the clients' searches are logged: " + lines);
         }
         assertEquals(before, entries(config), "the warm-up changed no entry");
+    }
+
+    /**
+     * A restarted replica catches up while the request path is compiled, not after: its session reaches
+     * the provider while the server's own port still refuses connections.
+     */
+    @Test
+    void aReplicaReachesItsProviderWhileThePortIsStillClosedForTheWarmUp() throws Exception {
+        int port = freePort();
+        CompletableFuture<Boolean> portClosedAtContact = new CompletableFuture<>();
+        try (ServerSocket provider = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            Thread accept = new Thread(
+                    () -> {
+                        try (Socket replica = provider.accept()) {
+                            boolean closed = !accepts(port);
+                            replica.shutdownOutput(); // the replica retries later; this test needs one contact
+                            portClosedAtContact.complete(closed);
+                        } catch (IOException e) {
+                            portClosedAtContact.completeExceptionally(e);
+                        }
+                    },
+                    "provider-accept");
+            accept.setDaemon(true);
+            accept.start();
+            LarchConfig config = TestServer.settings(dir.resolve("data"))
+                    .set("listen.port", port)
+                    .set("server.warm-up-seconds", 5)
+                    .set("replication.server-id", 2)
+                    .set("replication.consumer.1.provider-url", "ldap://127.0.0.1:" + provider.getLocalPort())
+                    .set("replication.consumer.1.bind-dn", TestServer.ADMIN_DN)
+                    .set("replication.consumer.1.bind-password", TestServer.ADMIN_PASSWORD)
+                    .build();
+            TestServer.importOffline(config, TestServer.BASE_LDIF + people(PEOPLE));
+            try (TestServer larch = TestServer.start(config)) {
+                assertTrue(
+                        portClosedAtContact.get(30, TimeUnit.SECONDS),
+                        "the replica reached its provider only once the port was open");
+                assertTrue(LINE.matcher(warmUpLine().getFormattedMessage()).find(), "a warm-up ran");
+                try (LDAPConnection client = larch.anonymous()) {
+                    assertNotNull(client.getEntry(TestServer.SUFFIX), "serving once warm");
+                }
+            }
+        }
+    }
+
+    /** Whether something accepts a connection on the loopback port now. */
+    private static boolean accepts(int port) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     @Test
