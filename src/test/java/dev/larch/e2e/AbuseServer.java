@@ -32,12 +32,19 @@ final class AbuseServer implements AutoCloseable {
         this.memory = memory;
     }
 
-    /** Imports {@code tree} into {@code dir/data} and serves it with {@code config} (larch.conf lines). */
+    /**
+     * Imports {@code tree} into {@code dir/data} and serves it with {@code config} (larch.conf lines)
+     * and no self-warm-up ({@code server.warm-up-seconds = 0}).
+     */
     static AbuseServer start(Path dir, GeneratedTree tree, List<String> config) throws IOException {
         Path ldif = dir.resolve("tree.ldif");
         tree.write(ldif);
         Path conf = dir.resolve("larch.conf");
-        Files.write(conf, config, StandardCharsets.UTF_8);
+        // Without the self-warm-up: it would drive the server for up to 30 s before the port opens;
+        // the checks warm the request path with their own well-behaved client (AbuseChecks.warmUp).
+        List<String> lines = new ArrayList<>(config);
+        lines.add("server.warm-up-seconds = 0");
+        Files.write(conf, lines, StandardCharsets.UTF_8);
         Path data = dir.resolve("data");
         ProcessResult imported =
                 LarchProcess.run("import", "--config", conf.toString(), "--data", data.toString(), ldif.toString());

@@ -40,8 +40,13 @@ class BenchAgainstLarchIT {
     static void start() throws Exception {
         data = dir.resolve("data.ldif");
         assertEquals(0, run("gen", "--entries", "2000", "--seed", "7", "--out", data.toString()));
-        LarchConfig config =
-                LarchConfig.defaults().withDataDir(dir.resolve("var")).withPort(0);
+        // No self-warm-up (server.warm-up-seconds): it would drive this JVM's JIT for up to 30 s
+        // before the port opens, and what is checked here is the bench harness, not a warm server.
+        LarchConfig config = LarchConfig.builder()
+                .set("server.warm-up-seconds", 0)
+                .build()
+                .withDataDir(dir.resolve("var"))
+                .withPort(0);
         try (StoredDirectory open = StoredDirectory.open(config, LarchSchema.standard(), false)) {
             new LdifImporter(open, 1000).importFile(data, n -> {});
         }

@@ -59,7 +59,8 @@ class ConnectionRequirementsIT {
                 "tls.certificate = server.pem\n"
                         + "tls.private-key = server.key\n"
                         + "security.min-ssf = 128\n"
-                        + "security.allow-anonymous = false\n");
+                        + "security.allow-anonymous = false\n"
+                        + "server.warm-up-seconds = 0\n");
         server = LarchProcess.serve(dir.resolve("data"))
                 .adminPassword(ADMIN_PASSWORD)
                 .config(config)

@@ -100,8 +100,10 @@ class CrashIT {
     }
 
     private static LarchProcess start(Path data) {
-        LarchProcess server =
-                LarchProcess.serve(data).adminPassword(ADMIN_PASSWORD).start();
+        LarchProcess server = LarchProcess.serve(data)
+                .adminPassword(ADMIN_PASSWORD)
+                .withoutSelfWarmUp()
+                .start();
         List<String> errors = server.stdoutLines().stream()
                 .filter(line -> line.contains(" ERROR "))
                 .toList();

@@ -43,7 +43,10 @@ class ImportExportIT {
         imported = dir.resolve("imported");
         importResult = LarchProcess.run("import", "--data", imported.toString(), ldif.toString());
         assertEquals(0, importResult.exitCode(), importResult.describe());
-        server = LarchProcess.serve(imported).adminPassword("pw").start();
+        server = LarchProcess.serve(imported)
+                .adminPassword("pw")
+                .withoutSelfWarmUp()
+                .start();
     }
 
     @AfterAll

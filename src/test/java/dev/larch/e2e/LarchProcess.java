@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -96,6 +97,7 @@ final class LarchProcess implements AutoCloseable {
         private String umask;
         private boolean ignoringHangup;
         private Path launcher;
+        private boolean withoutSelfWarmUp;
 
         private Builder(Path dataDir) {
             this.dataDir = dataDir;
@@ -110,8 +112,25 @@ final class LarchProcess implements AutoCloseable {
         }
 
         Builder config(Path file) {
+            if (withoutSelfWarmUp) {
+                throw new IllegalStateException("put server.warm-up-seconds = 0 in " + file + " instead");
+            }
             args.add("--config");
             args.add(file.toString());
+            return this;
+        }
+
+        /**
+         * Serves with {@code server.warm-up-seconds = 0}, through a config file of that one line next to
+         * the data directory, for a test that serves a populated store and checks nothing the
+         * self-warm-up does: it would spend seconds of the shared cores (up to 30) before the port
+         * opens. A test with a config file of its own puts the line there instead.
+         */
+        Builder withoutSelfWarmUp() {
+            if (args.contains("--config")) {
+                throw new IllegalStateException("put server.warm-up-seconds = 0 in the test's config file instead");
+            }
+            withoutSelfWarmUp = true;
             return this;
         }
 
@@ -161,15 +180,26 @@ final class LarchProcess implements AutoCloseable {
          * @throws AssertionError with the server's output when it exits or does not listen in time
          */
         LarchProcess start() {
+            List<String> options = new ArrayList<>(args);
+            if (withoutSelfWarmUp) {
+                Path file = dataDir.resolveSibling(dataDir.getFileName() + "-no-warm-up.conf");
+                try {
+                    Files.writeString(file, "server.warm-up-seconds = 0\n");
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                options.add("--config");
+                options.add(file.toString());
+            }
             List<String> serve =
                     new ArrayList<>(List.of("serve", "--data", dataDir.toString(), "--port", Integer.toString(port)));
-            serve.addAll(args);
+            serve.addAll(options);
             List<String> command;
             if (launcher == null) {
                 command = LarchJvm.command(jvmOptions, serve);
             } else {
                 command = new ArrayList<>(List.of(launcher.toString(), "serve", "--port", Integer.toString(port)));
-                command.addAll(args);
+                command.addAll(options);
                 env.put("JAVA", LarchJvm.javaBinary());
                 env.put("LARCH_CLASSPATH", System.getProperty("java.class.path"));
                 env.put("LARCH_DATA", dataDir.toString());

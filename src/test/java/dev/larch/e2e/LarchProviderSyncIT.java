@@ -36,7 +36,11 @@ class LarchProviderSyncIT {
     private static SyncProvider larch(Path dir, Path ldif) throws IOException {
         Files.createDirectories(dir);
         Path config = dir.resolve("larch.conf");
-        Files.writeString(config, "replication.changelog-max-changes = " + ProviderSyncScenario.SESSION_LOG + "\n");
+        // No self-warm-up: over 20,000 entries it would take up to 30 s before the port opens.
+        Files.writeString(
+                config,
+                "replication.changelog-max-changes = " + ProviderSyncScenario.SESSION_LOG
+                        + "\nserver.warm-up-seconds = 0\n");
         Path data = dir.resolve("data");
         ProcessResult imported =
                 LarchProcess.run("import", "--config", config.toString(), "--data", data.toString(), ldif.toString());

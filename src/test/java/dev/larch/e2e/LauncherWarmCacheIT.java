@@ -113,7 +113,7 @@ class LauncherWarmCacheIT {
         Map<String, String> serverEnv = new HashMap<>(env);
         serverEnv.put("LARCH_WARM_CACHE", "off");
         serverEnv.put("LARCH_JAVA_OPTS", C1_ONLY);
-        try (Server server = Server.start(data, serverEnv)) {
+        try (Server server = Server.start(data, serverEnv, withoutSelfWarmUp())) {
             Map<String, String> benchEnv = new HashMap<>(env);
             benchEnv.put("LARCH_JAVA_OPTS", AOT ? "-XX:AOTMode=on" : "-Xshare:on");
             ProcessResult bench = ProcessResult.run(
@@ -177,7 +177,7 @@ class LauncherWarmCacheIT {
         Map<String, String> env = launcherEnv();
         env.put("LARCH_WARM_CACHE_DIR", copy.toString());
         env.put("LARCH_JAVA_OPTS", C1_ONLY);
-        try (Server server = Server.start(dir.resolve("data"), env)) {
+        try (Server server = Server.start(dir.resolve("data"), env, withoutSelfWarmUp())) {
             List<String> notices = server.err.lines().stream()
                     .filter(l -> l.contains("does not fit this JVM or its jars: ignored"))
                     .toList();
@@ -201,7 +201,7 @@ class LauncherWarmCacheIT {
         Map<String, String> env = launcherEnv();
         env.put("LARCH_WARM_CACHE_DIR", empty.toString());
         env.put("LARCH_JAVA_OPTS", C1_ONLY);
-        try (Server server = Server.start(dir.resolve("data"), env)) {
+        try (Server server = Server.start(dir.resolve("data"), env, withoutSelfWarmUp())) {
             List<String> notices = server.err.lines().stream()
                     .filter(l -> l.contains("no warm-up cache for this build") && l.contains("./larch warm-cache"))
                     .toList();
@@ -219,7 +219,7 @@ class LauncherWarmCacheIT {
         Map<String, String> env = launcherEnv();
         env.put("LARCH_WARM_CACHE_DIR", copy.toString());
         env.put("LARCH_JAVA_OPTS", C1_ONLY);
-        try (Server server = Server.start(dir.resolve("data"), env)) {
+        try (Server server = Server.start(dir.resolve("data"), env, withoutSelfWarmUp())) {
             List<String> notices = server.err.lines().stream()
                     .filter(l -> l.contains("built for another build or JDK: ignored"))
                     .toList();
@@ -241,7 +241,7 @@ class LauncherWarmCacheIT {
         Map<String, String> env = launcherEnv();
         env.put("LARCH_WARM_CACHE", "off");
         env.put("LARCH_JAVA_OPTS", C1_ONLY);
-        try (Server server = Server.start(dir.resolve("defaults"), env)) {
+        try (Server server = Server.start(dir.resolve("defaults"), env, withoutSelfWarmUp())) {
             assertFalse(
                     server.err.text().contains("warm-up cache"),
                     "LARCH_WARM_CACHE=off asks for no cache: " + server.output());
@@ -255,7 +255,7 @@ class LauncherWarmCacheIT {
         }
         env.put("LARCH_HEAP", "300m");
         env.put("LARCH_DIRECT_MEMORY", "100m");
-        try (Server server = Server.start(dir.resolve("set"), env)) {
+        try (Server server = Server.start(dir.resolve("set"), env, withoutSelfWarmUp())) {
             List<String> args = server.jvmArguments();
             assertTrue(args.contains("-Xmx300m") && args.contains("-XX:MaxDirectMemorySize=100m"), args.toString());
             assertTrue(args.contains("-Xms300m"), args.toString());
@@ -263,7 +263,7 @@ class LauncherWarmCacheIT {
         }
         // A heap size or collector of the user's own replaces the launcher's instead of clashing with it.
         env.put("LARCH_JAVA_OPTS", C1_ONLY + " -Xmx128m -XX:+UseSerialGC");
-        try (Server server = Server.start(dir.resolve("own"), env)) {
+        try (Server server = Server.start(dir.resolve("own"), env, withoutSelfWarmUp())) {
             List<String> args = server.jvmArguments();
             assertFalse(args.contains("-Xms300m") || args.contains("-XX:+UseG1GC"), args.toString());
             // The serial collector reports its heap less one survivor space.
@@ -284,6 +284,16 @@ class LauncherWarmCacheIT {
         assertEquals(2, r.exitCode(), r.describe());
         assertTrue(r.err().contains("LARCH_HEAP must be a size such as 512m or 2g, not 'lots'"), r.describe());
         assertFalse(Files.exists(dir.resolve("data")), "nothing started");
+    }
+
+    /**
+     * {@code --config} with {@code server.warm-up-seconds = 0}, for the servers whose JIT no check
+     * looks at (as {@link #C1_ONLY}): the self-warm-up would run for seconds before each port opens.
+     */
+    private String[] withoutSelfWarmUp() throws IOException {
+        Path config = dir.resolve("no-warm-up.conf");
+        Files.writeString(config, "server.warm-up-seconds = 0\n");
+        return new String[] {"--config", config.toString()};
     }
 
     /**
@@ -319,9 +329,12 @@ class LauncherWarmCacheIT {
             this.port = port;
         }
 
-        static Server start(Path data, Map<String, String> env) throws IOException, InterruptedException {
+        /** {@code ./larch serve --data DATA --port 0 OPTIONS...} in {@code env}, once it listens. */
+        static Server start(Path data, Map<String, String> env, String... options)
+                throws IOException, InterruptedException {
             List<String> command =
                     new ArrayList<>(List.of(LARCH.toString(), "serve", "--data", data.toString(), "--port", "0"));
+            command.addAll(List.of(options));
             ProcessBuilder builder = new ProcessBuilder(command);
             builder.environment().putAll(env);
             Process process = builder.start();

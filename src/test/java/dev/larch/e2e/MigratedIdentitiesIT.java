@@ -86,7 +86,8 @@ class MigratedIdentitiesIT {
                 "listen.ldaps-port = " + ldapsPort + "\n"
                         + "tls.certificate = server.pem\n"
                         + "tls.private-key = server.key\n"
-                        + "tls.ca-certificates = ca.pem\n");
+                        + "tls.ca-certificates = ca.pem\n"
+                        + "server.warm-up-seconds = 0\n");
         Path data = dir.resolve("data");
         ProcessResult imported =
                 LarchProcess.run("import", "--config", config.toString(), "--data", data.toString(), ldif.toString());

@@ -43,7 +43,8 @@ class OnlineCopiesIT {
         Path export = dir.resolve("export.ldif");
         List<String> ackedBeforeBackup;
         AtomicInteger acknowledged = new AtomicInteger();
-        try (LarchProcess server = LarchProcess.serve(live).adminPassword("pw").start()) {
+        try (LarchProcess server =
+                LarchProcess.serve(live).adminPassword("pw").withoutSelfWarmUp().start()) {
             Writer writer = new Writer(server.port(), acknowledged);
             Thread thread = new Thread(writer, "online-copies-writer");
             thread.start();

@@ -44,10 +44,12 @@ class ReplicationStatusIT {
                         "replication.consumer.1.bind-password = " + PASSWORD,
                         "replication.consumer.1.retry-seconds = 1",
                         "replication.consumer.1.max-retry-seconds = 2",
+                        "server.warm-up-seconds = 0",
                         ""));
         LarchProcess provider = LarchProcess.serve(dir.resolve("provider"))
                 .port(providerPort)
                 .adminPassword(PASSWORD)
+                .withoutSelfWarmUp()
                 .start();
         try (LarchProcess consumer = LarchProcess.serve(dir.resolve("consumer"))
                 .config(config)

@@ -62,8 +62,12 @@ final class SharedServer implements ParameterResolver {
                 Path dataDir = Files.createTempDirectory("larch-e2e-shared-");
                 // The classes share this server and reuse uids and mail addresses in their own
                 // subtrees, so uid and mail are not unique here (IntegrityIT covers the default).
+                // New hashes (the administrator's, the users' added with cleartext passwords) get
+                // the fewest PBKDF2 iterations: at the default 100,000 each bind costs a quarter of a
+                // second of CPU on these C1-only JVMs, and the classes here bind hundreds of times
+                // to test other things (StoredPasswordsIT and the server's tests check the hashing).
                 Path config = dataDir.resolve("shared.conf");
-                Files.writeString(config, "integrity.unique-attributes =\n");
+                Files.writeString(config, "integrity.unique-attributes =\nsecurity.pbkdf2-iterations = 1000\n");
                 LarchProcess process = LarchProcess.serve(dataDir.resolve("data"))
                         .config(config)
                         .adminPassword(ADMIN_PASSWORD)

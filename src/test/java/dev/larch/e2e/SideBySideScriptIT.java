@@ -67,8 +67,13 @@ class SideBySideScriptIT {
     }
 
     private static LarchServer serve(String name) throws Exception {
-        LarchConfig config =
-                LarchConfig.defaults().withDataDir(dir.resolve(name)).withPort(0);
+        // No self-warm-up (server.warm-up-seconds): it would drive this JVM's JIT for up to 30 s
+        // before the port opens, and what is checked here is the bench harness, not a warm server.
+        LarchConfig config = LarchConfig.builder()
+                .set("server.warm-up-seconds", 0)
+                .build()
+                .withDataDir(dir.resolve(name))
+                .withPort(0);
         try (StoredDirectory open = StoredDirectory.open(config, LarchSchema.standard(), false)) {
             new LdifImporter(open, 1000).importFile(ldif, n -> {});
         }

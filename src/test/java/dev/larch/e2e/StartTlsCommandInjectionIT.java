@@ -57,7 +57,9 @@ class StartTlsCommandInjectionIT {
         Files.writeString(dir.resolve("server.key"), certificate.privateKeyPem(), StandardCharsets.UTF_8);
         Path config = dir.resolve("larch.conf");
         Files.writeString(
-                config, "tls.certificate = server.pem\ntls.private-key = server.key\n", StandardCharsets.UTF_8);
+                config,
+                "tls.certificate = server.pem\ntls.private-key = server.key\nserver.warm-up-seconds = 0\n",
+                StandardCharsets.UTF_8);
         server = LarchProcess.serve(dir.resolve("data"))
                 .adminPassword(ADMIN_PASSWORD)
                 .config(config)

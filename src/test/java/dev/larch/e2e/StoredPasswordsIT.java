@@ -48,6 +48,7 @@ class StoredPasswordsIT {
         server = LarchProcess.serve(data)
                 .adminPassword(ADMIN_PASSWORD)
                 .umask("022")
+                .withoutSelfWarmUp()
                 .start();
         admin = LdapUtils.anonymous(server.port()).asAdmin(ADMIN_PASSWORD);
         ProcessResult r = admin.ldapaddLdif("""

@@ -107,7 +107,8 @@ class TlsIT {
                         + "tls.private-key = server.key\n"
                         + "tls.ca-certificates = ca.pem\n"
                         // Alice's password is added as written; hashing on add is another part of issue 9.
-                        + "security.allow-cleartext-passwords = true\n");
+                        + "security.allow-cleartext-passwords = true\n"
+                        + "server.warm-up-seconds = 0\n");
         server = LarchProcess.serve(dir.resolve("data"))
                 .adminPassword(ADMIN_PASSWORD)
                 .config(config)
