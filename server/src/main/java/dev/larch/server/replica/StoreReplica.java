@@ -72,6 +72,20 @@ public final class StoreReplica implements ReplicaSink {
     private CompletableFuture<Void> last = CompletableFuture.completedFuture(null);
 
     /**
+     * Entries of a search waiting for their parents across batches, at most this many: past it the
+     * oldest are applied by {@link Upserts}'s rules (their parents are not here: dropped).
+     */
+    static final int MAX_CARRIED = 10_000;
+
+    /**
+     * Entries whose parents had not arrived by the end of the last committed batch, carried into the
+     * next: a batch that stores no cookie may leave them waiting, since a replica restarted before the
+     * parent arrives is sent them again (from the cookie stored before them). Written after each
+     * commit; read by the next batch's run, which starts after it.
+     */
+    private volatile List<Waiting> carried = List.of();
+
+    /**
      * @param rid the replica ID ({@code replication.consumer.<rid>}), 0–{@value SyncCookie#MAX_RID}
      * @param directory the tree the replica holds; its {@link ChangeStamps} give the server ID and the
      *     CSN clock shown every received CSN
@@ -195,6 +209,7 @@ public final class StoreReplica implements ReplicaSink {
                 })
                 .thenRun(() -> {
                     Run run = committed.get();
+                    carried = List.copyOf(run.waiting);
                     long now = ChronoUnit.MICROS.between(Instant.EPOCH, clock.instant());
                     metrics.committed(run.applied, run.live, now);
                 });
@@ -216,13 +231,17 @@ public final class StoreReplica implements ReplicaSink {
         private int applied;
         /** The CSNs of the live changes applied (see the class comment). */
         private final List<Csn> live = new ArrayList<>();
-        /** Entries whose parent had not arrived yet when they did, tried again later in the batch. */
-        private final List<Waiting> waiting = new ArrayList<>();
+        /**
+         * Entries whose parent had not arrived yet when they did, tried again later in the batch; those
+         * of the batches before that are still waiting first ({@link #carried}).
+         */
+        private final List<Waiting> waiting;
 
         Run(WriteTxn txn, List<ReplicaChange> changes, IncomingEntry[] prepared) {
             this.txn = txn;
             this.changes = changes;
             this.prepared = prepared;
+            this.waiting = new ArrayList<>(carried);
             SyncCookie last = null;
             for (ReplicaChange change : changes) {
                 if (change.cookie() != null) {
@@ -247,8 +266,14 @@ public final class StoreReplica implements ReplicaSink {
                 }
                 applyOne(change, prepared[i]);
             }
-            applyWaiting();
-            if (!state.equals(before)) {
+            // A batch that stores a cookie applies every waiting entry first: the cookie must cover
+            // them. One that stores none carries those whose parents have not arrived yet.
+            boolean storesCookie = !state.equals(before);
+            applyArrived();
+            if (storesCookie || waiting.size() > MAX_CARRIED) {
+                applyWaiting();
+            }
+            if (storesCookie) {
                 txn.putReplicaCookie(rid, state.format());
                 for (Csn csn : state.csns()) {
                     txn.raiseContextCsn(csn.toBytes());
@@ -259,7 +284,10 @@ public final class StoreReplica implements ReplicaSink {
         /** @param in the change's entry, prepared; null unless it is an upsert */
         private void applyOne(ReplicaChange change, IncomingEntry in) {
             switch (change) {
-                case ReplicaChange.RefreshStarted started -> txn.clearPresent(rid);
+                case ReplicaChange.RefreshStarted started -> {
+                    txn.clearPresent(rid);
+                    waiting.clear(); // the new search sends them again
+                }
                 case ReplicaChange.Upsert upsert -> {
                     skew.check(in.csn(), "the entryCSN of " + in.entry().getDn().getName() + ", with");
                     stamps.observe(in.csn());
@@ -314,10 +342,19 @@ public final class StoreReplica implements ReplicaSink {
 
         /**
          * Applies the waiting entries whose parents have arrived, as long as any has; then the rest, whose
-         * parents are not coming in this batch, by {@link Upserts}'s rules (a delete wins over an add below
-         * it).
+         * parents are not here when the phase ends or a cookie is stored, by {@link Upserts}'s rules (a
+         * delete wins over an add below it).
          */
         private void applyWaiting() {
+            applyArrived();
+            for (Waiting w : waiting) {
+                upsert(w.entry(), w.cookie());
+            }
+            waiting.clear();
+        }
+
+        /** Applies the waiting entries whose parents have arrived, as long as any has. */
+        private void applyArrived() {
             boolean progress = true;
             while (progress && !waiting.isEmpty()) {
                 progress = false;
@@ -330,10 +367,6 @@ public final class StoreReplica implements ReplicaSink {
                     }
                 }
             }
-            for (Waiting w : waiting) {
-                upsert(w.entry(), w.cookie());
-            }
-            waiting.clear();
         }
 
         private void counted(Csn csn, SyncCookie cookie) {

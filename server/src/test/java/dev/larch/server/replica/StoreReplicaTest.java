@@ -208,6 +208,74 @@ class StoreReplicaTest {
     }
 
     @Test
+    void anEntryWhoseParentComesInALaterBatchOfTheRefreshWaitsForItAndIsKept(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            provider.add(Ldif.BASE);
+            consumer.apply(provider.fullRefresh());
+            List<ReplicaChange> added = provider.add("""
+                    dn: ou=Team,dc=example,dc=com
+                    objectClass: organizationalUnit
+                    ou: Team
+
+                    dn: uid=carl,ou=Team,dc=example,dc=com
+                    objectClass: inetOrgPerson
+                    uid: carl
+                    cn: Carl
+                    sn: C
+
+                    """);
+            SyncCookie cookie = added.get(1).cookie();
+
+            // A refresh's entries come without cookies, the child first, in batches of their own; the
+            // cookie comes with the end of the phase.
+            consumer.apply(withoutCookie(added.get(1)));
+            assertNull(consumer.find("uid=carl,ou=Team,dc=example,dc=com"), "the child waits for its parent");
+            consumer.apply(withoutCookie(added.get(0)));
+            consumer.apply(new ReplicaChange.PhaseEnd(false, true, cookie));
+
+            assertNotNull(consumer.find("uid=carl,ou=Team,dc=example,dc=com"), "the child was kept");
+            assertEquals(provider.contents(), consumer.contents());
+            assertEquals(provider.context(), consumer.replica.storedCookie().csns());
+        }
+    }
+
+    @Test
+    void anEntryWhoseParentNeverComesIsDroppedWhenTheBatchStoringTheCookieIsApplied(@TempDir Path a, @TempDir Path b) {
+        try (ReplicaMember provider = new ReplicaMember(a, 1);
+                ReplicaMember consumer = new ReplicaMember(b, 2)) {
+            provider.add(Ldif.BASE);
+            consumer.apply(provider.fullRefresh());
+            List<ReplicaChange> added = provider.add("""
+                    dn: ou=Team,dc=example,dc=com
+                    objectClass: organizationalUnit
+                    ou: Team
+
+                    dn: uid=carl,ou=Team,dc=example,dc=com
+                    objectClass: inetOrgPerson
+                    uid: carl
+                    cn: Carl
+                    sn: C
+
+                    """);
+
+            consumer.apply(withoutCookie(added.get(1)));
+            consumer.apply(new ReplicaChange.PhaseEnd(false, true, added.get(1).cookie()));
+            consumer.apply(withoutCookie(added.get(0)));
+
+            assertNotNull(consumer.find("ou=Team,dc=example,dc=com"));
+            assertNull(
+                    consumer.find("uid=carl,ou=Team,dc=example,dc=com"),
+                    "not carried past the cookie that covers it: dropped as its parent was not here");
+        }
+    }
+
+    private static ReplicaChange withoutCookie(ReplicaChange change) {
+        ReplicaChange.Upsert upsert = (ReplicaChange.Upsert) change;
+        return new ReplicaChange.Upsert(upsert.uuid(), upsert.entry(), null);
+    }
+
+    @Test
     void batchesPreparedOutOfOrderAreStoredInTheOrderHandedIn(@TempDir Path a, @TempDir Path b) {
         Deque<Runnable> preparing = new ArrayDeque<>();
         try (ReplicaMember provider = new ReplicaMember(a, 1);
