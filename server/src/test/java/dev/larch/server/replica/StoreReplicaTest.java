@@ -53,6 +53,19 @@ class StoreReplicaTest {
 
             """;
 
+    private static final String TEAM_AND_CARL = """
+            dn: ou=Team,dc=example,dc=com
+            objectClass: organizationalUnit
+            ou: Team
+
+            dn: uid=carl,ou=Team,dc=example,dc=com
+            objectClass: inetOrgPerson
+            uid: carl
+            cn: Carl
+            sn: C
+
+            """;
+
     @Test
     void aSecondIdenticalFullRefreshSkipsEveryEntryAndLogsNothing(@TempDir Path a, @TempDir Path b) {
         try (ReplicaMember provider = new ReplicaMember(a, 1);
@@ -186,18 +199,7 @@ class StoreReplicaTest {
                 ReplicaMember consumer = new ReplicaMember(b, 2)) {
             provider.add(Ldif.BASE);
             consumer.apply(provider.fullRefresh());
-            List<ReplicaChange> added = provider.add("""
-                    dn: ou=Team,dc=example,dc=com
-                    objectClass: organizationalUnit
-                    ou: Team
-
-                    dn: uid=carl,ou=Team,dc=example,dc=com
-                    objectClass: inetOrgPerson
-                    uid: carl
-                    cn: Carl
-                    sn: C
-
-                    """);
+            List<ReplicaChange> added = addTeamAndCarl(provider);
 
             // As a delta refresh in entry ID order sends an entry moved under a newer parent.
             consumer.apply(added.get(1), added.get(0));
@@ -213,18 +215,7 @@ class StoreReplicaTest {
                 ReplicaMember consumer = new ReplicaMember(b, 2)) {
             provider.add(Ldif.BASE);
             consumer.apply(provider.fullRefresh());
-            List<ReplicaChange> added = provider.add("""
-                    dn: ou=Team,dc=example,dc=com
-                    objectClass: organizationalUnit
-                    ou: Team
-
-                    dn: uid=carl,ou=Team,dc=example,dc=com
-                    objectClass: inetOrgPerson
-                    uid: carl
-                    cn: Carl
-                    sn: C
-
-                    """);
+            List<ReplicaChange> added = addTeamAndCarl(provider);
             SyncCookie cookie = added.get(1).cookie();
 
             // A refresh's entries come without cookies, the child first, in batches of their own; the
@@ -246,18 +237,7 @@ class StoreReplicaTest {
                 ReplicaMember consumer = new ReplicaMember(b, 2)) {
             provider.add(Ldif.BASE);
             consumer.apply(provider.fullRefresh());
-            List<ReplicaChange> added = provider.add("""
-                    dn: ou=Team,dc=example,dc=com
-                    objectClass: organizationalUnit
-                    ou: Team
-
-                    dn: uid=carl,ou=Team,dc=example,dc=com
-                    objectClass: inetOrgPerson
-                    uid: carl
-                    cn: Carl
-                    sn: C
-
-                    """);
+            List<ReplicaChange> added = addTeamAndCarl(provider);
 
             consumer.apply(withoutCookie(added.get(1)));
             consumer.apply(new ReplicaChange.PhaseEnd(false, true, added.get(1).cookie()));
@@ -268,6 +248,11 @@ class StoreReplicaTest {
                     consumer.find("uid=carl,ou=Team,dc=example,dc=com"),
                     "not carried past the cookie that covers it: dropped as its parent was not here");
         }
+    }
+
+    /** Adds ou=Team and uid=carl below it on {@code provider}; the two changes, parent first. */
+    private static List<ReplicaChange> addTeamAndCarl(ReplicaMember provider) {
+        return provider.add(TEAM_AND_CARL);
     }
 
     private static ReplicaChange withoutCookie(ReplicaChange change) {
