@@ -11,6 +11,7 @@ import com.unboundid.ldap.sdk.Modification;
 import com.unboundid.ldap.sdk.ModificationType;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchRequest;
+import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
 import dev.larch.e2e.sync.LdapEndpoint;
 import dev.larch.e2e.sync.SlapdServer;
@@ -26,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Larch as the consumer of an unmodified slapd provider (syncprov): an empty Larch pulls a
- * 20,000-entry tree, is killed with SIGKILL in the middle of that first refresh and again in
- * persist mode, follows changes made on slapd while it runs and while it is down, survives the
+ * 20,000-entry tree, is killed with SIGKILL in the middle of that first refresh (loaded in bulk:
+ * searches of the tree are turned away with unavailable meanwhile, and the restarted consumer empties
+ * the half-loaded store and starts over) and again in persist mode, follows changes made on slapd while it runs and while it is down, survives the
  * provider being killed and restarted under it, and catches up from a cookie older than the
  * provider's session log. After each step the trees are compared entry by entry, entryUUID, entryCSN
  * and the create/modify stamps included ({@link TreeComparison}). A read-only consumer refers
@@ -58,10 +60,13 @@ class LarchConsumerSyncIT {
             Path data = dir.resolve("consumer-data");
             LarchProcess consumer = start(data, config);
             try {
-                awaitSomeEntries(consumer, 500);
+                awaitLoadingInBulk(consumer, 500);
                 consumer.kill();
                 consumer = start(data, config);
                 converge("initial refresh, after a SIGKILL in its middle", provider, consumer, INITIAL_REFRESH);
+                assertTrue(
+                        consumer.output().contains("stopped midway while loading the store in bulk"),
+                        "the restarted consumer emptied the half-loaded store:\n" + tail(consumer.output()));
 
                 try (LDAPConnection c = provider.connect()) {
                     changes.round(c, 1, ProviderSyncScenario.ROUND_SIZES[0]);
@@ -123,30 +128,42 @@ class LarchConsumerSyncIT {
         return LdapEndpoint.of("larch consumer", larch.url(), LarchProcess.ADMIN_DN, PASSWORD);
     }
 
-    /** Waits until the consumer holds at least {@code wanted} entries, and fewer than the whole tree. */
-    private static void awaitSomeEntries(LarchProcess consumer, int wanted) throws Exception {
+    /**
+     * Waits until the consumer's first refresh, loaded in bulk into its empty store, has committed at
+     * least {@code wanted} changes and not the whole tree; meanwhile a search of the tree is turned
+     * away with unavailable (its indexes are built only at the end).
+     */
+    private static void awaitLoadingInBulk(LarchProcess consumer, int wanted) throws Exception {
         long deadline = System.nanoTime() + INITIAL_REFRESH.toNanos();
-        int held = 0;
+        long applied = 0;
         while (System.nanoTime() < deadline) {
-            held = count(endpoint(consumer));
-            if (held >= wanted) {
+            applied = applied(endpoint(consumer));
+            if (applied >= wanted) {
                 assertTrue(
-                        held < ProviderSyncScenario.TREE.entries(),
-                        "the initial refresh was over (" + held
-                                + " entries) before the consumer could be killed in it");
+                        applied < ProviderSyncScenario.TREE.entries(),
+                        "the initial refresh was over (" + applied
+                                + " changes) before the consumer could be killed in it");
+                try (LDAPConnection c = endpoint(consumer).connect()) {
+                    LDAPException refused = assertThrows(
+                            LDAPException.class,
+                            () -> c.search(new SearchRequest(TestData.SUFFIX, SearchScope.SUB, "(uid=*)", "1.1")));
+                    assertEquals(ResultCode.UNAVAILABLE, refused.getResultCode(), refused::toString);
+                }
                 return;
             }
             Thread.sleep(20);
         }
-        throw new AssertionError("the consumer held " + held + " entries after " + INITIAL_REFRESH);
+        throw new AssertionError("the consumer applied " + applied + " changes after " + INITIAL_REFRESH);
     }
 
-    private static int count(LdapEndpoint server) {
+    /** The changes the consumer's replica committed (cn=Monitor, readable while the store loads); 0 before it listens. */
+    private static long applied(LdapEndpoint server) {
         try (LDAPConnection c = server.connect()) {
-            SearchRequest all = new SearchRequest(TestData.SUFFIX, SearchScope.SUB, "(objectClass=*)", "1.1");
-            return c.search(all).getEntryCount();
+            SearchResultEntry replica = c.searchForEntry(
+                    "cn=Monitor", SearchScope.SUB, "(larchReplicaChangesApplied=*)", "larchReplicaChangesApplied");
+            return replica == null ? 0 : replica.getAttributeValueAsLong("larchReplicaChangesApplied");
         } catch (LDAPException e) {
-            return 0; // no suffix yet, or not listening yet
+            return 0;
         }
     }
 

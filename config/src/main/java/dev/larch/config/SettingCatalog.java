@@ -151,7 +151,10 @@ public final class SettingCatalog {
                             the data directory (about as many bytes on disk as the records take here; removed when the import
                             ends, whether it succeeds or fails), then merged into the indexes. Lowered to a third of the
                             import's heap when that is less. 0 writes each entry's index records as it goes (the path an
-                            import into a store that already holds entries always takes).""", size("storage.import-sort-memory", "512m", 0, 1L << 40)),
+                            import into a store that already holds entries always takes). A replica's first refresh into an
+                            empty store is loaded the same way, with at most a quarter of the server's heap (the store answers
+                            no search, bind or write until it is done; docs/operations.md, replication); 0 applies that refresh
+                            entry by entry, serving what has arrived as it goes.""", size("storage.import-sort-memory", "512m", 0, 1L << 40)),
                     group("""
                             A server that starts on an empty store (no entry at all: a new data directory) adds the suffix
                             entry in one transaction and logs it: dc=... as objectClass dcObject and organization (o = the dc

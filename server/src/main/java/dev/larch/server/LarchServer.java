@@ -483,7 +483,8 @@ public final class LarchServer implements AutoCloseable {
                     writes,
                     loops,
                     providerTls,
-                    monitoring.replication());
+                    monitoring.replication(),
+                    config.storage().importSortMemoryBytes());
         }
     }
 }

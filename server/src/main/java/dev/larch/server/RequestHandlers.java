@@ -392,6 +392,9 @@ public final class RequestHandlers {
                 updateReferral(replication),
                 connectionRules.minSsf(),
                 connectionRules.allowAnonymous(),
-                new SessionRevocations(directory.schemaNormalizer()));
+                new SessionRevocations(directory.schemaNormalizer()),
+                replication.consumers().isEmpty()
+                        ? null
+                        : new OperationRouter.LoadingGateSettings(directory, credentials.adminDn()));
     }
 }

@@ -12,6 +12,7 @@ import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.store.BulkLoad;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.LmdbStore;
@@ -71,6 +72,13 @@ public final class StoredDirectory implements AutoCloseable {
                 schemaNormalizer,
                 schemaNormalizer.dn(config.suffix()),
                 ChangeStamps.forStore(store, schema, config.replication()));
+        long emptied = BulkLoad.emptyIfRefreshInterrupted(store);
+        if (emptied >= 0) {
+            LOG.warn(
+                    "a replica's first refresh stopped midway while loading the store in bulk: its {} entries are"
+                            + " removed, and the refresh starts over",
+                    emptied);
+        }
         buildMissingIndexes(store, directory);
         return new StoredDirectory(store, directory, new SchemaChecker(schema));
     }

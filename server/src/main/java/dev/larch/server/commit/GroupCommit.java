@@ -10,6 +10,7 @@ import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.Request;
+import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -212,9 +213,14 @@ final class GroupCommit {
      * work failed or the no-op control asks for it to be discarded; the caller closes {@code txn},
      * which aborts it then.
      */
-    private static Outcome attempt(WriteTask task, WriteTxn txn, Consumer<WriteTxn> commit) {
+    private Outcome attempt(WriteTask task, WriteTxn txn, Consumer<WriteTxn> commit) {
         ResultResponse response = null;
         try {
+            if (store.loadingInBulk() && !(task instanceof WriteTask.Awaited)) {
+                // Checked here, not only as a request arrives: one admitted just before the load began
+                // would write index records beside those the load sorts in later.
+                throw new ResultCodeException(ResultCodeEnum.UNAVAILABLE, LmdbStore.LOADING_IN_BULK);
+            }
             boolean discard = task.discardsChanges();
             response = task.apply(txn);
             if (discard) {

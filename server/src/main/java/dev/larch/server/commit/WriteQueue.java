@@ -174,6 +174,30 @@ public final class WriteQueue implements AutoCloseable {
         return offer(new Queued.Between(action));
     }
 
+    /**
+     * Runs {@code work} on the writer thread between two write transactions, however long it takes:
+     * every write waits meanwhile. For work that opens write transactions of its own, as the end of
+     * a replica's bulk refresh filling the indexes, which runs while nothing else writes anyway.
+     *
+     * @return completes once {@code work} returned, or exceptionally with what it threw; at once with
+     *     an {@link IllegalStateException} when the queue no longer accepts work
+     */
+    public CompletableFuture<Void> runAlone(Runnable work) {
+        CompletableFuture<Void> outcome = new CompletableFuture<>();
+        boolean queued = runBetweenWrites(() -> {
+            try {
+                work.run();
+                outcome.complete(null);
+            } catch (Throwable failure) {
+                outcome.completeExceptionally(failure);
+            }
+        });
+        if (!queued) {
+            outcome.completeExceptionally(new IllegalStateException("the server is shutting down"));
+        }
+        return outcome;
+    }
+
     /** Tasks (client writes, internal writes, actions between writes) waiting for the writer right now, for monitoring. */
     public int queued() {
         lock.lock();

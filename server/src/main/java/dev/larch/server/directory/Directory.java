@@ -112,6 +112,11 @@ public final class Directory {
         }
     }
 
+    /** Who keeps the stored memberOf values current ({@link MemberOfUpkeep#NONE} when nobody does). */
+    public MemberOfUpkeep memberOfUpkeep() {
+        return memberOf;
+    }
+
     /**
      * Sets who keeps the stored memberOf values current from now on (the server, before writes
      * arrive). Without one the values are left as they are; an offline import recomputes them all.

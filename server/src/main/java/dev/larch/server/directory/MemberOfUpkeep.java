@@ -1,6 +1,7 @@
 package dev.larch.server.directory;
 
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.WriteTxn;
 
 /**
@@ -21,4 +22,15 @@ public interface MemberOfUpkeep {
      * @param after the entry as it is now in {@code txn}, null when deleted
      */
     void written(WriteTxn txn, StoredEntry before, StoredEntry after);
+
+    /**
+     * Brings the values of every entry some group names up to date, in transactions of at most
+     * {@code batchEntries} entries of its own: the pass after a bulk load, whose transactions it is
+     * not told of ({@link WriteTxn#isBulkLoad}). Keeping nothing, it does nothing.
+     *
+     * @return the entries rewritten
+     */
+    default long recomputeNamed(LmdbStore store, int batchEntries) {
+        return 0;
+    }
 }

@@ -16,6 +16,7 @@ import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.search.GroupGraph;
 import dev.larch.server.store.IndexRef;
+import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import org.apache.directory.api.ldap.model.name.Dn;
@@ -67,6 +68,10 @@ public final class MemberOfMaintainer implements MemberOfUpkeep {
 
     @Override
     public void written(WriteTxn txn, StoredEntry before, StoredEntry after) {
+        if (txn.isBulkLoad()) {
+            // The member indexes are not filled yet; recomputeNamed runs once they are.
+            return;
+        }
         boolean renamed = before == null || after == null || !before.dn().equals(after.dn());
         Pending pending = null;
         if (after != null && renamed) {
@@ -185,6 +190,25 @@ public final class MemberOfMaintainer implements MemberOfUpkeep {
             have.add(new String(value, UTF_8));
         }
         return have.equals(new HashSet<>(wanted));
+    }
+
+    @Override
+    public long recomputeNamed(LmdbStore store, int batchEntries) {
+        List<Long> named;
+        try (ReadTxn txn = store.read()) {
+            named = namedByGroups(txn);
+        }
+        // Groups keep their members and names during the pass: each is loaded once for all batches.
+        GroupGraph.Loaded loaded = new GroupGraph.Loaded();
+        long rewritten = 0;
+        int batch = Math.max(1, batchEntries);
+        for (int from = 0; from < named.size(); from += batch) {
+            try (WriteTxn txn = store.write()) {
+                rewritten += recompute(txn, named.subList(from, Math.min(named.size(), from + batch)), loaded);
+                txn.commit();
+            }
+        }
+        return rewritten;
     }
 
     /**

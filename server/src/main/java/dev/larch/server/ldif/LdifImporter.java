@@ -6,18 +6,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.function.Consumer;
 
 import dev.larch.config.LarchConfig;
 import dev.larch.server.StoredDirectory;
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.auth.PasswordSchemes;
+import dev.larch.server.bulk.BulkSession;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.group.MemberOfMaintainer;
-import dev.larch.server.ldif.bulk.BulkSession;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.search.GroupGraph;
 import dev.larch.server.search.SearchPlanner;
@@ -276,21 +275,7 @@ public final class LdifImporter {
 
     /** The pass after the entries: memberOf of every entry some group names, one batch per transaction. */
     private long computeMemberOf() {
-        List<Long> named;
-        try (ReadTxn txn = open.store().read()) {
-            named = memberOf.namedByGroups(txn);
-        }
-        // Groups keep their members and names during the pass: each is loaded once for all batches.
-        GroupGraph.Loaded loaded = new GroupGraph.Loaded();
-        long rewritten = 0;
-        for (int from = 0; from < named.size(); from += batchEntries) {
-            try (WriteTxn txn = open.store().write()) {
-                rewritten += memberOf.recompute(
-                        txn, named.subList(from, Math.min(named.size(), from + batchEntries)), loaded);
-                txn.commit();
-            }
-        }
-        return rewritten;
+        return memberOf.recomputeNamed(open.store(), batchEntries);
     }
 
     /**

@@ -26,15 +26,18 @@ import io.netty.handler.ssl.SslContext;
 public final class Replicas implements AutoCloseable {
     private final List<SyncSession> sessions;
     private final ExecutorService preparing;
+    /** Null for a server with no provider. */
+    private final BulkRefresh bulk;
 
-    private Replicas(List<SyncSession> sessions, ExecutorService preparing) {
+    private Replicas(List<SyncSession> sessions, ExecutorService preparing, BulkRefresh bulk) {
         this.sessions = sessions;
         this.preparing = preparing;
+        this.bulk = bulk;
     }
 
     /** No provider: a server that only serves. */
     public static Replicas none() {
-        return new Replicas(List.of(), null);
+        return new Replicas(List.of(), null, null);
     }
 
     /**
@@ -43,6 +46,9 @@ public final class Replicas implements AutoCloseable {
      * @param providerTls the client TLS context providers are checked with; null when no provider is
      *     reached over TLS
      * @param metrics where each replica counts what it commits, under its replica ID
+     * @param bulkSortMemoryBytes {@code storage.import-sort-memory}: what a first refresh into an
+     *     empty store holds of its index records before spilling them to disk ({@link BulkRefresh}); 0
+     *     applies it entry by entry
      */
     public static Replicas start(
             Replication replication,
@@ -52,12 +58,14 @@ public final class Replicas implements AutoCloseable {
             WriteQueue writes,
             EventLoopGroup loops,
             SslContext providerTls,
-            ReplicationMetrics metrics) {
+            ReplicationMetrics metrics,
+            long bulkSortMemoryBytes) {
         if (replication.consumers().isEmpty()) {
             return none();
         }
         ExecutorService preparing = Executors.newSingleThreadExecutor(
                 Thread.ofPlatform().name("larch-replica-prepare").daemon().factory());
+        BulkRefresh bulk = new BulkRefresh(directory, writes, bulkSortMemoryBytes);
         List<SyncSession> started = new ArrayList<>();
         for (ReplicationConsumer consumer : replication.consumers()) {
             StoreReplica replica = new StoreReplica(
@@ -68,13 +76,14 @@ public final class Replicas implements AutoCloseable {
                     replication.maxClockSkewSeconds(),
                     Clock.systemUTC(),
                     metrics,
-                    preparing);
+                    preparing,
+                    bulk);
             SyncSession session =
                     new SyncSession(consumer, suffix, replication.serverId(), replica, loops, providerTls);
             started.add(session);
             session.start();
         }
-        return new Replicas(List.copyOf(started), preparing);
+        return new Replicas(List.copyOf(started), preparing, bulk);
     }
 
     /** What each session is doing, in replica ID order. */
@@ -95,6 +104,9 @@ public final class Replicas implements AutoCloseable {
         if (preparing != null) {
             // The sessions are closed: no batch follows. One being prepared still goes to the writer.
             preparing.shutdown();
+        }
+        if (bulk != null) {
+            bulk.close(); // a load under way stops: the next start empties the store and refreshes again
         }
     }
 }

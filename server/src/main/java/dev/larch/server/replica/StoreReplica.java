@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -22,6 +23,8 @@ import dev.larch.server.store.WriteTxn;
 import dev.larch.server.sync.SyncCookie;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.name.Dn;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The local store as one replica of a provider ({@link ReplicaSink}), for one replica ID: each batch
@@ -55,6 +58,7 @@ import org.apache.directory.api.ldap.model.name.Dn;
  * {@link #storedCookie} reads a snapshot.
  */
 public final class StoreReplica implements ReplicaSink {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreReplica.class);
     private final int rid;
     private final Directory directory;
     private final WriteQueue writes;
@@ -68,6 +72,8 @@ public final class StoreReplica implements ReplicaSink {
     private final Clock clock;
     private final ReplicationMetrics.Replica metrics;
     private final Executor preparing;
+    /** Loads a first refresh into an empty store in bulk; null when this replica never does. */
+    private final BulkRefresh bulk;
     /** The last batch handed in, what the next one is stored after. */
     private CompletableFuture<Void> last = CompletableFuture.completedFuture(null);
 
@@ -105,7 +111,8 @@ public final class StoreReplica implements ReplicaSink {
                 maxClockSkewSeconds,
                 Clock.systemUTC(),
                 new ReplicationMetrics(),
-                Runnable::run);
+                Runnable::run,
+                null);
     }
 
     /**
@@ -119,14 +126,24 @@ public final class StoreReplica implements ReplicaSink {
             WriteQueue writes,
             long maxClockSkewSeconds,
             Clock clock) {
-        this(rid, directory, checker, writes, maxClockSkewSeconds, clock, new ReplicationMetrics(), Runnable::run);
+        this(
+                rid,
+                directory,
+                checker,
+                writes,
+                maxClockSkewSeconds,
+                clock,
+                new ReplicationMetrics(),
+                Runnable::run,
+                null);
     }
 
     /**
      * {@link #StoreReplica(int, Directory, SchemaChecker, WriteQueue, long)} reading {@code clock},
      * counting what it commits into {@code metrics} under {@code rid}, preparing batches on {@code
      * preparing} (any number of threads: batches are stored in order whatever order they are prepared
-     * in).
+     * in), loading a first refresh into an empty store through {@code bulk} (one per store, shared by
+     * its replicas; null never loads in bulk).
      */
     public StoreReplica(
             int rid,
@@ -136,7 +153,8 @@ public final class StoreReplica implements ReplicaSink {
             long maxClockSkewSeconds,
             Clock clock,
             ReplicationMetrics metrics,
-            Executor preparing) {
+            Executor preparing,
+            BulkRefresh bulk) {
         if (rid < 0 || rid > SyncCookie.MAX_RID) {
             throw new IllegalArgumentException("a replica ID must be 0-" + SyncCookie.MAX_RID + ", not " + rid);
         }
@@ -154,6 +172,7 @@ public final class StoreReplica implements ReplicaSink {
         this.clock = clock;
         this.metrics = metrics.of(rid);
         this.preparing = preparing;
+        this.bulk = bulk;
     }
 
     public int rid() {
@@ -200,10 +219,26 @@ public final class StoreReplica implements ReplicaSink {
     }
 
     private CompletableFuture<Void> store(List<ReplicaChange> batch, IncomingEntry[] entries) {
+        if (bulk == null) {
+            return storeOnce(batch, entries, false);
+        }
+        // A batch the bulk load cannot take ends the load, then is applied again on the ordinary path.
+        return storeOnce(batch, entries, true).exceptionallyCompose(failure -> {
+            Throwable cause = failure instanceof CompletionException wrapped ? wrapped.getCause() : failure;
+            if (cause instanceof LeavesBulk) {
+                LOG.info("replica {}: {}", rid, cause.getMessage());
+                return bulk.end().thenCompose(ended -> storeOnce(batch, entries, false));
+            }
+            return CompletableFuture.failedFuture(failure);
+        });
+    }
+
+    /** @param mayBulk whether the batch may be (or begin) part of a bulk load */
+    private CompletableFuture<Void> storeOnce(List<ReplicaChange> batch, IncomingEntry[] entries, boolean mayBulk) {
         // The writer may run a batch again after a failed commit: only the run that committed counts.
         AtomicReference<Run> committed = new AtomicReference<>();
         return writes.submitAwaited(txn -> {
-                    Run run = new Run(txn, batch, entries);
+                    Run run = new Run(txn, batch, entries, mayBulk);
                     run.apply();
                     committed.set(run);
                 })
@@ -237,10 +272,16 @@ public final class StoreReplica implements ReplicaSink {
          */
         private final List<Waiting> waiting;
 
-        Run(WriteTxn txn, List<ReplicaChange> changes, IncomingEntry[] prepared) {
+        /** Whether the batch may join or begin a bulk load ({@link BulkRefresh}). */
+        private final boolean mayBulk;
+        /** Whether this transaction is part of a bulk load: it may only add entries new to the store. */
+        private boolean bulkLoading;
+
+        Run(WriteTxn txn, List<ReplicaChange> changes, IncomingEntry[] prepared, boolean mayBulk) {
             this.txn = txn;
             this.changes = changes;
             this.prepared = prepared;
+            this.mayBulk = mayBulk;
             this.waiting = new ArrayList<>(carried);
             SyncCookie last = null;
             for (ReplicaChange change : changes) {
@@ -255,6 +296,12 @@ public final class StoreReplica implements ReplicaSink {
 
         void apply() {
             CsnVector before = state;
+            if (mayBulk && bulk.underWay()) {
+                bulkLoading = bulk.join(txn, rid, false);
+                if (!bulkLoading) {
+                    throw new LeavesBulk("another replica's batch"); // the load is another replica's
+                }
+            }
             for (int i = 0; i < changes.size(); i++) {
                 ReplicaChange change = changes.get(i);
                 if (change.cookie() != null) {
@@ -269,6 +316,9 @@ public final class StoreReplica implements ReplicaSink {
             // A batch that stores a cookie applies every waiting entry first: the cookie must cover
             // them. One that stores none carries those whose parents have not arrived yet.
             boolean storesCookie = !state.equals(before);
+            if (bulkLoading && storesCookie) {
+                throw new LeavesBulk("a cookie, which must cover built indexes");
+            }
             applyArrived();
             if (storesCookie || waiting.size() > MAX_CARRIED) {
                 applyWaiting();
@@ -287,10 +337,17 @@ public final class StoreReplica implements ReplicaSink {
                 case ReplicaChange.RefreshStarted started -> {
                     txn.clearPresent(rid);
                     waiting.clear(); // the new search sends them again
+                    if (mayBulk && !bulkLoading) {
+                        // A refresh with no cookie stored into a store that holds nothing: load it in bulk.
+                        bulkLoading = bulk.join(txn, rid, state.isEmpty());
+                    }
                 }
                 case ReplicaChange.Upsert upsert -> {
                     skew.check(in.csn(), "the entryCSN of " + in.entry().getDn().getName() + ", with");
                     stamps.observe(in.csn());
+                    if (bulkLoading && txn.isPresent(rid, in.uuid())) {
+                        throw new LeavesBulk("an entry sent twice");
+                    }
                     if (parentHere(in)) {
                         upsert(in, upsert.cookie());
                     } else {
@@ -298,6 +355,10 @@ public final class StoreReplica implements ReplicaSink {
                     }
                     txn.markPresent(rid, in.uuid());
                 }
+                case ReplicaChange.Deleted deleted when bulkLoading -> throw new LeavesBulk("a delete");
+                case ReplicaChange.Present present when bulkLoading -> throw new LeavesBulk("a present list");
+                case ReplicaChange.IdSet ids when bulkLoading -> throw new LeavesBulk("a list of UUIDs");
+                case ReplicaChange.PhaseEnd end when bulkLoading -> throw new LeavesBulk("the end of a phase");
                 case ReplicaChange.Deleted deleted -> {
                     delete(deleted.uuid(), deleted.cookie());
                     counted(newest(deleted.cookie()), deleted.cookie());
@@ -325,6 +386,9 @@ public final class StoreReplica implements ReplicaSink {
         }
 
         private void upsert(IncomingEntry in, SyncCookie cookie) {
+            if (bulkLoading && directory.resolve(txn, in.entry().getDn()) != ReadTxn.NOT_FOUND) {
+                throw new LeavesBulk("an entry whose DN is taken"); // a conflict: Upserts deletes or replaces
+            }
             if (upserts.apply(txn, in)) {
                 counted(in.csn(), cookie);
             }
@@ -417,6 +481,16 @@ public final class StoreReplica implements ReplicaSink {
                         "the provider sent a UUID of " + (uuid == null ? 0 : uuid.length) + " bytes, not 16");
             }
             return uuid;
+        }
+    }
+
+    /**
+     * A batch the bulk load under way cannot take (a bulk load only adds entries new to the store): it
+     * is rolled back, the load ended and the batch applied again on the ordinary path.
+     */
+    private static final class LeavesBulk extends RuntimeException {
+        LeavesBulk(String what) {
+            super("the bulk load ends before " + what, null, false, false);
         }
     }
 

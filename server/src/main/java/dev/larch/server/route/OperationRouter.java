@@ -5,6 +5,7 @@ import dev.larch.server.auth.BindHandler;
 import dev.larch.server.auth.ProxiedAuthorization;
 import dev.larch.server.auth.SessionRevocations;
 import dev.larch.server.auth.policy.MustChangeGate;
+import dev.larch.server.directory.Directory;
 import dev.larch.server.error.FailureResults;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Operation;
@@ -33,6 +34,7 @@ import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
 import org.apache.directory.api.ldap.model.message.ResultResponseRequest;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
+import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
  * Sends each request to the handler for its operation and turns any failure into the
@@ -61,6 +63,8 @@ public final class OperationRouter implements RequestHandler {
     private final SessionRequirements requirements;
     /** Null when writes never end other sessions' identities (tools, tests). */
     private final SessionRevocations revocations;
+    /** Null when the store is never loaded in bulk under a running server (no provider). */
+    private final LoadingGate loading;
 
     /**
      * @param mustChange holds back sessions that must change a reset password; null for none
@@ -74,6 +78,9 @@ public final class OperationRouter implements RequestHandler {
      * @param allowAnonymous {@code security.allow-anonymous}
      * @param revocations takes their identity from sessions whose account a write locked, deleted or
      *     reset; null for none
+     * @param loading the directory, whose store a replica's first refresh may load in bulk, and the
+     *     administrator's DN: requests that need the tree are turned away meanwhile ({@link
+     *     LoadingGate}); null when this server has no provider
      */
     public OperationRouter(
             BindHandler bind,
@@ -91,12 +98,14 @@ public final class OperationRouter implements RequestHandler {
             UpdateReferral updates,
             int minSsf,
             boolean allowAnonymous,
-            SessionRevocations revocations) {
+            SessionRevocations revocations,
+            LoadingGateSettings loading) {
         SessionRequirements required = new SessionRequirements(minSsf, allowAnonymous);
         this.requirements = required.any() ? required : null;
         this.referrals = referrals;
         this.updates = updates;
         this.revocations = revocations;
+        this.loading = loading == null ? null : new LoadingGate(loading.directory(), loading.admin());
         this.proxied = proxied;
         this.controls = controls;
         this.mustChange = mustChange;
@@ -109,6 +118,9 @@ public final class OperationRouter implements RequestHandler {
         this.modify = modify;
         this.modifyDn = modifyDn;
     }
+
+    /** What {@link LoadingGate} needs: the directory and the administrator's DN (schema-aware). */
+    public record LoadingGateSettings(Directory directory, Dn admin) {}
 
     /** The content-synchronization searches served, for monitoring; null when none are. */
     public SyncSearches syncSearches() {
@@ -147,6 +159,9 @@ public final class OperationRouter implements RequestHandler {
             }
             if (updates != null && isWrite(request)) {
                 throw updates.referral();
+            }
+            if (loading != null) {
+                loading.check(request);
             }
             if (isWrite(request)) {
                 // Who performs a write is decided now, as it is admitted: a rebind while it waits in the

@@ -1,6 +1,13 @@
 package dev.larch.server.store;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 import org.lmdbjava.PutFlags;
 
@@ -59,6 +66,58 @@ public final class BulkLoad {
         for (IndexRef ref : txn.store.indexes().refs()) {
             txn.store.indexes().get(ref).tree().empty(txn.txn);
             txn.store.meta().markBuilt(txn.txn, ref.treeName());
+        }
+    }
+
+    /**
+     * Records in {@code txn} that a replica's first refresh is loading the store in bulk: should the
+     * process stop before {@link #clearRefreshLoading}, the next open empties the store ({@link
+     * #emptyIfRefreshInterrupted}) and the refresh starts over, rather than the open rebuilding every
+     * index over a part of the tree no cookie covers.
+     */
+    public static void markRefreshLoading(WriteTxn txn) {
+        txn.store.meta().markBulkRefresh(txn);
+    }
+
+    /** The refresh's load is done (its indexes built): records so in {@code txn}. */
+    public static void clearRefreshLoading(WriteTxn txn) {
+        txn.store.meta().clearBulkRefresh(txn);
+    }
+
+    /**
+     * Empties the store when a replica's first refresh was loading it in bulk when the process
+     * stopped ({@link #markRefreshLoading}), with the run files such a load leaves in the data
+     * directory; call on open, before any index is built.
+     *
+     * @return the entries removed, or -1 when no refresh was interrupted
+     */
+    public static long emptyIfRefreshInterrupted(LmdbStore store) {
+        long removed;
+        try (WriteTxn txn = store.write()) {
+            if (!store.meta().isBulkRefresh(txn)) {
+                return -1;
+            }
+            removed = txn.entryCount();
+            emptyAll(txn);
+            clearRefreshLoading(txn);
+            txn.commit();
+        }
+        deleteRunDirectories(store.directory());
+        return removed;
+    }
+
+    /** Removes the {@code import-runs-*} directories a bulk load stopped midway left under {@code dir}. */
+    private static void deleteRunDirectories(Path dir) {
+        try (DirectoryStream<Path> runs = Files.newDirectoryStream(dir, "import-runs-*")) {
+            for (Path run : runs) {
+                try (Stream<Path> files = Files.walk(run)) {
+                    for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(file);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove the run files of an interrupted load in " + dir, e);
         }
     }
 }

@@ -18,7 +18,7 @@ import org.lmdbjava.PutFlags;
  * key instead of per record. lmdbjava builds each put's flag mask with a stream, which was 8.2% of
  * a 200,000-entry import's writer thread (JFR), nearly all of what a one-ID put cost.
  *
- * <p>Used by the bulk import ({@code dev.larch.server.ldif.bulk}) only. Valid within the one write
+ * <p>Used by the bulk import ({@code dev.larch.server.bulk}) only. Valid within the one write
  * transaction it was opened in: {@link #close()} writes what it gathered, so close it before that
  * transaction commits. Not thread-safe.
  */

@@ -82,6 +82,7 @@ public final class LmdbStore implements AutoCloseable {
     private final AtomicLong nextId;
     private final TxnGate gate = new TxnGate();
     private final boolean readOnly;
+    private volatile boolean loadingInBulk;
 
     /** @param configuredIndexes null to open, read-only, the indexes the store holds built */
     private LmdbStore(Path directory, Env<ByteBuffer> env, Map<String, Set<IndexKind>> configuredIndexes) {
@@ -198,6 +199,27 @@ public final class LmdbStore implements AutoCloseable {
     /** Whether the store still begins transactions: false once {@link #close} began. */
     public boolean isOpen() {
         return gate.isOpen() && !env.isClosed();
+    }
+
+    /**
+     * Why a request is refused while {@link #loadingInBulk()}: the answer clients get, with
+     * unavailable (52).
+     */
+    public static final String LOADING_IN_BULK = "this server is loading its first copy of the directory from its"
+            + " replication provider, and builds its indexes once every entry is in; try again when it is done";
+
+    /**
+     * Whether a replica's first refresh is loading this store in bulk right now: entries are going in
+     * while their index records wait to be sorted into the indexes, so no search, bind or write may
+     * use the store until it is done (see {@code dev.larch.server.replica.BulkRefresh}).
+     */
+    public boolean loadingInBulk() {
+        return loadingInBulk;
+    }
+
+    /** Set by the bulk refresh as it begins and ends. */
+    public void loadingInBulk(boolean loading) {
+        this.loadingInBulk = loading;
     }
 
     /** Whether the store was opened with {@link #openReadOnly}. */

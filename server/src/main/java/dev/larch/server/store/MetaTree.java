@@ -57,6 +57,11 @@ final class MetaTree {
 
     static final String REPLICA_COOKIE = "sync-cookie:";
 
+    /** Present while a replica's first refresh loads the store in bulk ({@link BulkLoad#markRefreshLoading}). */
+    static final String BULK_REFRESH = "bulk-refresh";
+
+    private static final byte[] BULK_REFRESH_BYTES = BULK_REFRESH.getBytes(UTF_8);
+
     /** Where the server ID stands in a CSN's text ({@code ...#sss#...}). */
     private static final int CSN_SID_AT = 30;
 
@@ -201,6 +206,18 @@ final class MetaTree {
         key.clear();
         key.put(RENAMES_BYTES).flip();
         return key;
+    }
+
+    boolean isBulkRefresh(ReadTxn txn) {
+        return tree.get(txn.txn, key(txn, BULK_REFRESH_BYTES)) != null;
+    }
+
+    void markBulkRefresh(WriteTxn txn) {
+        tree.put(txn.txn, key(txn, BULK_REFRESH_BYTES), txn.entryValue(new byte[] {1}));
+    }
+
+    void clearBulkRefresh(WriteTxn txn) {
+        tree.delete(txn.txn, key(txn, BULK_REFRESH_BYTES));
     }
 
     /** Whether the index tree {@code indexTree} is recorded as built. */

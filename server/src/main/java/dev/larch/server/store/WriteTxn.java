@@ -179,7 +179,16 @@ public final class WriteTxn extends ReadTxn {
         this.bulkIndexes = indexes;
     }
 
+    /** Whether this is a bulk load's transaction ({@link #bulkLoad}): its index records are not in the indexes yet. */
+    public boolean isBulkLoad() {
+        return bulkIndexes != null;
+    }
+
     public void indexDelete(String attributeOid, IndexKind kind, byte[] key, long id) {
+        if (bulkIndexes != null) {
+            // The record may be in the load's runs, not the index: a bulk load only adds entries.
+            throw new IllegalStateException("an index record deleted during a bulk load");
+        }
         store.indexes().get(attributeOid, kind).delete(this, key, id);
     }
 

@@ -1,6 +1,7 @@
 package dev.larch.server.replica;
 
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayDeque;
@@ -27,6 +28,10 @@ import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.entry.StoredStamps;
+import dev.larch.server.group.MemberOfMaintainer;
+import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.search.GroupGraph;
+import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.store.ChangeLogCursor;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.LmdbStore;
@@ -54,6 +59,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 final class ReplicaMember implements AutoCloseable {
     static final int RID = 1;
     static final String SUFFIX = "dc=example,dc=com";
+    /** Small enough that a test's refresh of a few hundred entries spills index records to disk. */
+    static final long BULK_SORT_MEMORY = 64 * 1024;
+
     private static final SchemaManager SCHEMA = LarchSchema.standard();
 
     final int sid;
@@ -82,6 +90,7 @@ final class ReplicaMember implements AutoCloseable {
         Map<String, Set<IndexKind>> indexes = new HashMap<>(TestTree.DEFAULT_INDEXES);
         indexes.put("1.3.6.1.1.16.4", Set.of(IndexKind.EQUALITY)); // entryUUID
         indexes.put(Directory.MEMBER_OF_OID, Set.of(IndexKind.EQUALITY));
+        indexes.put("2.5.4.31", Set.of(IndexKind.EQUALITY)); // member, which memberOf is computed from
         store = LmdbStore.open(dir, new StoreOptions(1L << 30, 126, false), indexes);
         directory =
                 new Directory(store, schema, schema.dn(SUFFIX), new ChangeStamps(SCHEMA, CsnClock.system(sid), 0, 0));
@@ -89,7 +98,15 @@ final class ReplicaMember implements AutoCloseable {
         newEntries = new NewEntries(directory, checker);
         writes = new WriteQueue(store, 16);
         replica = new StoreReplica(
-                RID, directory, checker, writes, maxSkewSeconds, clock, new ReplicationMetrics(), preparing);
+                RID,
+                directory,
+                checker,
+                writes,
+                maxSkewSeconds,
+                clock,
+                new ReplicationMetrics(),
+                preparing,
+                new BulkRefresh(directory, writes, BULK_SORT_MEMORY));
     }
 
     /** Adds the entries of an LDIF text as a client would; returns what a provider sends of them. */
@@ -233,6 +250,29 @@ final class ReplicaMember implements AutoCloseable {
             }
         }
         return CsnVector.of(csns);
+    }
+
+    /** Keeps memberOf from now on, as a server does. */
+    ReplicaMember keepingMemberOf() {
+        directory.maintainMemberOf(new MemberOfMaintainer(
+                directory, new GroupGraph(directory, new FilterCompiler(SCHEMA), new SearchPlanner(store, 1000))));
+        return this;
+    }
+
+    /**
+     * The IDs the equality index of {@code attributeOid} holds under {@code value}, normalized but for
+     * the spaces the normalizer puts around it.
+     */
+    List<Long> indexed(String attributeOid, String value) {
+        List<Long> ids = new ArrayList<>();
+        try (ReadTxn txn = store.read()) {
+            txn.forEachIndexRecord(attributeOid, IndexKind.EQUALITY, (key, id) -> {
+                if (new String(key, StandardCharsets.UTF_8).strip().equals(value)) {
+                    ids.add(id);
+                }
+            });
+        }
+        return ids;
     }
 
     /** Applies {@code changes} as one batch and waits for its commit. */

@@ -1,4 +1,4 @@
-package dev.larch.server.ldif.bulk;
+package dev.larch.server.bulk;
 
 import java.util.Arrays;
 

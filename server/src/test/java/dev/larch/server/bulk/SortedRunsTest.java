@@ -1,4 +1,4 @@
-package dev.larch.server.ldif.bulk;
+package dev.larch.server.bulk;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
