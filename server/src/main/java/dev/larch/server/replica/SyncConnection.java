@@ -21,6 +21,8 @@ import io.netty.util.concurrent.Future;
 import org.apache.directory.api.ldap.extras.controls.SynchronizationModeEnum;
 import org.apache.directory.api.ldap.extras.controls.syncrepl.syncRequest.SyncRequestValueImpl;
 import org.apache.directory.api.ldap.extras.extended.startTls.StartTlsRequestImpl;
+import org.apache.directory.api.ldap.model.entry.Attribute;
+import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.AliasDerefMode;
 import org.apache.directory.api.ldap.model.message.BindRequestImpl;
@@ -40,12 +42,15 @@ import org.slf4j.LoggerFactory;
  * search, repeated for e-syncRefreshRequired and, in refreshOnly mode, every interval on the same
  * connection.
  *
- * <p>Back-pressure: changes are handed to the sink in batches (at {@value #BATCH_SIZE} changes, at every
- * phase end or new cookie, and when a read completes with a partial batch while none is in flight), at
+ * <p>Back-pressure: changes are handed to the sink in batches (at {@value #BATCH_SIZE} changes or
+ * {@value #BATCH_BYTES} bytes of values, whichever comes first, at every phase end or new cookie, and
+ * when a read completes with a partial batch while none is in flight), at
  * most {@value #MAX_IN_FLIGHT} in flight, so that the sink can prepare one batch while it stores the
  * one before; while that many are, the channel's auto-read is off, and it is turned back on when one
  * of their futures completes. What is held is the batches in flight plus the one being filled (at most
- * {@value #BATCH_SIZE} changes, or what one read had already delivered). The provider's search then
+ * {@value #BATCH_SIZE} changes or {@value #BATCH_BYTES} bytes of values, or what one read had already
+ * delivered): a provider sending large entries (photos, certificates) fills batches of fewer of them,
+ * so the heap a batch takes stays bounded whatever the entries weigh. The provider's search then
  * pauses as for any slow client.
  *
  * <p>Confined to its channel's event loop. Not sharable: one instance per connection.
@@ -56,6 +61,12 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
 
     /** Changes per batch handed to the sink. */
     static final int BATCH_SIZE = 500;
+
+    /**
+     * Bytes of attribute values per batch handed to the sink, at most (one entry larger than this goes
+     * alone): a batch's entries, decoded and then prepared, take several times this on the heap.
+     */
+    static final int BATCH_BYTES = 2 * 1024 * 1024;
 
     /** Batches handed to the sink and not yet applied, at most. */
     static final int MAX_IN_FLIGHT = 2;
@@ -88,6 +99,8 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
 
     private boolean progressed;
     private List<ReplicaChange> filling = new ArrayList<>();
+    /** The bytes of attribute values in {@link #filling}. */
+    private long fillingBytes;
     /** Batches handed to the sink whose futures have not completed, 0..{@link #MAX_IN_FLIGHT}. */
     private int inFlight;
     /** What to do once the last batch is applied and nothing is being filled; null for nothing. */
@@ -361,16 +374,35 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
 
     private void queue(ReplicaChange change, boolean boundary) {
         filling.add(change);
+        fillingBytes += valueBytes(change);
         session.received(change);
-        if (inFlight < MAX_IN_FLIGHT && (boundary || filling.size() >= BATCH_SIZE)) {
+        if (inFlight < MAX_IN_FLIGHT && (boundary || isFull())) {
             flush();
         }
+    }
+
+    private boolean isFull() {
+        return filling.size() >= BATCH_SIZE || fillingBytes >= BATCH_BYTES;
+    }
+
+    /** The bytes of the attribute values an entry brings (their length as sent); 0 for other changes. */
+    static long valueBytes(ReplicaChange change) {
+        long n = 0;
+        if (change instanceof ReplicaChange.Upsert upsert) {
+            for (Attribute attribute : upsert.entry()) {
+                for (Value value : attribute) {
+                    n += value.length();
+                }
+            }
+        }
+        return n;
     }
 
     /** Hands the batch being filled to the sink; stops reading while {@link #MAX_IN_FLIGHT} are in flight. */
     private void flush() {
         List<ReplicaChange> batch = filling;
         filling = new ArrayList<>();
+        fillingBytes = 0;
         inFlight++;
         if (inFlight >= MAX_IN_FLIGHT) {
             ctx.channel().config().setAutoRead(false);
@@ -398,7 +430,7 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
         }
         // Filled while batches were in flight: handed on when full, or when nothing else is in flight
         // (the read that filled it is over, so it is complete for now).
-        if (!filling.isEmpty() && (inFlight == 0 || filling.size() >= BATCH_SIZE)) {
+        if (!filling.isEmpty() && (inFlight == 0 || isFull())) {
             flush();
         }
         if (inFlight < MAX_IN_FLIGHT && !ctx.channel().config().isAutoRead()) {
@@ -450,6 +482,7 @@ final class SyncConnection extends ChannelInboundHandlerAdapter {
         step = Step.ENDED;
         whenDrained = null;
         filling = new ArrayList<>();
+        fillingBytes = 0;
         if (ctx != null) {
             ctx.close();
         }

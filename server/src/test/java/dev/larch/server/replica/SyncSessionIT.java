@@ -221,6 +221,53 @@ class SyncSessionIT {
         }
     }
 
+    /** {@link SyncConnection#BATCH_BYTES}, spelt out so that a change of it is a change of this test. */
+    private static final long TWO_MIB = 2 * 1024 * 1024;
+
+    @Test
+    void largeEntriesComeInBatchesBoundedByTheirBytesAsWellAsTheirCount() throws Exception {
+        LDAPConnection admin = larch.admin();
+        String unit = "ou=photos," + TestServer.SUFFIX;
+        admin.add(unit, List.of(new Attribute("objectClass", "organizationalUnit"), new Attribute("ou", "photos")));
+        byte[] photo = new byte[200_000];
+        // A JFIF header, which the jpegPhoto syntax asks for; the rest is the weight.
+        byte[] jfif = {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0};
+        System.arraycopy(jfif, 0, photo, 0, jfif.length);
+        for (int i = 0; i < 24; i++) {
+            admin.add(
+                    "uid=photo" + i + "," + unit,
+                    List.of(
+                            new Attribute("objectClass", "inetOrgPerson"),
+                            new Attribute("uid", "photo" + i),
+                            new Attribute("cn", "photo " + i),
+                            new Attribute("sn", "Photo"),
+                            new Attribute("jpegPhoto", photo)));
+        }
+        RecordingSink sink = new RecordingSink(CONSUMER_SID);
+        sink.hold = true; // a slow store: what arrives meanwhile piles up in the batch being filled
+        try (SyncSession session = session(ReplicationConsumer.Mode.REFRESH_ONLY, sink)) {
+            session.start();
+            await().atMost(WAIT).until(() -> {
+                CompletableFutureDrain.completeOne(sink);
+                return sink.changes(ReplicaChange.PhaseEnd.class).stream()
+                        .anyMatch(ReplicaChange.PhaseEnd::refreshDone);
+            });
+            sink.release();
+            assertFullRefresh(sink);
+            // 24 entries of 200 KB: far fewer than BATCH_SIZE, but 4.8 MB, more than two batches' bytes.
+            assertTrue(sink.batches.size() >= 3, "batches: " + sink.batches.size());
+            for (List<ReplicaChange> batch : sink.batches) {
+                long bytes = 0;
+                long largest = 0;
+                for (ReplicaChange change : batch) {
+                    bytes += SyncConnection.valueBytes(change);
+                    largest = Math.max(largest, SyncConnection.valueBytes(change));
+                }
+                assertTrue(bytes - largest < TWO_MIB, "a batch of " + bytes + " bytes");
+            }
+        }
+    }
+
     @Test
     void aCutConnectionIsReestablishedAfterTheBackOffWithTheStoredCookie() throws Exception {
         unit("cut", 2);
