@@ -14,8 +14,9 @@
 # The loaded database is kept as PROVIDER_KEEP (default /tmp/slapd-provider-N) for later sittings.
 #
 # For each round (ROUNDS, default 1) the consumers take turns, slapd then Larch, each starting empty:
-#   slapd:  back-mdb, dbnosync, syncprov (for the observer below), index objectClass, entryUUID,
-#           entryCSN eq, syncrepl rid=001 refreshAndPersist attrs="*,+" as the provider's rootdn.
+#   slapd:  back-mdb, dbnosync, syncprov (for the observer below), the provider's indexes (which are
+#           Larch's defaults: a consumer that serves the same searches maintains the same indexes
+#           while it refreshes), syncrepl rid=001 refreshAndPersist attrs="*,+" as the provider's rootdn.
 #   Larch:  `./larch serve`, storage.durable-writes = false (as dbnosync: both consumers leave syncing
 #           to the kernel, and a commit per entry, as slapd's syncrepl makes, is not bound by the disk),
 #           server ID 2, access log off, replication.consumer.1 refreshAndPersist as the provider's rootdn.
@@ -79,6 +80,9 @@ java=${JAVA_HOME:+$JAVA_HOME/bin/}java
 provider_indexes=$(printf '%s\n' 'index uid,mail,cn,sn,givenName eq,sub' \
   'index member,uniqueMember,manager,secretary eq' 'index entryUUID,entryCSN eq' 'overlay syncprov' \
   'syncprov-checkpoint 100 10' 'syncprov-sessionlog 10000')
+
+# The slapd consumer's indexes: the provider's, without its overlay lines.
+consumer_indexes=$(grep '^index ' <<< "$provider_indexes")
 
 larch_serve() { # DIR: starts ./larch serve on DIR/larch.conf and DIR/db; prints the PID (the JVM's: ./larch execs it)
   nice -n 10 "$here/larch" serve --config "$1/larch.conf" --data "$1/db" \
@@ -174,7 +178,7 @@ one_consumer() { # NAME ROUND
   cport=$(free_port); curl="ldap://127.0.0.1:$cport"
   rm -rf "$dir"; mkdir -p "$dir/db"
   if [ "$name" = slapd ]; then
-    slapd_conf "$dir" "cn=consumer,$suffix" "" "$(printf '%s\n' 'dbnosync' 'index entryUUID,entryCSN eq' \
+    slapd_conf "$dir" "cn=consumer,$suffix" "" "$(printf '%s\n' 'dbnosync' "$consumer_indexes" \
       'syncrepl rid=001' "  provider=$purl" '  bindmethod=simple' "  binddn=\"$admin\"" \
       "  credentials=\"$password\"" "  searchbase=\"$suffix\"" '  filter="(objectClass=*)"' '  scope=sub' \
       '  attrs="*,+"' '  schemachecking=off' '  type=refreshAndPersist' '  retry="1 +"' \
