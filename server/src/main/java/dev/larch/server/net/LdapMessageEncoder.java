@@ -3,6 +3,7 @@ package dev.larch.server.net;
 import java.nio.ByteBuffer;
 import java.util.List;
 
+import dev.larch.server.protocol.SelectedEntry;
 import dev.larch.server.protocol.WireResultCode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -19,7 +20,8 @@ import org.apache.directory.api.ldap.model.message.Message;
 import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
 
 /**
- * Encodes each outbound {@link Message} with the Apache LDAP API into one buffer. An encoding
+ * Encodes each outbound {@link Message} into one buffer: a search's entries as they were selected
+ * ({@link SelectedEntryWriter}), everything else with the Apache LDAP API. An encoding
  * failure fails the write's promise; the dispatcher's listener logs it and closes the connection.
  *
  * <p>Stateful (reuses one {@link Asn1Buffer}): one instance per channel, used on its event loop only.
@@ -43,6 +45,9 @@ public final class LdapMessageEncoder extends MessageToMessageEncoder<Message> {
 
     /** Encodes {@code message} into a new buffer from {@code alloc}, which the caller releases. */
     public ByteBuf encode(ByteBufAllocator alloc, Message message) throws EncoderException {
+        if (message instanceof SelectedEntry entry && entry.isPlain()) {
+            return SelectedEntryWriter.write(alloc, entry);
+        }
         try {
             ByteBuffer encoded = LdapEncoder.encodeMessage(buffer, codec, opaqueIfExtended(message));
             if (EmptyResponseValue.applies(message)) {

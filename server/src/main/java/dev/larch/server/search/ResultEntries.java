@@ -7,16 +7,10 @@ import java.util.Set;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
+import dev.larch.server.protocol.SelectedEntry;
 import dev.larch.server.store.DnTree;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
-import org.apache.directory.api.ldap.model.entry.Attribute;
-import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
-import org.apache.directory.api.ldap.model.entry.DefaultEntry;
-import org.apache.directory.api.ldap.model.entry.Entry;
-import org.apache.directory.api.ldap.model.exception.LdapException;
-import org.apache.directory.api.ldap.model.message.SearchResultEntry;
-import org.apache.directory.api.ldap.model.message.SearchResultEntryImpl;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -57,40 +51,32 @@ public final class ResultEntries {
      * @param screen what the client may read of the entry
      * @param txn the search's transaction, for hasSubordinates; null for virtual entries
      */
-    public SearchResultEntry build(
+    public SelectedEntry build(
             int messageId,
             StoredEntry stored,
             AttributeSelection selection,
             boolean typesOnly,
             EntryScreen screen,
             ReadTxn txn) {
-        Entry entry = new DefaultEntry(new StoredDn(stored.dn()));
+        SelectedEntry entry = new SelectedEntry(messageId, stored.dn());
         MatchedValues matched = typesOnly ? null : selection.values();
         for (StoredAttribute a : stored.attributes()) {
             if (GroupGraph.MEMBER_OF_OID.equals(a.oid())) {
                 continue; // each group judged for the client below, never copied as stored
             }
             if (selection.includes(a.oid(), a.type()) && screen.mayRead(stored, a.oid())) {
-                byte[][] values = matched == null ? a.values() : matched.matching(stored, a);
-                add(
-                        entry,
-                        typesOnly || values.length == 0
-                                ? new DefaultAttribute(a.userId())
-                                : new DefaultAttribute(a.userId(), values));
+                add(entry, a.userId(), typesOnly, matched == null ? a.values() : matched.matching(stored, a));
             }
         }
         if (txn != null) {
             if (selection.includesComputed(HAS_SUBORDINATES)) {
-                add(
-                        entry,
-                        computed(
-                                "hasSubordinates", typesOnly, hasVisibleChild(stored, screen, txn) ? "TRUE" : "FALSE"));
+                computed(entry, "hasSubordinates", typesOnly, hasVisibleChild(stored, screen, txn) ? "TRUE" : "FALSE");
             }
             if (selection.includesComputed(ENTRY_DN)) {
-                add(entry, computed("entryDN", typesOnly, stored.dn()));
+                computed(entry, "entryDN", typesOnly, stored.dn());
             }
             if (selection.includesComputed(SUBSCHEMA_SUBENTRY)) {
-                add(entry, computed("subschemaSubentry", typesOnly, SUBSCHEMA_DN));
+                computed(entry, "subschemaSubentry", typesOnly, SUBSCHEMA_DN);
             }
             // The naming context's root carries the store's contextCSN, as slapd's does.
             if (stored.parentId() == DnTree.NO_PARENT
@@ -98,53 +84,45 @@ public final class ResultEntries {
                     && screen.mayRead(stored, CONTEXT_CSN)) {
                 List<byte[]> csns = txn.contextCsns();
                 if (!csns.isEmpty()) {
-                    add(
-                            entry,
-                            typesOnly
-                                    ? new DefaultAttribute("contextCSN")
-                                    : new DefaultAttribute("contextCSN", csns.toArray(byte[][]::new)));
+                    add(entry, "contextCSN", typesOnly, csns.toArray(byte[][]::new));
                 }
             }
             // Last: judging each group asks the screen about other entries than this one.
             if (directory != null
                     && selection.includesComputed(GroupGraph.MEMBER_OF_OID)
                     && screen.mayRead(stored, GroupGraph.MEMBER_OF_OID)) {
-                Attribute memberOf = memberOf(stored, typesOnly, screen, txn);
-                if (memberOf != null) {
-                    add(entry, memberOf);
+                byte[][] memberOf = memberOf(stored, screen, txn);
+                if (memberOf.length > 0) {
+                    add(entry, "memberOf", typesOnly, memberOf);
                 }
             }
         }
-        SearchResultEntry response = new SearchResultEntryImpl(messageId);
-        response.setEntry(entry);
-        return response;
+        return entry;
     }
 
     /**
      * The stored memberOf values ({@code dev.larch.server.group.MemberOfMaintainer} keeps them: every
-     * group holding the entry, nested groups followed) naming groups the client may see; null when
-     * there are none. Each group is judged as a search would judge it, so a client learns nothing
-     * of groups it may not read; the administrator sees every value without a group being read.
+     * group holding the entry, nested groups followed) naming groups the client may see. Each group
+     * is judged as a search would judge it, so a client learns nothing of groups it may not read;
+     * the administrator sees every value without a group being read.
      */
-    private Attribute memberOf(StoredEntry stored, boolean typesOnly, EntryScreen screen, ReadTxn txn) {
+    private byte[][] memberOf(StoredEntry stored, EntryScreen screen, ReadTxn txn) {
         StoredAttribute values = stored.attribute(GroupGraph.MEMBER_OF_OID);
         if (values == null) {
-            return null;
+            return new byte[0][];
         }
         @SuppressWarnings("ReferenceEquality") // ALL is the one unrestricted screen
         boolean seesEverything = screen == EntryScreen.ALL;
+        if (seesEverything) {
+            return values.values();
+        }
         List<byte[]> visible = new ArrayList<>(values.size());
         for (byte[] value : values.values()) {
-            if (seesEverything || mayReadGroup(value, screen, txn)) {
+            if (mayReadGroup(value, screen, txn)) {
                 visible.add(value);
             }
         }
-        if (visible.isEmpty()) {
-            return null;
-        }
-        return typesOnly
-                ? new DefaultAttribute("memberOf")
-                : new DefaultAttribute("memberOf", visible.toArray(byte[][]::new));
+        return visible.toArray(byte[][]::new);
     }
 
     private boolean mayReadGroup(byte[] groupDn, EntryScreen screen, ReadTxn txn) {
@@ -180,15 +158,16 @@ public final class ResultEntries {
         return false;
     }
 
-    private static Attribute computed(String name, boolean typesOnly, String value) {
-        return typesOnly ? new DefaultAttribute(name) : new DefaultAttribute(name, value.getBytes(UTF_8));
+    private static void computed(SelectedEntry entry, String name, boolean typesOnly, String value) {
+        add(entry, name, typesOnly, new byte[][] {value.getBytes(UTF_8)});
     }
 
-    private static void add(Entry entry, Attribute attribute) {
-        try {
-            entry.add(attribute);
-        } catch (LdapException e) {
-            throw new IllegalStateException(e);
+    /** An attribute all of whose values were screened out (matched values) is sent without values. */
+    private static void add(SelectedEntry entry, String name, boolean typesOnly, byte[][] values) {
+        if (typesOnly || values.length == 0) {
+            entry.addType(name);
+        } else {
+            entry.add(name, values);
         }
     }
 }

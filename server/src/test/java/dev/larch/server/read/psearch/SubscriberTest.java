@@ -5,7 +5,7 @@ import java.util.List;
 
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
-import dev.larch.server.search.StoredDn;
+import dev.larch.server.protocol.StoredDn;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.concurrent.EventExecutor;
 import org.apache.directory.api.ldap.model.message.Request;

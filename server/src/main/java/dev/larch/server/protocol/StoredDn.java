@@ -1,4 +1,4 @@
-package dev.larch.server.search;
+package dev.larch.server.protocol;
 
 import org.apache.directory.api.ldap.model.name.Dn;
 
