@@ -1,12 +1,14 @@
 package dev.larch.jmh;
 
 import java.nio.ByteBuffer;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import dev.larch.jmh.data.SampleEntries;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.EntryCodec;
+import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -31,6 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class EntryCodecBenchmark {
+    private static final Set<String> MESSAGING_ANSWER = Set.of("cn", "mail", "uid");
 
     private Entry entry;
     private ByteBuffer serialized;
@@ -56,5 +59,21 @@ public class EntryCodecBenchmark {
     @Benchmark
     public StoredEntry deserializeEntry() {
         return codec.decode(SampleEntries.ID, serialized, parentDn);
+    }
+
+    /**
+     * Bytes to a stored entry, then the values of the three attributes a messaging search asks for
+     * (cn, mail, uid), as a search reads a candidate it returns.
+     */
+    @Benchmark
+    public int deserializeAndReadThree() {
+        StoredEntry stored = codec.decode(SampleEntries.ID, serialized, parentDn);
+        int n = 0;
+        for (StoredAttribute a : stored.attributes()) {
+            if (MESSAGING_ANSWER.contains(a.userId())) {
+                n += a.values().length;
+            }
+        }
+        return n;
     }
 }

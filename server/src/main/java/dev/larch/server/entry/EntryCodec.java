@@ -3,6 +3,7 @@ package dev.larch.server.entry;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 import org.apache.directory.api.ldap.model.entry.Attribute;
@@ -157,7 +158,11 @@ public final class EntryCodec {
      *     DN is missing or given for a root
      */
     public StoredEntry decode(long id, ByteBuffer buffer, String parentDn) {
-        In in = new In(buffer.duplicate());
+        // One copy of the whole entry, out of the transaction's memory: each attribute's values stay
+        // in it until asked for, and most reads ask for a few attributes of a twenty.
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(buffer.position(), bytes);
+        Cursor in = new Cursor(bytes);
         int version = in.u8();
         if (version != VERSION) {
             throw new IllegalStateException("entry " + id + " has unknown format version " + version);
@@ -168,22 +173,34 @@ public final class EntryCodec {
                     + (parentDn == null ? "without" : "with") + " a parent DN");
         }
         String dn = composeDn(in.str(), parentDn);
-        int count = in.varint();
-        List<StoredAttribute> attributes = new ArrayList<>(count);
-        for (int a = 0; a < count; a++) {
+        StoredAttribute[] attributes = new StoredAttribute[in.varint()];
+        for (int a = 0; a < attributes.length; a++) {
             int attributeId = in.varint();
             String oid = catalog.oid(attributeId);
             AttributeType type = catalog.type(attributeId);
             int nameTag = in.varint();
-            String name = nameTag == 0 ? (type == null ? oid : type.getName()) : new String(in.raw(nameTag - 1), UTF_8);
-            int n = in.varint();
-            byte[][] values = new byte[n][];
-            for (int v = 0; v < n; v++) {
-                values[v] = in.bytes();
+            String name = nameTag == 0 ? (type == null ? oid : type.getName()) : in.str(nameTag - 1);
+            int count = in.varint();
+            int valuesAt = in.position();
+            for (int v = 0; v < count; v++) {
+                in.skip(in.varint());
             }
-            attributes.add(new StoredAttribute(oid, name, values, type, null));
+            attributes[a] = StoredAttribute.inEntry(oid, name, type, bytes, valuesAt, count);
         }
-        return new StoredEntry(id, parentId, dn, List.copyOf(attributes));
+        return new StoredEntry(id, parentId, dn, Collections.unmodifiableList(Arrays.asList(attributes)));
+    }
+
+    /**
+     * The {@code count} values stored from {@code offset} in {@code entry} (each a varint length and
+     * that many bytes), copied out.
+     */
+    static byte[][] values(byte[] entry, int offset, int count) {
+        Cursor in = new Cursor(entry, offset);
+        byte[][] values = new byte[count][];
+        for (int v = 0; v < count; v++) {
+            values[v] = in.bytes();
+        }
+        return values;
     }
 
     /** Reads only the parent ID, for scope checks that need nothing else. */
@@ -305,6 +322,73 @@ public final class EntryCodec {
 
         String str() {
             return new String(bytes(), UTF_8);
+        }
+    }
+
+    /** Reads an entry's bytes copied out of the store. */
+    private static final class Cursor {
+        private final byte[] b;
+        private int at;
+
+        Cursor(byte[] b) {
+            this(b, 0);
+        }
+
+        Cursor(byte[] b, int at) {
+            this.b = b;
+            this.at = at;
+        }
+
+        int position() {
+            return at;
+        }
+
+        int u8() {
+            return Byte.toUnsignedInt(b[at++]);
+        }
+
+        long i64() {
+            long v = 0;
+            for (int i = 0; i < 8; i++) {
+                v = (v << 8) | Byte.toUnsignedLong(b[at++]);
+            }
+            return v;
+        }
+
+        int varint() {
+            int value = 0;
+            for (int shift = 0; shift < 35; shift += 7) {
+                int next = b[at++];
+                value |= (next & 0x7F) << shift;
+                if ((next & 0x80) == 0) {
+                    return value;
+                }
+            }
+            throw new IllegalStateException("malformed varint in stored entry");
+        }
+
+        void skip(int n) {
+            if (n < 0 || n > b.length - at) {
+                throw new IllegalStateException("stored entry ends inside a value");
+            }
+            at += n;
+        }
+
+        byte[] bytes() {
+            int n = varint();
+            int from = at;
+            skip(n);
+            return Arrays.copyOfRange(b, from, at);
+        }
+
+        String str(int n) {
+            int from = at;
+            skip(n);
+            return new String(b, from, n, UTF_8);
+        }
+
+        String str() {
+            return str(varint());
         }
     }
 }

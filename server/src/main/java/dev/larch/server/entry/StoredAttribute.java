@@ -8,17 +8,23 @@ import org.apache.directory.api.ldap.model.schema.MatchingRule;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
- * One attribute of a stored entry: values as the client gave them, and — computed on first use,
- * since most reads look at only the attributes a filter names — as the attribute's equality rule
- * normalizes them (the form matching and indexing compare).
+ * One attribute of a stored entry: values as the client gave them, and as the attribute's equality
+ * rule normalizes them (the form matching and indexing compare). Both are made on first use: a
+ * decoded entry's values stay in its stored bytes until asked for, since most reads look at only the
+ * few attributes a filter names or a client asks for.
  *
  * <p>Not thread-safe: a decoded entry belongs to the operation that read it.
  */
 public final class StoredAttribute {
     private final String oid;
     private final String userId;
-    private final byte[][] values;
     private final AttributeType type;
+    private final int count;
+    /** The entry's stored bytes the values are copied out of on first use; null when given as values. */
+    private final byte[] entry;
+
+    private final int valuesAt;
+    private byte[][] values;
     private byte[][] normalized;
 
     /**
@@ -34,6 +40,27 @@ public final class StoredAttribute {
         this.values = values;
         this.type = type;
         this.normalized = normalized;
+        this.count = values.length;
+        this.entry = null;
+        this.valuesAt = 0;
+    }
+
+    private StoredAttribute(String oid, String userId, AttributeType type, byte[] entry, int valuesAt, int count) {
+        this.oid = oid;
+        this.userId = userId;
+        this.type = type;
+        this.entry = entry;
+        this.valuesAt = valuesAt;
+        this.count = count;
+    }
+
+    /**
+     * An attribute whose {@code count} values lie in a stored entry's bytes from {@code valuesAt}
+     * ({@link EntryCodec}'s format), copied out only when first asked for.
+     */
+    static StoredAttribute inEntry(
+            String oid, String userId, AttributeType type, byte[] entry, int valuesAt, int count) {
+        return new StoredAttribute(oid, userId, type, entry, valuesAt, count);
     }
 
     public String oid() {
@@ -50,17 +77,20 @@ public final class StoredAttribute {
     }
 
     public byte[][] values() {
+        if (values == null) {
+            values = EntryCodec.values(entry, valuesAt, count);
+        }
         return values;
     }
 
     public int size() {
-        return values.length;
+        return count;
     }
 
     /** The equality-normalized values, index-aligned with {@link #values()}. */
     public byte[][] normalized() {
         if (normalized == null) {
-            normalized = normalize(type, values);
+            normalized = normalize(type, values());
         }
         return normalized;
     }
