@@ -13,6 +13,9 @@
 # MIX defaults to messaging addressing modify mixed churn; modify and mixed bind as BIND_DN with
 # BIND_PASSWORD (cn=admin,dc=example,dc=com and secret: the yardstick's and the README's). Environment:
 # ROUNDS (2), CLIENTS (2), THREADS (4), WARMUP (10), DURATION (30), BENCH_OPTS (more harness options).
+# SERVER_CPUS (a taskset CPU list, e.g. 0 or 0-3): both servers, every thread, run on those CPUs only
+# and the harness on all the others, so that the load does not take the servers' cores
+# (core-scaling.sh sweeps it); each server gets its own affinity back when the script ends.
 # Each run's results go to OUT/MIX-NAME-ROUND/ (the harness's JSON, CSV and HTML); OUT/summary.txt gets
 # one line per mix: the median ops/s and p99 of each side, and B's throughput over A's.
 set -euo pipefail
@@ -29,9 +32,17 @@ bind_dn=${BIND_DN:-cn=admin,dc=example,dc=com}; bind_password=${BIND_PASSWORD:-s
 # shellcheck source=sides-lib.sh
 source "$(dirname "$0")/sides-lib.sh"
 parse_sides "$a" "$b"
+pin=()
+placement="no CPU pinning"
+if [ -n "${SERVER_CPUS:-}" ]; then
+  load_cpus=$(cpus_left_for_load "$SERVER_CPUS")
+  pin_servers "$SERVER_CPUS" "$pid_a" "$pid_b"
+  pin=(taskset -c "$load_cpus")
+  placement="servers pinned to CPUs $SERVER_CPUS, the harness to CPUs $load_cpus"
+fi
 mkdir -p "$out"
 record_settings "./larch bench, ${CLIENTS:-2} clients x ${THREADS:-4} threads, warm-up ${WARMUP:-10} s,\
- ${DURATION:-30} s a run, $rounds round(s) of each mix alternated; $(nproc) cores; ${BENCH_OPTS:-}"
+ ${DURATION:-30} s a run, $rounds round(s) of each mix alternated; $(nproc) cores, $placement; ${BENCH_OPTS:-}"
 
 sample_rss() { # PID NAME: one line a second, "epoch name KiB", until the process is gone
   while kill -0 "$1" 2>/dev/null; do
@@ -41,7 +52,7 @@ sample_rss() { # PID NAME: one line a second, "epoch name KiB", until the proces
 }
 sample_rss "$pid_a" "$name_a" & sampler_a=$!
 sample_rss "$pid_b" "$name_b" & sampler_b=$!
-trap 'kill $sampler_a $sampler_b 2>/dev/null || true' EXIT
+trap 'kill $sampler_a $sampler_b 2>/dev/null || true; unpin_servers' EXIT
 
 for mix in "${mixes[@]}"; do
   bind=()
@@ -53,7 +64,7 @@ for mix in "${mixes[@]}"; do
       run="$out/$mix-$name-$round"
       echo "$(date +%s) $mix $name $round start" >> "$out/marks.txt"
       # shellcheck disable=SC2086
-      "$here/larch" bench --mix "$mix" --port "$port" --clients "${CLIENTS:-2}" --threads "${THREADS:-4}" \
+      "${pin[@]}" "$here/larch" bench --mix "$mix" --port "$port" --clients "${CLIENTS:-2}" --threads "${THREADS:-4}" \
         --warmup "${WARMUP:-10}" --duration "${DURATION:-30}" --runs 1 --data "$data" --out "$run" \
         --server-pid "$pid" "${bind[@]}" ${BENCH_OPTS:-} > "$run.log" 2>&1 \
         || { echo "$mix against $name failed; see $run.log" >&2; exit 1; }

@@ -55,3 +55,42 @@ record_side() { # NAME DIR
 }
 
 median() { sort -g | awk '{v[NR] = $1} END {print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# CPU placement (side-by-side.sh's SERVER_CPUS). A CPU list is what taskset -c takes: 0, 0-3, 0,2-5.
+expand_cpus() { # LIST: one CPU number a line
+  local part from to
+  IFS=, read -ra parts <<< "$1"
+  for part in "${parts[@]}"; do
+    [[ "$part" =~ ^([0-9]+)(-([0-9]+))?$ ]] || { echo "not a CPU list: $1 (e.g. 0, 0-3 or 0,2-5)" >&2; return 2; }
+    from=${BASH_REMATCH[1]}; to=${BASH_REMATCH[3]:-$from}
+    seq "$from" "$to"
+  done
+}
+cpus_left_for_load() { # SERVER_CPUS: prints the online CPUs not in it as a list, or refuses
+  local online servers left
+  online=$(expand_cpus "$(cat /sys/devices/system/cpu/online)")
+  servers=$(expand_cpus "$1") || exit 2
+  while read -r c; do
+    grep -qx "$c" <<< "$online" || { echo "SERVER_CPUS=$1: CPU $c is not online (online: $(cat /sys/devices/system/cpu/online))" >&2; exit 2; }
+  done <<< "$servers"
+  left=$(grep -vxF -f <(echo "$servers") <<< "$online" | paste -sd, -)
+  [ -n "$left" ] || { echo "SERVER_CPUS=$1 leaves no CPU for the load" >&2; exit 2; }
+  echo "$left"
+}
+pinned=() # "PID LIST" of each server pinned, with the CPU list it had before
+pin_servers() { # LIST PID...: every thread of each process to LIST, remembering what each had
+  local list=$1 pid before; shift
+  for pid in "$@"; do
+    before=$(taskset -c -p "$pid" | sed 's/.*: //')
+    taskset -a -c -p "$list" "$pid" > /dev/null
+    pinned+=("$pid $before")
+  done
+}
+unpin_servers() { # gives each pinned server the CPUs it had before pin_servers (last pinned first:
+  local i entry    # a process named twice gets what it had before the first)
+  for ((i = ${#pinned[@]} - 1; i >= 0; i--)); do
+    entry=${pinned[$i]}
+    taskset -a -c -p "${entry#* }" "${entry%% *}" > /dev/null 2>&1 || true
+  done
+  pinned=()
+}

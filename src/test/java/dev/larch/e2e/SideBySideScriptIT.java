@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code client-bench/scripts/side-by-side.sh} against two real servers: it alternates the mixes
@@ -40,6 +41,12 @@ class SideBySideScriptIT {
             .toAbsolutePath()
             .normalize();
     private static final Path CROSSCHECK = SCRIPT.resolveSibling("unboundid-crosscheck.sh");
+    private static final Path CORE_SCALING = SCRIPT.resolveSibling("core-scaling.sh");
+    /** "cores   1  one     123.4 ops/s     123.4 per core | two ... | two/one 1.02" */
+    private static final Pattern SCALING = Pattern.compile(
+            "^cores +(\\d+) +one +([0-9.]+) ops/s +([0-9.]+) per core \\| two +([0-9.]+) ops/s +([0-9.]+) per core"
+                    + " \\| two/one ([0-9.]+)$");
+
     private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(5);
     /** "searchrate one 123.4 ops/s 0 errors 56.7 us CPU/op | two ... | two/one ops 1.02 CPU/op 0.98" */
     private static final Pattern CROSSCHECK_SUMMARY = Pattern.compile(
@@ -181,6 +188,39 @@ class SideBySideScriptIT {
     }
 
     @Test
+    void coreScalingPinsBothServersToTheirCoresAndGivesThemTheirCpusBack() throws Exception {
+        int cpus = Runtime.getRuntime().availableProcessors();
+        assumeTrue(cpus >= 2, "one CPU for the servers and one for the load");
+        String before = allowedCpus();
+        Path out = dir.resolve("scaling");
+        ProcessResult r = ProcessResult.run(
+                List.of(CORE_SCALING.toString(), ldif.toString(), out.toString(), side("one", one), side("two", two)),
+                environment(),
+                null,
+                SCRIPT_TIMEOUT);
+        assertEquals(0, r.exitCode(), r.describe());
+        List<String> lines = Files.readAllLines(out.resolve("scaling.txt"));
+        assertEquals(cpus - 1, lines.size(), lines.toString()); // 1 .. cpus-1 server cores
+        Matcher m = SCALING.matcher(lines.get(0));
+        assertTrue(m.matches(), lines.get(0));
+        assertEquals(1, Integer.parseInt(m.group(1)));
+        assertEquals(Double.parseDouble(m.group(2)), Double.parseDouble(m.group(3)), 0.1, "one core: ops/s per core");
+        assertTrue(
+                Files.readString(out.resolve("cores-1/settings.txt"))
+                        .contains("servers pinned to CPUs 0, the harness to CPUs "),
+                "placement recorded");
+        assertEquals(before, allowedCpus(), "the servers' own CPUs back after the runs");
+    }
+
+    /** This JVM's CPUs, both servers' (every thread's affinity is the same unless a script changed it). */
+    private static String allowedCpus() throws Exception {
+        return Files.readAllLines(Path.of("/proc/self/status")).stream()
+                .filter(l -> l.startsWith("Cpus_allowed_list:"))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
     void aSideThatIsNotNamePortPidIsRefusedBeforeAnyRun() throws Exception {
         Path out = dir.resolve("refused");
         ProcessResult r = script(out.toString(), "one:" + one.address().getPort(), side("two", two));
@@ -189,6 +229,15 @@ class SideBySideScriptIT {
         ProcessResult same = script(out.toString(), side("one", one), side("one", two));
         assertEquals(2, same.exitCode(), same.describe());
         assertTrue(same.err().contains("different names"), same.describe());
+        Map<String, String> everyCpu = environment();
+        everyCpu.put("SERVER_CPUS", "0-" + (Runtime.getRuntime().availableProcessors() - 1));
+        ProcessResult noLoadCpu = ProcessResult.run(
+                List.of(SCRIPT.toString(), ldif.toString(), out.toString(), side("one", one), side("two", two)),
+                everyCpu,
+                null,
+                SCRIPT_TIMEOUT);
+        assertEquals(2, noLoadCpu.exitCode(), noLoadCpu.describe());
+        assertTrue(noLoadCpu.err().contains("leaves no CPU for the load"), noLoadCpu.describe());
         assertFalse(Files.exists(out.resolve("summary.txt")), "nothing ran");
     }
 
