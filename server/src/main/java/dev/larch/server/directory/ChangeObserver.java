@@ -19,6 +19,16 @@ public interface ChangeObserver {
      */
     void changed(WriteTxn txn, DirectoryChange change);
 
+    /**
+     * Whether anyone would act now on {@code change}, judged by its type and stamp only (its entry may
+     * be null): when not, changes that cost reads of their own to describe (the entries below a
+     * renamed one, each renamed with it) are not described at all. An implementation that cannot
+     * tell says true.
+     */
+    default boolean wants(DirectoryChange change) {
+        return true;
+    }
+
     /** The server is stopping: end whatever waits for changes. Called once, from any thread. */
     void close();
 }

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongPredicate;
 
 import dev.larch.server.entry.AttributeCatalog;
@@ -53,6 +54,7 @@ public final class Directory {
     private final ReferralObjects referrals;
     private final ChangeStamps stamps;
     private final ParentChain parents = new ParentChain(ParentChain.DEFAULT_MAX_BYTES);
+    private final LongAdder renamedDescendantsRead = new LongAdder();
     /** Told of every change; null while nobody watches (offline import, tools). */
     private volatile ChangeObserver observer;
     /** Keeps stored memberOf values current; {@link MemberOfUpkeep#NONE} until the server sets one. */
@@ -413,30 +415,30 @@ public final class Directory {
         return stored;
     }
 
-    /** Told the old and new DN (user form) of each entry a subtree rename moved. */
-    @FunctionalInterface
-    public interface Renamed {
-        void renamed(String oldDn, String newDn);
-    }
-
     /**
-     * After {@link #move} of {@code rootId}, visits every entry below it, depth first, and tells the
-     * observer (persistent searches) and the memberOf upkeep that its DN changed, and {@code renamed}
-     * its old and new DN. Nothing is written: the descendants' stored RDNs and parent IDs are
-     * unchanged. Entries are decoded only while someone is told of them.
+     * After {@link #move} of {@code rootId}, tells whoever depends on the DNs of the entries below it
+     * that they changed with it, reading those entries only when someone needs each of them: the
+     * memberOf upkeep finds the few it affects through the indexes ({@link
+     * MemberOfUpkeep#subtreeRenamed}); the observer is told of each descendant only while it wants
+     * such changes (a persistent search of modDN changes waits; a sync consumer's does not want them). Nothing is written here: the descendants' stored RDNs and parent
+     * IDs are unchanged.
      *
      * @param oldRootDn the renamed entry's DN before the move (user form)
      * @param newRootDn its DN after it, as {@link #move} returned it
-     * @param renamed told of each descendant; null when nobody needs their DNs
-     * @return how many descendants were visited
+     * @return how many descendants were read; 0 when nobody needed them one by one
      */
-    public long subtreeRenamed(WriteTxn txn, long rootId, String oldRootDn, String newRootDn, Renamed renamed) {
+    public long subtreeRenamed(WriteTxn txn, long rootId, String oldRootDn, String newRootDn) {
         MemberOfUpkeep upkeep = memberOf;
         // Reference comparison on purpose: NONE is the one instance that keeps nothing.
         @SuppressWarnings("ReferenceEquality")
         boolean maintained = upkeep != MemberOfUpkeep.NONE;
-        boolean decode = observer != null || maintained;
-        if (!decode && renamed == null) {
+        boolean upkeepPerEntry = maintained
+                && !upkeep.subtreeRenamed(txn, rootId, schemaNormalizer.dn(oldRootDn), schemaNormalizer.dn(newRootDn));
+        ChangeObserver watching = observer;
+        // Told as each descendant will be: a modDN without a stamp of its own.
+        boolean tell =
+                watching != null && watching.wants(new DirectoryChange(ChangeType.MODDN, null, null, null, null));
+        if (!upkeepPerEntry && !tell) {
             return 0;
         }
         long visited = 0;
@@ -461,20 +463,28 @@ public final class Directory {
                 String name = EntryCodec.name(bytes);
                 String oldDn = EntryCodec.composeDn(name, parentOldDn);
                 String newDn = EntryCodec.composeDn(name, parentNewDn);
-                if (decode) {
-                    StoredEntry after = codec.decode(child, bytes, parentNewDn);
-                    StoredEntry before = new StoredEntry(child, after.parentId(), oldDn, after.attributes());
+                StoredEntry after = codec.decode(child, bytes, parentNewDn);
+                StoredEntry before = new StoredEntry(child, after.parentId(), oldDn, after.attributes());
+                if (upkeepPerEntry) {
                     upkeep.written(txn, before, after);
-                    changed(txn, ChangeType.MODDN, after, oldDn, null);
                 }
-                if (renamed != null) {
-                    renamed.renamed(oldDn, newDn);
+                if (tell) {
+                    changed(txn, ChangeType.MODDN, after, oldDn, null);
                 }
                 visited++;
                 pending.push(new Moved(child, oldDn, newDn));
             }
         }
+        renamedDescendantsRead.add(visited);
         return visited;
+    }
+
+    /**
+     * Descendants of renamed entries read one by one since this directory was opened ({@link
+     * #subtreeRenamed}): for tests and monitoring, which show a rename that reads its whole subtree.
+     */
+    public long renamedDescendantsRead() {
+        return renamedDescendantsRead.sum();
     }
 
     /** An entry a subtree rename moved, whose children are still to be visited. */

@@ -3,6 +3,7 @@ package dev.larch.server.directory;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.WriteTxn;
+import org.apache.directory.api.ldap.model.name.Dn;
 
 /**
  * Keeps the stored {@code memberOf} values in step with the groups: told by the {@link Directory}
@@ -22,6 +23,20 @@ public interface MemberOfUpkeep {
      * @param after the entry as it is now in {@code txn}, null when deleted
      */
     void written(WriteTxn txn, StoredEntry before, StoredEntry after);
+
+    /**
+     * Told, after a modify DN of entry {@code rootId} (itself told through {@link #written}), that
+     * every entry below it moved from below {@code oldRoot} to below {@code newRoot}: brings up to
+     * date, before the commit, every value {@link #written} of each descendant would have.
+     *
+     * @param oldRoot the renamed entry's DN before the rename, schema-aware
+     * @param newRoot its DN after it
+     * @return false when it cannot without being told of each descendant through {@link #written},
+     *     which the caller then does
+     */
+    default boolean subtreeRenamed(WriteTxn txn, long rootId, Dn oldRoot, Dn newRoot) {
+        return false;
+    }
 
     /**
      * Brings the values of every entry some group names up to date, in transactions of at most

@@ -12,9 +12,11 @@ import java.util.TreeSet;
 import dev.larch.config.IndexKind;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.MemberOfUpkeep;
+import dev.larch.server.directory.SubtreeNames;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.search.GroupGraph;
+import dev.larch.server.store.IndexCatalog;
 import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.ReadTxn;
@@ -104,6 +106,62 @@ public final class MemberOfMaintainer implements MemberOfUpkeep {
                 pending = txn.beforeCommit(this, () -> new Pending(txn));
             }
             pending.roots.putAll(roots);
+        }
+    }
+
+    /**
+     * Finds what the descendants of a renamed entry change without reading them: an entry's own values
+     * change only when a group names it (by its old or its new DN), found through the member indexes;
+     * the values naming a group below the root, found through the memberOf index, change with the
+     * group's DN. Both kinds of entries are recomputed before the commit. Without a memberOf equality
+     * index the descendants are told of one by one instead.
+     */
+    @Override
+    public boolean subtreeRenamed(WriteTxn txn, long rootId, Dn oldRoot, Dn newRoot) {
+        if (txn.isBulkLoad()) {
+            return true;
+        }
+        IndexCatalog indexes = directory.store().indexes();
+        if (!indexes.isIndexed(Directory.MEMBER_OF_OID, IndexKind.EQUALITY)) {
+            return false;
+        }
+        List<String> memberOids = new ArrayList<>();
+        for (String oid : GroupGraph.MEMBER_ATTRIBUTE_OIDS) {
+            if (indexes.isIndexed(oid, IndexKind.EQUALITY)) {
+                memberOids.add(oid);
+            }
+        }
+        List<String> oids = new ArrayList<>(memberOids);
+        oids.add(Directory.MEMBER_OF_OID);
+        SubtreeNames below = new SubtreeNames(txn, rootId, List.of(oldRoot.getNormName(), newRoot.getNormName()), oids);
+        Set<Long> affected = new LinkedHashSet<>();
+        for (String oid : memberOids) {
+            Set<String> named = new LinkedHashSet<>();
+            for (SubtreeNames.Named record : below.below(oid)) {
+                named.add(record.relativeName());
+            }
+            for (String name : named) {
+                long id = resolveQuietly(txn, name + "," + newRoot.getNormName());
+                if (id != ReadTxn.NOT_FOUND) {
+                    affected.add(id);
+                }
+            }
+        }
+        for (SubtreeNames.Named record : below.below(Directory.MEMBER_OF_OID)) {
+            affected.add(record.id());
+        }
+        if (!affected.isEmpty()) {
+            txn.beforeCommit(this, () -> new Pending(txn)).entries.addAll(affected);
+        }
+        return true;
+    }
+
+    /** The ID of the entry with this normalized DN; NOT_FOUND as well when it does not parse. */
+    private long resolveQuietly(ReadTxn txn, String normalizedDn) {
+        try {
+            return directory.resolve(txn, directory.schemaNormalizer().dn(normalizedDn));
+        } catch (RuntimeException notADn) {
+            return ReadTxn.NOT_FOUND;
         }
     }
 

@@ -345,6 +345,10 @@ public final class SearchHandler {
             if (sendReferences) {
                 inStoreOrder.withReferrals(directory.referrals(), references.refOid());
             }
+            if (page == null && refreshPlan == null) {
+                // Not for a paged search: its next page resumes in the order this page was read.
+                inStoreOrder.walkingChildrenWhenFewer();
+            }
             cursor = switch (sort) {
                 case null -> inStoreOrder;
                 case SortOrder order ->

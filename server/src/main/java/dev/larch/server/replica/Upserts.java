@@ -142,7 +142,7 @@ final class Upserts {
         }
         StoredEntry moved = directory.moveReplicated(
                 txn, local, parentId, in.entry(), in.csn().toBytes());
-        directory.subtreeRenamed(txn, local.id(), local.dn(), moved.dn(), null);
+        directory.subtreeRenamed(txn, local.id(), local.dn(), moved.dn());
         return true;
     }
 

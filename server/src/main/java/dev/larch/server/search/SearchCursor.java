@@ -25,6 +25,9 @@ import org.apache.directory.api.ldap.model.message.SearchScope;
  * <p>Not thread-safe; lives inside one read transaction and must be closed before it.
  */
 public final class SearchCursor implements EntryCursor {
+    /** Candidates read one by one without first counting the base's children: the count would cost more. */
+    static final int FEW_CANDIDATES = 64;
+
     private final Directory directory;
     private final ReadTxn txn;
     private final long baseId;
@@ -40,9 +43,17 @@ public final class SearchCursor implements EntryCursor {
     private boolean excludeBase;
 
     private int nextCandidate;
+    /**
+     * A one-level walk's candidates: a child not among them is skipped unread. Null when the walk
+     * keeps every child, or when the candidates are read one by one instead.
+     */
+    private IdSet walkedAmong;
+
     private boolean baseVisited;
     /** The ID a paged search resumes after, or -1 when it starts at the beginning. */
     private long resumedAfter = -1;
+    /** Whether this cursor goes on where an earlier one stopped. */
+    private boolean resumed;
 
     /** Referral objects to return as continuation references; null when they are ordinary entries. */
     private ReferralObjects referrals;
@@ -139,6 +150,7 @@ public final class SearchCursor implements EntryCursor {
     }
 
     private void resumeAfter(ResumePoint resume) {
+        resumed = true;
         baseVisited = true;
         if (candidates != null) {
             resumedAfter = resume.lastId();
@@ -251,6 +263,34 @@ public final class SearchCursor implements EntryCursor {
         return this;
     }
 
+    /**
+     * Lets a one-level search with more candidates than its base has children walk the children
+     * instead, keeping those among the candidates: a child that is not one costs a lookup in the
+     * candidate set and no read, where reading the candidates costs one entry read each to learn its
+     * parent. So a broad indexed filter under a small parent reads that parent's children, not the
+     * filter's whole candidate list, and a narrow one under a parent of many children reads its few
+     * candidates (the children are counted only up to the candidates' number). The entries then come
+     * in the children's order (normalized RDN) rather than in ID order: a search that pages, whose
+     * next page resumes by position, must not ask for it. Call after {@link #withReferrals}, before
+     * the first {@link #next}; nothing changes for other scopes, a walk or a resumed cursor.
+     */
+    public SearchCursor walkingChildrenWhenFewer() {
+        if (scope != SearchScope.ONELEVEL || candidates == null || resumed || candidates.size() <= FEW_CANDIDATES) {
+            return this;
+        }
+        long children = 0;
+        try (IdCursor c = txn.children(baseId)) {
+            while (children < candidates.size() && c.next() != ReadTxn.NOT_FOUND) {
+                children++;
+            }
+        }
+        if (children < candidates.size()) {
+            walkedAmong = candidates;
+            candidates = null;
+        }
+        return this;
+    }
+
     @Override
     public boolean isReference(StoredEntry entry) {
         return referrals != null && entry.id() != baseId && referrals.contains(entry.id());
@@ -316,6 +356,10 @@ public final class SearchCursor implements EntryCursor {
                     yield ReadTxn.NOT_FOUND;
                 }
                 long id = walk.peek().next();
+                while (walkedAmong != null && id != ReadTxn.NOT_FOUND && !walkedAmong.contains(id)) {
+                    budget.step(); // a child the filter's candidates rule out: not read
+                    id = walk.peek().next();
+                }
                 if (id == ReadTxn.NOT_FOUND) {
                     walk.pop().close();
                 }

@@ -78,6 +78,23 @@ public final class DnTree {
     }
 
     /**
+     * Visits the children of {@code parentId} in normalized-RDN order, each normalized RDN copied,
+     * until the visitor says stop.
+     */
+    void forEachChild(ReadTxn txn, long parentId, ReadTxn.ChildVisitor visitor) {
+        try (RangeCursor c = tree.range(txn.txn, KeyRange.prefix(childrenPrefix(parentId)))) {
+            while (c.next()) {
+                ByteBuffer key = c.key();
+                byte[] rdn = new byte[key.remaining() - EntryIds.BYTES];
+                key.duplicate().position(key.position() + EntryIds.BYTES).get(rdn);
+                if (!visitor.visit(rdn, EntryIds.read(c.value()))) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
      * Streams the IDs of the children of {@code parentId} whose normalized RDN sorts after {@code
      * normalizedRdn}, whether or not that child exists.
      */

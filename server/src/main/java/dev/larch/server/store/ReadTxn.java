@@ -91,6 +91,14 @@ public class ReadTxn implements AutoCloseable {
     }
 
     /**
+     * Visits the children of {@code parentId} in normalized-RDN order, with their normalized RDNs as
+     * the DN index holds them, until the visitor returns false. Reads no entry.
+     */
+    public void forEachChild(long parentId, ChildVisitor visitor) {
+        store.dn().forEachChild(this, parentId, visitor);
+    }
+
+    /**
      * Streams the IDs of the children of {@code parentId} whose normalized RDN sorts after {@code
      * normalizedRdn}, in normalized-RDN order: where a walk of the children stopped, resumed in a
      * later transaction whether or not that child still exists.
@@ -231,6 +239,17 @@ public class ReadTxn implements AutoCloseable {
     /** Records in the DN index: one per entry in a sound store. */
     public long dnRecordCount() {
         return store.dn().records(this);
+    }
+
+    /** What a walk over the children of one entry is told, one child at a time. */
+    @FunctionalInterface
+    public interface ChildVisitor {
+        /**
+         * @param normalizedRdn the child's normalized RDN (UTF-8), copied
+         * @param id the child's entry ID
+         * @return whether to go on to the next child
+         */
+        boolean visit(byte[] normalizedRdn, long id);
     }
 
     /** What a walk over every record of a database is told, one record at a time. */

@@ -1,11 +1,16 @@
 package dev.larch.server.write;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
+import dev.larch.config.IndexKind;
 import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SchemaChecker;
+import dev.larch.server.directory.SubtreeNames;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.search.Filter;
@@ -121,6 +126,65 @@ public final class Integrity {
                 stamps.stamp(entry, modifier);
                 directory.replace(txn, before, entry);
             }
+        }
+    }
+
+    /**
+     * Rewrites every reference to an entry below {@code rootId}, renamed from {@code oldRoot} to
+     * {@code newRoot} (its descendants moved with it), as {@link #referencesMoved} of each descendant
+     * would. The references are found through the reference attributes' equality indexes ({@link
+     * SubtreeNames}), so a rename reads only the descendants something refers to when the indexes
+     * hold fewer records than the subtree holds entries. A reference naming a DN below the old root
+     * that no entry had is left as it is.
+     *
+     * @param oldRoot the renamed entry's DN before the rename (user form)
+     * @param newRoot its DN after it (user form, as the store spells it)
+     * @param modifier recorded as modifiersName of each entry rewritten
+     * @return how many descendants something referred to
+     */
+    public int referencesMovedBelow(WriteTxn txn, long rootId, String oldRoot, String newRoot, Dn modifier) {
+        if (!keepsReferences()) {
+            return 0;
+        }
+        List<String> oids = new ArrayList<>(referenceAttributes.size());
+        for (String name : referenceAttributes) {
+            String oid =
+                    directory.schemaNormalizer().schema().getAttributeType(name).getOid();
+            // The configuration refuses an attribute without one; tools may run without the check.
+            if (directory.store().indexes().isIndexed(oid, IndexKind.EQUALITY)) {
+                oids.add(oid);
+            }
+        }
+        String oldRootNorm = directory.schemaNormalizer().dn(oldRoot).getNormName();
+        String newRootNorm = directory.schemaNormalizer().dn(newRoot).getNormName();
+        SubtreeNames below = new SubtreeNames(txn, rootId, List.of(oldRootNorm), oids);
+        Set<String> named = new LinkedHashSet<>();
+        for (String oid : oids) {
+            for (SubtreeNames.Named record : below.below(oid)) {
+                named.add(record.relativeName());
+            }
+        }
+        // Every descendant's new DN is known before any reference is rewritten.
+        Map<Dn, String> moved = new LinkedHashMap<>();
+        for (String name : named) {
+            long id = resolveQuietly(txn, name + "," + newRootNorm);
+            String newDn = id == ReadTxn.NOT_FOUND ? null : directory.dnOf(txn, id);
+            if (newDn != null) {
+                moved.put(directory.schemaNormalizer().dn(name + "," + oldRootNorm), newDn);
+            }
+        }
+        for (Map.Entry<Dn, String> m : moved.entrySet()) {
+            referencesMoved(txn, m.getKey(), directory.schemaNormalizer().dn(m.getValue()), modifier);
+        }
+        return moved.size();
+    }
+
+    /** The ID of the entry with this normalized DN; NOT_FOUND as well when it does not parse. */
+    private long resolveQuietly(ReadTxn txn, String normalizedDn) {
+        try {
+            return directory.resolve(txn, directory.schemaNormalizer().dn(normalizedDn));
+        } catch (RuntimeException notADn) {
+            return ReadTxn.NOT_FOUND;
         }
     }
 

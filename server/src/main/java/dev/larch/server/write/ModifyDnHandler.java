@@ -1,8 +1,6 @@
 package dev.larch.server.write;
 
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 
 import dev.larch.server.access.AccessControl;
@@ -31,10 +29,12 @@ import org.apache.directory.api.ldap.model.name.Rdn;
  * Modify DN (RFC 4511 section 4.9): renames an entry and, with newSuperior, moves it and its
  * whole subtree. The entry keeps its ID; descendants keep their IDs, DN-index records and stored
  * entries untouched, since entries store their RDN and their DN follows from the parent chain
- * ({@link Directory#move}). The descendants are still visited, read but not written ({@link
- * Directory#subtreeRenamed}), to tell persistent searches and the memberOf upkeep of their new DNs
- * and to rewrite references to them (referential integrity): a rename of an entry with N
- * descendants writes one entry plus the references to the N, and reads the N.
+ * ({@link Directory#move}). What depends on the descendants' DNs is found through the indexes of
+ * DN-valued attributes, not by reading the descendants: the references to them (referential
+ * integrity, {@link Integrity#referencesMovedBelow}) and the memberOf values naming them or naming
+ * groups among them ({@link Directory#subtreeRenamed}). A rename of an entry with N descendants, M
+ * of them referred to, writes one entry plus the entries referring to the M and reads the M; it
+ * reads the N only while a persistent search waits, to tell it of each.
  */
 public final class ModifyDnHandler {
     private final Integrity integrity;
@@ -116,20 +116,15 @@ public final class ModifyDnHandler {
             access.requireRenameTo(op.session(), txn, before, after);
             access.written(txn, before, after);
             Control postCopy = postRead.read(post, op.session(), txn, after);
-            List<Renaming> renamed = new ArrayList<>();
-            renamed.add(new Renaming(before.dn(), after.dn()));
-            Directory.Renamed descendants = (oldDn, descendantDn) -> renamed.add(new Renaming(oldDn, descendantDn));
-            // Descendants are read, not written; their DNs are collected only for references to them.
-            directory.subtreeRenamed(
-                    txn, id, before.dn(), after.dn(), integrity.keepsReferences() ? descendants : null);
+            // Descendants are neither written nor, unless someone needs each of them, read.
+            directory.subtreeRenamed(txn, id, before.dn(), after.dn());
+            integrity.referencesMoved(
+                    txn,
+                    directory.schemaNormalizer().dn(before.dn()),
+                    directory.schemaNormalizer().dn(after.dn()),
+                    modifier);
             // After every DN changed, so references held inside the moved subtree are found too.
-            for (Renaming names : renamed) {
-                integrity.referencesMoved(
-                        txn,
-                        directory.schemaNormalizer().dn(names.oldDn()),
-                        directory.schemaNormalizer().dn(names.newDn()),
-                        modifier);
-            }
+            integrity.referencesMovedBelow(txn, id, before.dn(), after.dn(), modifier);
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
             ReadEntryControl.attach(response, preCopy, postCopy);
@@ -176,7 +171,4 @@ public final class ModifyDnHandler {
         }
         return false;
     }
-
-    /** One entry's DN before and after a modify DN, user form. */
-    private record Renaming(String oldDn, String newDn) {}
 }

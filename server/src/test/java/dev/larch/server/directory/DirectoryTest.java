@@ -21,6 +21,7 @@ import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.SearchScope;
+import org.apache.directory.api.ldap.model.message.controls.ChangeType;
 import org.apache.directory.api.ldap.model.name.Dn;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -150,11 +151,10 @@ class DirectoryTest {
                 long groups = tree.directory.require(txn, tree.schemaNormalizer.dn("ou=Groups,dc=example,dc=com"));
                 StoredEntry stored = tree.directory.move(txn, before, groups, after);
                 assertEquals(moved, stored.dn());
-                List<String> told = new ArrayList<>();
-                assertEquals(20, tree.directory.subtreeRenamed(txn, unit, before.dn(), stored.dn(), (o, n) -> {
-                    told.add(o + " -> " + n);
-                }));
-                assertTrue(told.contains("uid=u0005,ou=Unit," + PEOPLE + " -> uid=u0005," + moved), told.toString());
+                assertEquals(
+                        0,
+                        tree.directory.subtreeRenamed(txn, unit, before.dn(), stored.dn()),
+                        "nobody needs the descendants one by one: none is read");
                 txn.commit();
             }
             try (ReadTxn txn = tree.store.read()) {
@@ -172,6 +172,52 @@ class DirectoryTest {
             assertEquals(
                     List.of("uid=u0007," + moved),
                     tree.search("dc=example,dc=com", SearchScope.SUBTREE, "(uid=u0007)"));
+        }
+    }
+
+    @Test
+    void aRenameTellsEachDescendantOnlyToAnObserverThatWantsRenamesOfDescendants(@TempDir Path dir) {
+        try (TestTree tree = new TestTree(dir).add(Ldif.BASE).add(Ldif.bulkUnit("ou=Unit," + PEOPLE, 20, i -> "d"))) {
+            List<String> told = new ArrayList<>();
+            boolean[] wanted = {false};
+            tree.directory.observe(new ChangeObserver() {
+                @Override
+                public void changed(WriteTxn txn, DirectoryChange change) {
+                    if (change.csn() == null) {
+                        told.add(change.previousDn() + " -> " + change.entry().dn());
+                    }
+                }
+
+                @Override
+                public boolean wants(DirectoryChange change) {
+                    return wanted[0] && change.type() == ChangeType.MODDN && change.csn() == null;
+                }
+
+                @Override
+                public void close() {}
+            });
+            assertEquals(0, renameUnit(tree, "ou=Unit," + PEOPLE, "ou=Moved," + PEOPLE));
+            assertEquals(List.of(), told);
+            wanted[0] = true;
+            assertEquals(20, renameUnit(tree, "ou=Moved," + PEOPLE, "ou=Again," + PEOPLE));
+            assertTrue(
+                    told.contains("uid=u0005,ou=Moved," + PEOPLE + " -> uid=u0005,ou=Again," + PEOPLE),
+                    told.toString());
+            assertEquals(20, tree.directory.renamedDescendantsRead());
+        }
+    }
+
+    /** Renames the unit at {@code from} to {@code to} under the same parent; the descendants read. */
+    private static long renameUnit(TestTree tree, String from, String to) {
+        try (WriteTxn txn = tree.store.write()) {
+            long unit = tree.directory.require(txn, tree.schemaNormalizer.dn(from));
+            StoredEntry before = tree.directory.load(txn, unit);
+            Entry after = tree.schemaNormalizer.toEntry(before);
+            after.setDn(tree.schemaNormalizer.dn(to));
+            StoredEntry stored = tree.directory.move(txn, before, before.parentId(), after);
+            long read = tree.directory.subtreeRenamed(txn, unit, before.dn(), stored.dn());
+            txn.commit();
+            return read;
         }
     }
 }

@@ -257,6 +257,17 @@ public final class PersistentSearches implements ChangeObserver {
         }
     }
 
+    /** Whether a waiting persistent search wants changes of this type and stamp (no store access). */
+    @Override
+    public boolean wants(DirectoryChange change) {
+        for (Subscriber subscriber : subscribers) {
+            if (!subscriber.isGone() && subscriber.view().wants(change)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * On the writer thread, inside the transaction: judges the change for every waiting search and
      * hands the notifications over once the transaction commits.
