@@ -329,6 +329,7 @@ final class ConfigLoader {
                 file,
                 s.size("logging.access-log-max-file-size"),
                 s.integer("logging.access-log-max-history"),
+                s.integer("logging.access-log-queue-lines"),
                 audit,
                 s.size("logging.audit-log-max-file-size"),
                 s.integer("logging.audit-log-max-history"));

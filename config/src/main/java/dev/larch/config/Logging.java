@@ -15,6 +15,8 @@ import java.util.Objects;
  *     for standard output
  * @param accessLogMaxFileSize bytes after which the access log file is rolled over; at least 1 KiB
  * @param accessLogMaxHistory how many days of rolled-over access log files are kept; at least 1
+ * @param accessLogQueueLines how many access lines wait at most for the access log's writer thread;
+ *     at least 16 (a thread that finds the queue full waits for room)
  * @param auditLogFile where the audit log (one LDIF change record per successful write: who, when,
  *     from where, the changes, passwords masked) goes; null for none
  * @param auditLogMaxFileSize bytes after which the audit log file is rolled over; at least 1 KiB
@@ -27,6 +29,7 @@ public record Logging(
         Path accessLogFile,
         long accessLogMaxFileSize,
         int accessLogMaxHistory,
+        int accessLogQueueLines,
         Path auditLogFile,
         long auditLogMaxFileSize,
         int auditLogMaxHistory) {
@@ -39,6 +42,8 @@ public record Logging(
     public static final String JSON = "json";
     /** The accepted access log formats. */
     public static final List<String> ACCESS_LOG_FORMATS = List.of(TEXT, JSON);
+    /** The smallest {@code logging.access-log-queue-lines}. */
+    public static final int MIN_ACCESS_LOG_QUEUE_LINES = 16;
 
     public Logging {
         Objects.requireNonNull(level, "level");
@@ -50,6 +55,9 @@ public record Logging(
         }
         if (accessLogMaxHistory < 1) {
             throw new IllegalArgumentException("accessLogMaxHistory must be at least 1");
+        }
+        if (accessLogQueueLines < MIN_ACCESS_LOG_QUEUE_LINES) {
+            throw new IllegalArgumentException("accessLogQueueLines must be at least " + MIN_ACCESS_LOG_QUEUE_LINES);
         }
         if (auditLogMaxFileSize < 1024) {
             throw new IllegalArgumentException("auditLogMaxFileSize must be at least 1024 bytes");

@@ -464,6 +464,19 @@ public final class SettingCatalog {
                             Days of rolled-over access log files kept (1..36500).""", integer("logging.access-log-max-history", "7", 1, 36_500)),
                     group(
                             """
+                            Access lines waiting at most for the access log's writer thread (16..1048576). A request's thread only
+                            puts its line into this queue; one thread writes the lines in batches to the file or standard output
+                            and flushes whenever it has caught up, so lines appear as soon as traffic lets it. When the queue is
+                            full, requests wait for the output (no line is lost) and the server log says so at WARN. Memory: about
+                            0.5 KiB a line (the default holds about 2 MiB; lines with values cut at 2048 characters, up to a few
+                            KiB each).""",
+                            integer(
+                                    "logging.access-log-queue-lines",
+                                    "4096",
+                                    Logging.MIN_ACCESS_LOG_QUEUE_LINES,
+                                    1 << 20)),
+                    group(
+                            """
                             The audit log: one LDIF change record per successful add, modify, delete, modify DN and password
                             change, headed by a comment naming when, who (the bound DN, and the proxied authorization
                             identity), from which address and connection; password values are written as ***. Separate from

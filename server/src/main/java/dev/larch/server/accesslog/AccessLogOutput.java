@@ -1,5 +1,6 @@
 package dev.larch.server.accesslog;
 
+import java.io.BufferedOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,7 +10,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
@@ -18,24 +19,29 @@ import dev.larch.config.Logging;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where the access lines go, set up on logback from the typed config at server start (logback.xml
- * sends every logger, the access log included, to standard output as text lines with a time and
- * level prefix; this class changes that only when the config asks):
+ * Where the access lines go, set up on logback from the typed config at server start. The access
+ * logger always gets an output of its own (logback.xml's standard output then carries the server log
+ * only), behind a {@link QueuedAppender}: the thread that logs a line hands it to a bounded queue of
+ * {@code logging.access-log-queue-lines} lines, and one writer thread formats and writes the lines in
+ * batches, flushing whenever the queue runs empty. Where they go:
  *
  * <ul>
- *   <li>text, no file: nothing changes;
- *   <li>json, no file: the access logger gets its own standard-output appender that writes the bare
- *       message, so each line is exactly one JSON object;
- *   <li>a file: the access logger writes there only, through logback's rolling appender, rolling over
- *       daily and at {@code logging.access-log-max-file-size}, gzipping rolled files and keeping
- *       {@code logging.access-log-max-history} days of them. Text lines keep their prefix there.
+ *   <li>no file: standard output, through a {@value #BUFFER_BYTES}-byte buffer; text lines keep
+ *       logback.xml's time and level prefix, JSON lines are the bare object;
+ *   <li>a file: there only, through logback's rolling appender ({@link OwnerOnlyRollingFileAppender},
+ *       buffered the same way), rolling over daily and at {@code logging.access-log-max-file-size},
+ *       gzipping rolled files and keeping {@code logging.access-log-max-history} days of them.
  * </ul>
  *
- * The audit log ({@code logging.audit-log-file}) gets its own rolling file the same way; without one
- * its logger has no appender and the server installs no {@link AuditLoggingHandler}.
+ * The output is set up even when {@code logging.access-log} is off at start, so that a reload that
+ * turns the log on ({@link AccessLogSwitch}) writes through it. The audit log ({@code
+ * logging.audit-log-file}) gets its own rolling file, written synchronously as before (one line per
+ * write operation, which the write itself far outweighs); without one its logger has no appender and
+ * the server installs no {@link AuditLoggingHandler}.
  *
- * {@link #close()} detaches and stops what {@link #install} attached (flushing and closing the files).
- * Not thread-safe; the server calls both from its start and close.
+ * {@link #close()} detaches and stops what {@link #install} attached: every line already queued is
+ * written and flushed, and the files are closed. Not thread-safe; the server calls both from its start
+ * and close.
  */
 public final class AccessLogOutput implements AutoCloseable {
     /** The pattern of logback.xml's standard output: text lines look the same in a file. */
@@ -43,8 +49,14 @@ public final class AccessLogOutput implements AutoCloseable {
 
     static final String JSON_PATTERN = "%msg%n";
 
+    /** The name of the appender the access logger gets. */
+    static final String ACCESS_APPENDER = "larch-access";
+
+    /** The access log's buffer: a system call carries up to this many bytes of lines. */
+    static final int BUFFER_BYTES = 64 * 1024;
+
     /** A logger and the appender this class gave it. */
-    private record Attached(Logger logger, OutputStreamAppender<ILoggingEvent> appender) {}
+    private record Attached(Logger logger, Appender<ILoggingEvent> appender) {}
 
     private final List<Attached> attached;
 
@@ -62,34 +74,41 @@ public final class AccessLogOutput implements AutoCloseable {
         List<Attached> attached = new ArrayList<>();
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         try {
-            if (logging.accessLog() && (logging.jsonAccessLog() || logging.accessLogFile() != null)) {
-                OutputStreamAppender<ILoggingEvent> appender = logging.accessLogFile() == null
-                        ? console(context)
-                        : rollingFile(
-                                context,
-                                "larch-access-file",
-                                logging.accessLogFile(),
-                                logging.accessLogMaxFileSize(),
-                                logging.accessLogMaxHistory());
-                attached.add(attach(
-                        context,
-                        AccessLoggingHandler.LOGGER_NAME,
-                        appender,
-                        logging.jsonAccessLog() ? JSON_PATTERN : TEXT_PATTERN,
-                        "access log file " + logging.accessLogFile() + " (logging.access-log-file)"));
-            }
+            OutputStreamAppender<ILoggingEvent> out = logging.accessLogFile() == null
+                    ? standardOutput(context)
+                    : rollingFile(
+                            context,
+                            "larch-access-file",
+                            logging.accessLogFile(),
+                            logging.accessLogMaxFileSize(),
+                            logging.accessLogMaxHistory());
+            // The writer thread flushes when it has caught up; a flush per line is what this avoids.
+            out.setImmediateFlush(false);
+            start(
+                    context,
+                    out,
+                    logging.jsonAccessLog() ? JSON_PATTERN : TEXT_PATTERN,
+                    logging.accessLogFile() == null
+                            ? "access log on standard output"
+                            : "access log file " + logging.accessLogFile() + " (logging.access-log-file)");
+            QueuedAppender queued = new QueuedAppender(out, logging.accessLogQueueLines());
+            queued.setContext(context);
+            queued.setName(ACCESS_APPENDER);
+            queued.start();
+            attached.add(attach(context, AccessLoggingHandler.LOGGER_NAME, queued));
             if (logging.auditLogFile() != null) {
-                attached.add(attach(
+                OutputStreamAppender<ILoggingEvent> audit = rollingFile(
                         context,
-                        AuditLoggingHandler.LOGGER_NAME,
-                        rollingFile(
-                                context,
-                                "larch-audit-file",
-                                logging.auditLogFile(),
-                                logging.auditLogMaxFileSize(),
-                                logging.auditLogMaxHistory()),
+                        "larch-audit-file",
+                        logging.auditLogFile(),
+                        logging.auditLogMaxFileSize(),
+                        logging.auditLogMaxHistory());
+                start(
+                        context,
+                        audit,
                         JSON_PATTERN,
-                        "audit log file " + logging.auditLogFile() + " (logging.audit-log-file)"));
+                        "audit log file " + logging.auditLogFile() + " (logging.audit-log-file)");
+                attached.add(attach(context, AuditLoggingHandler.LOGGER_NAME, audit));
             }
         } catch (IllegalStateException e) {
             new AccessLogOutput(attached).close();
@@ -98,12 +117,9 @@ public final class AccessLogOutput implements AutoCloseable {
         return new AccessLogOutput(List.copyOf(attached));
     }
 
-    private static Attached attach(
-            LoggerContext context,
-            String loggerName,
-            OutputStreamAppender<ILoggingEvent> appender,
-            String pattern,
-            String what) {
+    /** Gives {@code appender} its encoder and starts it. */
+    private static void start(
+            LoggerContext context, OutputStreamAppender<ILoggingEvent> appender, String pattern, String what) {
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
         encoder.setPattern(pattern);
@@ -115,6 +131,9 @@ public final class AccessLogOutput implements AutoCloseable {
             encoder.stop();
             throw new IllegalStateException("cannot write the " + what);
         }
+    }
+
+    private static Attached attach(LoggerContext context, String loggerName, Appender<ILoggingEvent> appender) {
         Logger logger = context.getLogger(loggerName);
         logger.addAppender(appender);
         // Only here: the root's text appender would write every line a second time.
@@ -122,20 +141,23 @@ public final class AccessLogOutput implements AutoCloseable {
         return new Attached(logger, appender);
     }
 
-    private static OutputStreamAppender<ILoggingEvent> console(LoggerContext context) {
-        ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
-        console.setContext(context);
-        console.setName("larch-access-stdout");
-        return console;
+    /** Standard output behind a buffer that only the access log's writer thread fills. */
+    private static OutputStreamAppender<ILoggingEvent> standardOutput(LoggerContext context) {
+        OutputStreamAppender<ILoggingEvent> appender = new OutputStreamAppender<>();
+        appender.setContext(context);
+        appender.setName("larch-access-stdout");
+        appender.setOutputStream(new BufferedOutputStream(new StandardOutput(System.out), BUFFER_BYTES));
+        return appender;
     }
 
-    private static OutputStreamAppender<ILoggingEvent> rollingFile(
+    private static RollingFileAppender<ILoggingEvent> rollingFile(
             LoggerContext context, String name, Path file, long maxFileSize, int maxHistory) {
         RollingFileAppender<ILoggingEvent> rolling = new OwnerOnlyRollingFileAppender<>();
         rolling.setContext(context);
         rolling.setName(name);
         String path = file.toAbsolutePath().toString();
         rolling.setFile(path);
+        rolling.setBufferSize(new FileSize(BUFFER_BYTES));
         SizeAndTimeBasedRollingPolicy<ILoggingEvent> policy = new SizeAndTimeBasedRollingPolicy<>();
         policy.setContext(context);
         policy.setParent(rolling);

@@ -3,6 +3,7 @@ package dev.larch.server.accesslog;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
@@ -105,6 +106,8 @@ class AccessLogFileIT {
             server.add(TestServer.BASE_LDIF);
             try (LDAPConnection c = server.admin()) {
                 c.search("dc=example,dc=com", SearchScope.BASE, "(objectClass=*)");
+                // Written by the access log's own thread: there once it has caught up.
+                Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> Files.size(file) > 0);
                 String first = Files.readAllLines(file).get(0);
                 assertTrue(
                         first.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO  access - conn=\\d+ open"
@@ -118,6 +121,8 @@ class AccessLogFileIT {
             }
         }
         assertTrue(Files.readString(file).contains(" SEARCH base=\"dc=example,dc=com\" scope=base"));
+        // The file a roll-over started is created owner-only as the first one was.
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
     }
 
     private static long rolled(Path file) throws Exception {
