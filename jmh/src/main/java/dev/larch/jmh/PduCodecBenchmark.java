@@ -1,5 +1,6 @@
 package dev.larch.jmh;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.larch.jmh.data.SampleEntries;
@@ -11,6 +12,9 @@ import dev.larch.server.net.LdapMessageDecoder;
 import dev.larch.server.net.LdapMessageEncoder;
 import dev.larch.server.net.ListenerOptions;
 import dev.larch.server.protocol.SelectedEntry;
+import dev.larch.server.search.AttributeSelection;
+import dev.larch.server.search.EntryScreen;
+import dev.larch.server.search.ResultEntries;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -57,6 +61,9 @@ public class PduCodecBenchmark {
     private LdapMessageEncoder encoder;
     private ByteBuf searchRequest;
     private SearchResultEntry entry;
+    private StoredEntry stored;
+    private ResultEntries results;
+    private AttributeSelection everyUserAttribute;
     private SearchResultDone done;
 
     @Setup(Level.Trial)
@@ -68,7 +75,10 @@ public class PduCodecBenchmark {
 
         byte[] request = Requests.encode(codec, Requests.exactMatch(2, "user012345"));
         searchRequest = Unpooled.directBuffer(request.length).writeBytes(request);
-        entry = resultEntry(3, SampleEntries.stored(new SchemaNormalizer(LarchSchema.standard())));
+        stored = SampleEntries.stored(new SchemaNormalizer(LarchSchema.standard()));
+        entry = resultEntry(3, stored);
+        results = new ResultEntries(null);
+        everyUserAttribute = AttributeSelection.of(List.of(), LarchSchema.standard());
         done = new SearchResultDoneImpl(3);
         done.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
 
@@ -92,6 +102,16 @@ public class PduCodecBenchmark {
     @Benchmark
     public int encodeSearchResultEntry() throws Exception {
         return encode(entry);
+    }
+
+    /**
+     * The same person as a search builds it ({@link ResultEntries#build}: every user attribute, an
+     * administrator's screen) and the encoder writes it from the stored values: the per-entry cost of
+     * a large or paged search between the stored entry and the socket.
+     */
+    @Benchmark
+    public int buildAndEncodeResultEntry() throws Exception {
+        return encode(results.build(3, stored, everyUserAttribute, false, EntryScreen.ALL, null));
     }
 
     /** A successful SearchResultDone to a pooled buffer, released after. */

@@ -1,5 +1,6 @@
 package dev.larch.server.auth;
 
+import java.util.List;
 import java.util.function.Consumer;
 
 import dev.larch.server.protocol.Operation;
@@ -49,6 +50,11 @@ public final class ActingOperation implements Operation {
     @Override
     public boolean send(Response response) {
         return original.send(response);
+    }
+
+    @Override
+    public boolean sendAll(List<? extends Response> responses) {
+        return original.sendAll(responses);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.larch.server.net;
 
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -92,6 +93,21 @@ final class ChannelOperation implements Operation {
             entriesSent++;
         }
         return connection.write(this, response);
+    }
+
+    @Override
+    @SuppressWarnings("NonAtomicVolatileUpdate") // only the event loop writes; other threads only read
+    public boolean sendAll(List<? extends Response> responses) {
+        assert executor().inEventLoop() : "sendAll() off the event loop";
+        if (abandoned || completed.get()) {
+            return false;
+        }
+        for (Response response : responses) {
+            if (response instanceof SearchResultEntry) {
+                entriesSent++;
+            }
+        }
+        return connection.writeAll(this, responses);
     }
 
     @Override

@@ -431,6 +431,21 @@ final class LdapDispatcher extends ChannelInboundHandlerAdapter {
         return ctx.channel().isWritable();
     }
 
+    /** Writes intermediate responses of {@code operation} and flushes once; returns whether more may follow now. */
+    boolean writeAll(ChannelOperation operation, List<? extends Response> responses) {
+        if (closing) {
+            return false;
+        }
+        for (Response response : responses) {
+            if (response.getMessageId() != operation.messageId()) {
+                response.setMessageId(operation.messageId());
+            }
+            ctx.write(response).addListener(onWriteFailure);
+        }
+        ctx.flush();
+        return ctx.channel().isWritable();
+    }
+
     void whenWritable(ChannelOperation operation, Runnable resume) {
         if (inFlight.isDraining() && !operation.isAbandoned()) {
             // The server is stopping: it does not wait for a client that does not read.

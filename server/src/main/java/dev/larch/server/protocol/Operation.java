@@ -1,5 +1,7 @@
 package dev.larch.server.protocol;
 
+import java.util.List;
+
 import io.netty.util.concurrent.EventExecutor;
 import org.apache.directory.api.ldap.model.message.Request;
 import org.apache.directory.api.ldap.model.message.Response;
@@ -28,6 +30,19 @@ public interface Operation {
      * should stop producing and resume from {@link #onWritable}.
      */
     boolean send(Response response);
+
+    /**
+     * Queues several intermediate responses, in order, and flushes once after the last: what a search
+     * produced in one go leaves in as few writes as the socket takes. Returns what {@link #send}
+     * would return after the last.
+     */
+    default boolean sendAll(List<? extends Response> responses) {
+        boolean writable = isWritable();
+        for (Response response : responses) {
+            writable = send(response);
+        }
+        return writable;
+    }
 
     /** Whether the connection can take more output without growing its buffer past the mark. */
     boolean isWritable();

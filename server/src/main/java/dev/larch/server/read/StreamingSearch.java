@@ -52,8 +52,13 @@ final class StreamingSearch {
     /** Entries one event-loop batch sends; a search with more candidates {@linkplain #mayRunLong may run long}. */
     static final int BATCH = 256;
 
-    /** Most responses one worker slice builds before handing them to the event loop. */
-    private static final int WORKER_SLICE_ENTRIES = 64;
+    /**
+     * Most responses one worker slice builds before handing them to the event loop, which writes them
+     * together: each hand-over wakes the event loop and the next slice's worker, so a slice carries
+     * what the outbound buffer takes before the channel turns unwritable (about 256 entries of a
+     * kilobyte), not one write's worth.
+     */
+    private static final int WORKER_SLICE_ENTRIES = 256;
 
     /** Longest one worker slice runs before handing over, so abandon and back-pressure act soon. */
     private static final long WORKER_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
@@ -345,10 +350,8 @@ final class StreamingSearch {
 
     /** On the event loop: sends one worker slice's responses, then ends, pauses or goes on. */
     private void deliver(Slice slice) {
-        boolean writable = true;
-        for (Response response : slice.responses()) {
-            writable = op.send(response);
-        }
+        // One flush for the slice: its entries leave together, in as few writes as the socket takes.
+        boolean writable = op.sendAll(slice.responses());
         if (slice.failure() != null) {
             fail(slice.failure());
         } else if (slice.end() != null) {

@@ -19,6 +19,7 @@ import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchResultReference;
 import com.unboundid.ldap.sdk.SearchScope;
+import com.unboundid.ldap.sdk.controls.SimplePagedResultsControl;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestServer;
@@ -126,6 +127,14 @@ class PausedSearchIT {
 
     /** Starts a one-level search of the bulk unit on a new connection whose reader stalls on the first entry. */
     private static Stalled stall(int requestTimeLimit) throws Exception {
+        return stall(requestTimeLimit, false);
+    }
+
+    /**
+     * As {@link #stall(int)}; {@code paged}: as one page of a paged search (RFC 2696) as large as the
+     * unit, whose entries the server must not buffer whole either.
+     */
+    private static Stalled stall(int requestTimeLimit, boolean paged) throws Exception {
         LDAPConnectionOptions options = new LDAPConnectionOptions();
         options.setResponseTimeoutMillis(30_000);
         LDAPConnection c =
@@ -135,6 +144,9 @@ class PausedSearchIT {
         SearchRequest r = new SearchRequest(
                 listener, BULK, SearchScope.ONE, "(&(objectClass=inetOrgPerson)(!(cn=" + marker + ")))");
         r.setTimeLimitSeconds(requestTimeLimit);
+        if (paged) {
+            r.addControl(new SimplePagedResultsControl(ENTRIES));
+        }
         c.asyncSearch(r);
         assertTrue(listener.first.await(20, TimeUnit.SECONDS), "no first entry");
         return new Stalled(c, listener, marker);
@@ -161,6 +173,22 @@ class PausedSearchIT {
             assertTrue(
                     result.getDiagnosticMessage().contains("limits.paused-search-seconds"),
                     result.getDiagnosticMessage());
+        }
+    }
+
+    @Test
+    void aPageWhoseClientStopsReadingPausesAndEndsAtThePauseBoundRatherThanBeingBufferedWhole() throws Exception {
+        // 2000 entries of 4 KB in one page: 8 MB, far more than the socket buffers and the high-water mark.
+        try (Stalled stalled = stall(0, true)) {
+            String line = stalled.awaitEndLogged(Duration.ofSeconds(PAUSE_SECONDS + 10));
+            assertTrue(line.contains("result=3"), line);
+            assertFalse(stalled.listener().done.isDone(), "the client was still not reading");
+            SearchResult result = stalled.releaseAndAwait();
+            assertEquals(ResultCode.TIME_LIMIT_EXCEEDED, result.getResultCode());
+            assertTrue(
+                    result.getDiagnosticMessage().contains("limits.paused-search-seconds"),
+                    result.getDiagnosticMessage());
+            assertTrue(result.getEntryCount() < ENTRIES, "entries before the end: " + result.getEntryCount());
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.larch.server.read.psearch;
 
+import java.util.List;
+
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.Session;
 import io.netty.util.concurrent.EventExecutor;
@@ -59,6 +61,11 @@ final class InitialPhase implements Operation {
     @Override
     public boolean send(Response response) {
         return op.send(response);
+    }
+
+    @Override
+    public boolean sendAll(List<? extends Response> responses) {
+        return op.sendAll(responses);
     }
 
     @Override
