@@ -36,6 +36,7 @@ final class SortedRuns implements AutoCloseable {
     private final List<List<Path>> runs = new ArrayList<>();
     private final long memoryBound;
     private final Path tempParent;
+    private final String tempPrefix;
     private Path tempDir;
     private long held;
     /** The most scratch memory sorting one of the buffers would take now. */
@@ -49,6 +50,12 @@ final class SortedRuns implements AutoCloseable {
      * @param tempParent where the run files' directory is created, when one is needed
      */
     SortedRuns(int indexes, long memoryBound, Path tempParent) {
+        this(indexes, memoryBound, tempParent, "import-runs-");
+    }
+
+    /** @param tempPrefix how the run files' directory's name begins, to tell whose it is */
+    SortedRuns(int indexes, long memoryBound, Path tempParent, String tempPrefix) {
+        this.tempPrefix = tempPrefix;
         this.buffers = new KeyIdRecords[indexes];
         for (int i = 0; i < indexes; i++) {
             buffers[i] = new KeyIdRecords();
@@ -93,6 +100,20 @@ final class SortedRuns implements AutoCloseable {
      * @return how many records the sink received
      */
     long merge(int index, MergedRuns.Sink sink) throws IOException {
+        long n;
+        try (MergedRuns merged = new MergedRuns(sorted(index))) {
+            n = merged.drainTo(sink);
+        }
+        release(index);
+        return n;
+    }
+
+    /**
+     * Index {@code index}'s records as sorted sources, its run files and its sorted buffer, to be
+     * merged (with other instances' sources too); closing them is the caller's, and {@link
+     * #release} then frees what they read.
+     */
+    List<KeyIdCursor> sorted(int index) throws IOException {
         KeyIdRecords buffer = buffers[index];
         buffer.sort();
         List<KeyIdCursor> sources = new ArrayList<>();
@@ -107,10 +128,12 @@ final class SortedRuns implements AutoCloseable {
             }
             throw e;
         }
-        long n;
-        try (MergedRuns merged = new MergedRuns(sources)) {
-            n = merged.drainTo(sink);
-        }
+        return sources;
+    }
+
+    /** Frees index {@code index}'s memory and deletes its run files, once its sources are closed. */
+    void release(int index) throws IOException {
+        KeyIdRecords buffer = buffers[index];
         held -= buffer.bytes();
         buffer.clear();
         held += buffer.bytes();
@@ -118,7 +141,6 @@ final class SortedRuns implements AutoCloseable {
             Files.deleteIfExists(run);
         }
         runs.get(index).clear();
-        return n;
     }
 
     /**
@@ -148,7 +170,7 @@ final class SortedRuns implements AutoCloseable {
 
     private void spill() throws IOException {
         if (tempDir == null) {
-            tempDir = Files.createTempDirectory(tempParent, "import-runs-");
+            tempDir = Files.createTempDirectory(tempParent, tempPrefix);
         }
         held = 0;
         scratch = 0;

@@ -32,7 +32,12 @@ final class VerifyCommand implements Callable<Integer> {
         var schema = LarchSchema.load(config.schemaFiles());
         long start = System.nanoTime();
         try (StoredDirectory open = StoredDirectory.openReadOnly(config, schema, false)) {
-            VerifyReport report = new StoreVerifier(open.directory(), System.err).verify();
+            VerifyReport report = new StoreVerifier(
+                            open.directory(),
+                            System.err,
+                            config.storage().importSortMemoryBytes(),
+                            Runtime.getRuntime().availableProcessors())
+                    .verify();
             report.listed().forEach(problem -> System.out.println("disagrees: " + problem));
             if (report.problems() > report.listed().size()) {
                 System.out.printf(

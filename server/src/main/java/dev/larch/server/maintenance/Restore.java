@@ -75,7 +75,12 @@ public final class Restore {
             if (copy.store().usedBytes() > size) {
                 throw new MaintenanceException(data + " is shorter than its pages: truncated");
             }
-            VerifyReport report = new StoreVerifier(copy.directory(), progress).verify();
+            VerifyReport report = new StoreVerifier(
+                            copy.directory(),
+                            progress,
+                            config.storage().importSortMemoryBytes(),
+                            Runtime.getRuntime().availableProcessors())
+                    .verify();
             if (report.entries() != manifest.entries()) {
                 throw new MaintenanceException(
                         "the backup holds " + report.entries() + " entries; its manifest says " + manifest.entries());

@@ -22,7 +22,7 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
  * UUIDs are tallied as the entries go by ({@link UuidTally}, 16 bytes an entry); only when some are
  * shared are the entries walked a second time to name their holders.
  *
- * <p>Not thread-safe: one per verification.
+ * <p>Not thread-safe: one per thread of a verification, added into one ({@link #addAll}) before {@link #sharedUuids}.
  */
 final class StampCheck {
     static final String ENTRY_UUID_OID = StoredStamps.ENTRY_UUID_OID;
@@ -48,6 +48,11 @@ final class StampCheck {
                 report.problem(name(entry) + " has an entryCSN that does not parse: " + e.getMessage());
             }
         }
+    }
+
+    /** Takes in the UUIDs another thread's check tallied, so shared ones are found across both. */
+    void addAll(StampCheck other) {
+        uuids.addAll(other.uuids);
     }
 
     /** After every entry went through {@link #entry}: names the entries that share an entryUUID. */

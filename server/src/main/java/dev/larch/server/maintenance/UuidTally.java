@@ -11,7 +11,7 @@ import java.util.List;
  * take 16 MB (up to 48 MB for a moment while the array doubles). The pairs are sorted in place,
  * then equal neighbours are duplicates.
  *
- * <p>Not thread-safe: filled by one verifier, then asked once.
+ * <p>Not thread-safe: filled by one thread (the tallies of several are then added into one), then asked once.
  */
 final class UuidTally {
     /** Below this many pairs a range is sorted by insertion. */
@@ -29,6 +29,15 @@ final class UuidTally {
         pairs[2 * size] = b.getLong();
         pairs[2 * size + 1] = b.getLong();
         size++;
+    }
+
+    /** Adds every UUID {@code other} holds (another thread's tally of other entries). */
+    void addAll(UuidTally other) {
+        if (2L * (size + other.size) > pairs.length) {
+            pairs = Arrays.copyOf(pairs, Math.max(pairs.length * 2, 2 * (size + other.size)));
+        }
+        System.arraycopy(other.pairs, 0, pairs, 2 * size, 2 * other.size);
+        size += other.size;
     }
 
     /**

@@ -7,7 +7,8 @@ import java.util.List;
  * What {@link StoreVerifier} found: how much it checked and each disagreement, the first {@link
  * #LISTED} in words and the rest counted, so a badly broken store cannot fill memory.
  *
- * <p>Not thread-safe: filled by one verifier, then read.
+ * <p>Not thread-safe: filled by one thread, then read; the reports of a verifier's threads are
+ * added into one ({@link #addAll}).
  */
 public final class VerifyReport {
     /** Disagreements described one by one; past this they are only counted. */
@@ -24,6 +25,24 @@ public final class VerifyReport {
         if (listed.size() < LISTED) {
             listed.add(what);
         }
+    }
+
+    /** Whether a problem reported now would be described, not only counted (naming it may cost a read). */
+    boolean listing() {
+        return listed.size() < LISTED;
+    }
+
+    /** Adds what {@code other} found: its problems after this one's, up to {@link #LISTED} described. */
+    void addAll(VerifyReport other) {
+        for (String what : other.listed) {
+            if (listed.size() < LISTED) {
+                listed.add(what);
+            }
+        }
+        problems += other.problems;
+        entries += other.entries;
+        indexRecords += other.indexRecords;
+        changes += other.changes;
     }
 
     void entryChecked() {

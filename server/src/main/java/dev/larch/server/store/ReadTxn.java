@@ -267,6 +267,19 @@ public class ReadTxn implements AutoCloseable {
         store.indexes().get(attributeOid, kind).forEach(this, visitor);
     }
 
+    /** A walk of every record of {@code index} in key order, then ID order; close it before this transaction. */
+    public IndexRecordCursor indexRecords(IndexRef index) {
+        return new IndexRecordCursor(store.indexes().get(index).tree().range(txn, KeyRange.all()));
+    }
+
+    /**
+     * The ID of the snapshot this transaction reads: two read transactions with the same ID see the
+     * same state of the store (no write committed between their starts).
+     */
+    public long snapshotId() {
+        return txn.getId();
+    }
+
     /** Visits every record of the DN index in key order. */
     public void forEachDnRecord(RecordVisitor visitor) {
         store.dn().forEach(this, visitor);

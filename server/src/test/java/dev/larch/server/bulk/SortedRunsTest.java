@@ -200,6 +200,57 @@ class SortedRunsTest {
         }
     }
 
+    /**
+     * Run files are read and written a 64 KB buffer at a time: records straddle the buffers' ends,
+     * and a key near the 64 KB limit does not fit one at all.
+     */
+    @Test
+    void recordsAcrossAndBeyondTheFileBufferComeBackWhole() throws Exception {
+        Random random = new Random(7);
+        List<Rec> added = new ArrayList<>();
+        try (SortedRuns runs = new SortedRuns(1, 64 << 10, dir)) {
+            for (long id = 1; id <= 3_000; id++) {
+                int length = id % 500 == 0 ? KeyIdRecords.MAX_KEY_BYTES - random.nextInt(3) : 1 + random.nextInt(300);
+                byte[] key = new byte[length];
+                random.nextBytes(key);
+                runs.add(0, key, id);
+                added.add(new Rec(key, id, false));
+            }
+            assertTrue(runs.spills() > 3, "the bound must have forced spills: " + runs.spills());
+            assertEquals(expected(added), drain(runs, 0));
+        }
+    }
+
+    /** The parts several threads filled merge into one order per index, each pair once. */
+    @Test
+    void partsFilledApartDrainAsOneOrderPerIndex() throws Exception {
+        Random random = new Random(11);
+        List<List<Rec>> added = List.of(new ArrayList<>(), new ArrayList<>());
+        try (SortedIndexRecords first = new SortedIndexRecords(2, 64 << 10, dir, "test-runs-");
+                SortedIndexRecords second = new SortedIndexRecords(2, 64 << 10, dir, "test-runs-")) {
+            for (long id = 1; id <= 20_000; id++) {
+                int index = random.nextInt(2);
+                byte[] key = new byte[] {(byte) random.nextInt(8), (byte) random.nextInt(256)};
+                (id <= 10_000 ? first : second).add(index, key, id);
+                added.get(index).add(new Rec(key, id, false));
+            }
+            first.add(0, new byte[] {1, 2}, 5); // the same pair in both parts comes out once
+            second.add(0, new byte[] {1, 2}, 5);
+            added.get(0).add(new Rec(new byte[] {1, 2}, 5, false));
+            assertTrue(first.spills() > 1 && second.spills() > 1, "both parts must have spilled");
+            for (int i = 0; i < 2; i++) {
+                List<Rec> out = new ArrayList<>();
+                SortedIndexRecords.drain(
+                        List.of(first, second),
+                        i,
+                        (key, length, id) -> out.add(new Rec(Arrays.copyOf(key, length), id, false)));
+                List<Rec> want = new ArrayList<>();
+                expected(added.get(i)).forEach(r -> want.add(new Rec(r.key(), r.id(), false)));
+                assertEquals(want, out, "index " + i);
+            }
+        }
+    }
+
     @Test
     void closeRemovesTheRunFilesAndTheirDirectory() throws Exception {
         Path tempDir;

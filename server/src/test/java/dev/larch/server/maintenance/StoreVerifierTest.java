@@ -56,10 +56,15 @@ class StoreVerifierTest {
                         + "\nobjectClass: inetOrgPerson\nuid: verified\ncn: Vera Fied\nsn: Fied\n");
     }
 
+    /** Two threads, whatever the machine has: each check runs with the entries split between them. */
     private VerifyReport verify() throws Exception {
+        return verify(0, 2);
+    }
+
+    private VerifyReport verify(long sortMemoryBytes, int threads) throws Exception {
         try (StoredDirectory open =
                 StoredDirectory.openReadOnly(config, LarchSchema.load(config.schemaFiles()), false)) {
-            return new StoreVerifier(open.directory(), null).verify();
+            return new StoreVerifier(open.directory(), null, sortMemoryBytes, threads).verify();
         }
     }
 
@@ -126,6 +131,83 @@ class StoreVerifierTest {
         tamper((txn, directory, person) ->
                 txn.indexAdd(SN_EQUALITY.attributeOid(), SN_EQUALITY.kind(), "nobody".getBytes(UTF_8), person.id()));
         assertFinds(verify(), "that none of its values gives");
+    }
+
+    @Test
+    void aSoundStoreIsCleanOnOneThread() throws Exception {
+        VerifyReport report = verify(0, 1);
+        assertTrue(report.clean(), report.listed().toString());
+        assertEquals(4, report.entries());
+    }
+
+    /**
+     * A key moved to another entry's ID: the index holds as many records as the entries give it, so
+     * a count cannot tell, and a lookup of each expected record finds only the missing half. The
+     * walk of the index against the expected records names both.
+     */
+    @Test
+    void aKeyUnderTheWrongIdIsNamedAsMissingForOneEntryAndExtraForTheOther() throws Exception {
+        long[] ids = new long[2];
+        tamper((txn, directory, person) -> {
+            ids[0] = person.id();
+            ids[1] = person.parentId();
+            for (IndexKeys.Key key : directory.indexes().keysOf(person, SN_EQUALITY)) {
+                txn.indexDelete(SN_EQUALITY.attributeOid(), SN_EQUALITY.kind(), key.bytes(), person.id());
+                txn.indexAdd(SN_EQUALITY.attributeOid(), SN_EQUALITY.kind(), key.bytes(), person.parentId());
+            }
+        });
+        VerifyReport report = verify();
+        assertFinds(report, "the equality index of 2.5.4.4 lacks a key of entry " + ids[0] + " (" + PERSON + ")");
+        assertFinds(
+                report,
+                "the equality index of 2.5.4.4 holds a key for entry " + ids[1] + " (ou=people," + TestServer.SUFFIX
+                        + ") that none of its values gives");
+        assertEquals(2, report.problems(), report.listed().toString());
+    }
+
+    /**
+     * More expected records than the sort memory holds: they are spilled to sorted runs by both
+     * threads and merged, and the comparison still finds the store clean, then a missing and an
+     * extra record.
+     */
+    @Test
+    void expectedRecordsBeyondTheSortMemoryAreComparedFromSortedRuns() throws Exception {
+        config = TestServer.config(dir.resolve("larger"));
+        StringBuilder ldif = new StringBuilder(TestServer.BASE_LDIF);
+        for (int i = 0; i < 3000; i++) {
+            ldif.append("\ndn: uid=user")
+                    .append(i)
+                    .append(",ou=people,")
+                    .append(TestServer.SUFFIX)
+                    .append("\nobjectClass: inetOrgPerson\nuid: user")
+                    .append(i)
+                    .append("\ncn: Person Number ")
+                    .append(i)
+                    .append("\nsn: Number")
+                    .append(i)
+                    .append("\nmail: user")
+                    .append(i)
+                    .append("@example.com\n");
+        }
+        ldif.append("\ndn: ")
+                .append(PERSON)
+                .append("\nobjectClass: inetOrgPerson\nuid: verified\ncn: Vera Fied\nsn: Fied\n");
+        TestServer.importOffline(config, ldif.toString());
+        long oneMiB = 1L << 20; // the least the verifier takes; the expected records here need several
+        VerifyReport sound = verify(oneMiB, 2);
+        assertTrue(sound.clean(), sound.listed().toString());
+        assertEquals(3004, sound.entries());
+        assertTrue(sound.indexRecords() > 3000 * 30, "index records " + sound.indexRecords());
+        tamper((txn, directory, person) -> {
+            for (IndexKeys.Key key : directory.indexes().keysOf(person, SN_EQUALITY)) {
+                txn.indexDelete(SN_EQUALITY.attributeOid(), SN_EQUALITY.kind(), key.bytes(), person.id());
+            }
+            txn.indexAdd(SN_EQUALITY.attributeOid(), SN_EQUALITY.kind(), "nobody".getBytes(UTF_8), person.id());
+        });
+        VerifyReport broken = verify(oneMiB, 2);
+        assertFinds(broken, "lacks a key of entry");
+        assertFinds(broken, "that none of its values gives");
+        assertEquals(2, broken.problems(), broken.listed().toString());
     }
 
     @Test
