@@ -15,6 +15,9 @@
 #   WORKER_THREADS  limits.worker-threads (0, the default: one per core).
 #   SIZE_LIMIT      most entries one search returns (500, the default of both servers; 0 = unlimited).
 #   ADMIN_PASSWORD  cn=admin's password (secret, as the slapd yardstick's rootpw).
+#   LOAD_ONLY       1: import DATA and stop there, the server not started (import-side-by-side.sh times
+#                   imports this way); DIR/load-time.txt gets the import's "wall-s user-s system-s
+#                   max-RSS-KiB".
 #   KEEP_DATA       1: start on the store an earlier run imported into DIR, if there is one, instead of
 #                   importing DATA again (to switch LOGGING without a reload; the store keeps the
 #                   changes of the write mixes run against it, and settings.txt says it was kept).
@@ -55,16 +58,19 @@ rm -f "$dir/larch-access.log"*
 # every setting as the server will read it, written while the import runs
 "$here/larch" config check --config "$dir/larch.conf" > "$dir/effective.conf" 2>&1 & check=$!
 entries=$(grep -c '^dn:' "$ldif")
+# the check's JVM would take CPU from a timed import
+[ "${LOAD_ONLY:-0}" != 1 ] || wait "$check" || { cat "$dir/effective.conf" >&2; exit 1; }
 if [ "${KEEP_DATA:-0}" = 1 ] && [ -s "$dir/data/data.mdb" ]; then
   loaded="kept from an earlier import into $dir/data: it holds the changes of the writes run since"
 else
   rm -rf "$dir/data"
-  begin=$(date +%s.%N)
-  "$here/larch" import --config "$dir/larch.conf" --data "$dir/data" "$ldif" > "$dir/import.log" 2>&1 \
+  /usr/bin/time -o "$dir/load-time.txt" -f '%e %U %S %M' \
+    "$here/larch" import --config "$dir/larch.conf" --data "$dir/data" "$ldif" > "$dir/import.log" 2>&1 \
     || { cat "$dir/import.log" >&2; exit 1; }
-  echo "larch import: $entries entries in $(echo "$(date +%s.%N) - $begin" | bc) s; $(du -sh "$dir/data" | cut -f1) on disk" >&2
+  echo "larch import: $entries entries in $(cut -d' ' -f1 "$dir/load-time.txt") s; $(du -sh "$dir/data" | cut -f1) on disk" >&2
   loaded="loaded by ./larch import"
 fi
+[ "${LOAD_ONLY:-0}" != 1 ] || exit 0
 wait "$check" || { cat "$dir/effective.conf" >&2; exit 1; }
 
 start_command=("$here/larch" serve --config "$dir/larch.conf" --data "$dir/data" --port "$port")

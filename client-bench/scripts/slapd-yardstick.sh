@@ -20,6 +20,8 @@
 #               SWEEP_CLIENT_THREADS 4, SWEEP_WARMUP 5 s, SWEEP_DURATION 10 s each) and keeps slapd's
 #               best (DIR/sweep.txt has each count's figures).
 #   SIZE_LIMIT  most entries one search returns (500, the default of both servers; 0 = unlimited).
+#   LOAD_ONLY   1: load DATA and stop there, slapd not started (import-side-by-side.sh times loads
+#               this way); DIR/load-time.txt gets slapadd's "wall-s user-s system-s max-RSS-KiB".
 #   KEEP_DATA   1: start on the store an earlier run loaded into DIR, if there is one, instead of
 #               loading DATA again (to switch LOGGING or THREADS without a reload; the store keeps
 #               the changes of the write mixes run against it, and settings.txt says it was kept).
@@ -63,6 +65,8 @@ pidfile $dir/slapd.pid
 # LOGGING=$logging: nothing goes to syslog; with file, -d stats writes the stats lines to the log file
 loglevel 0
 threads $1
+# slapadd -q indexes with this many threads (slapd.conf(5): no more than the CPUs; the default is 1)
+tool-threads $(nproc)
 sizelimit $([ "$size_limit" = 0 ] && echo unlimited || echo "$size_limit")
 database mdb
 suffix "dc=example,dc=com"
@@ -106,12 +110,13 @@ if [ "${KEEP_DATA:-0}" = 1 ] && [ -s "$dir/db/data.mdb" ]; then
   loaded="kept from an earlier load into $dir/db: it holds the changes of the writes run since"
 else
   rm -rf "$dir/db"; mkdir -p "$dir/db"
-  begin=$(date +%s.%N)
-  /usr/sbin/slapadd -q -f "$dir/slapd.conf" -l "$ldif" > "$dir/slapadd.log" 2>&1 \
+  /usr/bin/time -o "$dir/load-time.txt" -f '%e %U %S %M' \
+    /usr/sbin/slapadd -q -f "$dir/slapd.conf" -l "$ldif" > "$dir/slapadd.log" 2>&1 \
     || { cat "$dir/slapadd.log" >&2; exit 1; }
-  echo "slapadd: $entries entries in $(echo "$(date +%s.%N) - $begin" | bc) s; $(du -sh "$dir/db" | cut -f1) on disk" >&2
+  echo "slapadd: $entries entries in $(cut -d' ' -f1 "$dir/load-time.txt") s; $(du -sh "$dir/db" | cut -f1) on disk" >&2
   loaded="loaded by slapadd -q"
 fi
+[ "${LOAD_ONLY:-0}" != 1 ] || exit 0
 
 chosen="set by THREADS"
 if [ "$threads" = sweep ]; then

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,6 +43,11 @@ class SideBySideScriptIT {
             .normalize();
     private static final Path CROSSCHECK = SCRIPT.resolveSibling("unboundid-crosscheck.sh");
     private static final Path CORE_SCALING = SCRIPT.resolveSibling("core-scaling.sh");
+    private static final Path IMPORTS = SCRIPT.resolveSibling("import-side-by-side.sh");
+    /** "larch  wall   28.6 s  user   10.4 s  sys    0.9 s  peak RSS  1423 MiB  on disk    79 MiB" */
+    private static final Pattern LOAD_SUMMARY = Pattern.compile(
+            "^(slapd|larch) +wall +([0-9.]+) s +user +([0-9.]+) s +sys +([0-9.]+) s +peak RSS +(\\d+) MiB"
+                    + " +on disk +(\\d+) MiB$");
     /** "cores   1  one     123.4 ops/s     123.4 per core | two ... | two/one 1.02" */
     private static final Pattern SCALING = Pattern.compile(
             "^cores +(\\d+) +one +([0-9.]+) ops/s +([0-9.]+) per core \\| two +([0-9.]+) ops/s +([0-9.]+) per core"
@@ -210,6 +216,56 @@ class SideBySideScriptIT {
                         .contains("servers pinned to CPUs 0, the harness to CPUs "),
                 "placement recorded");
         assertEquals(before, allowedCpus(), "the servers' own CPUs back after the runs");
+    }
+
+    @Test
+    void bothLoadersRunAlternatelyIntoEmptyStoresAndAreTimed() throws Exception {
+        RequiredTool.check(SlapdServer.installed(), "slapd (slappasswd)", "apt-get install -y slapd");
+        Path out = dir.resolve("imports");
+        Map<String, String> env = environment();
+        env.put("ROUNDS", "2");
+        ProcessResult r = ProcessResult.run(
+                List.of(IMPORTS.toString(), ldif.toString(), out.toString()), env, null, SCRIPT_TIMEOUT);
+        assertEquals(0, r.exitCode(), r.describe());
+        List<String[]> loads = Files.readAllLines(out.resolve("loads.txt")).stream()
+                .map(l -> l.split(" "))
+                .toList();
+        assertEquals(
+                List.of("slapd 1", "larch 1", "slapd 2", "larch 2"),
+                loads.stream().map(l -> l[0] + " " + l[1]).toList());
+        List<String> summary = Files.readAllLines(out.resolve("summary.txt"));
+        assertEquals(4, summary.size(), summary.toString());
+        for (String line : summary.subList(1, 3)) {
+            Matcher m = LOAD_SUMMARY.matcher(line);
+            assertTrue(m.matches(), line);
+            assertTrue(Integer.parseInt(m.group(5)) > 0, line);
+        }
+        // of two rounds, the median is the mean of the two loads' wall-clock seconds
+        Map<String, Double> wall = new HashMap<>();
+        loads.forEach(l -> wall.merge(l[0], Double.parseDouble(l[2]) / 2, Double::sum));
+        assertTrue(summary.get(3).startsWith("larch / slapadd wall-clock: "), summary.get(3));
+        assertEquals(
+                wall.get("larch") / wall.get("slapd"),
+                Double.parseDouble(summary.get(3).substring(summary.get(3).lastIndexOf(' ') + 1)),
+                0.006,
+                summary.get(3));
+        // every entry of the LDIF went into each store: Larch's import and slapcat count them
+        long entries = Files.readAllLines(ldif).stream()
+                .filter(l -> l.startsWith("dn:"))
+                .count();
+        assertTrue(
+                Files.readString(out.resolve("larch/import.log"))
+                        .contains("Imported " + String.format(Locale.ROOT, "%,d", entries) + " entries"),
+                "larch import log");
+        ProcessResult slapcat = ProcessResult.run(
+                List.of("/usr/sbin/slapcat", "-f", out.resolve("slapd.conf").toString()),
+                Map.of(),
+                null,
+                SCRIPT_TIMEOUT);
+        assertEquals(0, slapcat.exitCode(), slapcat.describe());
+        assertEquals(
+                entries, slapcat.out().lines().filter(l -> l.startsWith("dn:")).count());
+        assertTrue(Files.readString(out.resolve("slapd.conf")).contains("tool-threads "), "slapadd's threads");
     }
 
     /** This JVM's CPUs, both servers' (every thread's affinity is the same unless a script changed it). */
