@@ -11,6 +11,7 @@
 # Environment:
 #   LOGGING         off (default): logging.access-log = false, nothing logged per operation. file: the
 #                   access log (one line per completed operation) written to DIR/larch-access.log.
+#                   stdout: the access log on standard output, a fresh install's default (DIR/larch.out).
 #   IO_THREADS      listen.io-threads (0, the default: one per core).
 #   WORKER_THREADS  limits.worker-threads (0, the default: one per core).
 #   SIZE_LIMIT      most entries one search returns (500, the default of both servers; 0 = unlimited).
@@ -32,7 +33,7 @@ logging=${LOGGING:-off}; size_limit=${SIZE_LIMIT:-500}
 io_threads=${IO_THREADS:-0}; worker_threads=${WORKER_THREADS:-0}
 [ -r "$2" ] || { echo "cannot read $2" >&2; exit 2; }
 [[ "$port" =~ ^[0-9]+$ ]] || { echo "PORT must be a number: $port" >&2; exit 2; }
-case $logging in off | file) ;; *) echo "LOGGING must be off or file: $logging" >&2; exit 2 ;; esac
+case $logging in off | file | stdout) ;; *) echo "LOGGING must be off, file or stdout: $logging" >&2; exit 2 ;; esac
 for n in "$size_limit" "$io_threads" "$worker_threads"; do
   [[ "$n" =~ ^[0-9]+$ ]] || { echo "SIZE_LIMIT, IO_THREADS and WORKER_THREADS must be numbers: $n" >&2; exit 2; }
 done
@@ -43,6 +44,8 @@ rm -f "$dir/larch-access.log"*
   echo "# written by client-bench/scripts/larch-yardstick.sh (LOGGING=$logging); the rest are defaults"
   if [ "$logging" = off ]; then
     echo "logging.access-log = false"
+  elif [ "$logging" = stdout ]; then
+    echo "logging.access-log = true"
   else
     echo "logging.access-log = true"
     echo "logging.access-log-file = $dir/larch-access.log"
@@ -94,8 +97,12 @@ per_core() { [ "$1" = 0 ] && echo "$cores (0: one per core)" || echo "$1"; }
   echo "recorded: $(date -u +%FT%TZ)"
   echo "machine: $cores cores, $(uname -sr)"
   echo "data: $ldif ($entries entries, $loaded)"
-  echo "logging: $logging ($([ "$logging" = off ] && echo "logging.access-log = false: nothing per operation" \
-    || echo "access log, one line per operation, to $dir/larch-access.log"))"
+  case $logging in
+    off) where="logging.access-log = false: nothing per operation" ;;
+    stdout) where="access log, one line per operation, to standard output ($dir/larch.out)" ;;
+    *) where="access log, one line per operation, to $dir/larch-access.log" ;;
+  esac
+  echo "logging: $logging ($where)"
   echo "threads: io $(per_core "$io_threads"), workers $(per_core "$worker_threads")"
   echo "size limit: $([ "$size_limit" = 0 ] && echo unlimited || echo "$size_limit") (limits.size-limit; cn=admin is exempt); no look-through limit"
   echo "time limit: $(setting limits.time-limit-seconds) s"

@@ -466,7 +466,8 @@ public final class SettingCatalog {
                             """
                             Access lines waiting at most for the access log's writer thread (16..1048576). A request's thread only
                             puts its line into this queue; one thread writes the lines in batches to the file or standard output
-                            and flushes whenever it has caught up, so lines appear as soon as traffic lets it. When the queue is
+                            and flushes whenever it has caught up, then lets lines gather for 5 ms: a line appears at most 5 ms
+                            after the writer caught up, and a busy server writes many lines per system call. When the queue is
                             full, requests wait for the output (no line is lost) and the server log says so at WARN. Memory: about
                             0.5 KiB a line (the default holds about 2 MiB; lines with values cut at 2048 characters, up to a few
                             KiB each).""",

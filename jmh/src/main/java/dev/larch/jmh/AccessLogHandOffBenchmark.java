@@ -22,6 +22,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +36,12 @@ import org.slf4j.LoggerFactory;
  * chooses the encoder: {@code text} formats the time and level prefix on the writer thread, {@code
  * json} writes the bare line. The line is the messaging mix's typical search, already formatted
  * ({@link AccessLineBenchmark} measures the formatting).
+ *
+ * <p>{@link #searchLine} logs without pause, so the writer always finds a backlog: it measures the
+ * hand-off at its busiest. {@link #searchLineAmidWork} logs one line per {@value #WORK_TOKENS} tokens of
+ * {@link Blackhole#consumeCPU} (tens of microseconds, an operation's worth of work), as a server's
+ * request thread does: the writer catches up between lines, and what waking it (or not) costs the
+ * logging thread shows in the time per operation; {@link #workAlone} is that work without the line.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -47,6 +54,9 @@ import org.slf4j.LoggerFactory;
 public class AccessLogHandOffBenchmark {
     private static final String LINE = "conn=7 op=2 SEARCH base=\"ou=people,dc=example,dc=com\" scope=sub"
             + " filter=\"(uid=user012345)\" result=0 entries=1 etime=0.230";
+
+    /** The work between two lines of {@link #searchLineAmidWork}. */
+    static final long WORK_TOKENS = 10_000;
 
     @Param({"text", "json"})
     public String format;
@@ -81,5 +91,16 @@ public class AccessLogHandOffBenchmark {
     @Benchmark
     public void searchLine() {
         log.info(LINE);
+    }
+
+    @Benchmark
+    public void searchLineAmidWork() {
+        Blackhole.consumeCPU(WORK_TOKENS);
+        log.info(LINE);
+    }
+
+    @Benchmark
+    public void workAlone() {
+        Blackhole.consumeCPU(WORK_TOKENS);
     }
 }

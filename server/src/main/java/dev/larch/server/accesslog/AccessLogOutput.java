@@ -3,6 +3,7 @@ package dev.larch.server.accesslog;
 import java.io.BufferedOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,6 +13,7 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.OutputStreamAppender;
+import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeAndTimeBasedRollingPolicy;
 import ch.qos.logback.core.util.FileSize;
@@ -44,7 +46,10 @@ import org.slf4j.LoggerFactory;
  * and close.
  */
 public final class AccessLogOutput implements AutoCloseable {
-    /** The pattern of logback.xml's standard output: text lines look the same in a file. */
+    /**
+     * The pattern of logback.xml's standard output: text lines look the same in a file. The access
+     * log writes it by hand ({@link AccessLineEncoder}); the pattern is the contract.
+     */
     static final String TEXT_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSS} %-5level %logger{0} - %msg%n";
 
     static final String JSON_PATTERN = "%msg%n";
@@ -85,9 +90,8 @@ public final class AccessLogOutput implements AutoCloseable {
             // The writer thread flushes when it has caught up; a flush per line is what this avoids.
             out.setImmediateFlush(false);
             start(
-                    context,
                     out,
-                    logging.jsonAccessLog() ? JSON_PATTERN : TEXT_PATTERN,
+                    logging.jsonAccessLog() ? AccessLineEncoder.json() : AccessLineEncoder.text(ZoneId.systemDefault()),
                     logging.accessLogFile() == null
                             ? "access log on standard output"
                             : "access log file " + logging.accessLogFile() + " (logging.access-log-file)");
@@ -104,9 +108,8 @@ public final class AccessLogOutput implements AutoCloseable {
                         logging.auditLogMaxFileSize(),
                         logging.auditLogMaxHistory());
                 start(
-                        context,
                         audit,
-                        JSON_PATTERN,
+                        pattern(context, JSON_PATTERN),
                         "audit log file " + logging.auditLogFile() + " (logging.audit-log-file)");
                 attached.add(attach(context, AuditLoggingHandler.LOGGER_NAME, audit));
             }
@@ -117,13 +120,18 @@ public final class AccessLogOutput implements AutoCloseable {
         return new AccessLogOutput(List.copyOf(attached));
     }
 
-    /** Gives {@code appender} its encoder and starts it. */
-    private static void start(
-            LoggerContext context, OutputStreamAppender<ILoggingEvent> appender, String pattern, String what) {
+    private static PatternLayoutEncoder pattern(LoggerContext context, String pattern) {
         PatternLayoutEncoder encoder = new PatternLayoutEncoder();
         encoder.setContext(context);
         encoder.setPattern(pattern);
         encoder.setCharset(StandardCharsets.UTF_8);
+        return encoder;
+    }
+
+    /** Gives {@code appender} its encoder and starts it. */
+    private static void start(
+            OutputStreamAppender<ILoggingEvent> appender, Encoder<ILoggingEvent> encoder, String what) {
+        encoder.setContext(appender.getContext());
         encoder.start();
         appender.setEncoder(encoder);
         appender.start();

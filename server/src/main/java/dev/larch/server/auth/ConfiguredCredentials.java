@@ -74,6 +74,11 @@ public final class ConfiguredCredentials implements Credentials {
     }
 
     @Override
+    public boolean matchesCheaply(byte[] storedUserPassword, byte[] presented) {
+        return PasswordSchemes.matchesCheaply(storedUserPassword, presented, allowCleartext);
+    }
+
+    @Override
     public boolean isCurrent(byte[] storedUserPassword) {
         return PasswordSchemes.sameSchemeAndCost(storedUserPassword, decoy);
     }

@@ -18,6 +18,16 @@ public interface Credentials {
     PasswordCheck check(byte[] storedUserPassword, byte[] presented);
 
     /**
+     * Whether {@code presented} matches a stored {@code userPassword} value whose check costs no more
+     * than one pass of a digest (a salted SHA, or cleartext if allowed): true only for such a match.
+     * False for a mismatch and for every value that needs the full {@link #check}, which alone decides
+     * them and pays a failure's cost. Cheap enough for an event loop.
+     */
+    default boolean matchesCheaply(byte[] storedUserPassword, byte[] presented) {
+        return false;
+    }
+
+    /**
      * Spends what checking a password hashed with the configured scheme costs, and learns nothing:
      * for a DN with no password, so that its failure takes as long as a wrong password would.
      */

@@ -95,6 +95,10 @@ public final class FailedBindDelays {
      * @param address the client's address; null when unknown (then only the account counts)
      */
     public synchronized long nanosBeforeAttempt(Dn dn, InetAddress address) {
+        if (byDn.isEmpty() && byPair.isEmpty()) {
+            // Nothing failed lately: no key to hash (a digest of the DN) for every bind.
+            return 0;
+        }
         long now = nanoClock.getAsLong();
         DnKey key = DnKey.of(dn);
         long dnWait = owed(byDn.get(key), address == null ? 0 : ACCOUNT_ALLOWANCE, now);
@@ -134,11 +138,17 @@ public final class FailedBindDelays {
 
     /** Forgets the failures of {@code dn} after it bound with the right password. */
     public synchronized void succeeded(Dn dn) {
+        if (byDn.isEmpty()) {
+            return;
+        }
         byDn.remove(DnKey.of(dn));
     }
 
     /** Forgets the failures of {@code dn}, and of it from {@code address}, after it bound with the right password. */
     public synchronized void succeeded(Dn dn, InetAddress address) {
+        if (byDn.isEmpty() && byPair.isEmpty()) {
+            return;
+        }
         DnKey key = DnKey.of(dn);
         byDn.remove(key);
         if (address != null) {

@@ -18,11 +18,17 @@ final class SaltedDigestScheme implements PasswordScheme {
     private final String name;
     private final String algorithm;
     private final int digestBytes;
+    /**
+     * One digest per thread, reset by each {@link MessageDigest#digest}: binds check these values on
+     * the event loops, where looking the algorithm up among the providers for each check showed.
+     */
+    private final ThreadLocal<MessageDigest> digests;
 
     SaltedDigestScheme(String name, String algorithm) {
         this.name = name;
         this.algorithm = algorithm;
         this.digestBytes = newDigest().getDigestLength();
+        this.digests = ThreadLocal.withInitial(this::newDigest);
     }
 
     @Override
@@ -62,7 +68,8 @@ final class SaltedDigestScheme implements PasswordScheme {
     }
 
     private byte[] digest(byte[] password, byte[] salt) {
-        MessageDigest md = newDigest();
+        MessageDigest md = digests.get();
+        md.reset();
         md.update(password);
         md.update(salt);
         return md.digest();

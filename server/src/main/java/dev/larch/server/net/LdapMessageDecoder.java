@@ -18,6 +18,7 @@ import org.apache.directory.api.ldap.model.message.ExtendedRequest;
 import org.apache.directory.api.ldap.model.message.Message;
 import org.apache.directory.api.ldap.model.message.ResultCodeEnum;
 import org.apache.directory.api.ldap.model.message.ResultResponse;
+import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.SearchResultDoneImpl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +32,8 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
  * decoding failure is a {@link InboundError.Disconnect}. A SearchRequest is screened first, straight
  * from the BER: a filter nested deeper than the limit (protocolError) or with more elements than the
  * limit (adminLimitExceeded) is answered without being decoded, and broken lengths on the way to it
- * disconnect.
+ * disconnect. The common SearchRequest, without controls, is then read straight from the BER by
+ * {@link SearchRequestReader}, into the same model; everything else goes to the Apache decoder.
  *
  * <p>Stateful (reuses one decoding container and the screening state): one instance per channel.
  * Public, with {@link #decode(ByteBuf)}, so that benchmarks can measure decoding without a channel.
@@ -51,9 +53,11 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
     private static final int MAX_OID_CHARS = 128;
 
     private final SearchFilterDepth filterDepth;
+    private final SearchRequestReader searchReader = new SearchRequestReader();
     /** The size of the PDU decoded last, for the dispatcher's count of the bytes a connection holds. */
     private int lastPduBytes;
 
+    private final int maxPduBytes;
     private final int maxFilterDepth;
     private final int maxFilterElements;
 
@@ -67,6 +71,7 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
         this.container = new LdapMessageContainer<>(codec);
         this.container.setMaxPDUSize(maxPduBytes);
         this.filterDepth = new SearchFilterDepth(maxFilterDepth, maxFilterElements);
+        this.maxPduBytes = maxPduBytes;
         this.maxFilterDepth = maxFilterDepth;
         this.maxFilterElements = maxFilterElements;
     }
@@ -110,6 +115,10 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
                     if (filterDepth.beyondTheCodec()) {
                         return decodePatched(pdu);
                     }
+                    SearchRequest direct = readDirectly(pdu);
+                    if (direct != null) {
+                        return direct;
+                    }
                 }
             }
         }
@@ -122,6 +131,17 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
             request.setRequestName(requestName(pdu, envelope.protocolOpValueIndex(), envelope.protocolOpEnd()));
         }
         return decoded;
+    }
+
+    /**
+     * The common SearchRequest without controls, read straight from the BER; null leaves it to the
+     * Apache decoder. Only PDUs that decoder would take by size come here, so its size check holds.
+     */
+    private SearchRequest readDirectly(ByteBuf pdu) {
+        if (envelope.protocolOpEnd() != pdu.writerIndex() || pdu.readableBytes() > maxPduBytes) {
+            return null;
+        }
+        return searchReader.read(pdu, envelope.messageId(), envelope.protocolOpValueIndex(), envelope.protocolOpEnd());
     }
 
     /** A search with the subordinates scope or an absolute true/false filter, which the codec refuses as it is. */

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.LockSupport;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
@@ -199,6 +200,21 @@ class QueuedAppenderTest {
         }
         assertTrue(queued.waits() > 0, "16 lines of room for 8 threads: some waited");
         assertEquals(0, queued.dropped());
+    }
+
+    @Test
+    void aSteadyTrickleOfLinesIsWrittenInFarFewerFlushesThanLines() {
+        start(4096);
+        List<String> expected = numbered("trickle ", 400);
+        for (String line : expected) {
+            logger.info(line);
+            // A line every 50 µs or more, as request threads log them: the writer catches up each time.
+            LockSupport.parkNanos(50_000);
+        }
+        Awaitility.await().atMost(BOUND).until(() -> stream.flushedLines().size() == expected.size());
+        assertEquals(expected, stream.flushedLines());
+        // Woken for every line, it would flush about once per line; letting lines gather, once per few ms.
+        assertTrue(stream.flushes < 100, stream.flushes + " flushes for " + expected.size() + " lines");
     }
 
     @Test

@@ -10,6 +10,8 @@ import com.unboundid.ldap.sdk.LDAPException;
 import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchScope;
+import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedRequest;
+import com.unboundid.ldap.sdk.extensions.WhoAmIExtendedResult;
 import dev.larch.server.testing.LarchServerExtension;
 import dev.larch.server.testing.TestServer;
 import org.junit.jupiter.api.Test;
@@ -23,8 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Password hashing runs on the worker pool, not on the event loop: with one I/O thread and one
- * worker, other requests are answered while a slow bind hashes, and a bind that finds the pool full
- * is answered busy. Proved by the order of answers, never by how long anything took.
+ * worker, other requests are answered while a slow bind hashes, and a bind whose check needs the pool
+ * finds it full and is answered busy. A right password stored as one digest ({SSHA256}) needs no
+ * worker: it is answered even then. Proved by the order of answers, never by how long anything took.
  */
 class BindWorkerPoolIT {
     private static final String PEOPLE = "ou=people," + TestServer.SUFFIX;
@@ -39,7 +42,9 @@ class BindWorkerPoolIT {
                     .set("limits.worker-threads", 1)
                     .set("limits.worker-queue", 0)
                     .set("limits.apply-to-admin", true)
-                    .set("security.max-password-iterations", 10_000_000))
+                    .set("security.max-password-iterations", 10_000_000)
+                    // the fast person's {SSHA256} stays as it is: a re-hash would need the worker
+                    .set("security.rehash-on-bind", false))
             .adding(person(
                             "slow",
                             "{PBKDF2-SHA256}"
@@ -103,13 +108,28 @@ class BindWorkerPoolIT {
     void aBindFindingThePoolFullIsAnsweredBusy() throws Exception {
         try (RawLdapConnection raw = slowBindUnderWay();
                 LDAPConnection other = larch.server().anonymous()) {
-            LDAPException busy = assertThrows(LDAPException.class, () -> other.bind(FAST_DN, "fast-pw"));
+            // a wrong password is always checked on the worker (with the configured scheme's cost)
+            LDAPException busy = assertThrows(LDAPException.class, () -> other.bind(FAST_DN, "wrong-pw"));
             assertEquals(ResultCode.BUSY, busy.getResultCode());
             assertTrue(busy.getDiagnosticMessage().contains("busy"), busy.getDiagnosticMessage());
             slowBindSucceeds(raw);
             // the refused client is not penalized, and the slow bind's answer came only once its
-            // place in the pool was free: the next bind is admitted at once
+            // place in the pool was free: the next check is admitted at once
+            LDAPException checked = assertThrows(LDAPException.class, () -> other.bind(FAST_DN, "wrong-pw"));
+            assertEquals(ResultCode.INVALID_CREDENTIALS, checked.getResultCode());
+        }
+    }
+
+    @Test
+    void aRightPasswordStoredAsOneDigestIsAnsweredWhileThePoolIsFull() throws Exception {
+        try (RawLdapConnection raw = slowBindUnderWay();
+                LDAPConnection other = larch.server().anonymous()) {
             assertEquals(ResultCode.SUCCESS, other.bind(FAST_DN, "fast-pw").getResultCode());
+            assertEquals(
+                    "dn:" + FAST_DN,
+                    ((WhoAmIExtendedResult) other.processExtendedOperation(new WhoAmIExtendedRequest()))
+                            .getAuthorizationID());
+            slowBindSucceeds(raw);
         }
     }
 }

@@ -217,4 +217,20 @@ class PasswordSchemesTest {
         assertFalse(PasswordSchemes.sameSchemeAndCost(fewer, reference));
         assertFalse(PasswordSchemes.sameSchemeAndCost(PasswordSchemes.hash("SSHA", pw), reference));
     }
+
+    @Test
+    void onlyARightPasswordStoredAsOneDigestOrCleartextMatchesCheaply() {
+        byte[] pw = "s3cret".getBytes(UTF_8);
+        for (String scheme : new String[] {"SSHA", "SSHA256", "SSHA512"}) {
+            byte[] stored = PasswordSchemes.hash(scheme, pw);
+            assertTrue(PasswordSchemes.matchesCheaply(stored, pw, false), scheme);
+            assertFalse(PasswordSchemes.matchesCheaply(stored, "s3creT".getBytes(UTF_8), false), scheme);
+            assertFalse(PasswordSchemes.matchesCheaply(stored, new byte[0], false), scheme);
+        }
+        // an iterating scheme is never decided cheaply, even for the right password
+        assertFalse(PasswordSchemes.matchesCheaply(PasswordSchemes.hash("PBKDF2-SHA256", pw), pw, false));
+        assertTrue(PasswordSchemes.matchesCheaply(pw, pw, true));
+        assertFalse(PasswordSchemes.matchesCheaply(pw, pw, false), "cleartext only where allowed");
+        assertFalse(PasswordSchemes.matchesCheaply("{SSHA}not base64!".getBytes(US_ASCII), pw, false));
+    }
 }

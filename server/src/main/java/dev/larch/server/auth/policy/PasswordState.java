@@ -54,6 +54,21 @@ public record PasswordState(
      */
     public static final Instant LOCKED_UNTIL_REMOVED = Instant.EPOCH;
 
+    /** The attributes the state is read from, all of them. */
+    static final List<String> ATTRIBUTES = List.of(
+            PolicyAttributes.POLICY_SUBENTRY,
+            PolicyAttributes.CHANGED_TIME,
+            PolicyAttributes.ACCOUNT_LOCKED_TIME,
+            PolicyAttributes.FAILURE_TIME,
+            PolicyAttributes.GRACE_USE_TIME,
+            PolicyAttributes.RESET,
+            PolicyAttributes.LAST_SUCCESS,
+            PolicyAttributes.START_TIME,
+            PolicyAttributes.END_TIME);
+
+    /** The state of an entry that carries none of {@link #ATTRIBUTES}. */
+    private static final PasswordState NONE = new PasswordState(null, null, null, List.of(), List.of(), false);
+
     public PasswordState {
         failureTimes = List.copyOf(failureTimes);
         graceUseTimes = List.copyOf(graceUseTimes);
@@ -120,9 +135,13 @@ public record PasswordState(
     /**
      * Reads the state of a stored entry, as {@link #of(Entry)} reads its API form, without building
      * that: every bind reads the state, and turning the entry into an API entry for it was 43% of the
-     * event loops' CPU under the authrate mix (JFR).
+     * event loops' CPU under the authrate mix (JFR). An entry with none of {@link #ATTRIBUTES}, the
+     * usual case, is told by one look at its attribute OIDs.
      */
     public static PasswordState of(StoredEntry entry, SchemaManager schema) {
+        if (!StateAttributeOids.carriesAny(entry, schema)) {
+            return NONE;
+        }
         return of(name -> {
             AttributeType type = schema.getAttributeType(name);
             StoredAttribute attribute = type == null ? null : entry.attribute(type.getOid());

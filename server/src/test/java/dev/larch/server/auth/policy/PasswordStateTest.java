@@ -7,9 +7,12 @@ import dev.larch.server.entry.EntryCodec;
 import dev.larch.server.entry.StoredEntry;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PasswordStateTest {
@@ -49,6 +52,29 @@ class PasswordStateTest {
 
         assertEquals(PasswordState.of(entry), state);
         assertEquals(PolicyFixtures.fresh(), state);
+    }
+
+    /** Each attribute alone is read from a stored entry: none is missed by the look at its attribute OIDs. */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "pwdPolicySubentry: cn=Strict,dc=example,dc=com",
+                "pwdChangedTime: 20260101000000Z",
+                "pwdAccountLockedTime: 20260102000000Z",
+                "pwdFailureTime: 20260103000000Z",
+                "pwdGraceUseTime: 20260104000000Z",
+                "pwdReset: TRUE",
+                "pwdLastSuccess: 20260105000000Z",
+                "pwdStartTime: 20260106000000Z",
+                "pwdEndTime: 20260107000000Z"
+            })
+    void eachStateAttributeAloneIsReadFromAStoredEntry(String line) {
+        Entry entry = PolicyFixtures.user(line);
+
+        PasswordState state = PasswordState.of(stored(entry), PolicyFixtures.SCHEMA);
+
+        assertEquals(PasswordState.of(entry), state);
+        assertNotEquals(PolicyFixtures.fresh(), state);
     }
 
     @Test
