@@ -74,7 +74,7 @@ class YardstickLoggingIT {
 
         Path out = dir.resolve("sbs-file");
         ProcessResult r = sideBySide(out, slapd.side(), larch.side(), "messaging");
-        assertEquals(0, r.exitCode(), r.describe());
+        assertEquals(0, r.exitCode(), () -> r.describe() + runLogs(out));
 
         long slapdOps = measuredOps(out.resolve("messaging-slapd-1"));
         long larchOps = measuredOps(out.resolve("messaging-larch-1"));
@@ -174,6 +174,20 @@ class YardstickLoggingIT {
     private record Server(String name, int port, long pid, Path dir) {
         String side() {
             return name + ":" + port + ":" + pid + ":" + dir;
+        }
+    }
+
+    /** Each harness run's own log: the script names a failed run's, which the temporary directory loses. */
+    private static String runLogs(Path out) {
+        try (Stream<Path> files = Files.list(out)) {
+            StringBuilder logs = new StringBuilder();
+            for (Path log :
+                    files.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {
+                logs.append("\n--- ").append(log.getFileName()).append('\n').append(Files.readString(log));
+            }
+            return logs.toString();
+        } catch (IOException e) {
+            return "\n(the runs' logs could not be read: " + e + ")";
         }
     }
 
