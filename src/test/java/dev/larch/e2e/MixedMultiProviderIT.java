@@ -377,7 +377,8 @@ class MixedMultiProviderIT {
             assertQuiet(step);
         } catch (AssertionError e) {
             throw new AssertionError(
-                    step + ": " + e.getMessage() + "\nslapd's log (" + slapd.log() + "), last lines:\n"
+                    step + ": " + e.getMessage() + "\nslapd " + slapd.state() + "; its log (" + slapd.log()
+                            + "), last lines:\n"
                             + slapd.logTail(40) + "\nLarch's output, last lines:\n" + tail(larch),
                     e);
         }

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.apache.directory.api.ldap.model.exception.LdapException;
+import org.apache.directory.api.ldap.model.schema.LdapSyntax;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.apache.directory.api.ldap.model.schema.registries.Schema;
 import org.apache.directory.api.ldap.schema.loader.JarLdifSchemaLoader;
@@ -63,7 +64,7 @@ public final class LarchSchema {
         for (Path file : extraSchemaFiles) {
             SchemaFile.addTo(manager, file);
         }
-        return manager;
+        return settled(manager);
     }
 
     /**
@@ -97,13 +98,31 @@ public final class LarchSchema {
         }
     }
 
+    /**
+     * {@code manager} with every value the API computes on first read already computed, so that reading
+     * it from many threads changes nothing.
+     *
+     * <p>{@link LdapSyntax#isHumanReadable()} reads the syntax's {@code X-NOT-HUMAN-READABLE} extension
+     * the first time it is asked and then stores the answer, setting "answer known" before the answer
+     * (whose default is false). A thread asking while another is between the two writes is told that
+     * the syntax is binary. For the DN syntax that made a shared modifiersName value binary during an
+     * import on two parse threads: every entry stamped with it after that stored modifiersName with no
+     * value, and a slapd consumer of those entries crashed on the empty attribute.
+     */
+    static SchemaManager settled(SchemaManager manager) {
+        for (LdapSyntax syntax : manager.getLdapSyntaxRegistry()) {
+            syntax.isHumanReadable();
+        }
+        return manager;
+    }
+
     /** Holder idiom: the JVM builds the instance once, on first use, and publishes it safely. */
     private static final class Shared {
         static final SchemaManager INSTANCE = build();
 
         private static SchemaManager build() {
             try {
-                return standardManager();
+                return settled(standardManager());
             } catch (SchemaLoadException e) {
                 // Only a broken class path gets here; there is no user input involved.
                 throw new IllegalStateException(e.getMessage(), e);

@@ -1,6 +1,7 @@
 package dev.larch.schema;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -9,6 +10,7 @@ import org.apache.directory.api.ldap.model.entry.DefaultEntry;
 import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.exception.LdapException;
 import org.apache.directory.api.ldap.model.schema.AttributeType;
+import org.apache.directory.api.ldap.model.schema.LdapSyntax;
 import org.apache.directory.api.ldap.model.schema.ObjectClass;
 import org.apache.directory.api.ldap.model.schema.ObjectClassTypeEnum;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
@@ -280,5 +282,33 @@ class LarchSchemaTest {
         Path file = dir.resolve(name);
         Files.writeString(file, text);
         return file;
+    }
+
+    /**
+     * The API computes a syntax's human-readable flag on first read and stores it in two writes, the
+     * "known" mark first: a second thread reading meanwhile is told the syntax is binary. A loaded schema
+     * must have every such flag computed already, so that reading it writes nothing.
+     */
+    @Test
+    void readingWhetherASyntaxIsHumanReadableChangesNothingOnceLoaded() throws Exception {
+        Field known = LdapSyntax.class.getDeclaredField("hasHumanReadableFlag");
+        Field readable = LdapSyntax.class.getDeclaredField("isHumanReadable");
+        known.setAccessible(true);
+        readable.setAccessible(true);
+        int withExtension = 0;
+        for (SchemaManager schema : List.of(LarchSchema.load(List.of(EXAMPLE)), LarchSchema.standard())) {
+            for (LdapSyntax syntax : schema.getLdapSyntaxRegistry()) {
+                boolean knownBefore = known.getBoolean(syntax);
+                boolean readableBefore = readable.getBoolean(syntax);
+                syntax.isHumanReadable();
+                assertEquals(knownBefore, known.getBoolean(syntax), syntax.getOid() + ": flag computed on read");
+                assertEquals(readableBefore, readable.getBoolean(syntax), syntax.getOid() + ": flag changed on read");
+                withExtension += knownBefore ? 1 : 0;
+            }
+        }
+        // The DN syntax is one of those that carry X-NOT-HUMAN-READABLE: the race was real for it.
+        assertTrue(
+                known.getBoolean(LarchSchema.standard().getLdapSyntaxRegistry().get("1.3.6.1.4.1.1466.115.121.1.12")));
+        assertTrue(withExtension > 0);
     }
 }

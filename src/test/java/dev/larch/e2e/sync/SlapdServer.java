@@ -160,6 +160,22 @@ public final class SlapdServer implements SyncProvider {
         return process.pid();
     }
 
+    /**
+     * Whether slapd runs, or how it ended, for failure messages: a slapd that crashed explains every
+     * refused connection after it (the kernel log names the fault).
+     */
+    public String state() {
+        Process p = process;
+        if (p == null) {
+            return "stopped";
+        }
+        if (p.isAlive()) {
+            return "running, pid " + p.pid();
+        }
+        int code = p.exitValue();
+        return "exited with " + code + (code > 128 ? " (signal " + (code - 128) + ")" : "");
+    }
+
     /** slapd's stderr and debug output, appended to across restarts. */
     public Path log() {
         return dir.resolve("slapd.log");

@@ -58,8 +58,15 @@ public final class EntryCodec {
         out.u8(VERSION);
         out.i64(parentId);
         out.str(storedName(parentId, entry.getDn()));
-        out.varint(entry.size());
+        int stored = 0;
         for (Attribute attribute : entry) {
+            stored += attribute.size() > 0 ? 1 : 0;
+        }
+        out.varint(stored);
+        for (Attribute attribute : entry) {
+            if (attribute.size() == 0) {
+                continue; // an attribute has at least one value (X.501); see encode(long, String, List)
+            }
             AttributeType type = attribute.getAttributeType();
             out.varint(catalog.id(type.getOid()));
             description(out, attribute.getUpId(), type);
@@ -81,8 +88,17 @@ public final class EntryCodec {
         out.u8(VERSION);
         out.i64(parentId);
         out.str(name);
-        out.varint(attributes.size());
+        int stored = 0;
         for (StoredAttribute attribute : attributes) {
+            stored += attribute.size() > 0 ? 1 : 0;
+        }
+        out.varint(stored);
+        for (StoredAttribute attribute : attributes) {
+            if (attribute.size() == 0) {
+                // An attribute has at least one value (X.501): one without is never stored, so that no
+                // client or consumer is sent an empty value set (a slapd consumer crashes on one).
+                continue;
+            }
             out.varint(catalog.id(attribute.oid()));
             description(out, attribute.userId(), attribute.type());
             out.varint(attribute.size());

@@ -151,6 +151,11 @@ final class EntryPass implements Runnable {
             checkParent(entry, dn);
         }
         stamps.entry(entry, report);
+        for (StoredAttribute a : entry.attributes()) {
+            if (a.size() == 0) {
+                report.problem("entry " + id + " (" + entry.dn() + ") stores " + a.userId() + " with no value");
+            }
+        }
         if (directory.resolve(txn, dn) != id) {
             report.problem("the DN tree does not lead to entry " + id + " (" + entry.dn() + ")");
         }

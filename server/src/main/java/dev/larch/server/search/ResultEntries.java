@@ -61,8 +61,10 @@ public final class ResultEntries {
         SelectedEntry entry = new SelectedEntry(messageId, stored.dn());
         MatchedValues matched = typesOnly ? null : selection.values();
         for (StoredAttribute a : stored.attributes()) {
-            if (GroupGraph.MEMBER_OF_OID.equals(a.oid())) {
-                continue; // each group judged for the client below, never copied as stored
+            if (GroupGraph.MEMBER_OF_OID.equals(a.oid()) || a.size() == 0) {
+                // memberOf: each group judged for the client below, never copied as stored. No values:
+                // not an attribute (a store written before EntryCodec dropped such ones may hold one).
+                continue;
             }
             if (selection.includes(a.oid(), a.type()) && screen.mayRead(stored, a.oid())) {
                 add(entry, a.userId(), typesOnly, matched == null ? a.values() : matched.matching(stored, a));

@@ -1,6 +1,7 @@
 package dev.larch.server.entry;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
@@ -150,6 +152,23 @@ class EntryCodecTest {
         assertArrayEquals(
                 CODEC.encode(42, entry),
                 CODEC.encode(42, EntryCodec.storedName(42, entry.getDn()), stored.attributes()));
+    }
+
+    /** X.501: an attribute has a value; one without is not stored, so no reader is ever sent an empty set. */
+    @Test
+    void anAttributeWithoutValuesIsNotStored() throws LdapException {
+        Entry entry = ann();
+        entry.add(new DefaultAttribute(SCHEMA.getAttributeType(SN)));
+        assertEquals(0, entry.get(SN).size());
+
+        assertArrayEquals(CODEC.encode(42, ann()), CODEC.encode(42, entry));
+        StoredAttribute empty = new StoredAttribute(SN, "sn", new byte[0][], SCHEMA.getAttributeType(SN), null);
+        List<StoredAttribute> attributes =
+                new ArrayList<>(EntryCodec.toStored(7, 42, ann()).attributes());
+        attributes.add(empty);
+        assertArrayEquals(CODEC.encode(42, ann()), CODEC.encode(42, "cn=Ann", attributes));
+        assertNull(CODEC.decode(7, ByteBuffer.wrap(CODEC.encode(42, entry)), "dc=ex")
+                .attribute(SN));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.larch.server.maintenance;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -40,6 +41,7 @@ class StoreVerifierTest {
     private static final String PERSON = "uid=verified,ou=people," + TestServer.SUFFIX;
     private static final String ENTRY_UUID = "1.3.6.1.1.16.4";
     private static final String ENTRY_CSN = "1.3.6.1.4.1.4203.666.1.7";
+    private static final String DESCRIPTION = "2.5.4.13";
     private static final IndexRef SN_EQUALITY = new IndexRef("2.5.4.4", IndexKind.EQUALITY);
 
     @TempDir
@@ -341,6 +343,29 @@ class StoreVerifierTest {
         VerifyReport report = verify();
         assertFinds(report, "(" + PERSON + ") has no entryUUID");
         assertFinds(report, "(" + PERSON + ") has no entryCSN");
+    }
+
+    @Test
+    void anAttributeStoredWithNoValueIsNamed() throws Exception {
+        tamper((txn, directory, person) -> {
+            // The codec no longer writes such an attribute; stores written before it may hold one. Written
+            // with one value last, then that value cut off and the count set to zero.
+            List<StoredAttribute> attributes = new ArrayList<>(person.attributes());
+            attributes.add(new StoredAttribute(DESCRIPTION, "description", new byte[][] {{'x'}}, null, null));
+            List<String> oids = new ArrayList<>();
+            directory.schemaNormalizer().schema().getAttributeTypeRegistry().forEach(t -> oids.add(t.getOid()));
+            EntryCodec codec = new EntryCodec(new AttributeCatalog(
+                    directory.schemaNormalizer().schema(),
+                    directory.store().attributeNumbers().ids(oids)));
+            String name = EntryCodec.storedName(
+                    person.parentId(), directory.schemaNormalizer().dn(PERSON));
+            byte[] bytes = codec.encode(person.parentId(), name, attributes);
+            byte[] empty = Arrays.copyOf(bytes, bytes.length - 2); // without the value's length and byte
+            empty[empty.length - 1] = 0; // no values
+            txn.putEntry(person.id(), empty);
+        });
+        VerifyReport report = verify();
+        assertFinds(report, "(" + PERSON + ") stores description with no value");
     }
 
     @Test
