@@ -28,9 +28,6 @@ final class BerHeader {
         LENGTH_TOO_LONG
     }
 
-    static final int INTEGER = 0x02;
-    static final int SEQUENCE = 0x30;
-
     /** The longest header accepted: one identifier octet, 0x84 and four length octets. */
     private static final int MAX_HEADER_LENGTH = 6;
 

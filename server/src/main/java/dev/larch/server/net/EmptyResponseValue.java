@@ -17,7 +17,6 @@ import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
  * and only the two enclosing lengths change.
  */
 final class EmptyResponseValue {
-    private static final byte RESPONSE_VALUE_TAG = (byte) 0x8B;
 
     private EmptyResponseValue() {}
 
@@ -48,7 +47,7 @@ final class EmptyResponseValue {
         out.writeByte(envelope.protocolOpTag());
         writeLength(out, opLength);
         out.writeBytes(in, opContent, opLength - 2);
-        out.writeByte(RESPONSE_VALUE_TAG);
+        out.writeByte(BerTags.EXTENDED_RESPONSE_VALUE);
         out.writeByte(0);
         return result;
     }

@@ -35,21 +35,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  */
 final class FilterReader {
 
-    private static final int AND = 0xA0;
-    private static final int OR = 0xA1;
-    private static final int NOT = 0xA2;
-    private static final int EQUALITY_MATCH = 0xA3;
-    private static final int SUBSTRINGS = 0xA4;
-    private static final int GREATER_OR_EQUAL = 0xA5;
-    private static final int LESS_OR_EQUAL = 0xA6;
-    private static final int PRESENT = 0x87;
-    private static final int APPROX_MATCH = 0xA8;
-
-    private static final int OCTET_STRING = 0x04;
-    private static final int SUBSTRING_INITIAL = 0x80;
-    private static final int SUBSTRING_ANY = 0x81;
-    private static final int SUBSTRING_FINAL = 0x82;
-
     /**
      * The deepest filter read here; deeper ones (which {@link SearchFilterDepth} already allowed) go
      * to the Apache decoder, so that this recursion stays shallow whatever the configured limit.
@@ -80,12 +65,15 @@ final class FilterReader {
             return null;
         }
         ExprNode node = switch (tag) {
-            case AND -> children(pdu, new AndNode(), valueIndex, end, depth);
-            case OR -> children(pdu, new OrNode(), valueIndex, end, depth);
-            case NOT -> not(pdu, valueIndex, end, depth);
-            case EQUALITY_MATCH, GREATER_OR_EQUAL, LESS_OR_EQUAL, APPROX_MATCH -> assertion(pdu, tag, valueIndex, end);
-            case SUBSTRINGS -> substrings(pdu, valueIndex, end);
-            case PRESENT -> new PresenceNode(pdu.toString(valueIndex, end - valueIndex, UTF_8));
+            case BerTags.FILTER_AND -> children(pdu, new AndNode(), valueIndex, end, depth);
+            case BerTags.FILTER_OR -> children(pdu, new OrNode(), valueIndex, end, depth);
+            case BerTags.FILTER_NOT -> not(pdu, valueIndex, end, depth);
+            case BerTags.FILTER_EQUALITY_MATCH,
+                    BerTags.FILTER_GREATER_OR_EQUAL,
+                    BerTags.FILTER_LESS_OR_EQUAL,
+                    BerTags.FILTER_APPROX_MATCH -> assertion(pdu, tag, valueIndex, end);
+            case BerTags.FILTER_SUBSTRINGS -> substrings(pdu, valueIndex, end);
+            case BerTags.FILTER_PRESENT -> new PresenceNode(pdu.toString(valueIndex, end - valueIndex, UTF_8));
             default -> null;
         };
         next = end;
@@ -127,9 +115,9 @@ final class FilterReader {
         byte[] value = bytes(pdu, header.valueIndex(), header.valueLength());
         try {
             return switch (tag) {
-                case EQUALITY_MATCH -> new EqualityNode<>(attribute, value);
-                case GREATER_OR_EQUAL -> new GreaterEqNode<>(attribute, value);
-                case LESS_OR_EQUAL -> new LessEqNode<>(attribute, value);
+                case BerTags.FILTER_EQUALITY_MATCH -> new EqualityNode<>(attribute, value);
+                case BerTags.FILTER_GREATER_OR_EQUAL -> new GreaterEqNode<>(attribute, value);
+                case BerTags.FILTER_LESS_OR_EQUAL -> new LessEqNode<>(attribute, value);
                 default -> new ApproximateNode<>(attribute, value);
             };
         } catch (LdapSchemaException e) {
@@ -149,7 +137,7 @@ final class FilterReader {
         }
         String attribute = pdu.toString(header.valueIndex(), header.valueLength(), UTF_8);
         if (header.readElement(pdu, header.endIndex(), end) != BerHeader.Status.COMPLETE
-                || header.tag() != BerHeader.SEQUENCE
+                || header.tag() != BerTags.SEQUENCE
                 || header.endIndex() != end
                 || header.valueLength() == 0) {
             return null;
@@ -167,14 +155,14 @@ final class FilterReader {
             }
             String part = pdu.toString(header.valueIndex(), header.valueLength(), UTF_8);
             switch (header.tag()) {
-                case SUBSTRING_INITIAL -> {
+                case BerTags.SUBSTRING_INITIAL -> {
                     if (!first) {
                         return null;
                     }
                     initial = part;
                 }
-                case SUBSTRING_ANY -> any.add(part);
-                case SUBSTRING_FINAL -> last = part;
+                case BerTags.SUBSTRING_ANY -> any.add(part);
+                case BerTags.SUBSTRING_FINAL -> last = part;
                 default -> {
                     return null;
                 }
@@ -186,7 +174,7 @@ final class FilterReader {
     }
 
     private boolean octetString(ByteBuf pdu, int index, int end) {
-        return header.readElement(pdu, index, end) == BerHeader.Status.COMPLETE && header.tag() == OCTET_STRING;
+        return header.readElement(pdu, index, end) == BerHeader.Status.COMPLETE && header.tag() == BerTags.OCTET_STRING;
     }
 
     private static byte[] bytes(ByteBuf pdu, int index, int length) {

@@ -38,12 +38,6 @@ final class LdapFrameDecoder extends ByteToMessageDecoder {
     /** What a held frame costs beyond its bytes (the buffer object), so tiny frames are bounded too. */
     static final int HELD_FRAME_OVERHEAD = 64;
 
-    /** The protocolOp tag of an AbandonRequest: [APPLICATION 16], primitive (RFC 4511 §4.11). */
-    private static final int ABANDON_REQUEST = 0x50;
-
-    /** The protocolOp tag of an UnbindRequest: [APPLICATION 2], primitive (RFC 4511 §4.3). */
-    private static final int UNBIND_REQUEST = 0x42;
-
     private enum State {
         READ_FRAME,
         DISCARD
@@ -166,7 +160,7 @@ final class LdapFrameDecoder extends ByteToMessageDecoder {
                 // framed below
             }
         }
-        if (header.tag() != BerHeader.SEQUENCE) {
+        if (header.tag() != BerTags.SEQUENCE) {
             fail(in, out, "malformed PDU: not an LDAPMessage");
             return;
         }
@@ -206,7 +200,7 @@ final class LdapFrameDecoder extends ByteToMessageDecoder {
             return false; // malformed: held like any request, and refused in order once the gate opens
         }
         int op = envelope.protocolOpTag();
-        return op == ABANDON_REQUEST || op == UNBIND_REQUEST;
+        return op == BerTags.ABANDON_REQUEST || op == BerTags.UNBIND_REQUEST;
     }
 
     private boolean anonymous() {

@@ -46,9 +46,6 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
     private final LdapMessageEnvelope envelope = new LdapMessageEnvelope();
     private final BerHeader nameHeader = new BerHeader();
 
-    /** ExtendedRequest's requestName: [0], primitive. */
-    private static final int EXTENDED_REQUEST_NAME = 0x80;
-
     /** The longest request name quoted back in an error. */
     private static final int MAX_OID_CHARS = 128;
 
@@ -99,7 +96,7 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
     public Object decode(ByteBuf pdu) {
         // A broken envelope is left to the Apache decoder, which refuses it as it always has.
         boolean enveloped = envelope.read(pdu);
-        if (enveloped && envelope.protocolOpTag() == LdapMessageEnvelope.SEARCH_REQUEST) {
+        if (enveloped && envelope.protocolOpTag() == BerTags.SEARCH_REQUEST) {
             switch (filterDepth.measure(pdu, envelope.protocolOpValueIndex(), envelope.protocolOpEnd())) {
                 case TOO_DEEP -> {
                     return filterTooDeep(envelope.messageId());
@@ -124,7 +121,7 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
         }
         Object decoded = decode(pdu.nioBuffer());
         if (enveloped
-                && envelope.protocolOpTag() == LdapMessageEnvelope.EXTENDED_REQUEST
+                && envelope.protocolOpTag() == BerTags.EXTENDED_REQUEST
                 && decoded instanceof ExtendedRequest request
                 && request.getRequestName() == null) {
             // The codec leaves the name unset on requests it has no factory for; the error names it.
@@ -187,7 +184,7 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
     /** The requestName ([0] LDAPOID) of the ExtendedRequest whose value is {@code [valueIndex, end)}; null if absent. */
     private String requestName(ByteBuf pdu, int valueIndex, int end) {
         if (nameHeader.readElement(pdu, valueIndex, end) != BerHeader.Status.COMPLETE
-                || nameHeader.tag() != EXTENDED_REQUEST_NAME
+                || nameHeader.tag() != BerTags.EXTENDED_REQUEST_NAME
                 || nameHeader.valueLength() > MAX_OID_CHARS) {
             return null;
         }

@@ -17,11 +17,6 @@ import io.netty.buffer.ByteBuf;
  */
 final class LdapMessageEnvelope {
 
-    /** The protocolOp identifier of a SearchRequest: [APPLICATION 3], constructed. */
-    static final int SEARCH_REQUEST = 0x63;
-    /** [APPLICATION 23], constructed. */
-    static final int EXTENDED_REQUEST = 0x77;
-
     private final BerHeader header = new BerHeader();
     private int messageId;
     private int messageIdIndex;
@@ -38,12 +33,12 @@ final class LdapMessageEnvelope {
     boolean read(ByteBuf pdu) {
         int end = pdu.writerIndex();
         if (header.readElement(pdu, pdu.readerIndex(), end) != BerHeader.Status.COMPLETE
-                || header.tag() != BerHeader.SEQUENCE
+                || header.tag() != BerTags.SEQUENCE
                 || header.endIndex() != end) {
             return false;
         }
         int idIndex = header.valueIndex();
-        if (header.readElement(pdu, idIndex, end) != BerHeader.Status.COMPLETE || header.tag() != BerHeader.INTEGER) {
+        if (header.readElement(pdu, idIndex, end) != BerHeader.Status.COMPLETE || header.tag() != BerTags.INTEGER) {
             return false;
         }
         int id = nonNegativeInt(pdu, header.valueIndex(), header.valueLength());

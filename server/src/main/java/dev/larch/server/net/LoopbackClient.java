@@ -24,12 +24,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * rest of a response is skipped as it is read.
  */
 final class LoopbackClient implements Runnable {
-    private static final int SEQUENCE = 0x30;
-    private static final int INTEGER = 0x02;
-    private static final int ENUMERATED = 0x0A;
-    private static final int SEARCH_RESULT_ENTRY = 0x64;
-    private static final int SEARCH_RESULT_REFERENCE = 0x73;
-    private static final int INTERMEDIATE_RESPONSE = 0x79;
     /** success, timeLimitExceeded, sizeLimitExceeded: a read answered as asked. */
     private static final int SUCCESS = 0;
 
@@ -123,7 +117,7 @@ final class LoopbackClient implements Runnable {
      * @throws IllegalArgumentException when {@code message} is not one whole LDAPMessage
      */
     static byte[] withoutEnvelope(byte[] message) {
-        if (message.length < 2 || (message[0] & 0xFF) != SEQUENCE) {
+        if (message.length < 2 || (message[0] & 0xFF) != BerTags.SEQUENCE) {
             throw new IllegalArgumentException("not one LDAPMessage");
         }
         int[] at = {1};
@@ -131,7 +125,7 @@ final class LoopbackClient implements Runnable {
         if (length < 0 || at[0] + length != message.length) {
             throw new IllegalArgumentException("not one LDAPMessage");
         }
-        if (at[0] >= message.length || (message[at[0]] & 0xFF) != INTEGER) {
+        if (at[0] >= message.length || (message[at[0]] & 0xFF) != BerTags.INTEGER) {
             throw new IllegalArgumentException("LDAPMessage without a messageID");
         }
         at[0]++;
@@ -178,7 +172,7 @@ final class LoopbackClient implements Runnable {
      */
     static Response classify(byte[] head, int n) {
         int[] at = {1};
-        if (n < 1 || (head[0] & 0xFF) != INTEGER) {
+        if (n < 1 || (head[0] & 0xFF) != BerTags.INTEGER) {
             return Response.OVER;
         }
         long idLength = length(head, n, at);
@@ -190,10 +184,12 @@ final class LoopbackClient implements Runnable {
         }
         at[0] += (int) idLength;
         int op = head[at[0]++] & 0xFF;
-        if (op == SEARCH_RESULT_ENTRY || op == SEARCH_RESULT_REFERENCE || op == INTERMEDIATE_RESPONSE) {
+        if (op == BerTags.SEARCH_RESULT_ENTRY
+                || op == BerTags.SEARCH_RESULT_REFERENCE
+                || op == BerTags.INTERMEDIATE_RESPONSE) {
             return Response.PART;
         }
-        if (length(head, n, at) < 0 || at[0] + 3 > n || (head[at[0]] & 0xFF) != ENUMERATED) {
+        if (length(head, n, at) < 0 || at[0] + 3 > n || (head[at[0]] & 0xFF) != BerTags.ENUMERATED) {
             return Response.FAILED;
         }
         int code = head[at[0] + 2] & 0xFF;
@@ -252,7 +248,7 @@ final class LoopbackClient implements Runnable {
         if (tag < 0) {
             throw new EOFException();
         }
-        if (tag != SEQUENCE) {
+        if (tag != BerTags.SEQUENCE) {
             return Response.OVER;
         }
         int first = read(in);
@@ -299,9 +295,9 @@ final class LoopbackClient implements Runnable {
         nextId = nextId == Integer.MAX_VALUE ? 1 : nextId + 1;
         int idLength = id < 0x80 ? 1 : id < 0x8000 ? 2 : id < 0x800000 ? 3 : 4;
         int body = 2 + idLength + op.length;
-        out.write(SEQUENCE);
+        out.write(BerTags.SEQUENCE);
         writeLength(out, body);
-        out.write(INTEGER);
+        out.write(BerTags.INTEGER);
         out.write(idLength);
         for (int shift = (idLength - 1) * 8; shift >= 0; shift -= 8) {
             out.write(id >>> shift);

@@ -29,10 +29,6 @@ final class SearchFilterDepth {
         MALFORMED
     }
 
-    private static final int FILTER_AND = 0xA0;
-    private static final int FILTER_OR = 0xA1;
-    private static final int FILTER_NOT = 0xA2;
-
     /** SearchRequest fields before the filter: baseObject, scope, derefAliases, sizeLimit, timeLimit, typesOnly. */
     private static final int FIELDS_BEFORE_FILTER = 6;
 
@@ -120,10 +116,10 @@ final class SearchFilterDepth {
                 return Verdict.TOO_MANY_ELEMENTS;
             }
             int tag = header.tag();
-            if ((tag == FILTER_AND || tag == FILTER_OR) && header.valueLength() == 0) {
+            if ((tag == BerTags.FILTER_AND || tag == BerTags.FILTER_OR) && header.valueLength() == 0) {
                 beyondTheCodec = true;
             }
-            if (tag == FILTER_AND || tag == FILTER_OR || tag == FILTER_NOT) {
+            if (tag == BerTags.FILTER_AND || tag == BerTags.FILTER_OR || tag == BerTags.FILTER_NOT) {
                 if (open == openEnds.length) {
                     openEnds = Arrays.copyOf(openEnds, Math.min(maxDepth, openEnds.length * 2));
                 }

@@ -29,11 +29,6 @@ final class SearchRequestPatch {
     static final int SUBORDINATES = 3;
 
     private static final int SUBTREE = 2;
-    private static final int SEARCH_REQUEST = 0x63;
-    private static final int FILTER_AND = 0xA0;
-    private static final int FILTER_OR = 0xA1;
-    private static final int FILTER_NOT = 0xA2;
-    private static final int FILTER_PRESENT = 0x87;
     private static final int SCOPE_FIELD = 1;
     private static final int FILTER_FIELD = 6;
 
@@ -69,7 +64,7 @@ final class SearchRequestPatch {
             throw new IllegalArgumentException("not one LDAPMessage");
         }
         Element search = message.children.get(1);
-        if (search.tag != SEARCH_REQUEST || search.children == null || search.children.size() <= FILTER_FIELD) {
+        if (search.tag != BerTags.SEARCH_REQUEST || search.children == null || search.children.size() <= FILTER_FIELD) {
             throw new IllegalArgumentException("not a SearchRequest");
         }
         boolean subordinates = false;
@@ -85,14 +80,15 @@ final class SearchRequestPatch {
     }
 
     private static Element absolutesReplaced(Element filter) {
-        if ((filter.tag == FILTER_AND || filter.tag == FILTER_OR) && filter.children != null) {
+        if ((filter.tag == BerTags.FILTER_AND || filter.tag == BerTags.FILTER_OR) && filter.children != null) {
             if (filter.children.isEmpty()) {
-                String attribute =
-                        filter.tag == FILTER_AND ? AbsoluteFilters.TRUE_ATTRIBUTE : AbsoluteFilters.FALSE_ATTRIBUTE;
-                return new Element(FILTER_PRESENT, attribute.getBytes(US_ASCII), null);
+                String attribute = filter.tag == BerTags.FILTER_AND
+                        ? AbsoluteFilters.TRUE_ATTRIBUTE
+                        : AbsoluteFilters.FALSE_ATTRIBUTE;
+                return new Element(BerTags.FILTER_PRESENT, attribute.getBytes(US_ASCII), null);
             }
         }
-        if ((filter.tag == FILTER_AND || filter.tag == FILTER_OR || filter.tag == FILTER_NOT)
+        if ((filter.tag == BerTags.FILTER_AND || filter.tag == BerTags.FILTER_OR || filter.tag == BerTags.FILTER_NOT)
                 && filter.children != null) {
             filter.children.replaceAll(SearchRequestPatch::absolutesReplaced);
         }

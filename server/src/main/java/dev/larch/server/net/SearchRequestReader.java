@@ -36,10 +36,6 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  */
 final class SearchRequestReader {
 
-    private static final int OCTET_STRING = 0x04;
-    private static final int BOOLEAN = 0x01;
-    private static final int ENUMERATED = 0x0A;
-
     private static final int BOOLEAN_TRUE = 0xFF;
     /** The largest scope the Apache model knows: wholeSubtree (subordinates is patched elsewhere). */
     private static final int MAX_SCOPE = 2;
@@ -57,7 +53,7 @@ final class SearchRequestReader {
      * without moving the buffer's indices.
      */
     SearchRequest read(ByteBuf pdu, int messageId, int index, int end) {
-        if (!element(pdu, index, end, OCTET_STRING)) {
+        if (!element(pdu, index, end, BerTags.OCTET_STRING)) {
             return null;
         }
         int baseIndex = header.valueIndex();
@@ -79,7 +75,7 @@ final class SearchRequestReader {
         if (timeLimit < 0) {
             return null;
         }
-        if (!element(pdu, header.endIndex(), end, BOOLEAN) || header.valueLength() != 1) {
+        if (!element(pdu, header.endIndex(), end, BerTags.BOOLEAN) || header.valueLength() != 1) {
             return null;
         }
         int typesOnly = pdu.getUnsignedByte(header.valueIndex());
@@ -93,7 +89,7 @@ final class SearchRequestReader {
         }
         int attributesIndex = header.endIndex();
         ExprNode filter = filterReader.read(pdu, filterIndex, attributesIndex);
-        if (filter == null || !element(pdu, attributesIndex, end, BerHeader.SEQUENCE) || header.endIndex() != end) {
+        if (filter == null || !element(pdu, attributesIndex, end, BerTags.SEQUENCE) || header.endIndex() != end) {
             return null;
         }
 
@@ -123,7 +119,7 @@ final class SearchRequestReader {
     private boolean readAttributes(ByteBuf pdu, int index, int end, SearchRequestImpl request) {
         int at = index;
         while (at < end) {
-            if (!element(pdu, at, end, OCTET_STRING)) {
+            if (!element(pdu, at, end, BerTags.OCTET_STRING)) {
                 return false;
             }
             if (header.valueLength() > 0) {
@@ -151,7 +147,7 @@ final class SearchRequestReader {
 
     /** A one-octet ENUMERATED in 0..max, or -1. */
     private int smallEnumerated(ByteBuf pdu, int index, int end, int max) {
-        if (!element(pdu, index, end, ENUMERATED) || header.valueLength() != 1) {
+        if (!element(pdu, index, end, BerTags.ENUMERATED) || header.valueLength() != 1) {
             return -1;
         }
         int value = pdu.getUnsignedByte(header.valueIndex());
@@ -160,7 +156,7 @@ final class SearchRequestReader {
 
     /** An INTEGER of one to four octets in 0..maxInt, or -1. */
     private int nonNegativeInteger(ByteBuf pdu, int index, int end) {
-        if (!element(pdu, index, end, BerHeader.INTEGER)
+        if (!element(pdu, index, end, BerTags.INTEGER)
                 || header.valueLength() < 1
                 || header.valueLength() > MAX_INTEGER_OCTETS
                 || pdu.getUnsignedByte(header.valueIndex()) >= 0x80) {

@@ -21,11 +21,6 @@ import io.netty.buffer.ByteBufUtil;
  * <p>Stateless and thread-safe.
  */
 final class SelectedEntryWriter {
-    private static final int SEQUENCE = 0x30;
-    private static final int SET = 0x31;
-    private static final int INTEGER = 0x02;
-    private static final int OCTET_STRING = 0x04;
-    private static final int SEARCH_RESULT_ENTRY = 0x64;
 
     private SelectedEntryWriter() {}
 
@@ -50,22 +45,22 @@ final class SelectedEntryWriter {
         int messageLength = element(idLength) + element(operationLength);
 
         ByteBuf out = alloc.ioBuffer(element(messageLength));
-        header(out, SEQUENCE, messageLength);
-        header(out, INTEGER, idLength);
+        header(out, BerTags.SEQUENCE, messageLength);
+        header(out, BerTags.INTEGER, idLength);
         for (int shift = 8 * (idLength - 1); shift >= 0; shift -= 8) {
             out.writeByte(entry.getMessageId() >>> shift);
         }
-        header(out, SEARCH_RESULT_ENTRY, operationLength);
-        header(out, OCTET_STRING, dnLength);
+        header(out, BerTags.SEARCH_RESULT_ENTRY, operationLength);
+        header(out, BerTags.OCTET_STRING, dnLength);
         ByteBufUtil.writeUtf8(out, entry.dn());
-        header(out, SEQUENCE, attributesLength);
+        header(out, BerTags.SEQUENCE, attributesLength);
         for (int a = 0; a < attributes; a++) {
-            header(out, SEQUENCE, element(nameLengths[a]) + element(setLengths[a]));
-            header(out, OCTET_STRING, nameLengths[a]);
+            header(out, BerTags.SEQUENCE, element(nameLengths[a]) + element(setLengths[a]));
+            header(out, BerTags.OCTET_STRING, nameLengths[a]);
             ByteBufUtil.writeUtf8(out, entry.name(a));
-            header(out, SET, setLengths[a]);
+            header(out, BerTags.SET, setLengths[a]);
             for (byte[] value : entry.values(a)) {
-                header(out, OCTET_STRING, value.length);
+                header(out, BerTags.OCTET_STRING, value.length);
                 out.writeBytes(value);
             }
         }

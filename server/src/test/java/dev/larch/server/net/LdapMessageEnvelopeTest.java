@@ -22,7 +22,7 @@ class LdapMessageEnvelopeTest {
         assertEquals(2, envelope.messageId());
         assertEquals(2, envelope.messageIdIndex());
         assertEquals(5, envelope.protocolOpIndex());
-        assertEquals(LdapMessageEnvelope.SEARCH_REQUEST, envelope.protocolOpTag());
+        assertEquals(BerTags.SEARCH_REQUEST, envelope.protocolOpTag());
         assertEquals(7, envelope.protocolOpValueIndex());
         assertEquals(Fixtures.SEARCH.length, envelope.protocolOpEnd());
     }

@@ -29,7 +29,7 @@ class SearchFilterDepthTest {
         ByteBuf buf = Unpooled.wrappedBuffer(pdu);
         LdapMessageEnvelope envelope = new LdapMessageEnvelope();
         assertTrue(envelope.read(buf), "test PDU envelope");
-        assertEquals(LdapMessageEnvelope.SEARCH_REQUEST, envelope.protocolOpTag(), "test PDU operation");
+        assertEquals(BerTags.SEARCH_REQUEST, envelope.protocolOpTag(), "test PDU operation");
         return depth.measure(buf, envelope.protocolOpValueIndex(), envelope.protocolOpEnd());
     }
 

@@ -213,7 +213,7 @@ class SearchRequestReaderTest {
         ByteBuf buf = Unpooled.wrappedBuffer(pdu);
         LdapMessageEnvelope envelope = new LdapMessageEnvelope();
         if (!envelope.read(buf)
-                || envelope.protocolOpTag() != LdapMessageEnvelope.SEARCH_REQUEST
+                || envelope.protocolOpTag() != BerTags.SEARCH_REQUEST
                 || envelope.protocolOpEnd() != buf.writerIndex()) {
             return null;
         }
