@@ -64,7 +64,7 @@ entries=$(grep -c '^dn:' "$ldif")
 # the check's JVM would take CPU from a timed import
 [ "${LOAD_ONLY:-0}" != 1 ] || wait "$check" || { cat "$dir/effective.conf" >&2; exit 1; }
 if [ "${KEEP_DATA:-0}" = 1 ] && [ -s "$dir/data/data.mdb" ]; then
-  loaded="kept from an earlier import into $dir/data: it holds the changes of the writes run since"
+  loaded="kept from an earlier import into $dir/data: it also holds the changes of any writes run against it since"
 else
   rm -rf "$dir/data"
   /usr/bin/time -o "$dir/load-time.txt" -f '%e %U %S %M' \

@@ -107,7 +107,7 @@ rm -f "$dir/slapd-access.log" "$dir/sweep.txt"
 write_conf "$([ "$threads" = sweep ] && echo 16 || echo "$threads")"
 entries=$(grep -c '^dn:' "$ldif")
 if [ "${KEEP_DATA:-0}" = 1 ] && [ -s "$dir/db/data.mdb" ]; then
-  loaded="kept from an earlier load into $dir/db: it holds the changes of the writes run since"
+  loaded="kept from an earlier load into $dir/db: it also holds the changes of any writes run against it since"
 else
   rm -rf "$dir/db"; mkdir -p "$dir/db"
   /usr/bin/time -o "$dir/load-time.txt" -f '%e %U %S %M' \
