@@ -281,6 +281,18 @@ class StoreVerifierTest {
         assertFinds(report, "whose parent is");
     }
 
+    /** The person's stored bytes with {@code attributes} instead of its own, as the store's codec writes them. */
+    private static byte[] storedForm(Directory directory, StoredEntry person, List<StoredAttribute> attributes) {
+        List<String> oids = new ArrayList<>();
+        directory.schemaNormalizer().schema().getAttributeTypeRegistry().forEach(t -> oids.add(t.getOid()));
+        EntryCodec codec = new EntryCodec(new AttributeCatalog(
+                directory.schemaNormalizer().schema(),
+                directory.store().attributeNumbers().ids(oids)));
+        String name = EntryCodec.storedName(
+                person.parentId(), directory.schemaNormalizer().dn(PERSON));
+        return codec.encode(person.parentId(), name, attributes);
+    }
+
     /** The person as an API entry, with {@code change} applied, written back without a new stamp. */
     private static void rewrite(WriteTxn txn, Directory directory, StoredEntry person, EntryChange change) {
         Entry entry = directory.schemaNormalizer().toEntry(person);
@@ -352,14 +364,7 @@ class StoreVerifierTest {
             // with one value last, then that value cut off and the count set to zero.
             List<StoredAttribute> attributes = new ArrayList<>(person.attributes());
             attributes.add(new StoredAttribute(DESCRIPTION, "description", new byte[][] {{'x'}}, null, null));
-            List<String> oids = new ArrayList<>();
-            directory.schemaNormalizer().schema().getAttributeTypeRegistry().forEach(t -> oids.add(t.getOid()));
-            EntryCodec codec = new EntryCodec(new AttributeCatalog(
-                    directory.schemaNormalizer().schema(),
-                    directory.store().attributeNumbers().ids(oids)));
-            String name = EntryCodec.storedName(
-                    person.parentId(), directory.schemaNormalizer().dn(PERSON));
-            byte[] bytes = codec.encode(person.parentId(), name, attributes);
+            byte[] bytes = storedForm(directory, person, attributes);
             byte[] empty = Arrays.copyOf(bytes, bytes.length - 2); // without the value's length and byte
             empty[empty.length - 1] = 0; // no values
             txn.putEntry(person.id(), empty);
@@ -384,14 +389,7 @@ class StoreVerifierTest {
                                         null)
                                 : a);
             }
-            List<String> oids = new ArrayList<>();
-            directory.schemaNormalizer().schema().getAttributeTypeRegistry().forEach(t -> oids.add(t.getOid()));
-            EntryCodec codec = new EntryCodec(new AttributeCatalog(
-                    directory.schemaNormalizer().schema(),
-                    directory.store().attributeNumbers().ids(oids)));
-            String name = EntryCodec.storedName(
-                    person.parentId(), directory.schemaNormalizer().dn(PERSON));
-            txn.putEntry(person.id(), codec.encode(person.parentId(), name, attributes));
+            txn.putEntry(person.id(), storedForm(directory, person, attributes));
         });
         assertFinds(verify(), "(" + PERSON + ") has an entryCSN that does not parse");
     }
