@@ -137,7 +137,7 @@ public final class LdapListener implements AutoCloseable {
         Class<? extends ServerChannel> channelType =
                 epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         EventLoopGroup acceptGroup = epoll ? null : new MultiThreadIoEventLoopGroup(1, io);
-        EventLoopGroup ioGroup = new MultiThreadIoEventLoopGroup(options.ioThreads(), io);
+        EventLoopGroup ioGroup = new MultiThreadIoEventLoopGroup(options.eventLoops(), io);
         ChannelGroup connections = new DefaultChannelGroup("ldap-connections", GlobalEventExecutor.INSTANCE);
         InFlightOperations inFlight = new InFlightOperations();
         ConnectionLimits limits = new ConnectionLimits(options.maxConnections(), options.maxConnectionsPerAddress());
