@@ -43,7 +43,11 @@ final class Requester {
     private final AciSchema schema;
     private final Directory directory;
     private final ReadTxn txn;
-    private final String canonicalDn;
+    /** The DN bound when the operation began, null when anonymous: a later bind changes the session. */
+    private final Dn boundDn;
+    /** Null until an ACI asks for it (the built-in rules never do); then {@link #boundDn}'s canonical form. */
+    private String canonicalDn;
+
     private long selfId = UNKNOWN;
     private Map<String, Tri> groups;
     private Map<String, byte[]> normalizedSelf;
@@ -53,7 +57,7 @@ final class Requester {
         this.schema = schema;
         this.directory = directory;
         this.txn = txn;
-        this.canonicalDn = session.isAnonymous() ? "" : AciSchema.canonical(session.boundDn());
+        this.boundDn = session.isAnonymous() ? null : session.boundDn();
     }
 
     boolean isAdmin() {
@@ -65,6 +69,11 @@ final class Requester {
     }
 
     String canonicalDn() {
+        if (canonicalDn == null) {
+            // Worked out on demand: a Requester is made for every search and bind-and-read, and most
+            // never meet a userdn rule (the canonical form was 1.4% of the server's CPU under churn).
+            canonicalDn = boundDn == null ? "" : AciSchema.canonical(boundDn);
+        }
         return canonicalDn;
     }
 

@@ -56,11 +56,13 @@ public final class LdapListener implements AutoCloseable {
 
     static final int LOW_WATER_MARK = 64 * 1024;
 
+    /** The acceptor's loop; null when every loop accepts its own connections ({@link ListeningSockets}). */
     private final EventLoopGroup acceptGroup;
+
     private final EventLoopGroup ioGroup;
-    private final Channel serverChannel;
-    /** The LDAPS socket, or null when there is none. */
-    private final Channel ldapsChannel;
+    private final ListeningSockets serverSockets;
+    /** The LDAPS sockets, or null when there are none. */
+    private final ListeningSockets ldapsSockets;
 
     private final ChannelGroup connections;
     private final InFlightOperations inFlight;
@@ -71,24 +73,25 @@ public final class LdapListener implements AutoCloseable {
     private LdapListener(
             EventLoopGroup acceptGroup,
             EventLoopGroup ioGroup,
-            Channel serverChannel,
-            Channel ldapsChannel,
+            ListeningSockets serverSockets,
+            ListeningSockets ldapsSockets,
             ChannelGroup connections,
             InFlightOperations inFlight,
             ConnectionLimits limits) {
         this.acceptGroup = acceptGroup;
         this.ioGroup = ioGroup;
-        this.serverChannel = serverChannel;
-        this.ldapsChannel = ldapsChannel;
+        this.serverSockets = serverSockets;
+        this.ldapsSockets = ldapsSockets;
         this.connections = connections;
         this.inFlight = inFlight;
         this.limits = limits;
-        this.address = (InetSocketAddress) serverChannel.localAddress();
+        this.address = serverSockets.address();
     }
 
     /**
      * Binds {@code options.host():options.port()} and starts accepting; returns once the socket is
-     * bound. Uses native epoll where available, NIO otherwise.
+     * bound. Uses native epoll where available (a listening socket per event loop), NIO otherwise (one
+     * acceptor thread).
      *
      * @throws IOException when the address cannot be bound (in use, no such interface, no permission)
      */
@@ -133,8 +136,8 @@ public final class LdapListener implements AutoCloseable {
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         Class<? extends ServerChannel> channelType =
                 epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        EventLoopGroup acceptGroup = new MultiThreadIoEventLoopGroup(1, io);
-        EventLoopGroup ioGroup = new MultiThreadIoEventLoopGroup(options.ioThreads(), io);
+        EventLoopGroup acceptGroup = epoll ? null : new MultiThreadIoEventLoopGroup(1, io);
+        EventLoopGroup ioGroup = new MultiThreadIoEventLoopGroup(options.eventLoops(), io);
         ChannelGroup connections = new DefaultChannelGroup("ldap-connections", GlobalEventExecutor.INSTANCE);
         InFlightOperations inFlight = new InFlightOperations();
         ConnectionLimits limits = new ConnectionLimits(options.maxConnections(), options.maxConnectionsPerAddress());
@@ -144,7 +147,6 @@ public final class LdapListener implements AutoCloseable {
             probePorts(options, tls);
             runBefore(before, new LoopbackLoad(ioGroup, channelType, options));
             ServerBootstrap bootstrap = new ServerBootstrap()
-                    .group(acceptGroup, ioGroup)
                     .channel(channelType)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .option(ChannelOption.SO_BACKLOG, 1024)
@@ -165,14 +167,12 @@ public final class LdapListener implements AutoCloseable {
                             bytes,
                             pendingBudget,
                             proxy));
-            Channel server = bootstrap
-                    .bind(options.host(), options.port())
-                    .syncUninterruptibly()
-                    .channel();
-            Channel ldaps = null;
+            ListeningSockets server =
+                    ListeningSockets.bind(bootstrap, acceptGroup, ioGroup, options.host(), options.port());
+            ListeningSockets ldaps = null;
             if (tls.ldapsPort() != 0) {
                 try {
-                    ldaps = bootstrap
+                    ServerBootstrap ldapsBootstrap = bootstrap
                             .clone()
                             .childHandler(new LdapChannelInitializer(
                                     options,
@@ -185,12 +185,11 @@ public final class LdapListener implements AutoCloseable {
                                     true,
                                     bytes,
                                     pendingBudget,
-                                    proxy))
-                            .bind(options.host(), tls.ldapsPort())
-                            .syncUninterruptibly()
-                            .channel();
+                                    proxy));
+                    ldaps = ListeningSockets.bind(
+                            ldapsBootstrap, acceptGroup, ioGroup, options.host(), tls.ldapsPort());
                 } catch (RuntimeException e) {
-                    server.close().syncUninterruptibly();
+                    server.close();
                     throw new IOException(
                             "cannot listen on " + options.host() + ":" + tls.ldapsPort() + " (listen.ldaps-port): "
                                     + e.getMessage(),
@@ -202,7 +201,9 @@ public final class LdapListener implements AutoCloseable {
             LOG.debug("listening on {} ({})", listener.address, epoll ? "epoll" : "nio");
             return listener;
         } catch (Exception e) {
-            acceptGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            if (acceptGroup != null) {
+                acceptGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            }
             ioGroup.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             if (e instanceof IOException io2) {
                 throw io2;
@@ -264,12 +265,12 @@ public final class LdapListener implements AutoCloseable {
 
     /** The bound LDAPS address, or null when the listener has no LDAPS port. */
     public InetSocketAddress ldapsAddress() {
-        return ldapsChannel == null ? null : (InetSocketAddress) ldapsChannel.localAddress();
+        return ldapsSockets == null ? null : ldapsSockets.address();
     }
 
     /** Whether the listening socket is open and accepting connections (false once {@link #stop} began). */
     public boolean isAccepting() {
-        return serverChannel.isActive();
+        return serverSockets.isActive();
     }
 
     /** Connections open now (admitted within the limits and not yet closed). */
@@ -297,9 +298,9 @@ public final class LdapListener implements AutoCloseable {
         }
         stopped = true;
         long deadline = System.nanoTime() + Math.max(0, grace.toNanos());
-        serverChannel.close().syncUninterruptibly();
-        if (ldapsChannel != null) {
-            ldapsChannel.close().syncUninterruptibly();
+        serverSockets.close();
+        if (ldapsSockets != null) {
+            ldapsSockets.close();
         }
         inFlight.startDraining();
         for (Channel connection : connections) {
@@ -316,9 +317,13 @@ public final class LdapListener implements AutoCloseable {
         }
         connections.newCloseFuture().awaitUninterruptibly(NOTICE_GRACE.toMillis());
         connections.close().awaitUninterruptibly(NOTICE_GRACE.toMillis());
-        acceptGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        if (acceptGroup != null) {
+            acceptGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        }
         ioGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-        acceptGroup.terminationFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        if (acceptGroup != null) {
+            acceptGroup.terminationFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
         ioGroup.terminationFuture().awaitUninterruptibly(2, TimeUnit.SECONDS);
         LOG.debug("listener on {} stopped", address);
     }

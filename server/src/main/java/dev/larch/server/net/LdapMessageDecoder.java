@@ -65,7 +65,7 @@ public final class LdapMessageDecoder extends MessageToMessageDecoder<ByteBuf> {
 
     public LdapMessageDecoder(LdapApiService codec, int maxPduBytes, int maxFilterDepth, int maxFilterElements) {
         super(ByteBuf.class);
-        this.container = new LdapMessageContainer<>(codec);
+        this.container = DecodingContainers.newContainer(codec);
         this.container.setMaxPDUSize(maxPduBytes);
         this.filterDepth = new SearchFilterDepth(maxFilterDepth, maxFilterElements);
         this.maxPduBytes = maxPduBytes;

@@ -10,7 +10,7 @@ import dev.larch.config.IpNetwork;
  *
  * @param host                     interface to bind, e.g. {@code 127.0.0.1} or {@code 0.0.0.0}; never null
  * @param port                     TCP port; 0 picks an ephemeral port (see {@link LdapListener#address()})
- * @param ioThreads                event-loop threads for connections; 0 means Netty's default (2 × cores)
+ * @param ioThreads                event-loop threads for connections; 0 means one per core ({@link #eventLoops()})
  * @param maxPduBytes              largest LDAPMessage accepted once a bind succeeded, tag and length
  *                                 included; a larger one gets a Notice of Disconnection before any of its
  *                                 value is buffered
@@ -170,6 +170,16 @@ public record ListenerOptions(
                 DEFAULT_MAX_CONNECTIONS,
                 DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
                 DEFAULT_MAX_FILTER_ELEMENTS);
+    }
+
+    /**
+     * The event loops to run: {@link #ioThreads()}, or one per available core when that is 0, as
+     * {@code listen.io-threads} documents. (Netty's own default, twice the cores, put four loops on two
+     * cores: under churn, a new connection per operation, the two loops of one per core served 1.12x
+     * the operations per second at 1.05x the operations per server CPU-second.)
+     */
+    public int eventLoops() {
+        return ioThreads == 0 ? Runtime.getRuntime().availableProcessors() : ioThreads;
     }
 
     /** The PDU limit while the connection is anonymous: never above {@link #maxPduBytes()}. */
