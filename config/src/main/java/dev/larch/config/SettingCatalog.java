@@ -211,9 +211,11 @@ public final class SettingCatalog {
                             storage.max-readers stays free for other clients' searches, compares and binds. Must be less than
                             storage.max-readers.""", integer("limits.max-paused-searches", "512", 1, INT_MAX)),
                     group("""
-                            Most searches across the server that may run on the worker pool at once: those that walk their scope
-                            (no index narrows them) or have more than 256 candidates. Each holds a read transaction while it
-                            runs; a search that would run long beyond it ends busy ("too many long searches are running").
+                            Most searches across the server that may run long at once: those that walk their scope (no index
+                            narrows them) or have more than 256 candidates. Up to 4,096 candidates they stream on their event
+                            loop, in turns with every other request; walks, sorts and larger ones run on the worker pool. Each
+                            holds a read transaction while it runs; a search that would run long beyond it ends busy ("too many
+                            long searches are running").
                             max-paused-searches + max-long-searches must be less than storage.max-readers.""", integer("limits.max-long-searches", "256", 1, INT_MAX)),
                     group("""
                             Simple paged results (RFC 2696). A paged search keeps nothing open between pages, no read

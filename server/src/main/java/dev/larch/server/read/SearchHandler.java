@@ -52,8 +52,8 @@ import org.apache.directory.api.ldap.model.name.Dn;
 /**
  * Answers search requests (RFC 4511 section 4.5): resolves the base and plans candidates on the
  * connection's event loop, then streams matching entries from a read transaction ({@link
- * StreamingSearch}): small indexed searches on the event loop, those that may run long on the worker
- * pool.
+ * StreamingSearch}): indexed searches on the event loop, those that walk their scope, sort or have
+ * thousands of candidates on the worker pool.
  */
 public final class SearchHandler {
     private final Directory directory;
@@ -382,8 +382,7 @@ public final class SearchHandler {
                             resumeAfter)
                     .withReferences(sendReferences ? references : null)
                     .withShaper(refreshPlan == null ? null : refreshPlan.shaper())
-                    // A sort reads every match before its first entry: it may run long whatever the plan.
-                    .start(sort instanceof SortOrder || StreamingSearch.mayRunLong(request.getScope(), candidates));
+                    .start(StreamingSearch.Placement.of(request.getScope(), candidates, sort instanceof SortOrder));
         } catch (RuntimeException e) {
             if (cursor != null) {
                 cursor.close();
@@ -395,7 +394,7 @@ public final class SearchHandler {
 
     /**
      * The planner, or while every long-search slot is taken one that reads no key past what a search
-     * on the event loop may have: a search that would need more could only be refused busy, and a
+     * without such a slot may have: a search that would need more could only be refused busy, and a
      * flood of them (thousands of broad subtree searches) would otherwise spend the event loops
      * reading whole keys for nothing, delaying every other client on them.
      */

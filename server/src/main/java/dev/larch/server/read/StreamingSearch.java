@@ -37,20 +37,64 @@ import org.apache.directory.api.ldap.model.message.SearchScope;
  * the client finally reads. Every limit result names where the limit came from: the client's request
  * or the server's configuration key.
  *
- * <p>A search that {@linkplain #mayRunLong may run long} (it walks its scope, or has many candidates)
- * examines entries on the {@link WorkerPool} instead, one slice at a time, and hands each slice's
- * built responses to the event loop, which sends them; so an event loop never walks a large scope.
+ * <p>A search that {@linkplain Placement#ON_WORKERS may run longer} (it walks its scope, sorts, or has
+ * thousands of candidates) examines entries on the {@link WorkerPool} instead, one slice at a time, and
+ * hands each slice's built responses to the event loop, which sends them; so an event loop never walks
+ * a large scope.
  * Exactly one thread owns the cursor and the read transaction at any time: the event loop, or the
  * worker running the current slice (the environment uses MDB_NOTLS, so the transaction may move).
- * A full pool answers a new search busy; a search already under way retries a little later. Such
- * searches are bounded server-wide ({@code limits.max-long-searches}): each holds a read transaction
- * for as long as it runs, and without the bound a flood of them would take every reader slot.
+ * A full pool answers a new search busy; a search already under way retries a little later. Those
+ * and the searches with hundreds of candidates that stream on the event loop are bounded server-wide
+ * ({@code limits.max-long-searches}): each holds a read transaction for as long as it runs, and without
+ * the bound a flood of them would take every reader slot, or the event loops' time.
  *
  * <p>Everything but {@link #produce} runs on the operation's event loop.
  */
 final class StreamingSearch {
-    /** Entries one event-loop batch sends; a search with more candidates {@linkplain #mayRunLong may run long}. */
+    /** Most entries one event-loop batch sends before it yields the event loop to its other connections. */
     static final int BATCH = 256;
+
+    /**
+     * Longest one event-loop batch runs before it yields, so a slow one (large entries, a loaded
+     * machine) delays the other connections of its event loop by about this much per turn at most.
+     */
+    private static final long BATCH_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    /**
+     * Most candidates of a search that streams on its event loop, in batches that take turns with
+     * every other request there; one with more goes {@linkplain Placement#ON_WORKERS to the workers}.
+     * The bound keeps what such a search may read to a few tens of milliseconds of work, and it is far
+     * above the hundreds of entries of an address-book lookup. Those went to the worker pool at 256:
+     * with 64 connections some 40 of them took turns on 2 workers, slice by slice, and spent nine
+     * tenths of their time waiting for one (about 190 ms each, while the requests on the event loops
+     * took a few; the addressing mix's p99 was 250 ms at 1M entries). Here they take turns with
+     * everything else.
+     */
+    static final int EVENT_LOOP_CANDIDATES = 4096;
+
+    /** Where a search examines its entries, and whether it counts against {@code limits.max-long-searches}. */
+    enum Placement {
+        /** At most {@link #BATCH} candidates, or base scope: on the event loop, like any short request. */
+        SHORT,
+        /** Up to {@link #EVENT_LOOP_CANDIDATES}: on the event loop in turns, holding a long-search slot. */
+        ON_EVENT_LOOP,
+        /** A walk of the scope, a sort, or more candidates: on the worker pool, holding a long-search slot. */
+        ON_WORKERS;
+
+        /**
+         * @param candidates the planned candidates; null when no index narrowed the search (it walks its scope)
+         * @param sorted a sort reads every match before its first entry, so it may run long whatever the plan
+         */
+        static Placement of(SearchScope scope, IdSet candidates, boolean sorted) {
+            if (sorted) {
+                return ON_WORKERS;
+            }
+            if (scope == SearchScope.OBJECT || (candidates != null && candidates.size() <= BATCH)) {
+                return SHORT;
+            }
+            return candidates != null && candidates.size() <= EVENT_LOOP_CANDIDATES ? ON_EVENT_LOOP : ON_WORKERS;
+        }
+    }
 
     /**
      * Most responses one worker slice builds before handing them to the event loop, which writes them
@@ -178,31 +222,20 @@ final class StreamingSearch {
         return this;
     }
 
-    /**
-     * Whether a search may examine many entries: one that walks its scope (no index narrowed it) or
-     * has more candidates than one batch. Base-scope searches and small indexed ones never do.
-     */
-    static boolean mayRunLong(SearchScope scope, IdSet candidates) {
-        if (scope == SearchScope.OBJECT) {
-            return false;
-        }
-        return candidates == null || candidates.size() > BATCH;
-    }
-
     /** Sends what {@code shaper} makes of each entry and of the end; call before {@link #start}. */
     StreamingSearch withShaper(ResultShaper shaper) {
         this.shaper = shaper;
         return this;
     }
 
-    /** Starts streaming: here on the event loop, or on the worker pool when {@code mayRunLong}. */
-    void start(boolean mayRunLong) {
+    /** Starts streaming where {@code placement} says; without a worker pool, here on the event loop. */
+    void start(Placement placement) {
         if (shaper != null) {
             for (Response first : shaper.atStart()) {
                 op.send(first);
             }
         }
-        if (!mayRunLong || workers == null) {
+        if (placement == Placement.SHORT || workers == null) {
             run();
             return;
         }
@@ -214,6 +247,10 @@ final class StreamingSearch {
             return;
         }
         holdsLongSlot = true;
+        if (placement == Placement.ON_EVENT_LOOP) {
+            run();
+            return;
+        }
         onWorkers = true;
         if (!workers.trySubmit(this::produce)) {
             finish(
@@ -239,7 +276,8 @@ final class StreamingSearch {
             return;
         }
         try {
-            for (int batch = 0; batch < BATCH; batch++) {
+            long batchStart = System.nanoTime();
+            for (int batch = 0; batch < BATCH && System.nanoTime() - batchStart < BATCH_NANOS; batch++) {
                 if (op.isAbandoned()) {
                     release();
                     return;

@@ -243,7 +243,7 @@ class StreamingSearchTest {
             assertTrue(longSearches.tryTake(), "another search runs long");
             StalledOperation op = new StalledOperation(0);
             search(op, new PausedSearches(PAUSE_SECONDS, 4), 0, workers, longSearches)
-                    .start(true);
+                    .start(StreamingSearch.Placement.ON_WORKERS);
             assertEquals(ResultCodeEnum.BUSY, code(op));
             assertEquals(
                     "too many long searches are running (limits.max-long-searches = 1); use an indexed filter or a"
@@ -262,7 +262,7 @@ class StreamingSearchTest {
             assertTrue(workers.trySubmit(() -> awaitQuietly(release)));
             StalledOperation op = new StalledOperation(0);
             search(op, new PausedSearches(PAUSE_SECONDS, 4), 0, workers, longSearches)
-                    .start(true);
+                    .start(StreamingSearch.Placement.ON_WORKERS);
             assertEquals(ResultCodeEnum.BUSY, code(op));
             assertTrue(op.done.getLdapResult().getDiagnosticMessage().contains("limits.worker-queue"));
             assertEquals(0, longSearches.taken());
