@@ -7,7 +7,8 @@ import org.apache.directory.api.ldap.codec.api.LdapMessageContainer;
 import org.apache.directory.api.ldap.model.message.Message;
 
 /**
- * Makes the Apache decoder's per-connection containers, all sharing one binary-attribute detector.
+ * Makes the Apache decoder's containers (each client connection's, each replication session's, each stored
+ * filter decoded), all sharing one binary-attribute detector.
  *
  * <p>The container's one-argument constructor builds a fresh {@link DefaultConfigurableBinaryAttributeDetector}
  * each time: it lower-cases some fifty attribute names into a concurrent set, which cost about 2% of the
@@ -17,14 +18,14 @@ import org.apache.directory.api.ldap.model.message.Message;
  *
  * <p>Thread-safe; each container it makes is not, and belongs to one channel.
  */
-final class DecodingContainers {
+public final class DecodingContainers {
 
     private static final BinaryAttributeDetector BINARY_ATTRIBUTES = new DefaultConfigurableBinaryAttributeDetector();
 
     private DecodingContainers() {}
 
     /** A new container for one connection's requests, decoded by {@code codec}. */
-    static LdapMessageContainer<Message> newContainer(LdapApiService codec) {
+    public static LdapMessageContainer<Message> newContainer(LdapApiService codec) {
         return new LdapMessageContainer<>(codec, BINARY_ATTRIBUTES);
     }
 }

@@ -2,6 +2,7 @@ package dev.larch.server.replica;
 
 import java.util.List;
 
+import dev.larch.server.net.DecodingContainers;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -29,7 +30,7 @@ final class ProviderMessageDecoder extends ByteToMessageDecoder {
     private final int maxPduBytes;
 
     ProviderMessageDecoder(LdapApiService codec, int maxPduBytes) {
-        this.container = new LdapMessageContainer<>(codec);
+        this.container = DecodingContainers.newContainer(codec);
         this.maxPduBytes = maxPduBytes;
         container.setMaxPDUSize(maxPduBytes);
     }

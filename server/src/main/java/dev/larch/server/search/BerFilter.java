@@ -3,6 +3,7 @@ package dev.larch.server.search;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 
+import dev.larch.server.net.DecodingContainers;
 import org.apache.directory.api.asn1.DecoderException;
 import org.apache.directory.api.asn1.ber.Asn1Decoder;
 import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
@@ -38,7 +39,7 @@ public final class BerFilter {
         writeElement(op, 0x63, search.toByteArray());
         ByteArrayOutputStream pdu = new ByteArrayOutputStream();
         writeElement(pdu, 0x30, op.toByteArray());
-        LdapMessageContainer<Message> container = new LdapMessageContainer<>(LdapApiServiceFactory.getSingleton());
+        LdapMessageContainer<Message> container = DecodingContainers.newContainer(LdapApiServiceFactory.getSingleton());
         try {
             ByteBuffer buffer = ByteBuffer.wrap(pdu.toByteArray());
             Asn1Decoder.decode(buffer, container);
