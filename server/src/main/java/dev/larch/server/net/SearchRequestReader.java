@@ -1,6 +1,7 @@
 package dev.larch.server.net;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import org.apache.directory.api.ldap.model.exception.LdapInvalidDnException;
 import org.apache.directory.api.ldap.model.filter.ExprNode;
 import org.apache.directory.api.ldap.model.message.AliasDerefMode;
@@ -46,6 +47,14 @@ final class SearchRequestReader {
 
     private final BerHeader header = new BerHeader();
     private final FilterReader filterReader = new FilterReader();
+    /**
+     * The last base DN parsed and its bytes: a client's searches mostly share one base (its suffix),
+     * and parsing it anew cost a search more than every other decoding step together. A {@link Dn} is
+     * immutable, so requests may share one.
+     */
+    private byte[] lastBaseBytes;
+
+    private Dn lastBase;
 
     /**
      * The SearchRequest whose fields (inside its [APPLICATION 3] header) fill {@code [index, end)} of
@@ -134,15 +143,34 @@ final class SearchRequestReader {
     }
 
     /** The base DN as the Apache decoder parses it; null if it refuses it (it then answers invalidDNSyntax). */
-    private static Dn dn(ByteBuf pdu, int index, int length) {
+    private Dn dn(ByteBuf pdu, int index, int length) {
         if (length == 0) {
             return Dn.EMPTY_DN;
         }
+        if (lastBase != null && sameBytes(pdu, index, length, lastBaseBytes)) {
+            return lastBase;
+        }
+        Dn parsed;
         try {
-            return new Dn(pdu.toString(index, length, UTF_8));
+            parsed = new Dn(pdu.toString(index, length, UTF_8));
         } catch (LdapInvalidDnException | RuntimeException e) {
             return null;
         }
+        lastBaseBytes = ByteBufUtil.getBytes(pdu, index, length);
+        lastBase = parsed;
+        return parsed;
+    }
+
+    private static boolean sameBytes(ByteBuf pdu, int index, int length, byte[] bytes) {
+        if (length != bytes.length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (pdu.getByte(index + i) != bytes[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A one-octet ENUMERATED in 0..max, or -1. */

@@ -120,6 +120,40 @@ class SearchRequestReaderTest {
     }
 
     @Test
+    void oneReaderReadingRequestAfterRequestReadsEachBaseAsTheApacheDecoderDoes() throws Exception {
+        // A decoder keeps one reader, which remembers the last base it parsed: a repeated base, a base
+        // of the same length with other bytes and a refused base after an accepted one must all still
+        // read exactly as the Apache decoder reads them.
+        SearchRequestReader reader = new SearchRequestReader();
+        int read = 0;
+        int repeated = 0;
+        for (long seed = 1; seed <= SEEDS; seed++) {
+            RandomSearchRequests requests = new RandomSearchRequests(3000 + seed);
+            for (int i = 0; i < REQUESTS_PER_SEED; i++) {
+                byte[] pdu = requests.unboundId(false);
+                List<byte[]> run = List.of(pdu, pdu, withBaseByteChanged(pdu, requests), pdu, requests.mutated(pdu));
+                for (int r = 0; r < run.size(); r++) {
+                    byte[] variant = run.get(r);
+                    Object expected = apacheDecode(variant);
+                    SearchRequest actual = readDirectly(reader, variant);
+                    String where = "seed " + seed + ", request " + i + ", read " + r + ": " + hex(variant);
+                    if (actual == null) {
+                        continue; // left to the Apache decoder, which then answers as it always did
+                    }
+                    assertSameRequest(
+                            assertInstanceOf(SearchRequest.class, expected, where + " " + describe(expected)),
+                            actual,
+                            where);
+                    read++;
+                    repeated += r == 1 ? 1 : 0;
+                }
+            }
+        }
+        assertTrue(repeated > SEEDS * REQUESTS_PER_SEED / 2, "the same request read twice in a row: " + repeated);
+        assertTrue(read > repeated * 2, "read directly: " + read);
+    }
+
+    @Test
     void integersAndBooleansInUnusualEncodingsAreLeftToTheApacheDecoder() {
         // typesOnly TRUE as 0x01: the Apache decoder takes it (and logs a warning)
         assertLeftButDecoded(search(tlv(0x01, 0x01), tlv(0x02, 0x05)));
@@ -208,8 +242,30 @@ class SearchRequestReaderTest {
         assertEquals(1, decoded.getControls().size());
     }
 
-    /** {@link SearchRequestReader} as {@link LdapMessageDecoder} calls it, on a heap buffer. */
+    /** {@code pdu} with one octet of its base DN replaced by a printable one (the base keeps its length). */
+    private static byte[] withBaseByteChanged(byte[] pdu, RandomSearchRequests requests) {
+        ByteBuf buf = Unpooled.wrappedBuffer(pdu);
+        LdapMessageEnvelope envelope = new LdapMessageEnvelope();
+        BerHeader base = new BerHeader();
+        if (!envelope.read(buf)
+                || base.readElement(buf, envelope.protocolOpValueIndex(), envelope.protocolOpEnd())
+                        != BerHeader.Status.COMPLETE
+                || base.valueLength() == 0) {
+            return pdu;
+        }
+        byte[] copy = pdu.clone();
+        copy[base.valueIndex() + requests.random.nextInt(base.valueLength())] =
+                (byte) (' ' + requests.random.nextInt(95));
+        return copy;
+    }
+
+    /** A new {@link SearchRequestReader} as {@link LdapMessageDecoder} calls it, on a heap buffer. */
     private static SearchRequest readDirectly(byte[] pdu) {
+        return readDirectly(new SearchRequestReader(), pdu);
+    }
+
+    /** {@code reader} as {@link LdapMessageDecoder} calls it, on a heap buffer. */
+    private static SearchRequest readDirectly(SearchRequestReader reader, byte[] pdu) {
         ByteBuf buf = Unpooled.wrappedBuffer(pdu);
         LdapMessageEnvelope envelope = new LdapMessageEnvelope();
         if (!envelope.read(buf)
@@ -217,8 +273,7 @@ class SearchRequestReaderTest {
                 || envelope.protocolOpEnd() != buf.writerIndex()) {
             return null;
         }
-        return new SearchRequestReader()
-                .read(buf, envelope.messageId(), envelope.protocolOpValueIndex(), envelope.protocolOpEnd());
+        return reader.read(buf, envelope.messageId(), envelope.protocolOpValueIndex(), envelope.protocolOpEnd());
     }
 
     /** The Apache decoder alone: the decoded message, or what it failed with. */
