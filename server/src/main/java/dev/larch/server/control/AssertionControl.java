@@ -43,6 +43,11 @@ public final class AssertionControl {
         this.access = access;
     }
 
+    /** Whether {@code request} carries the control: only then does {@link #require} need its target. */
+    public static boolean carriedBy(Request request) {
+        return request.getControl(OID) != null;
+    }
+
     /**
      * Refuses the operation unless {@code request}'s assertion holds for {@code target}; does nothing
      * when it carries none.

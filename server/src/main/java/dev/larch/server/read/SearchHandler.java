@@ -210,7 +210,10 @@ public final class SearchHandler {
         try {
             // A base the client may not read answers as a missing one: noSuchObject, the same matched DN.
             long baseId = access.requireVisible(op.session(), txn, base);
-            assertion.require(request, op.session(), txn, directory.load(txn, baseId));
+            if (AssertionControl.carriedBy(request)) {
+                // Decoded only then: most searches carry no assertion, and a base is a whole entry.
+                assertion.require(request, op.session(), txn, directory.load(txn, baseId));
+            }
             SearchBudget budget = bounds.budget(request.getTimeLimit(), op.startNanos(), op::isAbandoned);
             EntryScreen screen = access.forSearch(op.session(), txn, request.getFilter(), filters);
             Found found = new Found(txn, baseId, budget, screen);
