@@ -53,7 +53,9 @@ public final class AciSchema {
 
     /** The attribute's OID followed by those of its supertypes, nearest first; just the OID if unknown. */
     String[] lineage(String oid) {
-        return lineages.computeIfAbsent(oid, this::computeLineage);
+        // Looked up first: computeIfAbsent's method reference is a new object on every call.
+        String[] known = lineages.get(oid);
+        return known != null ? known : lineages.computeIfAbsent(oid, this::computeLineage);
     }
 
     private String[] computeLineage(String oid) {

@@ -18,6 +18,7 @@ import dev.larch.server.read.sync.SyncSearches;
 import dev.larch.server.referral.ContinuationReferences;
 import dev.larch.server.referral.ManageDsaIt;
 import dev.larch.server.search.AttributeSelection;
+import dev.larch.server.search.AttributeSelections;
 import dev.larch.server.search.EntryCursor;
 import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.Filter;
@@ -63,6 +64,7 @@ public final class SearchHandler {
     private final VirtualEntries virtualEntries;
     private final CurrentSearchLimits limits;
     private final ResultEntries results;
+    private final AttributeSelections selections;
     private final PausedSearches pauses;
     private final WorkerPool workers;
     private final SearchSlots longSearches;
@@ -112,6 +114,7 @@ public final class SearchHandler {
         this.groups = new GroupGraph(directory, filters, planner);
         this.assertion = new AssertionControl(filters, access);
         this.results = new ResultEntries(directory);
+        this.selections = new AttributeSelections(directory.schemaNormalizer().schema());
         this.pauses = pauses;
         this.workers = workers;
         this.longSearches = longSearches;
@@ -147,9 +150,8 @@ public final class SearchHandler {
      */
     void search(Operation op, SearchRequest request, SyncRefresh refresh) {
         Filter filter = filters.compile(request.getFilter());
-        AttributeSelection selection = AttributeSelection.of(
-                        request.getAttributes(), directory.schemaNormalizer().schema())
-                .withValues(MatchedValues.of(request, filters));
+        AttributeSelection selection =
+                selections.of(request.getAttributes()).withValues(MatchedValues.of(request, filters));
         Dn base = directory.schemaNormalizer().dn(request.getBase());
         SearchLimits bounds = refresh != null && refresh.exemptFromLimits()
                 ? SearchLimits.NONE

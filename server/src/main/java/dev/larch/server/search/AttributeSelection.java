@@ -55,6 +55,9 @@ public final class AttributeSelection {
 
     /** The same attributes, of whose values only those {@code values} matches are sent; null for all. */
     public AttributeSelection withValues(MatchedValues values) {
+        if (values == this.values) {
+            return this; // the common case, no matched values on a selection without them
+        }
         return new AttributeSelection(allUser, allOperational, named, schema, values);
     }
 

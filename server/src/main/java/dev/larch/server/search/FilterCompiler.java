@@ -337,6 +337,11 @@ public final class FilterCompiler {
      * without collective attributes.
      */
     String[] oids(AttributeType type) {
+        // Looked up first: the lambda captures the type, a new object on every call.
+        String[] known = subtypes.get(type.getOid());
+        if (known != null) {
+            return known;
+        }
         return subtypes.computeIfAbsent(type.getOid(), oid -> {
             Set<String> out = new LinkedHashSet<>();
             Deque<AttributeType> pending = new ArrayDeque<>(List.of(type));
