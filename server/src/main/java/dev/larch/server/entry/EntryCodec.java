@@ -3,7 +3,6 @@ package dev.larch.server.entry;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 
 import org.apache.directory.api.ldap.model.entry.Attribute;
@@ -189,21 +188,53 @@ public final class EntryCodec {
                     + (parentDn == null ? "without" : "with") + " a parent DN");
         }
         String dn = composeDn(in.str(), parentDn);
-        StoredAttribute[] attributes = new StoredAttribute[in.varint()];
-        for (int a = 0; a < attributes.length; a++) {
-            int attributeId = in.varint();
-            String oid = catalog.oid(attributeId);
-            AttributeType type = catalog.type(attributeId);
+        int[] attributesAt = new int[in.varint()];
+        for (int a = 0; a < attributesAt.length; a++) {
+            attributesAt[a] = in.position();
+            catalog.oid(in.varint()); // an ID the catalog does not know fails here, as a damaged entry
             int nameTag = in.varint();
-            String name = nameTag == 0 ? (type == null ? oid : type.getName()) : in.str(nameTag - 1);
+            in.skip(nameTag == 0 ? 0 : nameTag - 1);
             int count = in.varint();
-            int valuesAt = in.position();
             for (int v = 0; v < count; v++) {
                 in.skip(in.varint());
             }
-            attributes[a] = StoredAttribute.inEntry(oid, name, type, bytes, valuesAt, count);
         }
-        return new StoredEntry(id, parentId, dn, Collections.unmodifiableList(Arrays.asList(attributes)));
+        return new StoredEntry(id, parentId, dn, new DecodedAttributes(this, bytes, attributesAt));
+    }
+
+    /** The attribute whose record starts at {@code at} in a decoded entry's {@code bytes}. */
+    StoredAttribute attribute(byte[] bytes, int at) {
+        Cursor in = new Cursor(bytes, at);
+        int attributeId = in.varint();
+        String oid = catalog.oid(attributeId);
+        AttributeType type = catalog.type(attributeId);
+        int nameTag = in.varint();
+        String name = nameTag == 0 ? (type == null ? oid : type.getName()) : in.str(nameTag - 1);
+        int count = in.varint();
+        return StoredAttribute.inEntry(oid, name, type, bytes, in.position(), count);
+    }
+
+    /** The OID of the attribute whose record starts at {@code at} in a decoded entry's {@code bytes}. */
+    String oid(byte[] bytes, int at) {
+        return catalog.oid(attributeId(bytes, at));
+    }
+
+    /** The schema's type of the attribute whose record starts at {@code at}; null when the schema lacks it. */
+    AttributeType type(byte[] bytes, int at) {
+        return catalog.type(attributeId(bytes, at));
+    }
+
+    /** The varint at {@code at}: read without a {@link Cursor}, since a search asks for one per attribute. */
+    private static int attributeId(byte[] bytes, int at) {
+        int value = 0;
+        for (int shift = 0, i = at; shift < 35; shift += 7, i++) {
+            int next = bytes[i];
+            value |= (next & 0x7F) << shift;
+            if ((next & 0x80) == 0) {
+                return value;
+            }
+        }
+        throw new IllegalStateException("malformed varint in stored entry");
     }
 
     /**

@@ -60,13 +60,16 @@ public final class ResultEntries {
             ReadTxn txn) {
         SelectedEntry entry = new SelectedEntry(messageId, stored.dn());
         MatchedValues matched = typesOnly ? null : selection.values();
-        for (StoredAttribute a : stored.attributes()) {
-            if (GroupGraph.MEMBER_OF_OID.equals(a.oid()) || a.size() == 0) {
-                // memberOf: each group judged for the client below, never copied as stored. No values:
-                // not an attribute (a store written before EntryCodec dropped such ones may hold one).
+        // By index: of an entry decoded from the store only the attributes returned are made.
+        for (int i = 0, n = stored.attributes().size(); i < n; i++) {
+            String oid = stored.oidAt(i);
+            if (GroupGraph.MEMBER_OF_OID.equals(oid) || !selection.includes(oid, stored.typeAt(i))) {
+                // memberOf: each group judged for the client below, never copied as stored.
                 continue;
             }
-            if (selection.includes(a.oid(), a.type()) && screen.mayRead(stored, a.oid())) {
+            StoredAttribute a = stored.attributes().get(i);
+            // No values: not an attribute (a store written before EntryCodec dropped such ones may hold one).
+            if (a.size() > 0 && screen.mayRead(stored, oid)) {
                 add(entry, a.userId(), typesOnly, matched == null ? a.values() : matched.matching(stored, a));
             }
         }

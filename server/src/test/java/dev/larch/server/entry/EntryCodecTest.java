@@ -2,6 +2,7 @@ package dev.larch.server.entry;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -17,6 +18,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
@@ -181,6 +183,55 @@ class EntryCodecTest {
                 CODEC.decode(7, ByteBuffer.wrap(bytes), "dc=ex").attribute(SN);
         assertEquals("sn", decoded.userId());
         assertEquals("Smith", new String(decoded.values()[0], UTF_8));
+    }
+
+    @Test
+    void aDecodedEntryHasTheEncodedAttributesInOrderEachMadeOnce() throws LdapException {
+        Entry entry = ann();
+        entry.add(SCHEMA.getAttributeType(SN), "Smith", "Smyth");
+        List<StoredAttribute> expected = EntryCodec.toStored(7, 42, entry).attributes();
+        StoredEntry decoded = CODEC.decode(7, ByteBuffer.wrap(CODEC.encode(42, entry)), "dc=ex");
+
+        assertEquals(expected.size(), decoded.attributes().size());
+        for (int i = 0; i < expected.size(); i++) {
+            StoredAttribute want = expected.get(i);
+            assertEquals(want.oid(), decoded.oidAt(i));
+            assertEquals(want.type(), decoded.typeAt(i));
+            StoredAttribute got = decoded.attribute(want.oid());
+            assertSame(got, decoded.attributes().get(i), "one attribute, however it is reached");
+            assertEquals(want.oid(), got.oid());
+            assertEquals(want.userId(), got.userId());
+            assertEquals(want.type(), got.type());
+            assertEquals(want.size(), got.size());
+            for (int v = 0; v < want.size(); v++) {
+                assertArrayEquals(want.values()[v], got.values()[v]);
+            }
+        }
+        assertThrows(
+                UnsupportedOperationException.class, () -> decoded.attributes().remove(0));
+        assertThrows(IndexOutOfBoundsException.class, () -> decoded.attributes().get(expected.size()));
+        assertThrows(IndexOutOfBoundsException.class, () -> decoded.oidAt(-1));
+    }
+
+    @Test
+    void aDamagedEntryIsRefusedWhenDecodedNotWhenAnAttributeIsFirstAskedFor() {
+        byte[] bytes = CODEC.encode(
+                42,
+                "cn=Ann",
+                List.of(
+                        new StoredAttribute(
+                                CN, "cn", new byte[][] {"Ann".getBytes(UTF_8)}, SCHEMA.getAttributeType(CN), null),
+                        new StoredAttribute(
+                                SN, "sn", new byte[][] {"Smith".getBytes(UTF_8)}, SCHEMA.getAttributeType(SN), null)));
+        // sn's number, 2, starts the last attribute (2, 0 for its name, 1 value, 5, "Smith"): the
+        // catalog knows no number 3.
+        byte[] unknown = bytes.clone();
+        int snAt = bytes.length - 1 - "Smith".length() - 1 - 1 - 1;
+        assertEquals(2, unknown[snAt]);
+        unknown[snAt] = 3;
+        assertThrows(IllegalStateException.class, () -> CODEC.decode(7, ByteBuffer.wrap(unknown), "dc=ex"));
+        byte[] truncated = Arrays.copyOf(bytes, bytes.length - 1);
+        assertThrows(IllegalStateException.class, () -> CODEC.decode(7, ByteBuffer.wrap(truncated), "dc=ex"));
     }
 
     @Test
