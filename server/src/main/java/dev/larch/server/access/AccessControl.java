@@ -169,13 +169,26 @@ public final class AccessControl {
      * @throws ResultCodeException noSuchObject naming only an ancestor the client may read ({@link #noSuchObject})
      */
     public long requireVisible(Session session, ReadTxn txn, Dn dn) {
+        return requireVisible(session, txn, dn, null);
+    }
+
+    /**
+     * {@link #requireVisible(Session, ReadTxn, Dn)} judged by the screen of the search whose base
+     * {@code dn} is ({@link #forSearch}, same session and transaction): the search's decider works out
+     * the base's rights, rather than one made for this question alone.
+     *
+     * @param screen the search's screen; null to judge with a decider made for this question
+     */
+    public long requireVisible(Session session, ReadTxn txn, Dn dn, EntryScreen screen) {
         long id = directory.resolve(txn, dn);
         if (id == ReadTxn.NOT_FOUND) {
             throw noSuchObject(session, txn, dn);
         }
         if (!session.isAdmin()) {
             StoredEntry entry = directory.load(txn, id);
-            if (entry == null || !mayRead(session, txn, entry)) {
+            boolean visible =
+                    entry != null && (screen == null ? mayRead(session, txn, entry) : screen.mayReadEntry(entry));
+            if (!visible) {
                 throw noSuchObject(session, txn, dn);
             }
         }

@@ -210,14 +210,14 @@ public final class SearchHandler {
         }
         ReadTxn txn = directory.store().read();
         try {
+            EntryScreen screen = access.forSearch(op.session(), txn, request.getFilter(), filters);
             // A base the client may not read answers as a missing one: noSuchObject, the same matched DN.
-            long baseId = access.requireVisible(op.session(), txn, base);
+            long baseId = access.requireVisible(op.session(), txn, base, screen);
             if (AssertionControl.carriedBy(request)) {
                 // Decoded only then: most searches carry no assertion, and a base is a whole entry.
                 assertion.require(request, op.session(), txn, directory.load(txn, baseId));
             }
             SearchBudget budget = bounds.budget(request.getTimeLimit(), op.startNanos(), op::isAbandoned);
-            EntryScreen screen = access.forSearch(op.session(), txn, request.getFilter(), filters);
             Found found = new Found(txn, baseId, budget, screen);
             if (workers != null && GroupGraph.hasInChain(filter)) {
                 // Group walks read many entries: on a worker, never on the event loop.
