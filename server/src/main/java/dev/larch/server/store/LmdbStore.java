@@ -81,6 +81,7 @@ public final class LmdbStore implements AutoCloseable {
 
     private final AtomicLong nextId;
     private final TxnGate gate = new TxnGate();
+    private final ReadTxnPool reads;
     private final boolean readOnly;
     private volatile boolean loadingInBulk;
 
@@ -88,6 +89,8 @@ public final class LmdbStore implements AutoCloseable {
     private LmdbStore(Path directory, Env<ByteBuffer> env, Map<String, Set<IndexKind>> configuredIndexes) {
         this.directory = directory;
         this.env = env;
+        // An idle kept read holds a reader slot: an eighth of them at most, for the threads that read most.
+        this.reads = new ReadTxnPool(env, Math.min(64, env.info().maxReaders / 8));
         this.readOnly = configuredIndexes == null;
         Function<LmdbException, RuntimeException> writeFailure = this::translateWriteFailure;
         this.entries = EntryTree.open(env, !readOnly, writeFailure);
@@ -319,7 +322,7 @@ public final class LmdbStore implements AutoCloseable {
     public ReadTxn read() {
         gate.enter();
         try {
-            return new ReadTxn(this, env.txnRead());
+            return new ReadTxn(this, reads.begin());
         } catch (Env.ReadersFullException e) {
             gate.leave();
             throw new ReadersFullException(e);
@@ -361,6 +364,11 @@ public final class LmdbStore implements AutoCloseable {
             gate.leave();
             throw e;
         }
+    }
+
+    /** Ends the LMDB transaction of a {@link #read()}, before {@link #transactionClosed()}. */
+    void readEnded(Txn<ByteBuffer> txn) {
+        reads.end(txn);
     }
 
     /** Called exactly once by each transaction {@link #read()}, {@link #write()} or {@link #writeNested} handed out. */
@@ -501,6 +509,7 @@ public final class LmdbStore implements AutoCloseable {
                     bound.toMillis());
             return false;
         }
+        reads.closeAll();
         env.close();
         return true;
     }

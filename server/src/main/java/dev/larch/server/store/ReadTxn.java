@@ -292,7 +292,11 @@ public class ReadTxn implements AutoCloseable {
         }
         closed = true;
         try {
-            txn.close();
+            if (txn.isReadOnly()) {
+                store.readEnded(txn); // kept for the thread's next read
+            } else {
+                txn.close();
+            }
         } finally {
             store.transactionClosed();
         }

@@ -11,8 +11,8 @@ import java.util.TreeMap;
  * @param pageSizeBytes LMDB's page size
  * @param pagesUsed pages in use as of the last transaction (the last page number plus one)
  * @param lastTransactionId the ID of the last committed write transaction
- * @param readersInUse reader slots taken (open read transactions, and slots of dead processes not
- *     yet cleared)
+ * @param readersInUse reader slots taken (open read transactions, those threads keep reset for
+ *     their next read, and slots of dead processes not yet cleared)
  * @param maxReaders the size of the reader table
  * @param recordsByDatabase records (key, value pairs; duplicates counted) per named database:
  *     {@code entries}, {@code dn}, {@code attrs}, {@code meta} and one per index, as
