@@ -1,5 +1,8 @@
 package dev.larch.server.net;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import org.apache.directory.api.ldap.model.exception.LdapInvalidDnException;
@@ -55,6 +58,10 @@ final class SearchRequestReader {
     private byte[] lastBaseBytes;
 
     private Dn lastBase;
+    /** The last attribute list read and its bytes, for the same reason: a client asks for the same list. */
+    private byte[] lastAttributesBytes;
+
+    private String[] lastAttributes;
 
     /**
      * The SearchRequest whose fields (inside its [APPLICATION 3] header) fill {@code [index, end)} of
@@ -126,18 +133,26 @@ final class SearchRequestReader {
      * blank one is left out. False if an element is not an OCTET STRING ending inside the list.
      */
     private boolean readAttributes(ByteBuf pdu, int index, int end, SearchRequestImpl request) {
-        int at = index;
-        while (at < end) {
-            if (!element(pdu, at, end, BerTags.OCTET_STRING)) {
-                return false;
-            }
-            if (header.valueLength() > 0) {
-                String attribute = pdu.toString(header.valueIndex(), header.valueLength(), UTF_8);
-                if (!attribute.trim().isEmpty()) {
-                    request.addAttributes(attribute);
+        if (lastAttributes == null || !sameBytes(pdu, index, end - index, lastAttributesBytes)) {
+            List<String> names = new ArrayList<>();
+            int at = index;
+            while (at < end) {
+                if (!element(pdu, at, end, BerTags.OCTET_STRING)) {
+                    return false;
                 }
+                if (header.valueLength() > 0) {
+                    String attribute = pdu.toString(header.valueIndex(), header.valueLength(), UTF_8);
+                    if (!attribute.trim().isEmpty()) {
+                        names.add(attribute);
+                    }
+                }
+                at = header.endIndex();
             }
-            at = header.endIndex();
+            lastAttributes = names.toArray(String[]::new);
+            lastAttributesBytes = ByteBufUtil.getBytes(pdu, index, end - index);
+        }
+        if (lastAttributes.length > 0) {
+            request.addAttributes(lastAttributes);
         }
         return true;
     }

@@ -121,9 +121,9 @@ class SearchRequestReaderTest {
 
     @Test
     void oneReaderReadingRequestAfterRequestReadsEachBaseAsTheApacheDecoderDoes() throws Exception {
-        // A decoder keeps one reader, which remembers the last base it parsed: a repeated base, a base
-        // of the same length with other bytes and a refused base after an accepted one must all still
-        // read exactly as the Apache decoder reads them.
+        // A decoder keeps one reader, which remembers the last base and attribute list it read: a
+        // repeated one, one of the same length with other bytes and a refused one after an accepted one
+        // must all still read exactly as the Apache decoder reads them.
         SearchRequestReader reader = new SearchRequestReader();
         int read = 0;
         int repeated = 0;
@@ -131,7 +131,14 @@ class SearchRequestReaderTest {
             RandomSearchRequests requests = new RandomSearchRequests(3000 + seed);
             for (int i = 0; i < REQUESTS_PER_SEED; i++) {
                 byte[] pdu = requests.unboundId(false);
-                List<byte[]> run = List.of(pdu, pdu, withBaseByteChanged(pdu, requests), pdu, requests.mutated(pdu));
+                List<byte[]> run = List.of(
+                        pdu,
+                        pdu,
+                        withBaseByteChanged(pdu, requests),
+                        pdu,
+                        withLastByteChanged(pdu, requests),
+                        pdu,
+                        requests.mutated(pdu));
                 for (int r = 0; r < run.size(); r++) {
                     byte[] variant = run.get(r);
                     Object expected = apacheDecode(variant);
@@ -256,6 +263,16 @@ class SearchRequestReaderTest {
         byte[] copy = pdu.clone();
         copy[base.valueIndex() + requests.random.nextInt(base.valueLength())] =
                 (byte) (' ' + requests.random.nextInt(95));
+        return copy;
+    }
+
+    /**
+     * {@code pdu} with its last octet replaced by a printable one: the last attribute's last letter
+     * when it asks for attributes (the list keeps its length).
+     */
+    private static byte[] withLastByteChanged(byte[] pdu, RandomSearchRequests requests) {
+        byte[] copy = pdu.clone();
+        copy[copy.length - 1] = (byte) (' ' + requests.random.nextInt(95));
         return copy;
     }
 
