@@ -57,6 +57,13 @@ final class SearchRequestReader {
      */
     private byte[] lastBaseBytes;
 
+    /**
+     * The longest base DN or attribute list (in bytes) a connection remembers: the lists clients send
+     * again and again are short, and a connection must not keep what a hostile client made big (a
+     * 256 KB list on each of many anonymous connections) once its request is done.
+     */
+    static final int MAX_REMEMBERED_BYTES = 1024;
+
     private Dn lastBase;
     /** The last attribute list read and its bytes, for the same reason: a client asks for the same list. */
     private byte[] lastAttributesBytes;
@@ -133,7 +140,8 @@ final class SearchRequestReader {
      * blank one is left out. False if an element is not an OCTET STRING ending inside the list.
      */
     private boolean readAttributes(ByteBuf pdu, int index, int end, SearchRequestImpl request) {
-        if (lastAttributes == null || !sameBytes(pdu, index, end - index, lastAttributesBytes)) {
+        String[] attributes = lastAttributes;
+        if (attributes == null || !sameBytes(pdu, index, end - index, lastAttributesBytes)) {
             List<String> names = new ArrayList<>();
             int at = index;
             while (at < end) {
@@ -148,11 +156,14 @@ final class SearchRequestReader {
                 }
                 at = header.endIndex();
             }
-            lastAttributes = names.toArray(String[]::new);
-            lastAttributesBytes = ByteBufUtil.getBytes(pdu, index, end - index);
+            attributes = names.toArray(String[]::new);
+            if (end - index <= MAX_REMEMBERED_BYTES) {
+                lastAttributes = attributes;
+                lastAttributesBytes = ByteBufUtil.getBytes(pdu, index, end - index);
+            }
         }
-        if (lastAttributes.length > 0) {
-            request.addAttributes(lastAttributes);
+        if (attributes.length > 0) {
+            request.addAttributes(attributes);
         }
         return true;
     }
@@ -171,8 +182,10 @@ final class SearchRequestReader {
         } catch (LdapInvalidDnException | RuntimeException e) {
             return null;
         }
-        lastBaseBytes = ByteBufUtil.getBytes(pdu, index, length);
-        lastBase = parsed;
+        if (length <= MAX_REMEMBERED_BYTES) {
+            lastBaseBytes = ByteBufUtil.getBytes(pdu, index, length);
+            lastBase = parsed;
+        }
         return parsed;
     }
 

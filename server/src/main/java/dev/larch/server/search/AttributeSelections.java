@@ -16,6 +16,15 @@ public final class AttributeSelections {
     /** Lists remembered before the memory starts afresh, so that a client inventing lists cannot grow it. */
     static final int MAX_REMEMBERED = 256;
 
+    /**
+     * The longest list remembered, in names and in characters: the lists clients repeat are short, and
+     * 256 lists of thousands of names, or of very long ones (an anonymous request may carry 256 KB),
+     * would fill the heap.
+     */
+    static final int MAX_REMEMBERED_NAMES = 64;
+
+    static final int MAX_REMEMBERED_CHARS = 2048;
+
     private final SchemaManager schema;
     private final ConcurrentHashMap<List<String>, AttributeSelection> known = new ConcurrentHashMap<>();
 
@@ -31,7 +40,7 @@ public final class AttributeSelections {
             return selection;
         }
         selection = AttributeSelection.of(requested, schema);
-        if (!holdsNull(key)) {
+        if (rememberable(key)) {
             if (known.size() >= MAX_REMEMBERED) {
                 known.clear();
             }
@@ -40,13 +49,21 @@ public final class AttributeSelections {
         return selection;
     }
 
-    /** A list with a null cannot be a key (and immutable lists refuse even to look for one). */
-    private static boolean holdsNull(List<String> list) {
+    /**
+     * Short enough to keep ({@link #MAX_REMEMBERED_NAMES}, {@link #MAX_REMEMBERED_CHARS}), and without a
+     * null: a list with a null cannot be a key (and immutable lists refuse even to look for one).
+     */
+    private static boolean rememberable(List<String> list) {
+        if (list.size() > MAX_REMEMBERED_NAMES) {
+            return false;
+        }
+        int chars = 0;
         for (String s : list) {
             if (s == null) {
-                return true;
+                return false;
             }
+            chars += s.length();
         }
-        return false;
+        return chars <= MAX_REMEMBERED_CHARS;
     }
 }

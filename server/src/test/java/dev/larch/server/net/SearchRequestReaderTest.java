@@ -2,10 +2,16 @@ package dev.larch.server.net;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 
+import com.unboundid.ldap.protocol.LDAPMessage;
+import com.unboundid.ldap.protocol.SearchRequestProtocolOp;
+import com.unboundid.ldap.sdk.DereferencePolicy;
+import com.unboundid.ldap.sdk.Filter;
+import com.unboundid.ldap.sdk.SearchScope;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.apache.directory.api.asn1.ber.Asn1Decoder;
@@ -28,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -158,6 +165,43 @@ class SearchRequestReaderTest {
         }
         assertTrue(repeated > SEEDS * REQUESTS_PER_SEED / 2, "the same request read twice in a row: " + repeated);
         assertTrue(read > repeated * 2, "read directly: " + read);
+    }
+
+    @Test
+    void aBaseOrAttributeListLongerThanTheRememberedBoundIsReadRightButNotKept() throws Exception {
+        // A connection keeps its last base and list for the next request; a long one (a hostile client
+        // can send 256 KB of names on each of many connections) must not stay once read.
+        StringBuilder base = new StringBuilder("dc=example,dc=com");
+        while (base.length() <= SearchRequestReader.MAX_REMEMBERED_BYTES) {
+            base.insert(0, "ou=unit" + base.length() + ",");
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; names.size() * 8 <= SearchRequestReader.MAX_REMEMBERED_BYTES; i++) {
+            names.add("attr" + i);
+        }
+        byte[] longBoth = new LDAPMessage(
+                        7,
+                        new SearchRequestProtocolOp(
+                                base.toString(),
+                                SearchScope.SUB,
+                                DereferencePolicy.NEVER,
+                                0,
+                                0,
+                                false,
+                                Filter.createEqualityFilter("uid", "jdoe"),
+                                names))
+                .encode()
+                .encode();
+        SearchRequestReader reader = new SearchRequestReader();
+        SearchRequest first = readDirectly(reader, longBoth);
+        SearchRequest second = readDirectly(reader, longBoth);
+        SearchRequest expected = assertInstanceOf(SearchRequest.class, apacheDecode(longBoth));
+        assertNotNull(first, "the first read was left to the Apache decoder");
+        assertNotNull(second, "the second read was left to the Apache decoder");
+        assertSameRequest(expected, first, "first read");
+        assertSameRequest(expected, second, "second read");
+        assertNotSame(first.getBase(), second.getBase(), "a long base was kept and handed out again");
+        assertEquals(names, second.getAttributes());
     }
 
     @Test

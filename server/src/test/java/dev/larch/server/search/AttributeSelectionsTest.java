@@ -9,6 +9,7 @@ import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 class AttributeSelectionsTest {
@@ -58,6 +59,20 @@ class AttributeSelectionsTest {
                 assertSelectsAlike(AttributeSelection.of(list, SCHEMA), selections.of(list), list.toString());
             }
         }
+    }
+
+    @Test
+    void aListLongerThanTheRememberedBoundIsAnsweredButNotKept() {
+        AttributeSelections selections = new AttributeSelections(SCHEMA);
+        List<String> list = new ArrayList<>(PROBES);
+        for (int i = 0; list.size() <= AttributeSelections.MAX_REMEMBERED_NAMES; i++) {
+            list.add("x-" + i);
+        }
+        AttributeSelection first = selections.of(list);
+        assertSelectsAlike(AttributeSelection.of(list, SCHEMA), first, "long list");
+        assertNotSame(first, selections.of(list), "a long list was kept");
+        List<String> longName = List.of("cn", "x".repeat(AttributeSelections.MAX_REMEMBERED_CHARS));
+        assertNotSame(selections.of(longName), selections.of(longName), "a list of a very long name was kept");
     }
 
     @Test
