@@ -269,7 +269,10 @@ class LoadModelsIT {
 
     @Test
     void findMaxConnectionsStopsAtAServersCapacity() throws Exception {
-        // One search at a time, 4 ms each: about 250 ops/s whatever the connection count.
+        // One search at a time, 4 ms each: about 250 ops/s whatever the connection count. The p99
+        // bound is loose (100 ms): past capacity the sweep stops on the rate shortfall and a p99 of
+        // hundreds of ms, while a loaded machine has given the first step (4 connections, a third of
+        // capacity) a p99 of 42 ms from late starts alone.
         try (LoadTestServer s = server(LoadTestServer.Listener.PLAIN, new LoadTestServer.Behaviour(4, true, 0))) {
             BenchResult r = bench(
                     s,
@@ -284,7 +287,7 @@ class LoadModelsIT {
                     "--max-connections-limit",
                     "40",
                     "--max-p99-ms",
-                    "40",
+                    "100",
                     "--warmup",
                     "0.5",
                     "--duration",
