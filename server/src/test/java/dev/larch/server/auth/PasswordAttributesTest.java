@@ -42,6 +42,8 @@ class PasswordAttributesTest {
             "userPassword;x-foo",
             "2.5.4.35",
             "OID.2.5.4.35",
+            "oid.2.5.4.35;binary",
+            " userPassword ",
             "authPassword",
             "pwdHistory"
         }) {
@@ -51,5 +53,9 @@ class PasswordAttributesTest {
         assertFalse(passwords.isProtectedDescription("cn"));
         assertFalse(passwords.isProtectedDescription("userPasswordHint"));
         assertFalse(passwords.isProtectedDescription(null));
+        for (String d : new String[] {"", ";", "oid.", "userPasswor", "2.5.4.3", "2.5.4.35.1", "x;userPassword"}) {
+            assertFalse(passwords.isProtectedDescription(d), d);
+            assertFalse(PasswordAttributes.STANDARD.isProtectedDescription(d), d);
+        }
     }
 }
