@@ -329,6 +329,8 @@ final class ConfigLoader {
                 file,
                 s.size("logging.access-log-max-file-size"),
                 s.integer("logging.access-log-max-history"),
+                s.size("logging.access-log-max-total-size"),
+                s.bool("logging.access-log-compress"),
                 s.integer("logging.access-log-queue-lines"),
                 audit,
                 s.size("logging.audit-log-max-file-size"),

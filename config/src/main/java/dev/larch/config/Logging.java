@@ -15,6 +15,9 @@ import java.util.Objects;
  *     for standard output
  * @param accessLogMaxFileSize bytes after which the access log file is rolled over; at least 1 KiB
  * @param accessLogMaxHistory how many days of rolled-over access log files are kept; at least 1
+ * @param accessLogMaxTotalSize bytes the rolled-over access log files may take together before the oldest
+ *     are deleted; 0 for no cap
+ * @param accessLogCompress whether rolled-over access log files are gzipped
  * @param accessLogQueueLines how many access lines wait at most for the access log's writer thread;
  *     at least 16 (a thread that finds the queue full waits for room)
  * @param auditLogFile where the audit log (one LDIF change record per successful write: who, when,
@@ -29,6 +32,8 @@ public record Logging(
         Path accessLogFile,
         long accessLogMaxFileSize,
         int accessLogMaxHistory,
+        long accessLogMaxTotalSize,
+        boolean accessLogCompress,
         int accessLogQueueLines,
         Path auditLogFile,
         long auditLogMaxFileSize,
@@ -55,6 +60,9 @@ public record Logging(
         }
         if (accessLogMaxHistory < 1) {
             throw new IllegalArgumentException("accessLogMaxHistory must be at least 1");
+        }
+        if (accessLogMaxTotalSize < 0) {
+            throw new IllegalArgumentException("accessLogMaxTotalSize must be 0 (no cap) or more");
         }
         if (accessLogQueueLines < MIN_ACCESS_LOG_QUEUE_LINES) {
             throw new IllegalArgumentException("accessLogQueueLines must be at least " + MIN_ACCESS_LOG_QUEUE_LINES);

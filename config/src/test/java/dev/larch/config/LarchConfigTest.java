@@ -512,6 +512,8 @@ class LarchConfigTest {
             logging.access-log-max-file-size = 10 | logging.access-log-max-file-size: expected a size 1k..
             logging.access-log-file = /var/log/access-%d.log | logging.access-log-file: must not contain '%'
             logging.access-log-max-history = 0  | logging.access-log-max-history: expected an integer 1..36500, got '0'
+            logging.access-log-max-total-size = -1g | logging.access-log-max-total-size: expected a size
+            logging.access-log-compress = gzip  | logging.access-log-compress: expected true or false, got 'gzip'
             tracing.otlp-endpoint = 127.0.0.1:4318 | tracing.otlp-endpoint: expected an http:// or https:// URL such as http://127.0.0.1:4318, got '127.0.0.1:4318'
             tracing.otlp-endpoint = ftp://h:21  | tracing.otlp-endpoint: expected an http:// or https:// URL
             tracing.sample-ratio = 1.5          | tracing.sample-ratio: expected a number 0.0..1.0, got '1.5'
@@ -549,11 +551,15 @@ class LarchConfigTest {
         assertNull(d.accessLogFile());
         assertEquals(100L << 20, d.accessLogMaxFileSize());
         assertEquals(7, d.accessLogMaxHistory());
+        assertEquals(10L << 30, d.accessLogMaxTotalSize());
+        assertFalse(d.accessLogCompress());
         Logging c = LarchConfig.load(write("""
                         logging.access-log-format = JSON
                         logging.access-log-file = logs/access.log
                         logging.access-log-max-file-size = 10m
                         logging.access-log-max-history = 30
+                        logging.access-log-max-total-size = 0
+                        logging.access-log-compress = true
                         """)).logging();
         assertEquals(Logging.JSON, c.accessLogFormat());
         assertTrue(c.jsonAccessLog());
@@ -562,6 +568,8 @@ class LarchConfigTest {
                 c.accessLogFile().toAbsolutePath());
         assertEquals(10L << 20, c.accessLogMaxFileSize());
         assertEquals(30, c.accessLogMaxHistory());
+        assertEquals(0, c.accessLogMaxTotalSize());
+        assertTrue(c.accessLogCompress());
         assertTrue(c.accessLog());
         assertEquals("INFO", c.level());
     }

@@ -32,14 +32,18 @@ import org.slf4j.LoggerFactory;
  *       logback.xml's time and level prefix, JSON lines are the bare object;
  *   <li>a file: there only, through logback's rolling appender ({@link OwnerOnlyRollingFileAppender},
  *       buffered the same way), rolling over daily and at {@code logging.access-log-max-file-size},
- *       gzipping rolled files and keeping {@code logging.access-log-max-history} days of them.
+ *       keeping {@code logging.access-log-max-history} days of rolled files within {@code
+ *       logging.access-log-max-total-size}, gzipped only with {@code logging.access-log-compress} (gzip
+ *       at each roll-over costs a busy server a few percent of its CPU).
  * </ul>
  *
  * The output is set up even when {@code logging.access-log} is off at start, so that a reload that
  * turns the log on ({@link AccessLogSwitch}) writes through it. The audit log ({@code
  * logging.audit-log-file}) gets its own rolling file, written synchronously as before (one line per
- * write operation, which the write itself far outweighs); without one its logger has no appender and
- * the server installs no {@link AuditLoggingHandler}.
+ * write operation, which the write itself far outweighs), its rolled files always gzipped and kept
+ * {@code logging.audit-log-max-history} days with no cap on their size (an audit trail is not thinned
+ * for disk); without one its logger has no appender and the server installs no {@link
+ * AuditLoggingHandler}.
  *
  * {@link #close()} detaches and stops what {@link #install} attached: every line already queued is
  * written and flushed, and the files are closed. Not thread-safe; the server calls both from its start
@@ -85,8 +89,11 @@ public final class AccessLogOutput implements AutoCloseable {
                             context,
                             "larch-access-file",
                             logging.accessLogFile(),
-                            logging.accessLogMaxFileSize(),
-                            logging.accessLogMaxHistory());
+                            new Rolling(
+                                    logging.accessLogMaxFileSize(),
+                                    logging.accessLogMaxHistory(),
+                                    logging.accessLogMaxTotalSize(),
+                                    logging.accessLogCompress()));
             // The writer thread flushes when it has caught up; a flush per line is what this avoids.
             out.setImmediateFlush(false);
             start(
@@ -105,8 +112,7 @@ public final class AccessLogOutput implements AutoCloseable {
                         context,
                         "larch-audit-file",
                         logging.auditLogFile(),
-                        logging.auditLogMaxFileSize(),
-                        logging.auditLogMaxHistory());
+                        new Rolling(logging.auditLogMaxFileSize(), logging.auditLogMaxHistory(), 0, true));
                 start(
                         audit,
                         pattern(context, JSON_PATTERN),
@@ -158,24 +164,38 @@ public final class AccessLogOutput implements AutoCloseable {
         return appender;
     }
 
+    /**
+     * How a log file rolls over and what is kept of it.
+     *
+     * @param maxFileSize bytes after which the file rolls over
+     * @param maxHistory days of rolled files kept
+     * @param maxTotalSize bytes the rolled files may take together; 0 for no cap
+     * @param gzip whether rolled files are gzipped
+     */
+    private record Rolling(long maxFileSize, int maxHistory, long maxTotalSize, boolean gzip) {}
+
     private static RollingFileAppender<ILoggingEvent> rollingFile(
-            LoggerContext context, String name, Path file, long maxFileSize, int maxHistory) {
-        RollingFileAppender<ILoggingEvent> rolling = new OwnerOnlyRollingFileAppender<>();
-        rolling.setContext(context);
-        rolling.setName(name);
+            LoggerContext context, String name, Path file, Rolling rolling) {
+        RollingFileAppender<ILoggingEvent> appender = new OwnerOnlyRollingFileAppender<>();
+        appender.setContext(context);
+        appender.setName(name);
         String path = file.toAbsolutePath().toString();
-        rolling.setFile(path);
-        rolling.setBufferSize(new FileSize(BUFFER_BYTES));
+        appender.setFile(path);
+        appender.setBufferSize(new FileSize(BUFFER_BYTES));
         SizeAndTimeBasedRollingPolicy<ILoggingEvent> policy = new SizeAndTimeBasedRollingPolicy<>();
         policy.setContext(context);
-        policy.setParent(rolling);
-        // The config refuses a '%' in the path: %d and %i are the pattern's only tokens.
-        policy.setFileNamePattern(path + ".%d{yyyy-MM-dd}.%i.gz");
-        policy.setMaxFileSize(new FileSize(maxFileSize));
-        policy.setMaxHistory(maxHistory);
+        policy.setParent(appender);
+        // The config refuses a '%' in the path: %d and %i are the pattern's only tokens. Logback
+        // gzips rolled files when the pattern ends in .gz, and renames them otherwise.
+        policy.setFileNamePattern(path + ".%d{yyyy-MM-dd}.%i" + (rolling.gzip() ? ".gz" : ""));
+        policy.setMaxFileSize(new FileSize(rolling.maxFileSize()));
+        policy.setMaxHistory(rolling.maxHistory());
+        if (rolling.maxTotalSize() > 0) {
+            policy.setTotalSizeCap(new FileSize(rolling.maxTotalSize()));
+        }
         policy.start();
-        rolling.setRollingPolicy(policy);
-        return rolling;
+        appender.setRollingPolicy(policy);
+        return appender;
     }
 
     /** Where the lines go, for the start-up summary. */

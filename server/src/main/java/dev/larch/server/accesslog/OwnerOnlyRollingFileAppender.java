@@ -17,8 +17,10 @@ import org.slf4j.LoggerFactory;
  * where, and what they searched for, and logback would create it with the process umask's permissions
  * (often world-readable). A new file, the first one or the one a rollover starts, is created
  * {@code rw-------} before logback opens it; an existing file is left as the operator set it, with a
- * warning when anyone may read it. Rolled, gzipped files are written by logback under the umask: the
- * launchers run the server with {@code umask 077} for them (docs/operations.md, "Access log and tracing").
+ * warning when anyone may read it. A rolled file is the renamed file and keeps its permissions; a
+ * gzipped one ({@code logging.access-log-compress}, and the audit log's) is written by logback under
+ * the umask: the launchers run the server with {@code umask 077} for them (docs/operations.md, "Access
+ * log and tracing").
  */
 final class OwnerOnlyRollingFileAppender<E> extends RollingFileAppender<E> {
     private static final Logger LOG = LoggerFactory.getLogger(OwnerOnlyRollingFileAppender.class);

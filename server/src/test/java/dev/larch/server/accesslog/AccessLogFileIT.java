@@ -1,12 +1,20 @@
 package dev.larch.server.accesslog;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -33,13 +41,18 @@ class AccessLogFileIT {
     Path dir;
 
     private TestServer start(String format, Path file, long maxFileSize) throws Exception {
+        return start(format, file, maxFileSize, c -> c);
+    }
+
+    private TestServer start(String format, Path file, long maxFileSize, UnaryOperator<LarchConfig.Builder> more)
+            throws Exception {
         Files.createDirectories(dir.resolve("data"));
         return TestServer.start(
                 dir.resolve("data"),
-                c -> TestServer.withAccessLog(c)
+                c -> more.apply(TestServer.withAccessLog(c)
                         .set("logging.access-log-format", format)
                         .set("logging.access-log-file", file)
-                        .set("logging.access-log-max-file-size", maxFileSize));
+                        .set("logging.access-log-max-file-size", maxFileSize)));
     }
 
     @Test
@@ -113,25 +126,93 @@ class AccessLogFileIT {
                         first.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3} INFO  access - conn=\\d+ open"
                                 + " from=127\\.0\\.0\\.1:\\d+"),
                         first);
-                // Size is checked at most every few milliseconds: keep writing until a file rolled.
-                Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
-                    c.search("dc=example,dc=com", SearchScope.BASE, "(objectClass=*)");
-                    return rolled(file) > 0;
-                });
+                searchUntil(c, () -> !rolled(file).isEmpty());
             }
         }
         assertTrue(Files.readString(file).contains(" SEARCH base=\"dc=example,dc=com\" scope=base"));
         // The file a roll-over started is created owner-only as the first one was.
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+        // Rolled files are renamed, not compressed, by default: plain lines, still owner-only.
+        Path first = rolled(file).get(0);
+        assertFalse(first.toString().endsWith(".gz"), first.toString());
+        assertTrue(Files.readString(first).contains(" INFO  access - conn="), first.toString());
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(first)));
     }
 
-    private static long rolled(Path file) throws Exception {
-        try (Stream<Path> files = Files.list(file.getParent())) {
-            return files.filter(p ->
-                            p.getFileName().toString().matches("access\\.log\\.\\d{4}-\\d\\d-\\d\\d\\.\\d+(\\.gz)?"))
-                    .count();
+    @Test
+    void rolledFilesAreGzippedWhenCompressIsOn() throws Exception {
+        Path file = dir.resolve("access.log");
+        try (TestServer server = start(Logging.TEXT, file, 1024, c -> c.set("logging.access-log-compress", true))) {
+            server.add(TestServer.BASE_LDIF);
+            try (LDAPConnection c = server.admin()) {
+                // Compressed on logback's own thread after the roll-over: wait for the .gz.
+                searchUntil(
+                        c,
+                        () -> rolled(file).stream().anyMatch(p -> p.toString().endsWith(".gz")));
+            }
+        }
+        Path gz = rolled(file).stream()
+                .filter(p -> p.toString().endsWith(".gz"))
+                .findFirst()
+                .orElseThrow();
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(gz))) {
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(text.contains(" INFO  access - conn="), text);
         }
     }
+
+    @Test
+    void rolledFilesAreDeletedOldestFirstPastTheTotalSize() throws Exception {
+        Path file = dir.resolve("access.log");
+        long cap = 4096;
+        try (TestServer server =
+                start(Logging.TEXT, file, 1024, c -> c.set("logging.access-log-max-total-size", cap))) {
+            server.add(TestServer.BASE_LDIF);
+            try (LDAPConnection c = server.admin()) {
+                // Far more than the cap has rolled once index 12 exists (each file is at least 1 KiB);
+                // the cap is applied after each roll-over, on logback's own thread.
+                searchUntil(c, () -> rolledIndexes(file).contains(12));
+                Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+                    long total = 0;
+                    for (Path p : rolled(file)) {
+                        total += Files.size(p);
+                    }
+                    return total <= cap && !rolledIndexes(file).contains(0);
+                });
+            }
+        }
+    }
+
+    /** Searches on {@code c} until {@code done}: the size is checked at most every few milliseconds. */
+    private static void searchUntil(LDAPConnection c, Callable<Boolean> done) {
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+            c.search("dc=example,dc=com", SearchScope.BASE, "(objectClass=*)");
+            return done.call();
+        });
+    }
+
+    /** The rolled-over files beside {@code file}, oldest index first. */
+    private static List<Path> rolled(Path file) throws IOException {
+        try (Stream<Path> files = Files.list(file.getParent())) {
+            return files.filter(p -> ROLLED.matcher(p.getFileName().toString()).matches())
+                    .sorted(Comparator.comparingInt(AccessLogFileIT::rolledIndex))
+                    .toList();
+        }
+    }
+
+    private static List<Integer> rolledIndexes(Path file) throws IOException {
+        return rolled(file).stream().map(AccessLogFileIT::rolledIndex).toList();
+    }
+
+    private static int rolledIndex(Path rolled) {
+        Matcher m = ROLLED.matcher(rolled.getFileName().toString());
+        if (!m.matches()) {
+            throw new IllegalArgumentException(rolled.toString());
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
+    private static final Pattern ROLLED = Pattern.compile("access\\.log\\.\\d{4}-\\d\\d-\\d\\d\\.(\\d+)(\\.gz)?");
 
     private static JsonNode parse(String line) {
         try {
