@@ -4,6 +4,7 @@ import java.util.function.Consumer;
 
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SimpleBindRequest;
 import dev.larch.bench.mix.OperationSpec;
 
@@ -28,6 +29,16 @@ final class BindCall implements Request {
         return bind.getBindDN();
     }
 
+    /** The bind as the mix made it; not to be sent as it is (an SDK request is sent once): duplicate it. */
+    SimpleBindRequest request() {
+        return bind;
+    }
+
+    /** Whether {@code rc} is the right answer to this bind. */
+    Answer judge(ResultCode rc) {
+        return AnswerCheck.result(spec, rc, bind.getBindDN());
+    }
+
     @Override
     public int operation() {
         return operation;
@@ -41,9 +52,9 @@ final class BindCall implements Request {
     @Override
     public Answer execute(LDAPConnection connection) {
         try {
-            return AnswerCheck.result(spec, connection.bind(bind.duplicate()).getResultCode(), bind.getBindDN());
+            return judge(connection.bind(bind.duplicate()).getResultCode());
         } catch (LDAPException e) {
-            return AnswerCheck.result(spec, e.getResultCode(), bind.getBindDN());
+            return judge(e.getResultCode());
         }
     }
 

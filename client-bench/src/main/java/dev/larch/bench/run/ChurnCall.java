@@ -10,8 +10,10 @@ import com.unboundid.ldap.sdk.ResultCode;
  * One short-lived client: connects, binds as a person, reads that person's entry and unbinds,
  * all inside the measured latency (what a web login or a mail client's first contact costs).
  *
- * <p>The new connection is opened through the run's {@link ServerTarget}, so an LDAPS or StartTLS
- * target is secured the same way every time; without a target (unit tests) it goes where the
+ * <p>Against a plain-LDAP target the login runs over a bare socket ({@link PlainLogin}: no SDK
+ * connection, no thread per connect), so the load generator's own cost per connection stays below
+ * the servers'. An LDAPS or StartTLS target gets a new SDK connection through the run's {@link
+ * ServerTarget}, secured the same way every time; without a target (unit tests) it goes where the
  * worker's connection goes, with the same socket factory and options, and a StartTLS upgrade is not
  * repeated. The worker's connection itself is not used. Not pipelined.
  */
@@ -42,6 +44,9 @@ final class ChurnCall implements Request {
     public Answer execute(LDAPConnection worker) {
         if (!worker.isConnected()) {
             return Answer.error(ResultCode.SERVER_DOWN_INT_VALUE, false);
+        }
+        if (target != null && target.tls().mode() == Tls.Mode.NONE) {
+            return PlainLogin.run(target, login.bind(), login.read());
         }
         LDAPConnection own;
         try {

@@ -86,7 +86,8 @@ final class SearchCall implements Request {
         }
     }
 
-    private Answer judge(SearchResult result, List<SearchResultEntry> entries) {
+    /** Whether {@code result} and its {@code entries} are the right answer to this search. */
+    Answer judge(SearchResult result, List<SearchResultEntry> entries) {
         ResultCode rc = result.getResultCode();
         if (rc.equals(ResultCode.SUCCESS) || rc.equals(ResultCode.SIZE_LIMIT_EXCEEDED)) {
             return AnswerCheck.judge(
