@@ -1,13 +1,14 @@
 package dev.larch.server.directory;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
-import java.util.Deque;
+import java.util.Comparator;
 import java.util.List;
 
 import dev.larch.config.IndexKind;
 import dev.larch.server.store.IdSet;
+import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.ReadTxn;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -49,6 +50,8 @@ public final class SubtreeNames {
     private final long walkBound;
     /** The descendants' relative names once walked; null before. */
     private List<String> relative;
+    /** The walked names as sorted index keys; null before the first probe. */
+    private List<ProbeKey> probeKeys;
     /** Set when a walk was given up at {@link #walkBound}. */
     private boolean tooMany;
     /** DN-index records read by walks, for tests and monitoring. */
@@ -123,24 +126,42 @@ public final class SubtreeNames {
             return null;
         }
         List<String> out = new ArrayList<>();
-        Deque<Parent> pending = new ArrayDeque<>();
-        pending.push(new Parent(rootId, null));
-        while (!pending.isEmpty()) {
-            Parent parent = pending.pop();
-            txn.forEachChild(parent.id(), (key, id) -> {
-                walked++;
-                if (out.size() >= bound) {
-                    return false;
+        List<Parent> level = List.of(new Parent(rootId, null));
+        // Level by level, each level in ID order, through one cursor: most descendants are leaves, and
+        // one look-up tells which entry at or above an ID is the next to have children, so the
+        // leaves below it are passed over without a look-up each.
+        try (ReadTxn.ChildWalk children = txn.childWalk()) {
+            while (!level.isEmpty()) {
+                List<Parent> next = new ArrayList<>();
+                long nextParent = Long.MIN_VALUE;
+                for (Parent parent : level) {
+                    if (parent.id() > nextParent) {
+                        nextParent = children.nextParent(parent.id());
+                        if (nextParent == ReadTxn.NOT_FOUND) {
+                            break; // no entry from here on has children
+                        }
+                    }
+                    if (parent.id() != nextParent) {
+                        continue;
+                    }
+                    children.forEachChild(parent.id(), (key, id) -> {
+                        walked++;
+                        if (out.size() >= bound) {
+                            return false;
+                        }
+                        String rdn = new String(key, UTF_8);
+                        String name = parent.name() == null ? rdn : rdn + "," + parent.name();
+                        out.add(name);
+                        next.add(new Parent(id, name));
+                        return true;
+                    });
+                    if (out.size() >= bound && walked > out.size()) {
+                        tooMany = true;
+                        return null;
+                    }
                 }
-                String rdn = new String(key, UTF_8);
-                String name = parent.name() == null ? rdn : rdn + "," + parent.name();
-                out.add(name);
-                pending.push(new Parent(id, name));
-                return true;
-            });
-            if (out.size() >= bound && walked > out.size()) {
-                tooMany = true;
-                return null;
+                next.sort(Comparator.comparingLong(Parent::id));
+                level = next;
             }
         }
         relative = out;
@@ -149,16 +170,54 @@ public final class SubtreeNames {
 
     private List<Named> probe(String oid, List<String> names) {
         List<Named> out = new ArrayList<>();
-        for (String name : names) {
-            for (int r = 0; r < roots.size(); r++) {
-                byte[] key = (name + "," + roots.get(r)).getBytes(UTF_8);
-                IdSet ids = txn.ids(oid, IndexKind.EQUALITY, key, Integer.MAX_VALUE);
-                for (int i = 0; i < ids.size(); i++) {
-                    out.add(new Named(name, r, ids.get(i)));
+        IndexRef index = new IndexRef(oid, IndexKind.EQUALITY);
+        // A merge of the sorted names with the index's keys through one cursor: a subtree of 10,000
+        // entries is tens of thousands of names, most of them named by no record, and every name
+        // below the next key the index holds is skipped without a lookup (one lookup each was ~3 µs
+        // at 1,000,000 entries, a descent from the root for each).
+        try (ReadTxn.IndexProbe lookups = txn.indexProbe()) {
+            byte[] next = null;
+            for (ProbeKey key : probeKeys(names)) {
+                if (key.bytes().length >= MAX_KEY_BYTES) {
+                    add(out, key, lookups.ids(index, key.bytes())); // stored cut: compare as stored
+                    continue;
+                }
+                if (next == null || Arrays.compareUnsigned(key.bytes(), next) > 0) {
+                    next = lookups.ceiling(index, key.bytes());
+                    if (next == null) {
+                        break; // nothing stored at or above: every later name is absent too
+                    }
+                }
+                if (Arrays.equals(key.bytes(), next)) {
+                    add(out, key, lookups.ids(index, key.bytes()));
                 }
             }
         }
         return out;
+    }
+
+    private static void add(List<Named> out, ProbeKey key, IdSet ids) {
+        for (int i = 0; i < ids.size(); i++) {
+            out.add(new Named(key.name(), key.root(), ids.get(i)));
+        }
+    }
+
+    /** The key of one descendant's name under one of the root's names. */
+    private record ProbeKey(byte[] bytes, String name, int root) {}
+
+    /** Every name under every root name as an index key, in the index's (unsigned byte) order; made once. */
+    private List<ProbeKey> probeKeys(List<String> names) {
+        if (probeKeys == null) {
+            List<ProbeKey> keys = new ArrayList<>(names.size() * roots.size());
+            for (String name : names) {
+                for (int r = 0; r < roots.size(); r++) {
+                    keys.add(new ProbeKey((name + "," + roots.get(r)).getBytes(UTF_8), name, r));
+                }
+            }
+            keys.sort((a, b) -> Arrays.compareUnsigned(a.bytes(), b.bytes()));
+            probeKeys = keys;
+        }
+        return probeKeys;
     }
 
     /** The records found by reading every key of the index; null when one was cut. */

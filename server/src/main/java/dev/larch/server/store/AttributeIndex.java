@@ -71,20 +71,39 @@ final class AttributeIndex {
     IdSet ids(ReadTxn txn, byte[] key, int limit) {
         lookups.increment();
         try (Cursor<ByteBuffer> c = tree.cursor(txn.txn)) {
-            if (!c.get(IndexKeys.stored(txn.keyBuffer(), key), GetOp.MDB_SET_KEY)) {
-                return IdSet.EMPTY;
-            }
-            long n = c.count();
-            if (n > limit) {
-                return null;
-            }
-            long[] ids = new long[(int) n];
-            int i = 0;
-            do {
-                ids[i++] = EntryIds.read(c.val());
-            } while (i < n && c.seek(SeekOp.MDB_NEXT_DUP));
-            return new IdSet(ids, i);
+            return ids(txn, c, key, limit);
         }
+    }
+
+    /**
+     * The smallest stored key at or above {@code key} (cut as stored keys are), copied, or null when
+     * there is none; through a cursor of this index the caller keeps.
+     */
+    static byte[] ceiling(ReadTxn txn, Cursor<ByteBuffer> c, byte[] key) {
+        if (!c.get(IndexKeys.stored(txn.keyBuffer(), key), GetOp.MDB_SET_RANGE)) {
+            return null;
+        }
+        ByteBuffer found = c.key();
+        byte[] out = new byte[found.remaining()];
+        found.duplicate().get(out);
+        return out;
+    }
+
+    /** As {@link #ids(ReadTxn, byte[], int)}, through a cursor of this index the caller keeps. */
+    static IdSet ids(ReadTxn txn, Cursor<ByteBuffer> c, byte[] key, int limit) {
+        if (!c.get(IndexKeys.stored(txn.keyBuffer(), key), GetOp.MDB_SET_KEY)) {
+            return IdSet.EMPTY;
+        }
+        long n = c.count();
+        if (n > limit) {
+            return null;
+        }
+        long[] ids = new long[(int) n];
+        int i = 0;
+        do {
+            ids[i++] = EntryIds.read(c.val());
+        } while (i < n && c.seek(SeekOp.MDB_NEXT_DUP));
+        return new IdSet(ids, i);
     }
 
     /**

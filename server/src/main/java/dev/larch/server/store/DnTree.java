@@ -3,8 +3,11 @@ package dev.larch.server.store;
 import java.nio.ByteBuffer;
 import java.util.function.Function;
 
+import org.lmdbjava.Cursor;
 import org.lmdbjava.Env;
+import org.lmdbjava.GetOp;
 import org.lmdbjava.LmdbException;
+import org.lmdbjava.SeekOp;
 
 /**
  * The {@code dn} tree: parent ID then normalized RDN → the child's ID. A naming context's root has
@@ -82,16 +85,39 @@ public final class DnTree {
      * until the visitor says stop.
      */
     void forEachChild(ReadTxn txn, long parentId, ReadTxn.ChildVisitor visitor) {
-        try (RangeCursor c = tree.range(txn.txn, KeyRange.prefix(childrenPrefix(parentId)))) {
-            while (c.next()) {
-                ByteBuffer key = c.key();
-                byte[] rdn = new byte[key.remaining() - EntryIds.BYTES];
-                key.duplicate().position(key.position() + EntryIds.BYTES).get(rdn);
-                if (!visitor.visit(rdn, EntryIds.read(c.value()))) {
-                    return;
-                }
-            }
+        try (Cursor<ByteBuffer> c = cursor(txn)) {
+            forEachChild(c, childrenPrefix(parentId), visitor);
         }
+    }
+
+    /**
+     * As {@link #forEachChild(ReadTxn, long, ReadTxn.ChildVisitor)}, through a cursor the caller keeps;
+     * {@code prefix} holds the parent's ID ({@link EntryIds#write}).
+     */
+    void forEachChild(Cursor<ByteBuffer> c, ByteBuffer prefix, ReadTxn.ChildVisitor visitor) {
+        boolean found = c.get(prefix, GetOp.MDB_SET_RANGE);
+        while (found && KeyRange.startsWith(c.key(), prefix)) {
+            ByteBuffer key = c.key();
+            byte[] rdn = new byte[key.remaining() - EntryIds.BYTES];
+            key.duplicate().position(key.position() + EntryIds.BYTES).get(rdn);
+            if (!visitor.visit(rdn, EntryIds.read(c.val()))) {
+                return;
+            }
+            found = c.seek(SeekOp.MDB_NEXT);
+        }
+    }
+
+    /**
+     * The lowest ID at or above the one {@code prefix} holds that has a child, or {@link
+     * ReadTxn#NOT_FOUND}: a caller visiting IDs in ascending order skips every ID below it unasked.
+     */
+    long nextParent(Cursor<ByteBuffer> c, ByteBuffer prefix) {
+        return c.get(prefix, GetOp.MDB_SET_RANGE) ? EntryIds.read(c.key()) : ReadTxn.NOT_FOUND;
+    }
+
+    /** A raw cursor of the DN index; close it before {@code txn}. */
+    Cursor<ByteBuffer> cursor(ReadTxn txn) {
+        return tree.cursor(txn.txn);
     }
 
     /**

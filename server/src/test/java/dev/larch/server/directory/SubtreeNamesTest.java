@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -64,6 +65,41 @@ class SubtreeNamesTest {
             assertEquals(0, walk.scanned());
             assertEquals(6, scan.scanned(), "the scan read each record of the index once");
             assertEquals(0, scan.walked());
+        }
+    }
+
+    @Test
+    void theWalkFindsEveryReferenceUnderEachOfTheRootsNamesAsTheScanDoes(@TempDir Path dir) {
+        String renamed = "ou=Renamed," + PEOPLE;
+        StringBuilder group =
+                new StringBuilder("dn: cn=g2,ou=Groups,dc=example,dc=com\nobjectClass: groupOfNames\ncn: g2\n");
+        for (int i = 0; i < 50; i += 7) {
+            group.append("member: uid=u")
+                    .append(String.format(Locale.ROOT, "%04d", i))
+                    .append(',')
+                    .append(UNIT)
+                    .append('\n');
+            group.append("member: uid=u")
+                    .append(String.format(Locale.ROOT, "%04d", i))
+                    .append(',')
+                    .append(renamed)
+                    .append('\n');
+        }
+        try (TestTree tree = tree(dir).add(group.append('\n').toString());
+                ReadTxn txn = tree.store.read()) {
+            long unit = tree.directory.require(txn, tree.schemaNormalizer.dn(UNIT));
+            List<String> roots = List.of(
+                    tree.schemaNormalizer.dn(UNIT).getNormName(),
+                    tree.schemaNormalizer.dn(renamed).getNormName());
+            Set<SubtreeNames.Named> walked = found(new SubtreeNames(txn, unit, roots, List.of(MEMBER), Long.MAX_VALUE));
+            Set<SubtreeNames.Named> scanned = found(new SubtreeNames(txn, unit, roots, List.of(MEMBER), 0));
+            // g1's two under the old name, g2's eight under each name; the scan adds g1's name no entry has
+            assertEquals(2 + 8 + 8, walked.size(), walked.toString());
+            assertEquals(8, walked.stream().filter(n -> n.root() == 1).count(), walked.toString());
+            Set<SubtreeNames.Named> onlyScanned = new HashSet<>(scanned);
+            onlyScanned.removeAll(walked);
+            assertTrue(scanned.containsAll(walked), scanned + " holds " + walked);
+            assertEquals(1, onlyScanned.size(), onlyScanned.toString());
         }
     }
 
