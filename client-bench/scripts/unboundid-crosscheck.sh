@@ -11,6 +11,9 @@
 #   searchrate  subtree searches for one person's mail (mail=...) drawn from DATA, asking cn, sn, mail, uid
 #   modrate     replaces the description of a person drawn from DATA (12 random characters), bound as
 #               BIND_DN (as the harness's modify mix)
+#   onelevel    one-level searches under the parent in DATA with the most people (at 1,000,000 entries
+#               about 168,000) for one of its people's uid, asking cn, sn, mail, uid: the scope must not
+#               make the server visit every child when the filter names one
 #   authrate    searches a person by uid, then binds as them. authrate binds every user with one password,
 #               and each generated person's is their own uid: so AUTH_USERS (1000) people spread over
 #               DATA get the same {SSHA} value of AUTH_PASSWORD on both servers before, and their own
@@ -30,7 +33,7 @@ data=$1; out=$2; a=$3; b=$4; shift 4
 tools=("$@")
 [ ${#tools[@]} -gt 0 ] || tools=(searchrate modrate authrate)
 for t in "${tools[@]}"; do
-  case $t in searchrate | modrate | authrate) ;; *) echo "unknown tool $t (searchrate, modrate or authrate)" >&2; exit 2 ;; esac
+  case $t in searchrate | modrate | authrate | onelevel) ;; *) echo "unknown tool $t (searchrate, modrate, authrate or onelevel)" >&2; exit 2 ;; esac
 done
 [ -r "$data" ] || { echo "cannot read $data" >&2; exit 2; }
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -66,6 +69,11 @@ awk -v dns="$out/dns.txt" -v mails="$out/mails.txt" -v uids="$out/uids.txt" '
   END {if (person && mail != "" && uid != "") {print dn > dns; print mail > mails; print uid > uids}}' "$data"
 people=$(wc -l < "$out/dns.txt")
 [ "$people" -gt 0 ] || { echo "no inetOrgPerson with mail and uid in $data (make it with ./larch gen)" >&2; exit 2; }
+# onelevel's parent: the one with the most people (a DN's parent is what follows its first unescaped comma)
+parent_of() { sed -E 's/^([^,\\]|\\.)*,//'; }
+onelevel_base=$(parent_of < "$out/dns.txt" | sort | uniq -c | sort -rn | head -n1 | sed -E 's/^ *[0-9]+ //')
+paste -d'\t' <(parent_of < "$out/dns.txt") "$out/uids.txt" \
+  | awk -F'\t' -v p="$onelevel_base" '$1 == p {print $2}' > "$out/onelevel-uids.txt"
 
 # authrate's people: every (people / AUTH_USERS)th, with their DN, uid and stored password from DATA.
 auth_setup() {
@@ -97,17 +105,20 @@ for t in "${tools[@]}"; do
   fi
 done
 
-tool_args() { # TOOL PORT: the tool's main class and options, less threads and timing
+tool_args() { # TOOL PORT: the tool's main class and options, less threads and timing, one a line
   local common=(-h "$host" -p "$2")
   case $1 in
     searchrate)
-      echo com.unboundid.ldap.sdk.examples.SearchRate "${common[@]}" -b "$base" -s sub \
+      printf '%s\n' com.unboundid.ldap.sdk.examples.SearchRate "${common[@]}" -b "$base" -s sub \
         -f "(mail=[file:$out/mails.txt])" -A cn -A sn -A mail -A uid ;;
+    onelevel)
+      printf '%s\n' com.unboundid.ldap.sdk.examples.SearchRate "${common[@]}" -b "$onelevel_base" -s one \
+        -f "(uid=[file:$out/onelevel-uids.txt])" -A cn -A sn -A mail -A uid ;;
     modrate)
-      echo com.unboundid.ldap.sdk.examples.ModRate "${common[@]}" -D "$bind_dn" -w "$bind_password" \
+      printf '%s\n' com.unboundid.ldap.sdk.examples.ModRate "${common[@]}" -D "$bind_dn" -w "$bind_password" \
         --entryDN "[file:$out/dns.txt]" --attribute description --valueLength 12 ;;
     authrate)
-      echo com.unboundid.ldap.sdk.examples.AuthRate "${common[@]}" -b "$base" -s sub \
+      printf '%s\n' com.unboundid.ldap.sdk.examples.AuthRate "${common[@]}" -b "$base" -s sub \
         -f "(uid=[file:$out/auth-uids.txt])" -C "$auth_password" ;;
   esac
 }
@@ -116,7 +127,7 @@ ticks=$(getconf CLK_TCK)
 
 run_tool() { # TOOL PORT SECONDS OUTPUT: one interval of SECONDS, as CSV
   local args
-  read -r -a args <<< "$(tool_args "$1" "$2")" # no argument holds a space: DNs and paths are single words here
+  mapfile -t args < <(tool_args "$1" "$2") # one argument a line: a base DN may hold spaces
   "$java" -Xmx256m -cp "$unboundid" "${args[@]}" -t "$connections" -i "$3" -I 1 --csv > "$4" 2>&1
 }
 

@@ -44,6 +44,10 @@ class SideBySideScriptIT {
     private static final Path CROSSCHECK = SCRIPT.resolveSibling("unboundid-crosscheck.sh");
     private static final Path CORE_SCALING = SCRIPT.resolveSibling("core-scaling.sh");
     private static final Path IMPORTS = SCRIPT.resolveSibling("import-side-by-side.sh");
+    private static final Path RENAMES = SCRIPT.resolveSibling("rename-side-by-side.sh");
+    /** "subtree  one     5.60 ms | two    10.96 ms | two/one 1.96" */
+    private static final Pattern RENAME_SUMMARY =
+            Pattern.compile("^(subtree|leaf) +one +([0-9.]+) ms \\| two +([0-9.]+) ms \\| two/one ([0-9.]+)$");
     /** "larch  wall   28.6 s  user   10.4 s  sys    0.9 s  peak RSS  1423 MiB  on disk    79 MiB" */
     private static final Pattern LOAD_SUMMARY = Pattern.compile(
             "^(slapd|larch) +wall +([0-9.]+) s +user +([0-9.]+) s +sys +([0-9.]+) s +peak RSS +(\\d+) MiB"
@@ -162,17 +166,19 @@ class SideBySideScriptIT {
                         side("one", one),
                         side("two", two),
                         "searchrate",
+                        "onelevel",
                         "authrate"),
                 env,
                 null,
                 SCRIPT_TIMEOUT);
         assertEquals(0, r.exitCode(), r.describe());
         List<String> lines = Files.readAllLines(out.resolve("summary.txt"));
-        assertEquals(2, lines.size(), lines.toString());
-        for (int i = 0; i < 2; i++) {
+        List<String> tools = List.of("searchrate", "onelevel", "authrate");
+        assertEquals(tools.size(), lines.size(), lines.toString());
+        for (int i = 0; i < tools.size(); i++) {
             Matcher m = CROSSCHECK_SUMMARY.matcher(lines.get(i));
             assertTrue(m.matches(), lines.get(i));
-            assertEquals(List.of("searchrate", "authrate").get(i), m.group(1));
+            assertEquals(tools.get(i), m.group(1));
             double opsOne = Double.parseDouble(m.group(2));
             double opsTwo = Double.parseDouble(m.group(5));
             assertTrue(opsOne > 0 && opsTwo > 0, lines.get(i));
@@ -182,6 +188,8 @@ class SideBySideScriptIT {
             assertTrue(Double.parseDouble(m.group(4)) > 0 && Double.parseDouble(m.group(7)) > 0, lines.get(i));
             assertEquals(opsTwo / opsOne, Double.parseDouble(m.group(8)), 0.01, lines.get(i));
         }
+        // onelevel asked for the people of one parent, under that parent
+        assertFalse(Files.readAllLines(out.resolve("onelevel-uids.txt")).isEmpty());
         // authrate bound everyone with one password; afterwards each has their own (their uid) again
         String dn = Files.readAllLines(out.resolve("auth-dns.txt")).get(0);
         String uid = Files.readAllLines(out.resolve("auth-uids.txt")).get(0);
@@ -190,6 +198,36 @@ class SideBySideScriptIT {
                     .as(dn, uid)
                     .ldapsearch("-b", dn, "-s", "base", "1.1");
             assertEquals(0, bound.exitCode(), bound.describe());
+        }
+    }
+
+    @Test
+    void theRenameScriptTimesSubtreeAndLeafRenamesOnBothAndRemovesWhatItAdded() throws Exception {
+        RequiredTool.check(LdapUtils.installed(), "ldap-utils", "apt-get install -y ldap-utils");
+        Path out = dir.resolve("renames");
+        Map<String, String> env = environment();
+        env.put("DESCENDANTS", "30");
+        env.put("RENAMES", "2");
+        ProcessResult r = ProcessResult.run(
+                List.of(RENAMES.toString(), out.toString(), side("one", one), side("two", two)),
+                env,
+                null,
+                SCRIPT_TIMEOUT);
+        assertEquals(0, r.exitCode(), r.describe());
+        List<String> lines = Files.readAllLines(out.resolve("summary.txt"));
+        assertEquals(2, lines.size(), lines.toString());
+        for (int i = 0; i < 2; i++) {
+            Matcher m = RENAME_SUMMARY.matcher(lines.get(i));
+            assertTrue(m.matches(), lines.get(i));
+            assertEquals(List.of("subtree", "leaf").get(i), m.group(1));
+            assertTrue(Double.parseDouble(m.group(2)) > 0 && Double.parseDouble(m.group(3)) > 0, lines.get(i));
+        }
+        // the subtree and the leaf are gone again from both
+        for (LarchServer server : List.of(one, two)) {
+            ProcessResult left = LdapUtils.anonymous(server.address().getPort())
+                    .ldapsearch("-b", "dc=example,dc=com", "(|(ou=rename-*)(uid=rename-leaf-*)(uid=r1))", "1.1");
+            assertEquals(0, left.exitCode(), left.describe());
+            assertFalse(left.out().contains("dn:"), left.out());
         }
     }
 
