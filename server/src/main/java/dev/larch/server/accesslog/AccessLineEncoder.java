@@ -1,5 +1,6 @@
 package dev.larch.server.accesslog;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -41,6 +42,8 @@ final class AccessLineEncoder extends EncoderBase<ILoggingEvent> {
     private String loggerName;
     /** {@code " INFO  access - "} for the last level and logger seen. */
     private byte[] levelAndLogger = NOTHING;
+    /** Where a batch's lines are put together; kept, so a batch grows no buffer once warm. */
+    private final ByteArrayOutputStream batchBytes = new ByteArrayOutputStream(AccessLogOutput.BUFFER_BYTES);
 
     private AccessLineEncoder(DateTimeFormatter seconds) {
         this.seconds = seconds;
@@ -67,8 +70,20 @@ final class AccessLineEncoder extends EncoderBase<ILoggingEvent> {
         return NOTHING;
     }
 
+    /** One line's bytes, or a {@link LineBatch}'s lines one after another in one array. */
     @Override
     public byte[] encode(ILoggingEvent event) {
+        if (!(event instanceof LineBatch batch)) {
+            return line(event);
+        }
+        batchBytes.reset();
+        for (ILoggingEvent line : batch.lines()) {
+            batchBytes.writeBytes(line(line));
+        }
+        return batchBytes.toByteArray();
+    }
+
+    private byte[] line(ILoggingEvent event) {
         byte[] message = String.valueOf(event.getFormattedMessage()).getBytes(StandardCharsets.UTF_8);
         if (seconds == null) {
             byte[] line = new byte[message.length + LINE_END.length];

@@ -257,7 +257,13 @@ final class AccessLog implements AccessLines {
         line.append('"');
         String v = value == null ? "" : value;
         int n = Math.min(v.length(), MAX_VALUE_CHARS);
-        for (int i = 0; i < n; i++) {
+        // Most values need no escape: copied whole, not a character at a time.
+        int clean = 0;
+        while (clean < n && !needsEscape(v.charAt(clean))) {
+            clean++;
+        }
+        line.append(v, 0, clean);
+        for (int i = clean; i < n; i++) {
             char c = v.charAt(i);
             if (c == '"' || c == '\\') {
                 line.append('\\').append(c);
@@ -271,6 +277,10 @@ final class AccessLog implements AccessLines {
             line.append("...");
         }
         line.append('"');
+    }
+
+    private static boolean needsEscape(char c) {
+        return c == '"' || c == '\\' || c < 0x20 || c == 0x7F;
     }
 
     /** An unquoted token (OID, mechanism, attribute name): anything but printable non-space is dropped. */

@@ -27,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * reaches the file or standard output at most {@value #GATHER_MILLIS} ms after the writer caught up,
  * without waiting for more traffic; a line logged while the writer sleeps, at once.
  *
+ * <p>The lines taken at once go to {@code out} as one {@link LineBatch}, so its encoder must know one
+ * ({@link AccessLineEncoder} does).
+ *
  * <p>Why not logback's {@code AsyncAppender}: its worker has no hook for "the queue is empty", so with
  * {@code immediateFlush=false} lines would sit in the buffer until it fills (with no upper bound on
  * the time when traffic stops), and with {@code immediateFlush=true} it writes one line per system call
@@ -72,8 +75,9 @@ final class QueuedAppender extends UnsynchronizedAppenderBase<ILoggingEvent> {
     private volatile boolean sleeping;
 
     /**
-     * @param out the started appender the writer thread writes through; its stream should buffer
-     *     ({@code immediateFlush=false}): this class flushes it
+     * @param out the started appender the writer thread writes through, with an encoder that writes
+     *     a {@link LineBatch}'s lines; its stream should buffer ({@code immediateFlush=false}): this
+     *     class flushes it
      * @param capacity lines the queue holds at most; at least 1
      * @throws IllegalArgumentException when {@code out} is not started
      */
@@ -181,9 +185,7 @@ final class QueuedAppender extends UnsynchronizedAppenderBase<ILoggingEvent> {
     }
 
     private void write(List<ILoggingEvent> batch) {
-        for (ILoggingEvent event : batch) {
-            out.doAppend(event);
-        }
+        out.doAppend(new LineBatch(batch));
         batch.clear();
     }
 

@@ -1,5 +1,6 @@
 package dev.larch.server.accesslog;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneId;
 import java.util.List;
@@ -73,6 +74,25 @@ class AccessLineEncoderTest {
         AccessLineEncoder actual = AccessLineEncoder.json();
         for (ILoggingEvent e : events()) {
             assertSameBytes(expected, actual, e);
+        }
+    }
+
+    @Test
+    void aBatchIsItsLinesOneAfterAnother() {
+        for (AccessLineEncoder encoder :
+                List.of(AccessLineEncoder.text(ZoneId.systemDefault()), AccessLineEncoder.json())) {
+            ByteArrayOutputStream expected = new ByteArrayOutputStream();
+            for (ILoggingEvent e : events()) {
+                expected.writeBytes(encoder.encode(e));
+            }
+            assertEquals(
+                    expected.toString(StandardCharsets.UTF_8),
+                    new String(encoder.encode(new LineBatch(events())), StandardCharsets.UTF_8));
+            // and again: the encoder's buffer is reused, nothing of the last batch stays in it
+            assertEquals(
+                    new String(encoder.encode(events().get(1)), StandardCharsets.UTF_8),
+                    new String(encoder.encode(new LineBatch(events().subList(1, 2))), StandardCharsets.UTF_8));
+            assertEquals(0, encoder.encode(new LineBatch(List.of())).length);
         }
     }
 

@@ -11,7 +11,6 @@ import java.util.concurrent.locks.LockSupport;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import ch.qos.logback.core.OutputStreamAppender;
@@ -96,13 +95,13 @@ class QueuedAppenderTest {
         context.setMDCAdapter(new LogbackMDCAdapter());
         OutputStreamAppender<ILoggingEvent> out = new OutputStreamAppender<>();
         out.setContext(context);
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        // The server's encoder: the writer hands it a batch of lines at once.
+        AccessLineEncoder encoder = AccessLineEncoder.json();
         encoder.setContext(context);
-        encoder.setPattern("%msg%n");
         encoder.start();
         out.setEncoder(encoder);
         out.setImmediateFlush(false);
-        // The buffer is the stream's own here: each line is one write, so writes count lines.
+        // The buffer is the stream's own here: each batch is one write, so writes count batches.
         out.setOutputStream(stream);
         out.start();
         queued = new QueuedAppender(out, capacity);
