@@ -1,6 +1,7 @@
 package dev.larch.server.accesslog;
 
 import dev.larch.server.auth.PasswordAttributes;
+import org.apache.directory.api.ldap.model.entry.Value;
 import org.apache.directory.api.ldap.model.filter.AndNode;
 import org.apache.directory.api.ldap.model.filter.ApproximateNode;
 import org.apache.directory.api.ldap.model.filter.BranchNode;
@@ -20,6 +21,8 @@ import org.apache.directory.api.ldap.model.filter.SubstringNode;
  */
 public final class MaskedFilter {
     static final String MASK = "***";
+    /** The annotation the LDAP API adds to a node's text when set. */
+    private static final String COUNT = "count";
 
     private MaskedFilter() {}
 
@@ -70,8 +73,41 @@ public final class MaskedFilter {
             String attribute, String operator, ExprNode node, PasswordAttributes passwords, StringBuilder out) {
         if (passwords.isProtectedDescription(attribute)) {
             out.append('(').append(attribute).append(operator).append(MASK).append(')');
-        } else {
+        } else if (!(node instanceof EqualityNode<?> equality && plainEquality(equality, out))) {
             out.append(node);
         }
+    }
+
+    /**
+     * Writes an equality assertion whose value is printable ASCII with nothing to escape as the LDAP
+     * API's {@code toString} would ({@code (name=value)}), without its copies and decoding: the
+     * access log writes one for nearly every search. False, writing nothing, for any other.
+     */
+    private static boolean plainEquality(EqualityNode<?> node, StringBuilder out) {
+        Value value = node.getValue();
+        if (value == null || node.get(COUNT) != null) {
+            return false;
+        }
+        byte[] bytes = value.getBytes();
+        if (bytes == null) {
+            return false;
+        }
+        for (byte b : bytes) {
+            // The API writes 0x20-0x7F as they are, but for ( ) * and \; anything else differently.
+            if (b < 0x20 || b == '(' || b == ')' || b == '*' || b == '\\') {
+                return false;
+            }
+        }
+        out.append('(')
+                .append(
+                        node.getAttributeType() != null
+                                ? node.getAttributeType().getName()
+                                : node.getAttribute())
+                .append('=');
+        for (byte b : bytes) {
+            out.append((char) b);
+        }
+        out.append(')');
+        return true;
     }
 }
