@@ -113,8 +113,13 @@ public final class StoredAttribute {
         if (equality == null || equality.getNormalizer() == null || !humanReadable) {
             return values;
         }
+        boolean caseIgnore = CaseIgnoreAscii.handles(equality.getNormalizer());
         byte[][] out = new byte[values.length][];
         for (int i = 0; i < values.length; i++) {
+            out[i] = caseIgnore ? CaseIgnoreAscii.normalize(values[i]) : null;
+            if (out[i] != null) {
+                continue;
+            }
             try {
                 String n = equality.getNormalizer().normalize(new String(values[i], UTF_8));
                 out[i] = n == null ? values[i] : n.getBytes(UTF_8);

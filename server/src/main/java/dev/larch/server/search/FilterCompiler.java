@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.larch.server.directory.AttributeDescriptions;
+import dev.larch.server.entry.CaseIgnoreAscii;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.protocol.AbsoluteFilters;
@@ -379,6 +380,12 @@ public final class FilterCompiler {
 
     /** The normalized UTF-8 bytes, or null when the normalizer rejects the value. */
     private static byte[] normalize(Normalizer normalizer, String value, PrepareString.AssertionType type) {
+        if (type == null && CaseIgnoreAscii.handles(normalizer)) {
+            byte[] ascii = CaseIgnoreAscii.normalize(value);
+            if (ascii != null) {
+                return ascii;
+            }
+        }
         try {
             String n = type == null ? normalizer.normalize(value) : normalizer.normalize(value, type);
             return n == null ? null : n.getBytes(UTF_8);
