@@ -59,8 +59,11 @@ final class AttributeIndex {
 
     /** How many IDs the index holds under exactly {@code key}. */
     long count(ReadTxn txn, byte[] key) {
-        try (Cursor<ByteBuffer> c = tree.cursor(txn.txn)) {
+        Cursor<ByteBuffer> c = txn.borrowCursor(tree);
+        try {
             return c.get(IndexKeys.stored(txn.keyBuffer(), key), GetOp.MDB_SET_KEY) ? c.count() : 0;
+        } finally {
+            txn.giveBack(c);
         }
     }
 
@@ -70,8 +73,11 @@ final class AttributeIndex {
      */
     IdSet ids(ReadTxn txn, byte[] key, int limit) {
         lookups.increment();
-        try (Cursor<ByteBuffer> c = tree.cursor(txn.txn)) {
+        Cursor<ByteBuffer> c = txn.borrowCursor(tree);
+        try {
             return ids(txn, c, key, limit);
+        } finally {
+            txn.giveBack(c);
         }
     }
 

@@ -82,6 +82,7 @@ public final class LmdbStore implements AutoCloseable {
     private final AtomicLong nextId;
     private final TxnGate gate = new TxnGate();
     private final ReadTxnPool reads;
+    private final CursorShelf cursors;
     private final boolean readOnly;
     private volatile boolean loadingInBulk;
 
@@ -91,6 +92,8 @@ public final class LmdbStore implements AutoCloseable {
         this.env = env;
         // An idle kept read holds a reader slot: an eighth of them at most, for the threads that read most.
         this.reads = new ReadTxnPool(env, Math.min(64, env.info().maxReaders / 8));
+        // The threads that keep a read keep its cursors: a few native handles each, no reader slot.
+        this.cursors = new CursorShelf(Math.min(64, env.info().maxReaders / 8));
         this.readOnly = configuredIndexes == null;
         Function<LmdbException, RuntimeException> writeFailure = this::translateWriteFailure;
         this.entries = EntryTree.open(env, !readOnly, writeFailure);
@@ -366,6 +369,11 @@ public final class LmdbStore implements AutoCloseable {
         }
     }
 
+    /** The cursors threads keep for their reads' index lookups. */
+    CursorShelf cursors() {
+        return cursors;
+    }
+
     /** Ends the LMDB transaction of a {@link #read()}, before {@link #transactionClosed()}. */
     void readEnded(Txn<ByteBuffer> txn) {
         reads.end(txn);
@@ -509,6 +517,7 @@ public final class LmdbStore implements AutoCloseable {
                     bound.toMillis());
             return false;
         }
+        cursors.closeAll();
         reads.closeAll();
         env.close();
         return true;

@@ -45,6 +45,20 @@ public class ReadTxn implements AutoCloseable {
     }
 
     /**
+     * A cursor over {@code tree} in this transaction, kept by this thread for its next lookup when
+     * this is a read ({@link CursorShelf}); hand it to {@link #giveBack} before this transaction
+     * closes, never close it.
+     */
+    final Cursor<ByteBuffer> borrowCursor(Tree tree) {
+        return store.cursors().borrow(tree, txn);
+    }
+
+    /** Ends the use of a cursor {@link #borrowCursor} gave on this thread. */
+    final void giveBack(Cursor<ByteBuffer> cursor) {
+        store.cursors().giveBack(cursor);
+    }
+
+    /**
      * The rename count of this snapshot, read when the transaction begins: read later, it would
      * move the buffer a caller holds from its last read (LMDB hands every read of a transaction back
      * in the same buffer object).

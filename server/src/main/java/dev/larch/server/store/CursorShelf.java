@@ -1,0 +1,143 @@
+package dev.larch.server.store;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.lmdbjava.Cursor;
+import org.lmdbjava.Txn;
+
+/**
+ * Cursors a thread keeps, one per tree, and renews onto its next read transaction instead of
+ * opening and closing one per lookup: opening an lmdbjava cursor costs about 400 bytes of garbage
+ * (its key and value holders and their native memory wrappers), once per index lookup of a search.
+ * LMDB lets a cursor of a read-only transaction move to another read-only transaction, whether the
+ * first is live or ended ({@code mdb_cursor_renew}); cursors of write transactions are opened and
+ * closed as before.
+ *
+ * <p>Bounded like {@link ReadTxnPool}: only the first {@code maxThreads} threads to borrow keep
+ * cursors, each at most {@link #MAX_PER_THREAD} (the store's trees, one per index, are fixed by its
+ * configuration, not by clients). A cursor is lent to one caller at a time; a second borrow of the
+ * same tree on the same thread gets a cursor of its own, closed when given back.
+ *
+ * <p>Thread-safe; each thread's shelf is used by that thread alone. {@link #closeAll} must run with
+ * no read open, before the environment closes.
+ */
+final class CursorShelf {
+    /** The most cursors one thread keeps. */
+    static final int MAX_PER_THREAD = 32;
+
+    /** The shelf of a thread that came after the {@code maxThreads} first ones: it keeps nothing. */
+    private static final Shelf NONE = new Shelf();
+
+    private final int maxThreads;
+
+    @SuppressWarnings("ThreadLocalUsage") // one per store: a process may open several (restore, tests)
+    private final ThreadLocal<Shelf> shelf = new ThreadLocal<>();
+    /** Every thread's shelf, so that {@link #closeAll} finds what each keeps. */
+    private final ConcurrentLinkedQueue<Shelf> shelves = new ConcurrentLinkedQueue<>();
+
+    private final AtomicInteger threads = new AtomicInteger();
+    private volatile boolean closed;
+
+    /** @param maxThreads how many threads may keep cursors */
+    CursorShelf(int maxThreads) {
+        this.maxThreads = maxThreads;
+    }
+
+    /** A cursor over {@code tree} in {@code txn}; give it back with {@link #giveBack} before {@code txn} ends. */
+    Cursor<ByteBuffer> borrow(Tree tree, Txn<ByteBuffer> txn) {
+        Shelf mine = txn.isReadOnly() && !closed ? shelfOfThisThread() : null;
+        return mine == null ? tree.cursor(txn) : mine.lend(tree, txn);
+    }
+
+    /** Ends the use of a cursor {@link #borrow} gave on this thread: kept for the next, or closed. */
+    void giveBack(Cursor<ByteBuffer> cursor) {
+        Shelf mine = shelf.get();
+        if (mine == null || mine == NONE || closed || !mine.takeBack(cursor)) {
+            cursor.close();
+        }
+    }
+
+    /** Closes every kept cursor; call with no read open, before the environment closes. */
+    void closeAll() {
+        closed = true;
+        for (Shelf s : shelves) {
+            s.closeAll();
+        }
+    }
+
+    /** How many cursors this thread keeps (for tests). */
+    int keptByThisThread() {
+        Shelf mine = shelf.get();
+        return mine == null ? 0 : mine.size;
+    }
+
+    private Shelf shelfOfThisThread() {
+        Shelf mine = shelf.get();
+        if (mine == null) {
+            if (threads.incrementAndGet() <= maxThreads) {
+                mine = new Shelf();
+                shelves.add(mine);
+            } else {
+                mine = NONE;
+            }
+            shelf.set(mine);
+        }
+        return mine == NONE ? null : mine;
+    }
+
+    /** One thread's cursors, found by their tree's identity. */
+    private static final class Shelf {
+        private final Tree[] trees = new Tree[MAX_PER_THREAD];
+
+        @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array
+        private final Cursor<ByteBuffer>[] cursors = new Cursor[MAX_PER_THREAD];
+
+        private final boolean[] lent = new boolean[MAX_PER_THREAD];
+        private int size;
+
+        @SuppressWarnings("ReferenceEquality") // a tree is its cursor's key by identity
+        Cursor<ByteBuffer> lend(Tree tree, Txn<ByteBuffer> txn) {
+            for (int i = 0; i < size; i++) {
+                if (trees[i] == tree) {
+                    if (lent[i]) {
+                        return tree.cursor(txn);
+                    }
+                    cursors[i].renew(txn);
+                    lent[i] = true;
+                    return cursors[i];
+                }
+            }
+            Cursor<ByteBuffer> fresh = tree.cursor(txn);
+            if (size < MAX_PER_THREAD) {
+                trees[size] = tree;
+                cursors[size] = fresh;
+                lent[size] = true;
+                size++;
+            }
+            return fresh;
+        }
+
+        /** Whether {@code cursor} is one of this shelf's, now back on it. */
+        @SuppressWarnings("ReferenceEquality")
+        boolean takeBack(Cursor<ByteBuffer> cursor) {
+            for (int i = 0; i < size; i++) {
+                if (cursors[i] == cursor) {
+                    lent[i] = false;
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        void closeAll() {
+            for (int i = 0; i < size; i++) {
+                cursors[i].close();
+                cursors[i] = null;
+                trees[i] = null;
+            }
+            size = 0;
+        }
+    }
+}
