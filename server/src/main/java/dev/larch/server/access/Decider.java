@@ -17,8 +17,9 @@ import dev.larch.server.store.ReadTxn;
  * <p>Cheap per entry: the holders above an entry are found by walking parent IDs once per parent
  * (remembered), and when no rule in reach looks at the entry itself ({@code target},
  * {@code targetfilter}, {@code self}, {@code userattr}) entries under the same parent share one
- * {@link EntryRights}. Both memories hold at most {@value #MAX_REMEMBERED} parents and start over
- * when full, so a search over millions of entries stays in bounded memory.
+ * {@link EntryRights}. Both memories hold at most {@value #MAX_REMEMBERED} parents (the shared
+ * rights one more: the first parent's) and start over when full, so a search over millions of
+ * entries stays in bounded memory.
  *
  * <p>Not thread-safe: one operation uses it at a time, within the transaction it was made with.
  */
@@ -38,8 +39,16 @@ final class Decider {
     private final AciSchema schema;
     private final Directory directory;
     private final ReadTxn txn;
-    private final Map<Long, Chain> chains = new HashMap<>();
-    private final Map<Long, EntryRights> shared = new HashMap<>();
+    /** Made on first use: a search whose snapshot has no holders never walks a chain. */
+    private Map<Long, Chain> chains;
+    /**
+     * The rights shared under the first parent met, then under the others: a search that returns
+     * one entry makes no map (a map, its table, a node and a boxed key cost 180 bytes a search).
+     */
+    private long firstParent = DnTree.NO_PARENT;
+
+    private EntryRights firstShared;
+    private Map<Long, EntryRights> shared;
     private long lastId = Long.MIN_VALUE;
     private EntryRights last;
 
@@ -68,7 +77,7 @@ final class Decider {
         List<Aci> own = snapshot.heldBy(entry.id());
         Chain chain = chainAbove(entry.parentId());
         boolean shareable = own.isEmpty() && !chain.dependsOnEntry() && !snapshot.globalDependsOnEntry();
-        EntryRights rights = shareable ? shared.get(entry.parentId()) : null;
+        EntryRights rights = shareable ? sharedUnder(entry.parentId()) : null;
         if (rights == null) {
             EntryView view = new EntryView(entry, schema);
             List<EntryRights.Applied> applied = new ArrayList<>();
@@ -87,15 +96,33 @@ final class Decider {
             }
             rights = new EntryRights(applied, schema);
             if (shareable) {
-                if (shared.size() >= MAX_REMEMBERED) {
-                    shared.clear();
-                }
-                shared.put(entry.parentId(), rights);
+                share(entry.parentId(), rights);
             }
         }
         lastId = entry.id();
         last = rights;
         return rights;
+    }
+
+    private EntryRights sharedUnder(long parentId) {
+        if (parentId == firstParent) {
+            return firstShared;
+        }
+        return shared == null ? null : shared.get(parentId);
+    }
+
+    private void share(long parentId, EntryRights rights) {
+        if (firstShared == null) {
+            firstParent = parentId;
+            firstShared = rights;
+            return;
+        }
+        if (shared == null) {
+            shared = new HashMap<>();
+        } else if (shared.size() >= MAX_REMEMBERED) {
+            shared.clear();
+        }
+        shared.put(parentId, rights);
     }
 
     /** The rights on an entry with no place in the tree (the root DSE, the subschema subentry): global rules only. */
@@ -155,6 +182,9 @@ final class Decider {
     private Chain chainAbove(long parentId) {
         if (!snapshot.hasHolders() || parentId == DnTree.NO_PARENT) {
             return NONE;
+        }
+        if (chains == null) {
+            chains = new HashMap<>();
         }
         Chain chain = chains.get(parentId);
         if (chain == null) {

@@ -11,8 +11,12 @@ import dev.larch.server.search.Tri;
  * Deny wins over allow; no allow means no right. A rule whose subject is UNDEFINED counts as a deny
  * and never as an allow.
  *
- * <p>Not thread-safe; per-attribute answers are remembered, so entries sharing one (under the same
- * parent, with rules that do not look at the entry itself) cost one map lookup per attribute.
+ * <p>Not thread-safe; per-attribute answers are remembered (at most {@value #MAX_REMEMBERED}), so
+ * entries sharing one (under the same parent, with rules that do not look at the entry itself) cost
+ * one lookup per attribute. The first {@value #FIRST_ANSWERS} are kept in two small arrays searched
+ * in order, made on the first answer, the rest in a map: an entry is mostly asked about a few
+ * attributes (a search's filter and the ones it returns), and a hash map with its entries and boxed
+ * answers for those cost about 300 bytes per entry a search decided.
  */
 final class EntryRights {
     /** A rule that applies, with the attributes its ACI covers. */
@@ -21,9 +25,23 @@ final class EntryRights {
     /** The rights that change an attribute's values. */
     private static final int WRITES = Rights.WRITE | Rights.SELFWRITE;
 
+    /** The most per-attribute answers remembered; the ones after are worked out each time. */
+    static final int MAX_REMEMBERED = 256;
+
+    /** The answers kept in {@link #oids} and {@link #answers}; the rest go to {@link #more}. */
+    static final int FIRST_ANSWERS = 8;
+
     private final List<Applied> applied;
     private final AciSchema schema;
-    private final Map<String, Integer> byAttribute = new HashMap<>();
+    /** The OIDs of the first answers, then nulls; null until the first answer. */
+    private String[] oids;
+    /** The answer for each of {@link #oids}. */
+    private int[] answers;
+
+    private int firstAnswers;
+    /** The answers after the first {@value #FIRST_ANSWERS}; null until there is one. */
+    private Map<String, Integer> more;
+
     private int entryAllowed = -1;
 
     EntryRights(List<Applied> applied, AciSchema schema) {
@@ -43,7 +61,12 @@ final class EntryRights {
 
     /** The rights held on the attribute {@code oid} of this entry. */
     int on(String oid) {
-        Integer known = byAttribute.get(oid);
+        for (int i = 0; i < firstAnswers; i++) {
+            if (oids[i].equals(oid)) {
+                return answers[i];
+            }
+        }
+        Integer known = more == null ? null : more.get(oid);
         if (known != null) {
             return known;
         }
@@ -64,10 +87,32 @@ final class EntryRights {
             }
         }
         int rights = allowed & ~denied;
-        if (byAttribute.size() < 256) {
-            byAttribute.put(oid, rights);
-        }
+        remember(oid, rights);
         return rights;
+    }
+
+    private void remember(String oid, int rights) {
+        if (firstAnswers < FIRST_ANSWERS) {
+            if (oids == null) {
+                oids = new String[FIRST_ANSWERS];
+                answers = new int[FIRST_ANSWERS];
+            }
+            oids[firstAnswers] = oid;
+            answers[firstAnswers] = rights;
+            firstAnswers++;
+            return;
+        }
+        if (more == null) {
+            more = new HashMap<>();
+        }
+        if (remembered() < MAX_REMEMBERED) {
+            more.put(oid, rights);
+        }
+    }
+
+    /** How many per-attribute answers are remembered (for tests). */
+    int remembered() {
+        return firstAnswers + (more == null ? 0 : more.size());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.larch.server.access;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -37,11 +38,13 @@ final class SearchAccess implements EntryScreen {
     private final ExprNode filterNode;
     private final FilterCompiler compiler;
     private final String[] filterOids;
-    private final Map<Long, Filter> variants = new HashMap<>();
+    /** Made when the first entry hides a filter attribute: most searches meet none. */
+    private Map<Long, Filter> variants;
     /** An extensible match without an attribute tests every attribute, so every one must be searchable. */
     private final boolean testsEveryAttribute;
 
-    private final Map<Set<String>, Filter> everyAttributeVariants = new HashMap<>();
+    /** Made on first use, by a filter that tests every attribute. */
+    private Map<Set<String>, Filter> everyAttributeVariants;
 
     /** Screens memberOf values to the groups the client may read; null when the filter cannot test memberOf. */
     private final GroupVisibility groups;
@@ -50,7 +53,8 @@ final class SearchAccess implements EntryScreen {
         this.decider = decider;
         this.filterNode = filterNode;
         this.compiler = compiler;
-        Set<String> oids = new HashSet<>();
+        // A filter of one component names one attribute at most: no hash set (150 bytes a search).
+        Collection<String> oids = filterNode instanceof LeafNode ? new ArrayList<>(1) : new HashSet<>();
         this.testsEveryAttribute = collect(filterNode, schema, oids);
         this.filterOids = oids.toArray(String[]::new);
         this.groups = testsEveryAttribute || oids.contains(Directory.MEMBER_OF_OID)
@@ -82,6 +86,9 @@ final class SearchAccess implements EntryScreen {
         if (hidden == 0) {
             return filter.evaluate(entry);
         }
+        if (variants == null) {
+            variants = new HashMap<>();
+        }
         return variants.computeIfAbsent(hidden, this::compileWithout).evaluate(entry);
     }
 
@@ -109,6 +116,9 @@ final class SearchAccess implements EntryScreen {
                 unsearchable.add(a.oid());
             }
         }
+        if (everyAttributeVariants == null) {
+            everyAttributeVariants = new HashMap<>();
+        }
         Filter variant = everyAttributeVariants.get(unsearchable);
         if (variant == null) {
             variant = compiler.compile(filterNode, unsearchable);
@@ -134,7 +144,7 @@ final class SearchAccess implements EntryScreen {
      * Adds the OIDs of the attributes the filter names (those the schema knows; others are Undefined
      * anyway) and says whether some component tests every attribute.
      */
-    private static boolean collect(ExprNode node, AciSchema schema, Set<String> out) {
+    private static boolean collect(ExprNode node, AciSchema schema, Collection<String> out) {
         boolean every = false;
         if (node instanceof BranchNode branch) {
             List<ExprNode> children = new ArrayList<>(branch.getChildren());
