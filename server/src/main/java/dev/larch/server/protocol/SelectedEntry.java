@@ -1,7 +1,7 @@
 package dev.larch.server.protocol;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
+import java.util.Objects;
 
 import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
@@ -27,9 +27,15 @@ public final class SelectedEntry extends AbstractResponse implements SearchResul
     private static final long serialVersionUID = 1L;
     private static final byte[][] NO_VALUES = new byte[0][];
 
+    /** Room for the attributes of a typical answer before the arrays grow. */
+    private static final int FIRST_CAPACITY = 4;
+
     private final String dn;
-    private final List<String> names = new ArrayList<>();
-    private final List<byte[][]> values = new ArrayList<>();
+    // Two arrays rather than two lists: two ArrayLists with their default backing arrays cost 160
+    // bytes per entry sent, these 64 for an answer of up to four attributes.
+    private String[] names = new String[FIRST_CAPACITY];
+    private byte[][][] values = new byte[FIRST_CAPACITY][][];
+    private int size;
     private transient Entry built;
 
     /** @param dn the entry's DN as stored (the user form) */
@@ -49,8 +55,13 @@ public final class SelectedEntry extends AbstractResponse implements SearchResul
         if (built != null) {
             throw new IllegalStateException("the entry's API form is already built");
         }
-        names.add(name);
-        this.values.add(values);
+        if (size == names.length) {
+            names = Arrays.copyOf(names, size * 2);
+            this.values = Arrays.copyOf(this.values, size * 2);
+        }
+        names[size] = name;
+        this.values[size] = values;
+        size++;
     }
 
     /** {@link #add(String, byte[][])} of an attribute with no values (a types-only answer). */
@@ -65,15 +76,15 @@ public final class SelectedEntry extends AbstractResponse implements SearchResul
 
     /** How many attributes the answer holds. */
     public int size() {
-        return names.size();
+        return size;
     }
 
     public String name(int attribute) {
-        return names.get(attribute);
+        return names[Objects.checkIndex(attribute, size)];
     }
 
     public byte[][] values(int attribute) {
-        return values.get(attribute);
+        return values[Objects.checkIndex(attribute, size)];
     }
 
     /**
@@ -110,10 +121,10 @@ public final class SelectedEntry extends AbstractResponse implements SearchResul
 
     private Entry build() {
         Entry entry = new DefaultEntry(new StoredDn(dn));
-        for (int i = 0; i < names.size(); i++) {
-            byte[][] v = values.get(i);
+        for (int i = 0; i < size; i++) {
+            byte[][] v = values[i];
             try {
-                entry.add(v.length == 0 ? new DefaultAttribute(names.get(i)) : new DefaultAttribute(names.get(i), v));
+                entry.add(v.length == 0 ? new DefaultAttribute(names[i]) : new DefaultAttribute(names[i], v));
             } catch (LdapException e) {
                 throw new IllegalStateException(e);
             }
@@ -123,6 +134,6 @@ public final class SelectedEntry extends AbstractResponse implements SearchResul
 
     @Override
     public String toString() {
-        return "    Search Result Entry " + dn + " " + names + "\n" + super.toString();
+        return "    Search Result Entry " + dn + " " + Arrays.asList(names).subList(0, size) + "\n" + super.toString();
     }
 }
