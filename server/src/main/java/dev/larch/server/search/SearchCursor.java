@@ -38,7 +38,8 @@ public final class SearchCursor implements EntryCursor {
     private final EntryScreen screen;
     private final boolean baseIsRoot;
 
-    private final Deque<IdCursor> walk = new ArrayDeque<>();
+    /** The walk's cursors, innermost on top; null until a walk starts (a search of candidates makes none). */
+    private Deque<IdCursor> walk;
     /** Whether the base itself is left out: the subordinates scope, a subtree without its base. */
     private boolean excludeBase;
 
@@ -164,21 +165,21 @@ public final class SearchCursor implements EntryCursor {
         }
         if (ids.length == 0) {
             // The base itself was the last entry returned (subtree): its children come next.
-            walk.push(txn.children(baseId));
+            walk().push(txn.children(baseId));
             return;
         }
         if (scope == SearchScope.ONELEVEL) {
-            walk.push(txn.childrenAfter(baseId, keys[0]));
+            walk().push(txn.childrenAfter(baseId, keys[0]));
             return;
         }
         // Depth-first, as nextInScope walks: each ancestor's children after the one on the path,
         // then the children of the last entry itself, on top.
         long parent = baseId;
         for (int i = 0; i < ids.length; i++) {
-            walk.push(txn.childrenAfter(parent, keys[i]));
+            walk().push(txn.childrenAfter(parent, keys[i]));
             parent = ids[i];
         }
-        walk.push(txn.children(parent));
+        walk().push(txn.children(parent));
     }
 
     /** The index of the first ID in the ascending {@code ids} greater than {@code id}. */
@@ -350,9 +351,9 @@ public final class SearchCursor implements EntryCursor {
             case ONELEVEL -> {
                 if (!baseVisited) {
                     baseVisited = true;
-                    walk.push(txn.children(baseId));
+                    walk().push(txn.children(baseId));
                 }
-                if (walk.isEmpty()) {
+                if (walk().isEmpty()) {
                     yield ReadTxn.NOT_FOUND;
                 }
                 long id = walk.peek().next();
@@ -368,17 +369,17 @@ public final class SearchCursor implements EntryCursor {
             default -> {
                 if (!baseVisited) {
                     baseVisited = true;
-                    walk.push(txn.children(baseId));
+                    walk().push(txn.children(baseId));
                     yield baseId;
                 }
-                while (!walk.isEmpty()) {
+                while (!walk().isEmpty()) {
                     long id = walk.peek().next();
                     if (id == ReadTxn.NOT_FOUND) {
                         walk.pop().close();
                         continue;
                     }
                     if (referrals == null || !referrals.contains(id)) {
-                        walk.push(txn.children(id)); // nothing below a referral object is searched
+                        walk().push(txn.children(id)); // nothing below a referral object is searched
                     }
                     yield id;
                 }
@@ -389,8 +390,15 @@ public final class SearchCursor implements EntryCursor {
 
     @Override
     public void close() {
-        while (!walk.isEmpty()) {
+        while (walk != null && !walk.isEmpty()) {
             walk.pop().close();
         }
+    }
+
+    private Deque<IdCursor> walk() {
+        if (walk == null) {
+            walk = new ArrayDeque<>();
+        }
+        return walk;
     }
 }
