@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.larch.server.directory.AttributeDescriptions;
+import dev.larch.server.directory.RememberedDescriptions;
 import dev.larch.server.search.Filter;
 import dev.larch.server.search.FilterCompiler;
 import org.apache.directory.api.ldap.model.exception.LdapException;
@@ -31,10 +31,12 @@ public final class AciSchema {
     private final SchemaManager schema;
     private final FilterCompiler filters;
     private final ConcurrentHashMap<String, String[]> lineages = new ConcurrentHashMap<>();
+    private final RememberedDescriptions descriptions;
 
     public AciSchema(SchemaManager schema) {
         this.schema = schema;
         this.filters = new FilterCompiler(schema);
+        this.descriptions = new RememberedDescriptions(schema);
     }
 
     SchemaManager schema() {
@@ -43,11 +45,8 @@ public final class AciSchema {
 
     /** The OID of the attribute type a name or OID denotes, or null when the schema has none. */
     String oid(String name) {
-        // The schema manager throws on names outside the RFC 4512 alphabet (found by the fuzzer).
-        if (name.indexOf(';') >= 0 || !AttributeDescriptions.canName(name)) {
-            return null;
-        }
-        AttributeType type = schema.getAttributeType(name);
+        // Screened there: the schema manager throws on names outside the RFC 4512 alphabet (found by the fuzzer).
+        AttributeType type = descriptions.typeOrNull(name);
         return type == null ? null : type.getOid();
     }
 

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.larch.server.directory.AttributeDescriptions;
+import dev.larch.server.directory.RememberedDescriptions;
 import dev.larch.server.entry.CaseIgnoreAscii;
 import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
@@ -44,14 +44,17 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * Compiles a decoded filter against the schema (RFC 4511 section 4.5.1.7): unknown attributes,
  * missing matching rules and values that cannot be normalized become {@link Filter.Undefined}.
  *
- * <p>Thread-safe; caches each attribute type's subtype list.
+ * <p>Thread-safe; caches each attribute type's subtype list and the types descriptions name
+ * ({@link RememberedDescriptions}, bounded).
  */
 public final class FilterCompiler {
     private final SchemaManager schema;
     private final ConcurrentHashMap<String, String[]> subtypes = new ConcurrentHashMap<>();
+    private final RememberedDescriptions descriptions;
 
     public FilterCompiler(SchemaManager schema) {
         this.schema = schema;
+        this.descriptions = new RememberedDescriptions(schema);
     }
 
     public Filter compile(ExprNode node) {
@@ -330,7 +333,7 @@ public final class FilterCompiler {
     }
 
     private AttributeType type(String description) {
-        return AttributeDescriptions.typeOrNull(schema, description);
+        return descriptions.typeOrNull(description);
     }
 
     /**
