@@ -21,6 +21,7 @@ final class BerTags {
     static final int ABANDON_REQUEST = 0x50;
     static final int SEARCH_REQUEST = 0x63;
     static final int SEARCH_RESULT_ENTRY = 0x64;
+    static final int SEARCH_RESULT_DONE = 0x65;
     static final int SEARCH_RESULT_REFERENCE = 0x73;
     static final int EXTENDED_REQUEST = 0x77;
     static final int INTERMEDIATE_RESPONSE = 0x79;

@@ -18,10 +18,12 @@ import org.apache.directory.api.ldap.model.message.ExtendedResponse;
 import org.apache.directory.api.ldap.model.message.LdapResult;
 import org.apache.directory.api.ldap.model.message.Message;
 import org.apache.directory.api.ldap.model.message.OpaqueExtendedResponse;
+import org.apache.directory.api.ldap.model.message.SearchResultDone;
 
 /**
  * Encodes each outbound {@link Message} into one buffer: a search's entries as they were selected
- * ({@link SelectedEntryWriter}), everything else with the Apache LDAP API. An encoding
+ * ({@link SelectedEntryWriter}) and its plain done ({@link PlainDoneWriter}) directly, everything
+ * else with the Apache LDAP API. An encoding
  * failure fails the write's promise; the dispatcher's listener logs it and closes the connection.
  *
  * <p>Stateful (reuses one {@link Asn1Buffer}): one instance per channel, used on its event loop only.
@@ -47,6 +49,9 @@ public final class LdapMessageEncoder extends MessageToMessageEncoder<Message> {
     public ByteBuf encode(ByteBufAllocator alloc, Message message) throws EncoderException {
         if (message instanceof SelectedEntry entry && entry.isPlain()) {
             return SelectedEntryWriter.write(alloc, entry);
+        }
+        if (message instanceof SearchResultDone done && PlainDoneWriter.applies(done)) {
+            return PlainDoneWriter.write(alloc, done);
         }
         try {
             ByteBuffer encoded = LdapEncoder.encodeMessage(buffer, codec, opaqueIfExtended(message));

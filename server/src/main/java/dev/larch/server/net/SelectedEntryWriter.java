@@ -34,72 +34,34 @@ final class SelectedEntryWriter {
             nameLengths[a] = ByteBufUtil.utf8Bytes(entry.name(a));
             int set = 0;
             for (byte[] value : entry.values(a)) {
-                set += element(value.length);
+                set += BerOut.element(value.length);
             }
             setLengths[a] = set;
-            attributesLength += element(element(nameLengths[a]) + element(set));
+            attributesLength += BerOut.element(BerOut.element(nameLengths[a]) + BerOut.element(set));
         }
         int dnLength = ByteBufUtil.utf8Bytes(entry.dn());
-        int operationLength = element(dnLength) + element(attributesLength);
-        int idLength = integerLength(entry.getMessageId());
-        int messageLength = element(idLength) + element(operationLength);
+        int operationLength = BerOut.element(dnLength) + BerOut.element(attributesLength);
+        int idLength = BerOut.integerLength(entry.getMessageId());
+        int messageLength = BerOut.element(idLength) + BerOut.element(operationLength);
 
-        ByteBuf out = alloc.ioBuffer(element(messageLength));
-        header(out, BerTags.SEQUENCE, messageLength);
-        header(out, BerTags.INTEGER, idLength);
-        for (int shift = 8 * (idLength - 1); shift >= 0; shift -= 8) {
-            out.writeByte(entry.getMessageId() >>> shift);
-        }
-        header(out, BerTags.SEARCH_RESULT_ENTRY, operationLength);
-        header(out, BerTags.OCTET_STRING, dnLength);
+        ByteBuf out = alloc.ioBuffer(BerOut.element(messageLength));
+        BerOut.header(out, BerTags.SEQUENCE, messageLength);
+        BerOut.header(out, BerTags.INTEGER, idLength);
+        BerOut.integer(out, entry.getMessageId());
+        BerOut.header(out, BerTags.SEARCH_RESULT_ENTRY, operationLength);
+        BerOut.header(out, BerTags.OCTET_STRING, dnLength);
         ByteBufUtil.writeUtf8(out, entry.dn());
-        header(out, BerTags.SEQUENCE, attributesLength);
+        BerOut.header(out, BerTags.SEQUENCE, attributesLength);
         for (int a = 0; a < attributes; a++) {
-            header(out, BerTags.SEQUENCE, element(nameLengths[a]) + element(setLengths[a]));
-            header(out, BerTags.OCTET_STRING, nameLengths[a]);
+            BerOut.header(out, BerTags.SEQUENCE, BerOut.element(nameLengths[a]) + BerOut.element(setLengths[a]));
+            BerOut.header(out, BerTags.OCTET_STRING, nameLengths[a]);
             ByteBufUtil.writeUtf8(out, entry.name(a));
-            header(out, BerTags.SET, setLengths[a]);
+            BerOut.header(out, BerTags.SET, setLengths[a]);
             for (byte[] value : entry.values(a)) {
-                header(out, BerTags.OCTET_STRING, value.length);
+                BerOut.header(out, BerTags.OCTET_STRING, value.length);
                 out.writeBytes(value);
             }
         }
         return out;
-    }
-
-    /** The size of an element whose contents take {@code length} octets: tag, length, contents. */
-    private static int element(int length) {
-        return 1 + lengthOctets(length) + length;
-    }
-
-    private static int lengthOctets(int length) {
-        if (length < 0x80) {
-            return 1;
-        }
-        return 1 + (Integer.SIZE - Integer.numberOfLeadingZeros(length) + 7) / 8;
-    }
-
-    private static void header(ByteBuf out, int tag, int length) {
-        out.writeByte(tag);
-        if (length < 0x80) {
-            out.writeByte(length);
-            return;
-        }
-        int octets = lengthOctets(length) - 1;
-        out.writeByte(0x80 | octets);
-        for (int shift = 8 * (octets - 1); shift >= 0; shift -= 8) {
-            out.writeByte(length >>> shift);
-        }
-    }
-
-    /** The octets of a non-negative INTEGER's shortest two's-complement form. */
-    private static int integerLength(int value) {
-        if (value < 0x80) {
-            return 1;
-        }
-        if (value < 0x8000) {
-            return 2;
-        }
-        return value < 0x800000 ? 3 : 4;
     }
 }
