@@ -163,7 +163,7 @@ public final class FilterCompiler {
         if (rule == null) {
             return new Filter.Undefined(attribute + " has no equality rule");
         }
-        byte[] normalized = normalize(rule.getNormalizer(), text(value), null);
+        byte[] normalized = normalize(rule.getNormalizer(), value);
         if (normalized == null) {
             return new Filter.Undefined("invalid assertion value for " + attribute);
         }
@@ -379,6 +379,22 @@ public final class FilterCompiler {
         // An empty value parsed without a schema ("(ou=)" in a targetfilter) has no bytes at all.
         byte[] bytes = value.getBytes();
         return bytes == null ? "" : new String(bytes, UTF_8);
+    }
+
+    /**
+     * {@link #normalize(Normalizer, String, PrepareString.AssertionType)} of an assertion value: one
+     * that arrived as bytes (a filter decoded without the schema) and is caseIgnore ASCII is
+     * normalized straight from them, without the string {@link #text} would make of them.
+     */
+    private static byte[] normalize(Normalizer normalizer, Value value) {
+        if (value != null && !value.isHumanReadable() && CaseIgnoreAscii.handles(normalizer)) {
+            byte[] bytes = value.getBytes();
+            byte[] ascii = bytes == null ? null : CaseIgnoreAscii.normalize(bytes);
+            if (ascii != null) {
+                return ascii;
+            }
+        }
+        return normalize(normalizer, text(value), null);
     }
 
     /** The normalized UTF-8 bytes, or null when the normalizer rejects the value. */
