@@ -38,6 +38,7 @@ record_settings "ldapmodify (ldap-utils), a subtree of $descendants people under
 
 top=ou=rename-$$
 leaf=uid=rename-leaf-$$
+people=rename-$$ # uids of their own: a server may keep uid unique (Larch does by default)
 ldap() { # TOOL PORT ARGS...: as BIND_DN
   local tool=$1 port=$2; shift 2
   "$tool" -x -H "ldap://$host:$port" -D "$bind_dn" -w "$bind_password" "$@"
@@ -46,8 +47,8 @@ ldap() { # TOOL PORT ARGS...: as BIND_DN
 {
   printf 'dn: %s,%s\nobjectClass: organizationalUnit\nou: %s\n\n' "$top" "$base" "${top#ou=}"
   for i in $(seq 1 "$descendants"); do
-    printf 'dn: uid=r%d,%s,%s\nobjectClass: inetOrgPerson\nuid: r%d\ncn: Rename %d\nsn: %d\n\n' \
-      "$i" "$top" "$base" "$i" "$i" "$i"
+    printf 'dn: uid=%s-%d,%s,%s\nobjectClass: inetOrgPerson\nuid: %s-%d\ncn: Rename %d\nsn: %d\n\n' \
+      "$people" "$i" "$top" "$base" "$people" "$i" "$i" "$i"
   done
   printf 'dn: %s,%s\nobjectClass: inetOrgPerson\nuid: %s\ncn: Leaf\nsn: Leaf\n\n' "$leaf" "$base" "${leaf#uid=}"
 } > "$out/subtree.ldif"
@@ -56,7 +57,9 @@ clean_up() {
   [ "$keep" = 1 ] && return
   local port
   for port in "$port_a" "$port_b"; do
-    ldap ldapdelete "$port" -r "$top,$base" > /dev/null 2>&1 || ldap ldapdelete "$port" -r "$top-b,$base" > /dev/null 2>&1 || true
+    # -z max: the subtree is larger than a search's default size limit
+    ldap ldapdelete "$port" -r -z max "$top,$base" > /dev/null 2>&1 \
+      || ldap ldapdelete "$port" -r -z max "$top-b,$base" > /dev/null 2>&1 || true
     ldap ldapdelete "$port" "$leaf,$base" > /dev/null 2>&1 || ldap ldapdelete "$port" "$leaf-b,$base" > /dev/null 2>&1 || true
   done
 }
@@ -87,7 +90,7 @@ per_rename() { # PORT KIND CHECK: runs the batch, prints milliseconds per rename
 for round in $(seq 0 "$rounds"); do
   for s in a b; do
     if [ $s = a ]; then name=$name_a port=$port_a; else name=$name_b port=$port_b; fi
-    subtree_ms=$(per_rename "$port" subtree "uid=r$descendants,$top,$base")
+    subtree_ms=$(per_rename "$port" subtree "uid=$people-$descendants,$top,$base")
     leaf_ms=$(per_rename "$port" leaf "$leaf,$base")
     [ "$round" = 0 ] && continue # the warm-up
     echo "$subtree_ms" >> "$out/subtree-$name.ms"

@@ -204,16 +204,22 @@ class SideBySideScriptIT {
     @Test
     void theRenameScriptTimesSubtreeAndLeafRenamesOnBothAndRemovesWhatItAdded() throws Exception {
         RequiredTool.check(LdapUtils.installed(), "ldap-utils", "apt-get install -y ldap-utils");
-        Path out = dir.resolve("renames");
         Map<String, String> env = environment();
         env.put("DESCENDANTS", "30");
         env.put("RENAMES", "2");
-        ProcessResult r = ProcessResult.run(
-                List.of(RENAMES.toString(), out.toString(), side("one", one), side("two", two)),
-                env,
-                null,
-                SCRIPT_TIMEOUT);
-        assertEquals(0, r.exitCode(), r.describe());
+        // Twice, the first keeping what it added: the second must not meet its entries (Larch keeps
+        // uid unique), and removes only its own.
+        Path out = null;
+        for (String run : List.of("renames-1", "renames-2")) {
+            out = dir.resolve(run);
+            env.put("KEEP", run.equals("renames-1") ? "1" : "0");
+            ProcessResult r = ProcessResult.run(
+                    List.of(RENAMES.toString(), out.toString(), side("one", one), side("two", two)),
+                    env,
+                    null,
+                    SCRIPT_TIMEOUT);
+            assertEquals(0, r.exitCode(), r.describe());
+        }
         List<String> lines = Files.readAllLines(out.resolve("summary.txt"));
         assertEquals(2, lines.size(), lines.toString());
         for (int i = 0; i < 2; i++) {
@@ -222,12 +228,16 @@ class SideBySideScriptIT {
             assertEquals(List.of("subtree", "leaf").get(i), m.group(1));
             assertTrue(Double.parseDouble(m.group(2)) > 0 && Double.parseDouble(m.group(3)) > 0, lines.get(i));
         }
-        // the subtree and the leaf are gone again from both
+        // the second run's subtree and leaf are gone again from both; the first run's kept ones stay
         for (LarchServer server : List.of(one, two)) {
             ProcessResult left = LdapUtils.anonymous(server.address().getPort())
-                    .ldapsearch("-b", "dc=example,dc=com", "(|(ou=rename-*)(uid=rename-leaf-*)(uid=r1))", "1.1");
+                    .ldapsearch("-s", "one", "-b", "dc=example,dc=com", "(|(ou=rename-*)(uid=rename-*))", "1.1");
             assertEquals(0, left.exitCode(), left.describe());
-            assertFalse(left.out().contains("dn:"), left.out());
+            assertEquals(2, left.out().split("dn: ", -1).length - 1, left.out());
+            ProcessResult kept = LdapUtils.anonymous(server.address().getPort())
+                    .ldapsearch("-b", "dc=example,dc=com", "(uid=rename-*)", "1.1");
+            assertEquals(0, kept.exitCode(), kept.describe());
+            assertEquals(31, kept.out().split("dn: ", -1).length - 1, "30 people and a leaf, kept");
         }
     }
 
