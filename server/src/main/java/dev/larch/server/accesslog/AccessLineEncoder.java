@@ -42,8 +42,11 @@ final class AccessLineEncoder extends EncoderBase<ILoggingEvent> {
     private String loggerName;
     /** {@code " INFO  access - "} for the last level and logger seen. */
     private byte[] levelAndLogger = NOTHING;
-    /** Where a batch's lines are put together; kept, so a batch grows no buffer once warm. */
-    private final ByteArrayOutputStream batchBytes = new ByteArrayOutputStream(AccessLogOutput.BUFFER_BYTES);
+    /**
+     * Where a line, or a batch's lines, are put together; kept, so it grows no buffer once warm (to at
+     * most a batch of lines, each value cut at {@link AccessLog#MAX_VALUE_CHARS} characters).
+     */
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream(AccessLogOutput.BUFFER_BYTES);
 
     private AccessLineEncoder(DateTimeFormatter seconds) {
         this.seconds = seconds;
@@ -73,42 +76,30 @@ final class AccessLineEncoder extends EncoderBase<ILoggingEvent> {
     /** One line's bytes, or a {@link LineBatch}'s lines one after another in one array. */
     @Override
     public byte[] encode(ILoggingEvent event) {
-        if (!(event instanceof LineBatch batch)) {
-            return line(event);
+        bytes.reset();
+        if (event instanceof LineBatch batch) {
+            for (ILoggingEvent line : batch.lines()) {
+                write(line);
+            }
+        } else {
+            write(event);
         }
-        batchBytes.reset();
-        for (ILoggingEvent line : batch.lines()) {
-            batchBytes.writeBytes(line(line));
-        }
-        return batchBytes.toByteArray();
+        return bytes.toByteArray();
     }
 
-    private byte[] line(ILoggingEvent event) {
-        byte[] message = String.valueOf(event.getFormattedMessage()).getBytes(StandardCharsets.UTF_8);
-        if (seconds == null) {
-            byte[] line = new byte[message.length + LINE_END.length];
-            System.arraycopy(message, 0, line, 0, message.length);
-            System.arraycopy(LINE_END, 0, line, message.length, LINE_END.length);
-            return line;
+    /** Appends one line to {@link #bytes}: each part copied once, straight into the buffer. */
+    private void write(ILoggingEvent event) {
+        if (seconds != null) {
+            long millis = event.getTimeStamp();
+            bytes.writeBytes(secondText(Math.floorDiv(millis, 1000)));
+            int fraction = Math.floorMod(millis, 1000);
+            bytes.write('0' + fraction / 100);
+            bytes.write('0' + fraction / 10 % 10);
+            bytes.write('0' + fraction % 10);
+            bytes.writeBytes(levelAndLogger(event));
         }
-        long millis = event.getTimeStamp();
-        byte[] date = secondText(Math.floorDiv(millis, 1000));
-        byte[] middle = levelAndLogger(event);
-        byte[] line = new byte[date.length + 3 + middle.length + message.length + LINE_END.length];
-        int at = copy(date, line, 0);
-        int fraction = Math.floorMod(millis, 1000);
-        line[at++] = (byte) ('0' + fraction / 100);
-        line[at++] = (byte) ('0' + fraction / 10 % 10);
-        line[at++] = (byte) ('0' + fraction % 10);
-        at = copy(middle, line, at);
-        at = copy(message, line, at);
-        copy(LINE_END, line, at);
-        return line;
-    }
-
-    private static int copy(byte[] from, byte[] to, int at) {
-        System.arraycopy(from, 0, to, at, from.length);
-        return at + from.length;
+        bytes.writeBytes(String.valueOf(event.getFormattedMessage()).getBytes(StandardCharsets.UTF_8));
+        bytes.writeBytes(LINE_END);
     }
 
     private byte[] secondText(long epochSecond) {
