@@ -1,8 +1,6 @@
 package dev.larch.server.store;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Txn;
@@ -27,34 +25,26 @@ final class CursorShelf {
     /** The most cursors one thread keeps. */
     static final int MAX_PER_THREAD = 32;
 
-    /** The shelf of a thread that came after the {@code maxThreads} first ones: it keeps nothing. */
-    private static final Shelf NONE = new Shelf();
+    /** Each keeping thread's shelf. */
+    private final ThreadPlaces<Shelf> shelves;
 
-    private final int maxThreads;
-
-    @SuppressWarnings("ThreadLocalUsage") // one per store: a process may open several (restore, tests)
-    private final ThreadLocal<Shelf> shelf = new ThreadLocal<>();
-    /** Every thread's shelf, so that {@link #closeAll} finds what each keeps. */
-    private final ConcurrentLinkedQueue<Shelf> shelves = new ConcurrentLinkedQueue<>();
-
-    private final AtomicInteger threads = new AtomicInteger();
     private volatile boolean closed;
 
     /** @param maxThreads how many threads may keep cursors */
     CursorShelf(int maxThreads) {
-        this.maxThreads = maxThreads;
+        this.shelves = new ThreadPlaces<>(maxThreads, Shelf::new);
     }
 
     /** A cursor over {@code tree} in {@code txn}; give it back with {@link #giveBack} before {@code txn} ends. */
     Cursor<ByteBuffer> borrow(Tree tree, Txn<ByteBuffer> txn) {
-        Shelf mine = txn.isReadOnly() && !closed ? shelfOfThisThread() : null;
+        Shelf mine = txn.isReadOnly() && !closed ? shelves.claim() : null;
         return mine == null ? tree.cursor(txn) : mine.lend(tree, txn);
     }
 
     /** Ends the use of a cursor {@link #borrow} gave on this thread: kept for the next, or closed. */
     void giveBack(Cursor<ByteBuffer> cursor) {
-        Shelf mine = shelf.get();
-        if (mine == null || mine == NONE || closed || !mine.takeBack(cursor)) {
+        Shelf mine = shelves.mine();
+        if (mine == null || closed || !mine.takeBack(cursor)) {
             cursor.close();
         }
     }
@@ -62,29 +52,13 @@ final class CursorShelf {
     /** Closes every kept cursor; call with no read open, before the environment closes. */
     void closeAll() {
         closed = true;
-        for (Shelf s : shelves) {
-            s.closeAll();
-        }
+        shelves.forEach(Shelf::closeAll);
     }
 
     /** How many cursors this thread keeps (for tests). */
     int keptByThisThread() {
-        Shelf mine = shelf.get();
+        Shelf mine = shelves.mine();
         return mine == null ? 0 : mine.size;
-    }
-
-    private Shelf shelfOfThisThread() {
-        Shelf mine = shelf.get();
-        if (mine == null) {
-            if (threads.incrementAndGet() <= maxThreads) {
-                mine = new Shelf();
-                shelves.add(mine);
-            } else {
-                mine = NONE;
-            }
-            shelf.set(mine);
-        }
-        return mine == NONE ? null : mine;
     }
 
     /** One thread's cursors, found by their tree's identity. */

@@ -1,8 +1,6 @@
 package dev.larch.server.store;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.lmdbjava.Env;
@@ -19,30 +17,22 @@ import org.lmdbjava.Txn;
  * serve reads), so that a flow of short-lived threads cannot hold reader slots. Thread-safe.
  */
 final class ReadTxnPool {
-    /** The place of a thread that came after the {@code maxKept} first ones: it keeps nothing. */
-    private static final AtomicReference<Txn<ByteBuffer>> NONE = new AtomicReference<>();
-
     private final Env<ByteBuffer> env;
-    private final int maxKept;
-    /** This thread's place for its kept transaction; null until it first gives one back. */
-    @SuppressWarnings("ThreadLocalUsage") // one per store: a process may open several (restore, tests)
-    private final ThreadLocal<AtomicReference<Txn<ByteBuffer>>> slot = new ThreadLocal<>();
-    /** Every thread's place, so that {@link #closeAll} finds what each keeps. */
-    private final ConcurrentLinkedQueue<AtomicReference<Txn<ByteBuffer>>> slots = new ConcurrentLinkedQueue<>();
+    /** Each keeping thread's kept transaction, null while it has none. */
+    private final ThreadPlaces<AtomicReference<Txn<ByteBuffer>>> slots;
 
-    private final AtomicInteger slotCount = new AtomicInteger();
     private volatile boolean closed;
 
     /** @param maxKept how many threads may keep a transaction (each holds a reader slot while idle) */
     ReadTxnPool(Env<ByteBuffer> env, int maxKept) {
         this.env = env;
-        this.maxKept = maxKept;
+        this.slots = new ThreadPlaces<>(maxKept, AtomicReference::new);
     }
 
     /** A read transaction on the newest state: this thread's kept one renewed, or a new one. */
     Txn<ByteBuffer> begin() {
-        AtomicReference<Txn<ByteBuffer>> mine = slot.get();
-        Txn<ByteBuffer> kept = mine == null || mine == NONE ? null : mine.getAndSet(null);
+        AtomicReference<Txn<ByteBuffer>> mine = slots.mine();
+        Txn<ByteBuffer> kept = mine == null ? null : mine.getAndSet(null);
         if (kept != null) {
             try {
                 kept.renew();
@@ -56,7 +46,7 @@ final class ReadTxnPool {
 
     /** Ends {@code txn}: reset and kept for this thread's next read, or closed. */
     void end(Txn<ByteBuffer> txn) {
-        AtomicReference<Txn<ByteBuffer>> mine = closed ? null : slotOfThisThread();
+        AtomicReference<Txn<ByteBuffer>> mine = closed ? null : slots.claim();
         if (mine == null || mine.get() != null) {
             txn.close();
             return;
@@ -77,24 +67,7 @@ final class ReadTxnPool {
     /** Closes every kept transaction; call before the environment closes, with no read open. */
     void closeAll() {
         closed = true;
-        for (AtomicReference<Txn<ByteBuffer>> s : slots) {
-            close(s.getAndSet(null));
-        }
-    }
-
-    /** This thread's place, made on its first call; null when it may keep nothing. */
-    private AtomicReference<Txn<ByteBuffer>> slotOfThisThread() {
-        AtomicReference<Txn<ByteBuffer>> mine = slot.get();
-        if (mine == null) {
-            if (slotCount.incrementAndGet() <= maxKept) {
-                mine = new AtomicReference<>();
-                slots.add(mine);
-            } else {
-                mine = NONE;
-            }
-            slot.set(mine);
-        }
-        return mine == NONE ? null : mine;
+        slots.forEach(s -> close(s.getAndSet(null)));
     }
 
     /** Closes a kept (reset) transaction: renewed first, since lmdbjava frees only a live one's handle. */
