@@ -1,6 +1,7 @@
 package dev.larch.server.auth;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.error.ResultCodeException;
@@ -29,7 +30,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  *
  * <p>Sessions are not tracked: each carries the number of its bind ({@link Session#bindSequence}), a
  * write records the latest bind number when it succeeds, and {@link #check} compares them before each
- * operation; while nothing was revoked that is one map size check. At most {@value #MAX_REVOKED} DNs
+ * operation; a session bound after the latest revocation keeps its identity whatever was revoked, so
+ * for it (and while nothing was revoked) that is one comparison. At most {@value #MAX_REVOKED} DNs
  * are remembered; beyond that every named session bound until then loses its identity (fails closed).
  * Thread-safe.
  */
@@ -42,6 +44,13 @@ public final class SessionRevocations {
     private final ConcurrentHashMap<String, Long> revoked = new ConcurrentHashMap<>();
     /** Every named session bound by this bind number or earlier has lost its identity; 0 for none. */
     private volatile long watermark;
+    /**
+     * The latest bind number any DN was revoked at; a session bound after it cannot match an entry of
+     * {@link #revoked}, so {@link #check} skips walking its DN's ancestors (a map look-up and a
+     * parent DN made at each level: 1.4% of the server's CPU under authrate after 1,000 password
+     * resets, async-profiler itimer).
+     */
+    private final AtomicLong latestRevocation = new AtomicLong();
 
     public SessionRevocations(SchemaNormalizer schemaNormalizer) {
         this.schemaNormalizer = schemaNormalizer;
@@ -49,10 +58,13 @@ public final class SessionRevocations {
 
     /** Before an operation of {@code session}: makes it anonymous when its identity was taken away. */
     public void check(Session session) {
-        if (session.isAnonymous() || session.isAdmin() || (revoked.isEmpty() && watermark == 0)) {
+        if (session.isAnonymous() || session.isAdmin()) {
             return;
         }
         long bound = session.bindSequence();
+        if (bound > latestRevocation.get()) {
+            return;
+        }
         if (bound <= watermark) {
             session.forgetIdentityBoundBy(watermark);
             return;
@@ -87,7 +99,9 @@ public final class SessionRevocations {
             }
         } catch (ResultCodeException e) {
             // The write succeeded, so its DN parsed; if it no longer does, end every session rather than guess.
-            watermark = Session.bindsSoFar();
+            long at = Session.bindsSoFar();
+            latestRevocation.accumulateAndGet(at, Math::max);
+            watermark = at;
         }
     }
 
@@ -119,6 +133,9 @@ public final class SessionRevocations {
 
     private void revoke(Dn dn) {
         long at = Session.bindsSoFar();
+        // Raised before the DN is remembered: a check in between walks the map and may miss it, as
+        // it would have had it run a moment earlier; it never skips a DN it could find.
+        latestRevocation.accumulateAndGet(at, Math::max);
         if (revoked.size() >= MAX_REVOKED) {
             watermark = at;
             revoked.clear();

@@ -74,6 +74,9 @@ class SessionRevocationsIT {
             assertEquals("", whoAmI(user));
             try (LDAPConnection again = larch.server().boundAs(dn("reset"), "new-reset-pw")) {
                 assertEquals("dn:" + dn("reset"), whoAmI(again), "a new bind with the new password works");
+
+                admin.processExtendedOperation(new PasswordModifyExtendedRequest(dn("reset"), null, "third-reset-pw"));
+                assertEquals("", whoAmI(again), "a session bound after one reset still loses its identity at the next");
             }
         }
     }
