@@ -70,6 +70,7 @@ public final class LmdbStore implements AutoCloseable {
     private final EntryTree entries;
     private final DnTree dn;
     private final MetaTree meta;
+    private final SnapshotRenames snapshotRenames = new SnapshotRenames();
     private final ChangeLogTree changeLog;
     /** Null in a read-only store: only a replication consumer, which writes, uses it. */
     private final PresentTree present;
@@ -466,6 +467,10 @@ public final class LmdbStore implements AutoCloseable {
 
     MetaTree meta() {
         return meta;
+    }
+
+    SnapshotRenames snapshotRenames() {
+        return snapshotRenames;
     }
 
     PresentTree present() {

@@ -68,7 +68,7 @@ public class ReadTxn implements AutoCloseable {
     ReadTxn(LmdbStore store, Txn<ByteBuffer> txn) {
         this.store = store;
         this.txn = txn;
-        this.renames = store.meta().renames(this);
+        this.renames = store.snapshotRenames().of(this, store.meta());
     }
 
     /**

@@ -93,6 +93,38 @@ class MetaTreeTest {
     }
 
     @Test
+    void readersOfOneSnapshotShareItsRenameCountAndEachNewSnapshotHasItsOwn() {
+        try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
+            try (ReadTxn first = store.read()) {
+                assertEquals(0, first.renameGeneration());
+            }
+            try (WriteTxn txn = store.write()) {
+                // The writer's transaction ID is the one the next readers get once it commits: were
+                // the count it sees kept under that ID, they would read this 0.
+                assertEquals(0, txn.renameGeneration());
+                txn.countRename();
+                txn.commit();
+            }
+            try (ReadTxn old = store.read()) {
+                assertEquals(1, old.renameGeneration());
+                try (WriteTxn txn = store.write()) {
+                    txn.countRename();
+                    txn.commit();
+                }
+                try (ReadTxn again = store.read()) {
+                    assertEquals(2, again.renameGeneration(), "a reader of the newer snapshot");
+                }
+                assertEquals(1, old.renameGeneration(), "the older reader keeps its snapshot's count");
+            }
+            try (ReadTxn same = store.read();
+                    ReadTxn other = store.read()) {
+                assertEquals(2, same.renameGeneration());
+                assertEquals(2, other.renameGeneration());
+            }
+        }
+    }
+
+    @Test
     void aClearedMarkIsGone() {
         try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
             try (WriteTxn txn = store.write()) {
