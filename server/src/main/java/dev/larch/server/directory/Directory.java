@@ -36,7 +36,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * <p>DNs are resolved one RDN at a time from the naming context's root, so no key ever holds a
  * whole DN; and an entry stores its RDN and parent ID, not its DN ({@link EntryCodec}): its DN is
  * rebuilt from the parent chain when it is loaded, the parents' DNs coming from a small cache
- * ({@link ParentChain}). So a rename moves a subtree by rewriting the renamed entry alone: its
+ * ({@link ParentChain}); a DN below a parent resolved before costs one look-up ({@link ParentIds}). So a rename moves a subtree by rewriting the renamed entry alone: its
  * DN-index record, its entry and its index keys.
  *
  * <p>Thread-safe; every method works inside the caller's transaction.
@@ -54,6 +54,7 @@ public final class Directory {
     private final ReferralObjects referrals;
     private final ChangeStamps stamps;
     private final ParentChain parents = new ParentChain(ParentChain.DEFAULT_MAX_BYTES);
+    private final ParentIds parentIds = new ParentIds();
     private final LongAdder renamedDescendantsRead = new LongAdder();
     /** Told of every change; null while nobody watches (offline import, tools). */
     private volatile ChangeObserver observer;
@@ -161,11 +162,39 @@ public final class Directory {
         if (!holds(dn)) {
             return ReadTxn.NOT_FOUND;
         }
+        long generation = txn.renameGeneration();
+        int parentFrom = dn.size() > suffix.size() && generation >= 0 ? parentFrom(dn) : -1;
+        if (parentFrom > 0) {
+            long parentId = parentIds.get(dn.getNormName(), parentFrom, generation);
+            if (parentId != ReadTxn.NOT_FOUND) {
+                long id = txn.childId(parentId, rdnKey(dn.getRdn(0)));
+                if (id != ReadTxn.NOT_FOUND) {
+                    return id;
+                }
+                // The parent may be gone from this snapshot or not in it yet (see ParentIds): only
+                // the walk from the root can tell that the entry is absent.
+            }
+        }
+        long parentId = ReadTxn.NOT_FOUND;
         long id = txn.childId(DnTree.NO_PARENT, suffixKey);
         for (int i = dn.size() - suffix.size() - 1; i >= 0 && id != ReadTxn.NOT_FOUND; i--) {
+            parentId = id;
             id = txn.childId(id, rdnKey(dn.getRdn(i)));
         }
+        if (parentFrom > 0 && id != ReadTxn.NOT_FOUND) {
+            parentIds.put(dn.getNormName(), parentFrom, parentId, generation);
+        }
         return id;
+    }
+
+    /**
+     * Where the parent's DN starts in {@code dn}'s normalized DN (its RDNs' normalized forms joined by
+     * commas), or -1 when that string does not have this shape.
+     */
+    private static int parentFrom(Dn dn) {
+        int from = dn.getRdn(0).getNormName().length() + 1;
+        String normalized = dn.getNormName();
+        return from < normalized.length() && normalized.charAt(from - 1) == ',' ? from : -1;
     }
 
     /**

@@ -49,6 +49,45 @@ class DirectoryTest {
         }
     }
 
+    @Test
+    void aParentDeletedAndAddedAgainIsResolvedAsEachSnapshotHasIt(@TempDir Path dir) {
+        String unit = "ou=Unit," + PEOPLE;
+        try (TestTree tree = new TestTree(dir).add(Ldif.BASE).add(Ldif.bulkUnit(unit, 2, i -> "d"))) {
+            Dn person = tree.schemaNormalizer.dn("uid=u0001," + unit);
+            try (ReadTxn old = tree.store.read()) {
+                long oldId = tree.directory.resolve(old, person);
+                assertTrue(oldId != ReadTxn.NOT_FOUND);
+                try (WriteTxn txn = tree.store.write()) {
+                    for (String gone : List.of("uid=u0000," + unit, "uid=u0001," + unit, unit)) {
+                        tree.directory.delete(
+                                txn,
+                                tree.directory.load(txn, tree.directory.require(txn, tree.schemaNormalizer.dn(gone))));
+                    }
+                    txn.commit();
+                }
+                long newId;
+                try (ReadTxn between = tree.store.read()) {
+                    assertEquals(
+                            ReadTxn.NOT_FOUND, tree.directory.resolve(between, person), "the cached parent is gone");
+                }
+                tree.add(Ldif.bulkUnit(unit, 2, i -> "d"));
+                try (ReadTxn now = tree.store.read()) {
+                    newId = tree.directory.resolve(now, person);
+                    assertTrue(newId != ReadTxn.NOT_FOUND && newId != oldId, "the person added again has a new ID");
+                    assertEquals(newId, tree.directory.resolve(now, person));
+                }
+                assertEquals(
+                        oldId, tree.directory.resolve(old, person), "the old snapshot's person, past the new parent");
+                try (ReadTxn now = tree.store.read()) {
+                    assertEquals(newId, tree.directory.resolve(now, person), "and the new one's, past the old parent");
+                    assertEquals(
+                            ReadTxn.NOT_FOUND,
+                            tree.directory.resolve(now, tree.schemaNormalizer.dn("uid=u0009," + unit)));
+                }
+            }
+        }
+    }
+
     private static byte[] storedBytes(ReadTxn txn, long id) {
         ByteBuffer stored = txn.entry(id);
         byte[] bytes = new byte[stored.remaining()];
