@@ -45,6 +45,12 @@ class SideBySideScriptIT {
     private static final Path CORE_SCALING = SCRIPT.resolveSibling("core-scaling.sh");
     private static final Path IMPORTS = SCRIPT.resolveSibling("import-side-by-side.sh");
     private static final Path RENAMES = SCRIPT.resolveSibling("rename-side-by-side.sh");
+    private static final Path PAGED = SCRIPT.resolveSibling("paged-side-by-side.sh");
+    /** "paged  one  1234.5 entries/s  12.34 us CPU/entry client  0.12 s CPU | two ... | two/one entries/s 1.02 CPU/entry 0.98" */
+    private static final Pattern PAGED_SUMMARY =
+            Pattern.compile("^paged +one +([0-9.]+) entries/s +([0-9.]+) us CPU/entry client +([0-9.]+) s CPU"
+                    + " \\| two +([0-9.]+) entries/s +([0-9.]+) us CPU/entry client +([0-9.]+) s CPU"
+                    + " \\| two/one entries/s ([0-9.]+) CPU/entry ([0-9.]+)$");
     /** "subtree  one     5.60 ms | two    10.96 ms | two/one 1.96" */
     private static final Pattern RENAME_SUMMARY =
             Pattern.compile("^(subtree|leaf) +one +([0-9.]+) ms \\| two +([0-9.]+) ms \\| two/one ([0-9.]+)$");
@@ -239,6 +245,51 @@ class SideBySideScriptIT {
             assertEquals(0, kept.exitCode(), kept.describe());
             assertEquals(31, kept.out().split("dn: ", -1).length - 1, "30 people and a leaf, kept");
         }
+    }
+
+    @Test
+    void thePagedScriptReadsTheWholeTreeFromBothWithEachSidesCpuPerEntryAndRefusesAFailedSearch() throws Exception {
+        RequiredTool.check(LdapUtils.installed(), "ldap-utils", "apt-get install -y ldap-utils");
+        Map<String, String> env = environment();
+        env.put("PAGE", "40");
+        Path out = dir.resolve("paged");
+        ProcessResult r = ProcessResult.run(
+                List.of(PAGED.toString(), out.toString(), side("one", one), side("two", two)),
+                env,
+                null,
+                SCRIPT_TIMEOUT);
+        assertEquals(0, r.exitCode(), r.describe());
+
+        ProcessResult all = LdapUtils.anonymous(one.address().getPort())
+                .asAdmin("secret")
+                .ldapsearch("-b", "dc=example,dc=com", "(objectClass=*)", "1.1");
+        assertEquals(0, all.exitCode(), all.describe());
+        int entries = all.out().split("dn: ", -1).length - 1;
+        assertTrue(entries > 300, all.out());
+        List<String> runs = Files.readAllLines(out.resolve("runs.txt"));
+        assertEquals(
+                List.of("one 1 " + entries, "two 1 " + entries),
+                runs.stream()
+                        .map(line ->
+                                String.join(" ", Arrays.asList(line.split(" ")).subList(0, 3)))
+                        .toList(),
+                "every entry, more than one page of them, counted once on each side");
+        List<String> summary = Files.readAllLines(out.resolve("summary.txt"));
+        assertEquals(1, summary.size(), summary.toString());
+        Matcher m = PAGED_SUMMARY.matcher(summary.get(0));
+        assertTrue(m.matches(), summary.get(0));
+        assertTrue(Double.parseDouble(m.group(1)) > 0 && Double.parseDouble(m.group(4)) > 0, summary.get(0));
+        assertTrue(Files.readString(out.resolve("settings.txt")).contains("pr=40/noprompt"));
+
+        env.put("BIND_PASSWORD", "wrong");
+        ProcessResult refused = ProcessResult.run(
+                List.of(PAGED.toString(), dir.resolve("paged-refused").toString(), side("one", one), side("two", two)),
+                env,
+                null,
+                SCRIPT_TIMEOUT);
+        assertEquals(1, refused.exitCode(), refused.describe());
+        assertTrue(refused.err().contains("one: ldapsearch failed"), refused.describe());
+        assertFalse(Files.exists(dir.resolve("paged-refused").resolve("summary.txt")));
     }
 
     @Test
