@@ -1,5 +1,10 @@
 package dev.larch.e2e;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,6 +51,7 @@ class SideBySideScriptIT {
     private static final Path IMPORTS = SCRIPT.resolveSibling("import-side-by-side.sh");
     private static final Path RENAMES = SCRIPT.resolveSibling("rename-side-by-side.sh");
     private static final Path PAGED = SCRIPT.resolveSibling("paged-side-by-side.sh");
+    private static final Path ALL = SCRIPT.resolveSibling("all-side-by-side.sh");
     /** "paged  one  1234.5 entries/s  12.34 us CPU/entry client  0.12 s CPU | two ... | two/one entries/s 1.02 CPU/entry 0.98" */
     private static final Pattern PAGED_SUMMARY =
             Pattern.compile("^paged +one +([0-9.]+) entries/s +([0-9.]+) us CPU/entry client +([0-9.]+) s CPU"
@@ -365,6 +371,88 @@ class SideBySideScriptIT {
         assertEquals(
                 entries, slapcat.out().lines().filter(l -> l.startsWith("dn:")).count());
         assertTrue(Files.readString(out.resolve("slapd.conf")).contains("tool-threads "), "slapadd's threads");
+    }
+
+    @Test
+    void theWholeSittingLoadsBothStoresRunsEachComparisonAndGathersOneTable() throws Exception {
+        RequiredTool.check(SlapdServer.installed(), "slapd (slappasswd)", "apt-get install -y slapd");
+        RequiredTool.check(LdapUtils.installed(), "ldap-utils", "apt-get install -y ldap-utils");
+        Path out = dir.resolve("all");
+        int slapdPort = freePort();
+        int larchPort = freePort();
+        Map<String, String> env = environment();
+        // The smallest sitting that still takes every step: logging to a file for the load
+        // comparisons, then logging off for the paged search and the renames.
+        env.putAll(Map.of(
+                "LOGGINGS", "file",
+                "CONNECTIONS", "2",
+                "MIXES", "messaging",
+                "TOOLS", "searchrate",
+                "IMPORT_ROUNDS", "1",
+                "SLAPD_PORT", String.valueOf(slapdPort),
+                "LARCH_PORT", String.valueOf(larchPort),
+                "PAGE", "40",
+                "DESCENDANTS", "5",
+                "RENAMES", "2"));
+        ProcessResult r = ProcessResult.run(
+                List.of(ALL.toString(), ldif.toString(), out.toString()), env, null, Duration.ofMinutes(8));
+        assertEquals(0, r.exitCode(), r.describe());
+
+        List<String> headings = Files.readAllLines(out.resolve("table.txt")).stream()
+                .filter(l -> l.startsWith("== "))
+                .toList();
+        assertEquals(
+                List.of(
+                        "== bulk load (import-side-by-side.sh)",
+                        "== logging file, 2 connections (2 clients x 1 threads): the harness (side-by-side.sh)",
+                        "== logging file, 2 connections: UnboundID's tools (unboundid-crosscheck.sh)",
+                        "== logging off: paged search of the whole tree (paged-side-by-side.sh)",
+                        "== logging off: modify DN (rename-side-by-side.sh)"),
+                headings);
+        String table = Files.readString(out.resolve("table.txt"));
+        assertTrue(table.contains("larch / slapadd wall-clock: "), table);
+        assertTrue(
+                Pattern.compile("(?m)^messaging +slapd +[0-9.]+ ops/s .* \\| larch/slapd [0-9.]+$")
+                        .matcher(table)
+                        .find(),
+                table);
+        assertTrue(
+                Pattern.compile("(?m)^searchrate +slapd +[0-9.]+ ops/s 0 errors")
+                        .matcher(table)
+                        .find(),
+                table);
+        assertTrue(
+                Pattern.compile("(?m)^paged +slapd .* \\| larch/slapd entries/s [0-9.]+")
+                        .matcher(table)
+                        .find(),
+                table);
+        assertTrue(
+                Pattern.compile("(?m)^subtree +slapd .* \\| larch/slapd [0-9.]+$")
+                        .matcher(table)
+                        .find(),
+                table);
+        assertTrue(
+                Files.readString(out.resolve("file/mixes-2/settings.txt")).contains("logging: file"),
+                "both servers logged to a file for the harness");
+        assertTrue(Files.readString(out.resolve("paged/settings.txt")).contains("logging: off"));
+        for (int port : List.of(slapdPort, larchPort)) {
+            assertFalse(listening(port), "the server on " + port + " is stopped at the end");
+        }
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static boolean listening(int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** This JVM's CPUs, both servers' (every thread's affinity is the same unless a script changed it). */
