@@ -178,7 +178,7 @@ final class AccessLog implements AccessLines {
     }
 
     private static StringBuilder prefix(Session session, int messageId) {
-        return new StringBuilder(160)
+        return KeptBuilders.line()
                 .append("conn=")
                 .append(session.id())
                 .append(" op=")
@@ -192,7 +192,11 @@ final class AccessLog implements AccessLines {
                 line.append("SEARCH base=");
                 quote(line, r.getBase() == null ? "" : r.getBase().getName());
                 line.append(" scope=").append(OperationName.scope(r.getScope())).append(" filter=");
-                quote(line, r.getFilter() == null ? "" : MaskedFilter.render(r.getFilter(), passwords));
+                StringBuilder filter = KeptBuilders.filter();
+                if (r.getFilter() != null) {
+                    MaskedFilter.render(r.getFilter(), passwords, filter);
+                }
+                quote(line, filter);
             }
             case BindRequest r -> {
                 line.append("BIND dn=");
@@ -253,9 +257,9 @@ final class AccessLog implements AccessLines {
     }
 
     /** Appends {@code value} in double quotes, escaped and capped in length. */
-    static void quote(StringBuilder line, String value) {
+    static void quote(StringBuilder line, CharSequence value) {
         line.append('"');
-        String v = value == null ? "" : value;
+        CharSequence v = value == null ? "" : value;
         int n = Math.min(v.length(), MAX_VALUE_CHARS);
         // Most values need no escape: copied whole, not a character at a time.
         int clean = 0;

@@ -33,7 +33,8 @@ public final class MaskedFilter {
         return out.toString();
     }
 
-    private static void render(ExprNode node, PasswordAttributes passwords, StringBuilder out) {
+    /** Appends the filter's text to {@code out}. */
+    public static void render(ExprNode node, PasswordAttributes passwords, StringBuilder out) {
         switch (node) {
             case AndNode and -> branch('&', and, passwords, out);
             case OrNode or -> branch('|', or, passwords, out);
