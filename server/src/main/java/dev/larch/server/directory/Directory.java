@@ -36,8 +36,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * <p>DNs are resolved one RDN at a time from the naming context's root, so no key ever holds a
  * whole DN; and an entry stores its RDN and parent ID, not its DN ({@link EntryCodec}): its DN is
  * rebuilt from the parent chain when it is loaded, the parents' DNs coming from a small cache
- * ({@link ParentChain}); a DN below a parent resolved before costs one look-up ({@link ParentIds}). So a rename moves a subtree by rewriting the renamed entry alone: its
- * DN-index record, its entry and its index keys.
+ * ({@link ParentChain}). So a rename moves a subtree by rewriting the renamed entry alone: its
+ * DN-index record, its entry and its index keys. A DN below a parent resolved before costs one
+ * look-up ({@link ParentIds}).
  *
  * <p>Thread-safe; every method works inside the caller's transaction.
  */
