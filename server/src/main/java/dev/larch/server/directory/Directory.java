@@ -155,7 +155,25 @@ public final class Directory {
 
     /** Whether {@code dn} is the suffix or below it. */
     public boolean holds(Dn dn) {
-        return dn.equals(suffix) || dn.isDescendantOf(suffix);
+        int below = dn.size() - suffix.size();
+        if (below < 0) {
+            return false;
+        }
+        if (!dn.isSchemaAware()) {
+            return dn.equals(suffix) || dn.isDescendantOf(suffix);
+        }
+        // A schema-aware DN's normalized form is its RDNs' joined by commas: the suffix's must be
+        // what follows its first `below` RDNs. (The API's check compares each RDN's values, 0.7% of
+        // the server's CPU under authrate.)
+        int from = 0;
+        for (int i = 0; i < below; i++) {
+            from += dn.getRdn(i).getNormName().length() + 1;
+        }
+        String normalized = dn.getNormName();
+        String suffixNormalized = suffix.getNormName();
+        return normalized.length() - from == suffixNormalized.length()
+                && (from == 0 || normalized.charAt(from - 1) == ',')
+                && normalized.startsWith(suffixNormalized, from);
     }
 
     /** The ID of the entry named {@code dn} (schema-aware), or {@link ReadTxn#NOT_FOUND}. */

@@ -88,6 +88,33 @@ class DirectoryTest {
         }
     }
 
+    @Test
+    void theSuffixAndWhatIsBelowItAreHeldAndNothingElse(@TempDir Path dir) {
+        try (TestTree tree = new TestTree(dir).add(Ldif.BASE)) {
+            SchemaNormalizer names = tree.schemaNormalizer;
+            for (String held : List.of(
+                    "dc=example,dc=com",
+                    "DC=Example, DC=COM",
+                    "ou=People,dc=example,dc=com",
+                    "cn=a\\,b+sn=c,ou=x\\,y,dc=example,dc=com",
+                    "uid=jdoe,ou=People,dc=example,dc=com")) {
+                assertTrue(tree.directory.holds(names.dn(held)), held);
+            }
+            for (String elsewhere : List.of(
+                    "dc=com",
+                    "dc=example,dc=org",
+                    "dc=other,dc=com",
+                    "cn=x\\,dc=example,dc=com",
+                    // ends with the suffix's normalized form, after an escaped comma inside a value
+                    "cn=y,cn=x\\,0.9.2342.19200300.100.1.25=example,dc=com",
+                    "ou=People,dc=example\\,dc=com,dc=com",
+                    "dc=example,dc=com,dc=net",
+                    "")) {
+                assertFalse(tree.directory.holds(names.dn(elsewhere)), elsewhere);
+            }
+        }
+    }
+
     private static byte[] storedBytes(ReadTxn txn, long id) {
         ByteBuffer stored = txn.entry(id);
         byte[] bytes = new byte[stored.remaining()];
