@@ -105,7 +105,7 @@ class DirectoryTest {
                     "dc=example,dc=org",
                     "dc=other,dc=com",
                     "cn=x\\,dc=example,dc=com",
-                    // ends with the suffix's normalized form, after an escaped comma inside a value
+                    // a value holding the suffix's text after a comma
                     "cn=y,cn=x\\,0.9.2342.19200300.100.1.25=example,dc=com",
                     "ou=People,dc=example\\,dc=com,dc=com",
                     "dc=example,dc=com,dc=net",
