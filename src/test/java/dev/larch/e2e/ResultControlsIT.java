@@ -95,6 +95,20 @@ class ResultControlsIT {
         assertEquals((PEOPLE + 6) / 7, pages, r.out());
     }
 
+    @Test
+    void ldapsearchPagesThroughTheWholeTreeOnce() {
+        // Based at the suffix with an unindexed filter, the walk reads the entries in ID order and
+        // each page resumes after the last ID sent.
+        ProcessResult paged = admin.ldapsearch("-E", "pr=25/noprompt", "-b", TestData.SUFFIX, "(objectClass=*)", "1.1");
+        assertEquals(0, paged.exitCode(), paged.describe());
+        ProcessResult whole = admin.ldapsearch("-b", TestData.SUFFIX, "(objectClass=*)", "1.1");
+        assertEquals(0, whole.exitCode(), whole.describe());
+        List<String> dns = dns(paged);
+        assertEquals(dns.size(), new HashSet<>(dns).size(), "an entry came twice");
+        assertTrue(dns.size() > PEOPLE, paged.describe());
+        assertEquals(new HashSet<>(dns(whole)), new HashSet<>(dns));
+    }
+
     private static List<String> values(ProcessResult r, String attribute) {
         return r.out()
                 .lines()

@@ -15,6 +15,7 @@ import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.index.IndexMaintainer;
 import dev.larch.server.store.DnTree;
+import dev.larch.server.store.EntryScan;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.LoggedChange;
@@ -290,17 +291,39 @@ public final class Directory {
         if (parentId != DnTree.NO_PARENT) {
             parentDn = parents.cached(txn, parentId);
             if (parentDn == null) {
-                parentDn = parents.dn(txn, parentId);
-                if (parentDn == null) {
-                    throw new IllegalStateException(
-                            "entry " + id + " names parent " + parentId + ", which does not exist");
-                }
+                parentDn = parentDn(txn, id, parentId);
                 // The walk read other entries, and a read transaction hands every read back in
                 // the same buffer object: read this entry again.
                 bytes = txn.entry(id);
             }
         }
         return codec.decode(id, bytes, parentDn);
+    }
+
+    /**
+     * The entry {@code scan} stands on, whose ID is {@code id}, its DN rebuilt from the parent chain:
+     * as {@link #load(ReadTxn, long)} without looking the entry up again.
+     *
+     * @throws IllegalStateException when the entry or its parent chain is damaged
+     */
+    public StoredEntry load(ReadTxn txn, long id, EntryScan scan) {
+        // The scan's cursor keeps its own buffer: the parent chain's reads leave it in place.
+        ByteBuffer bytes = scan.entry();
+        long parentId = EntryCodec.parentId(bytes);
+        if (parentId == DnTree.NO_PARENT) {
+            return codec.decode(id, bytes, null);
+        }
+        String parentDn = parents.cached(txn, parentId);
+        return codec.decode(id, bytes, parentDn != null ? parentDn : parentDn(txn, id, parentId));
+    }
+
+    /** The DN of entry {@code id}'s parent {@code parentId}, read from the parent chain. */
+    private String parentDn(ReadTxn txn, long id, long parentId) {
+        String parentDn = parents.dn(txn, parentId);
+        if (parentDn == null) {
+            throw new IllegalStateException("entry " + id + " names parent " + parentId + ", which does not exist");
+        }
+        return parentDn;
     }
 
     /**

@@ -350,6 +350,10 @@ public final class SearchHandler {
             if (sendReferences) {
                 inStoreOrder.withReferrals(directory.referrals(), references.refOid());
             }
+            if (refreshPlan == null) {
+                // Not for a refresh, which sends parents before their children.
+                inStoreOrder.walkingInIdOrder();
+            }
             if (page == null && refreshPlan == null) {
                 // Not for a paged search: its next page resumes in the order this page was read.
                 inStoreOrder.walkingChildrenWhenFewer();

@@ -7,6 +7,7 @@ import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.ReferralObjects;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.DnTree;
+import dev.larch.server.store.EntryScan;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.ReadTxn;
@@ -40,6 +41,12 @@ public final class SearchCursor implements EntryCursor {
 
     /** The walk's cursors, innermost on top; null until a walk starts (a search of candidates makes none). */
     private Deque<IdCursor> walk;
+    /** Where a resumed walk goes on; null when it starts at the beginning, or once its cursors are placed. */
+    private ResumePoint walkResume;
+    /** Whether a walk of the whole naming context reads the entries in ID order ({@link #walkingInIdOrder}). */
+    private boolean idOrder;
+    /** The ID-order walk's cursor over the entries; null until it starts. */
+    private EntryScan scan;
     /** Whether the base itself is left out: the subordinates scope, a subtree without its base. */
     private boolean excludeBase;
 
@@ -158,11 +165,15 @@ public final class SearchCursor implements EntryCursor {
             nextCandidate = firstAbove(candidates, resume.lastId());
             return;
         }
+        if (scope != SearchScope.OBJECT) { // after the base of a base search nothing follows
+            walkResume = resume; // placed at the first step: the walk's order may still change
+        }
+    }
+
+    /** Places the walk's cursors after {@code resume}'s DN-index positions. */
+    private void resumeWalk(ResumePoint resume) {
         long[] ids = resume.pathIds();
         byte[][] keys = resume.pathRdnKeys();
-        if (scope == SearchScope.OBJECT) {
-            return; // the base was returned: nothing follows
-        }
         if (ids.length == 0) {
             // The base itself was the last entry returned (subtree): its children come next.
             walk().push(txn.children(baseId));
@@ -214,13 +225,13 @@ public final class SearchCursor implements EntryCursor {
                 continue;
             }
             if (referrals != null && id != baseId) {
-                if (candidates != null && scope != SearchScope.ONELEVEL && belowReferral(id)) {
+                if ((candidates != null || idOrder) && scope != SearchScope.ONELEVEL && belowReferral(id)) {
                     budget.step();
                     continue;
                 }
                 if (referrals.contains(id)) {
                     budget.examine();
-                    StoredEntry referral = directory.load(txn, id);
+                    StoredEntry referral = load(id);
                     if (referral != null && screen.mayRead(referral, refOid)) {
                         return referral; // whatever the filter says (RFC 3296 section 5.3)
                     }
@@ -228,11 +239,30 @@ public final class SearchCursor implements EntryCursor {
                 }
             }
             budget.examine();
-            StoredEntry entry = directory.load(txn, id);
+            StoredEntry entry = load(id);
             if (entry != null && screen.evaluate(entry, filter) == Tri.TRUE) {
                 return entry;
             }
         }
+    }
+
+    private StoredEntry load(long id) {
+        return scan != null ? directory.load(txn, id, scan) : directory.load(txn, id);
+    }
+
+    /**
+     * Walks a whole naming context in ascending ID order, through one cursor over the entries, when
+     * the search is a subtree search from the naming context's root that no index narrowed: every
+     * entry is then in scope, and each is read with one step of that cursor, where a walk in tree
+     * order opens a cursor of the DN index below every entry and looks each entry up by its ID. A
+     * page resumes after the last ID returned, so entries added between pages come in a later page
+     * and entries deleted are not missed around. Parents no longer come before their children (an
+     * entry moved below a newer one comes first): a refresh that must send them so does not ask. Call
+     * before the first {@link #next}; nothing changes for other searches.
+     */
+    public SearchCursor walkingInIdOrder() {
+        idOrder = scope == SearchScope.SUBTREE && candidates == null && baseIsRoot;
+        return this;
     }
 
     /**
@@ -340,6 +370,16 @@ public final class SearchCursor implements EntryCursor {
     }
 
     private long nextInScope() {
+        if (idOrder) {
+            if (scan == null) {
+                scan = txn.entryScan(walkResume == null ? 0 : walkResume.lastId());
+            }
+            return scan.next();
+        }
+        if (walkResume != null) {
+            resumeWalk(walkResume);
+            walkResume = null;
+        }
         return switch (scope) {
             case OBJECT -> {
                 if (baseVisited) {
@@ -390,6 +430,10 @@ public final class SearchCursor implements EntryCursor {
 
     @Override
     public void close() {
+        if (scan != null) {
+            scan.close();
+            scan = null;
+        }
         while (walk != null && !walk.isEmpty()) {
             walk.pop().close();
         }

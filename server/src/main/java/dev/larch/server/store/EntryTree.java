@@ -54,6 +54,12 @@ final class EntryTree {
         return new IdsInRange(tree.range(txn.txn, range), IdsInRange.Yield.KEY);
     }
 
+    /** The entries above {@code id} with their serialized forms, ascending; above 0 is every entry. */
+    EntryScan scanAfter(ReadTxn txn, long id) {
+        KeyRange range = id <= 0 ? KeyRange.all() : new KeyRange(EntryIds.of(id), true, null, null);
+        return new EntryScan(tree.range(txn.txn, range));
+    }
+
     long count(ReadTxn txn) {
         return tree.records(txn.txn);
     }

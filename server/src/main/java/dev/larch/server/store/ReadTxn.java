@@ -229,6 +229,14 @@ public class ReadTxn implements AutoCloseable {
         return store.entries().idsAfter(this, id);
     }
 
+    /**
+     * Walks the entries above {@code id} (every entry when it is 0) in ascending ID order, each with its
+     * serialized form; close it before this transaction.
+     */
+    public EntryScan entryScan(long id) {
+        return store.entries().scanAfter(this, id);
+    }
+
     /** How many entries an index holds under exactly {@code key}. */
     public long count(String attributeOid, IndexKind kind, byte[] key) {
         return store.indexes().get(attributeOid, kind).count(this, key);

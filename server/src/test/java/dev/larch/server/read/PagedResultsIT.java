@@ -134,6 +134,97 @@ class PagedResultsIT {
         }
     }
 
+    /**
+     * Every DN of the tree, read by subtree walks below each of the suffix's children: walks in tree
+     * order, not the whole-tree walk in ID order a search based at the suffix makes.
+     */
+    private static Set<String> treeByUnits(LDAPConnection c) throws Exception {
+        Set<String> dns = new HashSet<>(
+                pageThrough(c, new SearchRequest(TestServer.SUFFIX, SearchScope.BASE, "(objectClass=*)", "1.1"), 20));
+        for (String child :
+                pageThrough(c, new SearchRequest(TestServer.SUFFIX, SearchScope.ONE, "(objectClass=*)", "1.1"), 20)) {
+            dns.addAll(pageThrough(c, new SearchRequest(child, SearchScope.SUB, "(objectClass=*)", "1.1"), 20));
+        }
+        return dns;
+    }
+
+    @Test
+    void aWalkOfTheWholeTreeComesWholeInPagesWhileEntriesComeAndGo() throws Exception {
+        // Based at the suffix with an unindexed filter, the walk reads the entries in ID order and each
+        // page resumes after the last ID sent.
+        String unit = "ou=churning," + TestServer.SUFFIX;
+        larch.server().add(Ldif.bulkUnit(unit, 30, i -> "churning " + i));
+        try (LDAPConnection c = larch.server().admin()) {
+            Set<String> before = treeByUnits(c);
+            SearchRequest r = new SearchRequest(TestServer.SUFFIX, SearchScope.SUB, "(objectClass=*)", "1.1");
+            String unsent = "uid=u0029," + unit;
+            String added = "uid=late," + unit;
+            List<String> seen = new ArrayList<>();
+            ASN1OctetString cookie = null;
+            boolean changed = false;
+            for (boolean more = true; more; ) {
+                r.setControls(new SimplePagedResultsControl(SERVER_SIZE_LIMIT, cookie, true));
+                SearchResult page = c.search(r);
+                page.getSearchEntries().forEach(e -> seen.add(e.getDN()));
+                more = SimplePagedResultsControl.get(page).moreResultsToReturn();
+                cookie = SimplePagedResultsControl.get(page).getCookie();
+                String last = seen.get(seen.size() - 1);
+                if (!changed && more && last.endsWith("," + unit)) {
+                    // A page ended inside the unit (31 entries, in ID order, pages of 20): the last entry
+                    // sent and one not yet sent go, a new one comes, before the next page.
+                    assertFalse(seen.contains(unsent));
+                    c.delete(last);
+                    c.delete(unsent);
+                    c.add("dn: " + added, "objectClass: inetOrgPerson", "uid: late", "cn: Late", "sn: Late");
+                    changed = true;
+                }
+            }
+            assertTrue(changed, "no page ended inside the unit");
+            assertEquals(added, seen.get(seen.size() - 1), "in ID order the newest entry comes last");
+            Set<String> expected = new HashSet<>(before);
+            expected.remove(unsent);
+            expected.add(added);
+            assertEachOnce(seen, expected.size());
+            assertEquals(expected, new HashSet<>(seen));
+
+            // The client's size limit counts over the walk's pages too.
+            SearchRequest limited = new SearchRequest(TestServer.SUFFIX, SearchScope.SUB, "(objectClass=*)", "1.1");
+            limited.setSizeLimit(SERVER_SIZE_LIMIT + 5);
+            limited.setControls(new SimplePagedResultsControl(SERVER_SIZE_LIMIT, null, true));
+            SearchResult firstOfTwo = c.search(limited);
+            assertEquals(SERVER_SIZE_LIMIT, firstOfTwo.getEntryCount());
+            limited.setControls(new SimplePagedResultsControl(
+                    SERVER_SIZE_LIMIT, SimplePagedResultsControl.get(firstOfTwo).getCookie(), true));
+            LDAPSearchException e = assertThrows(LDAPSearchException.class, () -> c.search(limited));
+            assertEquals(ResultCode.SIZE_LIMIT_EXCEEDED, e.getResultCode());
+            assertEquals(5, e.getEntryCount());
+        }
+    }
+
+    @Test
+    void aWalkOfTheWholeTreeInPagesLeavesOutWhatTheClientMayNotSee() throws Exception {
+        String secret = "ou=secret," + TestServer.SUFFIX;
+        larch.server()
+                .add("dn: " + secret + "\nobjectClass: organizationalUnit\nou: secret\n"
+                        + "aci: (targetattr=\"*\")(version 3.0; acl \"hidden\"; deny (read, search)"
+                        + " userdn=\"ldap:///anyone\";)\n\n"
+                        + "dn: cn=inside," + secret + "\nobjectClass: device\ncn: inside\n\n"
+                        + "dn: cn=deeper,cn=inside," + secret + "\nobjectClass: device\ncn: deeper\n");
+        Set<String> visible;
+        try (LDAPConnection admin = larch.server().admin()) {
+            visible = treeByUnits(admin);
+        }
+        assertTrue(visible.contains("cn=deeper,cn=inside," + secret));
+        visible.removeIf(dn -> dn.endsWith(secret));
+        try (LDAPConnection c = larch.server().anonymous()) {
+            // Pages of 50 asked for, cut to the server's size limit of 20; the hidden entries count for neither.
+            List<String> all =
+                    pageThrough(c, new SearchRequest(TestServer.SUFFIX, SearchScope.SUB, "(objectClass=*)", "1.1"), 50);
+            assertEachOnce(all, visible.size());
+            assertEquals(visible, new HashSet<>(all));
+        }
+    }
+
     @Test
     void aCookieWorksOnceOnItsConnectionForItsRequest() throws Exception {
         try (LDAPConnection c = larch.server().admin();

@@ -1,10 +1,12 @@
 package dev.larch.server.search;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.ReadTxn;
@@ -144,6 +146,51 @@ class SearchCursorTest {
                 assertEquals(0, cursor.examined());
             }
         }
+    }
+
+    @Test
+    void aWalkOfTheWholeTreeInIdOrderReturnsEveryEntryOnceAndResumesAfterAnId() {
+        SearchBudget budget = new SearchBudget(0, 0, null, () -> false, System::nanoTime);
+        Filter everything = tree.filter("(!(description=nothing like this))"); // no index answers a NOT
+        try (ReadTxn txn = tree.store.read()) {
+            long suffix = id(txn, SUFFIX);
+            List<StoredEntry> all =
+                    drain(new SearchCursor(tree.directory, txn, suffix, SearchScope.SUBTREE, everything, null, budget)
+                            .walkingInIdOrder());
+            List<Long> ids = all.stream().map(StoredEntry::id).toList();
+            assertEquals(ids.stream().sorted().toList(), ids, "ascending IDs");
+            assertEquals(
+                    sorted(tree.search(SUFFIX, SearchScope.SUBTREE, "(!(description=nothing like this))")),
+                    sorted(all.stream().map(StoredEntry::dn).toList()),
+                    "the entries of the walk in tree order, with their DNs");
+            assertTrue(ids.size() > 3);
+
+            ResumePoint afterThird = new ResumePoint(ids.get(2), new long[0], new byte[0][], null);
+            List<StoredEntry> rest = drain(new SearchCursor(
+                            tree.directory,
+                            txn,
+                            suffix,
+                            SearchScope.SUBTREE,
+                            everything,
+                            null,
+                            budget,
+                            EntryScreen.ALL,
+                            afterThird)
+                    .walkingInIdOrder());
+            assertEquals(
+                    ids.subList(3, ids.size()),
+                    rest.stream().map(StoredEntry::id).toList());
+        }
+    }
+
+    private static List<StoredEntry> drain(SearchCursor cursor) {
+        List<StoredEntry> out = new ArrayList<>();
+        try (cursor) {
+            for (StoredEntry e = cursor.next(); e != null; e = cursor.next()) {
+                out.add(e);
+            }
+        }
+        return out;
     }
 
     /** A subtree walk from the suffix for a filter no entry matches and no index answers. */
