@@ -228,7 +228,8 @@ public final class SearchCursor implements EntryCursor {
                 }
             }
             budget.examine();
-            StoredEntry entry = directory.load(txn, id);
+            // In place: a candidate is tested, sent and dropped while the search's transaction is open.
+            StoredEntry entry = directory.loadInPlace(txn, id);
             if (entry != null && screen.evaluate(entry, filter) == Tri.TRUE) {
                 return entry;
             }

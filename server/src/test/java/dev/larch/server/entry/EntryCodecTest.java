@@ -145,6 +145,62 @@ class EntryCodecTest {
         assertEquals(SCHEMA.getAttributeType(CN), cn.type());
     }
 
+    /** As LMDB hands a read: a direct buffer positioned at the entry, moved by the next read. */
+    @Test
+    void anEntryDecodedInPlaceReadsItsValuesFromTheBufferWhileItIsReadable() throws LdapException {
+        Entry entry = ann();
+        entry.add(SCHEMA.getAttributeType(SN), "Smith", "Smyth");
+        byte[] bytes = CODEC.encode(42, entry);
+        ByteBuffer memory = ByteBuffer.allocateDirect(bytes.length + 3);
+        memory.put(new byte[] {9, 9, 9}).put(bytes);
+        ByteBuffer buffer = memory.duplicate().position(3).limit(3 + bytes.length);
+        boolean[] open = {true};
+
+        StoredEntry decoded = CODEC.decodeInPlace(7, buffer, "dc=ex", () -> open[0]);
+        assertEquals(3, buffer.position(), "decoding does not move the buffer");
+        buffer.position(0).limit(1); // the transaction's next read moves its buffer
+
+        StoredEntry copied = CODEC.decode(7, ByteBuffer.wrap(bytes), "dc=ex");
+        assertEquals(copied.id(), decoded.id());
+        assertEquals(copied.parentId(), decoded.parentId());
+        assertEquals(copied.dn(), decoded.dn());
+        assertEquals(copied.attributes().size(), decoded.attributes().size());
+        for (int i = 0; i < copied.attributes().size(); i++) {
+            StoredAttribute want = copied.attributes().get(i);
+            StoredAttribute got = decoded.attributes().get(i);
+            assertEquals(want.oid(), decoded.oidAt(i));
+            assertEquals(want.userId(), got.userId());
+            assertEquals(want.type(), decoded.typeAt(i));
+            assertEquals(want.size(), got.size());
+            for (int v = 0; v < want.size(); v++) {
+                assertArrayEquals(want.values()[v], got.values()[v]);
+            }
+        }
+    }
+
+    /** Past its transaction the memory may hold anything: an entry read in place refuses to read it. */
+    @Test
+    void anEntryDecodedInPlaceRefusesToReadOnceItsTransactionHasEnded() throws LdapException {
+        Entry entry = ann();
+        entry.add(SCHEMA.getAttributeType(SN), "Smith");
+        byte[] bytes = CODEC.encode(42, entry);
+        ByteBuffer buffer = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+        boolean[] open = {true};
+        StoredEntry decoded = CODEC.decodeInPlace(7, buffer, "dc=ex", () -> open[0]);
+        StoredAttribute cn = decoded.attribute(CN);
+        StoredAttribute sn = decoded.attribute(SN); // made, its values not read yet
+        assertArrayEquals("Ann".getBytes(UTF_8), cn.values()[0]);
+
+        open[0] = false;
+
+        assertEquals("cn=Ann,dc=ex", decoded.dn(), "what was decoded at once stays");
+        assertArrayEquals("Ann".getBytes(UTF_8), cn.values()[0], "values copied out stay");
+        assertThrows(IllegalStateException.class, sn::values);
+        assertThrows(IllegalStateException.class, () -> decoded.attribute(SN));
+        assertThrows(IllegalStateException.class, () -> decoded.oidAt(0));
+        assertThrows(IllegalStateException.class, () -> decoded.typeAt(1));
+    }
+
     @Test
     void aStoredEntryIsWrittenAsItsApiFormIs() throws LdapException {
         Entry entry = ann();
