@@ -28,19 +28,22 @@ final class DecodedAttributes extends AbstractList<StoredAttribute> implements R
     /** Where each attribute's record (its attribute ID first) starts in {@code entry}. */
     private final int[] at;
 
-    private final StoredAttribute[] made;
+    /** The attributes made so far, by index; null until the first (a base's visibility check makes none). */
+    private StoredAttribute[] made;
 
     DecodedAttributes(EntryCodec codec, ByteBuffer entry, BooleanSupplier readable, int[] at) {
         this.codec = codec;
         this.entry = entry;
         this.readable = readable;
         this.at = at;
-        this.made = new StoredAttribute[at.length];
     }
 
     @Override
     public StoredAttribute get(int index) {
         Objects.checkIndex(index, at.length);
+        if (made == null) {
+            made = new StoredAttribute[at.length];
+        }
         StoredAttribute a = made[index];
         if (a == null) {
             a = codec.attribute(this, bytes(), at[index]);
