@@ -28,8 +28,22 @@ final class DecodedAttributes extends AbstractList<StoredAttribute> implements R
     /** Where each attribute's record (its attribute ID first) starts in {@code entry}. */
     private final int[] at;
 
-    /** The attributes made so far, by index; null until the first (a base's visibility check makes none). */
+    /**
+     * How many made attributes {@link #made} keeps in its first form, with their indexes, before it
+     * becomes one slot per attribute: a search makes its filter's attributes and those it returns,
+     * a few of some forty, and one slot each for an inetOrgPerson cost some 170 bytes an entry.
+     */
+    static final int FEW = 4;
+
+    /**
+     * The attributes made so far: null until the first (a base's visibility check makes none); then
+     * up to {@link #FEW} in the order made, their indexes in {@link #madeIndexes}; past that (or for
+     * an entry of few attributes) one slot per attribute, by index, and {@code madeIndexes} null.
+     */
     private StoredAttribute[] made;
+
+    private int[] madeIndexes;
+    private int madeCount;
 
     DecodedAttributes(EntryCodec codec, ByteBuffer entry, BooleanSupplier readable, int[] at) {
         this.codec = codec;
@@ -41,15 +55,44 @@ final class DecodedAttributes extends AbstractList<StoredAttribute> implements R
     @Override
     public StoredAttribute get(int index) {
         Objects.checkIndex(index, at.length);
-        if (made == null) {
-            made = new StoredAttribute[at.length];
+        if (made != null && madeIndexes == null) {
+            StoredAttribute a = made[index];
+            if (a == null) {
+                a = make(index);
+                made[index] = a;
+            }
+            return a;
         }
-        StoredAttribute a = made[index];
-        if (a == null) {
-            a = codec.attribute(this, bytes(), at[index]);
+        for (int i = 0; i < madeCount; i++) {
+            if (madeIndexes[i] == index) {
+                return made[i];
+            }
+        }
+        StoredAttribute a = make(index);
+        if (made == null && at.length <= 2 * FEW) {
+            made = new StoredAttribute[at.length]; // no bigger than the few slots and their indexes
             made[index] = a;
+        } else if (madeCount < FEW) {
+            if (made == null) {
+                made = new StoredAttribute[FEW];
+                madeIndexes = new int[FEW];
+            }
+            madeIndexes[madeCount] = index;
+            made[madeCount++] = a;
+        } else {
+            StoredAttribute[] all = new StoredAttribute[at.length];
+            for (int i = 0; i < madeCount; i++) {
+                all[madeIndexes[i]] = made[i];
+            }
+            all[index] = a;
+            made = all;
+            madeIndexes = null;
         }
         return a;
+    }
+
+    private StoredAttribute make(int index) {
+        return codec.attribute(this, bytes(), at[index]);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.larch.server.entry;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -267,6 +268,47 @@ class EntryCodecTest {
                 UnsupportedOperationException.class, () -> decoded.attributes().remove(0));
         assertThrows(IndexOutOfBoundsException.class, () -> decoded.attributes().get(expected.size()));
         assertThrows(IndexOutOfBoundsException.class, () -> decoded.oidAt(-1));
+    }
+
+    /** Past the few attributes a search makes, the entry keeps them by index: each still made once. */
+    @Test
+    void anEntryOfManyAttributesMakesEachOnceInWhateverOrderTheyAreAskedFor() {
+        String[] oids = {
+            "2.5.4.3", "2.5.4.4", "2.5.4.42", "0.9.2342.19200300.100.1.3", "0.9.2342.19200300.100.1.1", "2.5.4.20",
+            "2.5.4.13", "2.5.4.7", "2.5.4.8", "2.5.4.9", "2.5.4.12", "2.5.4.11"
+        };
+        Map<String, Integer> ids = new HashMap<>();
+        List<StoredAttribute> attributes = new ArrayList<>();
+        for (int i = 0; i < oids.length; i++) {
+            ids.put(oids[i], i + 1);
+            attributes.add(new StoredAttribute(
+                    oids[i],
+                    SCHEMA.getAttributeType(oids[i]).getName(),
+                    new byte[][] {("v" + i).getBytes(UTF_8)},
+                    SCHEMA.getAttributeType(oids[i]),
+                    null));
+        }
+        EntryCodec codec = new EntryCodec(new AttributeCatalog(SCHEMA, ids));
+        StoredEntry decoded = codec.decode(7, ByteBuffer.wrap(codec.encode(42, "cn=Ann", attributes)), "dc=ex");
+        assertEquals(oids.length, decoded.attributes().size());
+
+        StoredAttribute[] first = new StoredAttribute[oids.length];
+        for (int index : new int[] {5, 0, 11, 5, 3, 0, 7, 9, 11, 1}) {
+            StoredAttribute a = decoded.attributes().get(index);
+            if (first[index] == null) {
+                first[index] = a;
+            }
+            assertSame(first[index], a, "attribute " + index);
+            assertEquals(oids[index], a.oid());
+        }
+        for (int i = 0; i < oids.length; i++) {
+            StoredAttribute a = decoded.attribute(oids[i]);
+            assertSame(decoded.attributes().get(i), a, "attribute " + i);
+            if (first[i] != null) {
+                assertSame(first[i], a, "attribute " + i + ", made before the entry kept them by index");
+            }
+            assertArrayEquals(("v" + i).getBytes(UTF_8), a.values()[0]);
+        }
     }
 
     @Test
