@@ -25,8 +25,14 @@ final class DecodedAttributes extends AbstractList<StoredAttribute> implements R
     private final ByteBuffer entry;
     /** Whether {@link #entry} still holds the entry's bytes. */
     private final BooleanSupplier readable;
-    /** Where each attribute's record (its attribute ID first) starts in {@code entry}. */
-    private final int[] at;
+    /**
+     * Where each attribute's record (its attribute ID first) starts in {@code entry}: in {@code
+     * shortAt} when every offset fits a char, else in {@code longAt}; the other is null.
+     */
+    private final char[] shortAt;
+
+    private final int[] longAt;
+    private final int size;
 
     /**
      * How many made attributes {@link #made} keeps in its first form, with their indexes, before it
@@ -45,16 +51,23 @@ final class DecodedAttributes extends AbstractList<StoredAttribute> implements R
     private int[] madeIndexes;
     private int madeCount;
 
-    DecodedAttributes(EntryCodec codec, ByteBuffer entry, BooleanSupplier readable, int[] at) {
+    DecodedAttributes(EntryCodec codec, ByteBuffer entry, BooleanSupplier readable, char[] shortAt, int[] longAt) {
         this.codec = codec;
         this.entry = entry;
         this.readable = readable;
-        this.at = at;
+        this.shortAt = shortAt;
+        this.longAt = longAt;
+        this.size = shortAt != null ? shortAt.length : longAt.length;
+    }
+
+    /** Where attribute {@code index}'s record starts. */
+    private int at(int index) {
+        return shortAt != null ? shortAt[index] : longAt[index];
     }
 
     @Override
     public StoredAttribute get(int index) {
-        Objects.checkIndex(index, at.length);
+        Objects.checkIndex(index, size);
         if (made != null && madeIndexes == null) {
             StoredAttribute a = made[index];
             if (a == null) {
@@ -69,8 +82,8 @@ final class DecodedAttributes extends AbstractList<StoredAttribute> implements R
             }
         }
         StoredAttribute a = make(index);
-        if (made == null && at.length <= 2 * FEW) {
-            made = new StoredAttribute[at.length]; // no bigger than the few slots and their indexes
+        if (made == null && size <= 2 * FEW) {
+            made = new StoredAttribute[size]; // no bigger than the few slots and their indexes
             made[index] = a;
         } else if (madeCount < FEW) {
             if (made == null) {
@@ -80,7 +93,7 @@ final class DecodedAttributes extends AbstractList<StoredAttribute> implements R
             madeIndexes[madeCount] = index;
             made[madeCount++] = a;
         } else {
-            StoredAttribute[] all = new StoredAttribute[at.length];
+            StoredAttribute[] all = new StoredAttribute[size];
             for (int i = 0; i < madeCount; i++) {
                 all[madeIndexes[i]] = made[i];
             }
@@ -92,31 +105,31 @@ final class DecodedAttributes extends AbstractList<StoredAttribute> implements R
     }
 
     private StoredAttribute make(int index) {
-        return codec.attribute(this, bytes(), at[index]);
+        return codec.attribute(this, bytes(), at(index));
     }
 
     @Override
     public int size() {
-        return at.length;
+        return size;
     }
 
     /** The OID of attribute {@code index}, without making it. */
     String oid(int index) {
-        Objects.checkIndex(index, at.length);
-        return codec.oid(bytes(), at[index]);
+        Objects.checkIndex(index, size);
+        return codec.oid(bytes(), at(index));
     }
 
     /** The schema's type of attribute {@code index} (null when the schema no longer has it), without making it. */
     AttributeType type(int index) {
-        Objects.checkIndex(index, at.length);
-        return codec.type(bytes(), at[index]);
+        Objects.checkIndex(index, size);
+        return codec.type(bytes(), at(index));
     }
 
     /** The attribute with this OID, or null; makes no other. */
     StoredAttribute find(String oid) {
         ByteBuffer bytes = bytes();
-        for (int i = 0; i < at.length; i++) {
-            if (codec.oid(bytes, at[i]).equals(oid)) {
+        for (int i = 0; i < size; i++) {
+            if (codec.oid(bytes, at(i)).equals(oid)) {
                 return get(i);
             }
         }

@@ -215,9 +215,18 @@ public final class EntryCodec {
                     + (parentDn == null ? "without" : "with") + " a parent DN");
         }
         String dn = composeDn(in.str(), parentDn);
-        int[] attributesAt = new int[in.varint()];
-        for (int a = 0; a < attributesAt.length; a++) {
-            attributesAt[a] = in.position();
+        int attributes = in.varint();
+        // Where each attribute starts: in chars when every offset fits one (an entry under 64 KiB,
+        // which is nearly every entry), half the bytes of ints; in ints past that.
+        boolean small = bytes.limit() <= Character.MAX_VALUE;
+        char[] shortAt = small ? new char[attributes] : null;
+        int[] longAt = small ? null : new int[attributes];
+        for (int a = 0; a < attributes; a++) {
+            if (small) {
+                shortAt[a] = (char) in.position();
+            } else {
+                longAt[a] = in.position();
+            }
             catalog.oid(in.varint()); // an ID the catalog does not know fails here, as a damaged entry
             int nameTag = in.varint();
             in.skip(nameTag == 0 ? 0 : nameTag - 1);
@@ -226,7 +235,7 @@ public final class EntryCodec {
                 in.skip(in.varint());
             }
         }
-        return new StoredEntry(id, parentId, dn, new DecodedAttributes(this, bytes, readable, attributesAt));
+        return new StoredEntry(id, parentId, dn, new DecodedAttributes(this, bytes, readable, shortAt, longAt));
     }
 
     /** The attribute whose record starts at {@code at} in a decoded entry's {@code bytes}. */

@@ -311,6 +311,29 @@ class EntryCodecTest {
         }
     }
 
+    /** Offsets past 64 KiB (a photo, a large description) do not fit the chars nearly every entry keeps them in. */
+    @Test
+    void anAttributeAfterMoreThan64KiBOfValuesIsFoundWhereItStarts() {
+        byte[] big = new byte[70_000];
+        Arrays.fill(big, (byte) 'x');
+        byte[] bytes = CODEC.encode(
+                42,
+                "cn=Ann",
+                List.of(
+                        new StoredAttribute(CN, "cn", new byte[][] {big}, SCHEMA.getAttributeType(CN), null),
+                        new StoredAttribute(
+                                SN, "sn", new byte[][] {"Smith".getBytes(UTF_8)}, SCHEMA.getAttributeType(SN), null)));
+        ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+        for (StoredEntry decoded : List.of(
+                CODEC.decode(7, ByteBuffer.wrap(bytes), "dc=ex"),
+                CODEC.decodeInPlace(7, direct, "dc=ex", () -> true))) {
+            assertEquals(SN, decoded.oidAt(1));
+            assertEquals(SCHEMA.getAttributeType(SN), decoded.typeAt(1));
+            assertArrayEquals("Smith".getBytes(UTF_8), decoded.attribute(SN).values()[0]);
+            assertArrayEquals(big, decoded.attributes().get(0).values()[0]);
+        }
+    }
+
     @Test
     void aDamagedEntryIsRefusedWhenDecodedNotWhenAnAttributeIsFirstAskedFor() {
         byte[] bytes = CODEC.encode(
