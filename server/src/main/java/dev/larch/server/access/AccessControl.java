@@ -185,7 +185,7 @@ public final class AccessControl {
             throw noSuchObject(session, txn, dn);
         }
         if (!session.isAdmin()) {
-            StoredEntry entry = directory.load(txn, id);
+            StoredEntry entry = directory.loadInPlace(txn, id); // judged here, then dropped
             boolean visible =
                     entry != null && (screen == null ? mayRead(session, txn, entry) : screen.mayReadEntry(entry));
             if (!visible) {

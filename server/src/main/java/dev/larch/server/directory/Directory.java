@@ -282,6 +282,20 @@ public final class Directory {
      * @throws IllegalStateException when the entry or its parent chain is damaged
      */
     public StoredEntry load(ReadTxn txn, long id) {
+        return load(txn, id, false);
+    }
+
+    /**
+     * {@link #load} for an entry used up before {@code txn} ends, such as a search's candidate: in a
+     * read transaction its attributes are read in place, from the transaction's memory, without a copy
+     * of the entry (using the entry after the transaction has ended throws). In a write transaction it
+     * is copied as by {@link #load}.
+     */
+    public StoredEntry loadInPlace(ReadTxn txn, long id) {
+        return load(txn, id, txn.readsInPlace());
+    }
+
+    private StoredEntry load(ReadTxn txn, long id, boolean inPlace) {
         ByteBuffer bytes = txn.entry(id);
         if (bytes == null) {
             return null;
@@ -297,7 +311,7 @@ public final class Directory {
                 bytes = txn.entry(id);
             }
         }
-        return codec.decode(id, bytes, parentDn);
+        return inPlace ? codec.decodeInPlace(id, bytes, parentDn, txn.stillOpen()) : codec.decode(id, bytes, parentDn);
     }
 
     /**

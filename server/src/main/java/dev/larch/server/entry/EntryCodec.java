@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 import org.apache.directory.api.ldap.model.entry.Attribute;
 import org.apache.directory.api.ldap.model.entry.Entry;
@@ -165,7 +166,8 @@ public final class EntryCodec {
     }
 
     /**
-     * Decodes an entry read from the store; the buffer's position is not moved.
+     * Decodes an entry read from the store into a copy of its bytes, which it keeps for as long as it
+     * lives; the buffer's position is not moved.
      *
      * @param parentDn the DN of the entry's parent ({@link #parentId}) in the same state of the
      *     store, user form; null for a naming context's root
@@ -177,6 +179,31 @@ public final class EntryCodec {
         // in it until asked for, and most reads ask for a few attributes of a twenty.
         byte[] bytes = new byte[buffer.remaining()];
         buffer.get(buffer.position(), bytes);
+        return decode(id, ByteBuffer.wrap(bytes), parentDn, EntryCodec::ownCopy);
+    }
+
+    /**
+     * {@link #decode(long, ByteBuffer, String)} without the copy: the entry reads its attributes
+     * straight from the memory {@code buffer} points into for as long as {@code readable} says that
+     * memory still holds them (a read transaction's snapshot, until the transaction ends). Past that,
+     * making an attribute or its values throws rather than reading whatever the memory then holds.
+     * For reads whose entries are used up before their transaction ends (a search's candidates): a
+     * copy of a kilobyte per entry was a third of a one-entry search's allocation. The buffer itself
+     * may be moved afterwards (LMDB hands every read of a transaction back in the same buffer object).
+     *
+     * @throws IllegalStateException as {@link #decode(long, ByteBuffer, String)}
+     */
+    public StoredEntry decodeInPlace(long id, ByteBuffer buffer, String parentDn, BooleanSupplier readable) {
+        return decode(id, buffer.slice(), parentDn, readable);
+    }
+
+    /** The readability of a decoded entry's own copy of its bytes: for as long as the entry lives. */
+    private static boolean ownCopy() {
+        return true;
+    }
+
+    /** Decodes the entry that fills {@code bytes} from index 0. */
+    private StoredEntry decode(long id, ByteBuffer bytes, String parentDn, BooleanSupplier readable) {
         Cursor in = new Cursor(bytes);
         int version = in.u8();
         if (version != VERSION) {
@@ -188,9 +215,18 @@ public final class EntryCodec {
                     + (parentDn == null ? "without" : "with") + " a parent DN");
         }
         String dn = composeDn(in.str(), parentDn);
-        int[] attributesAt = new int[in.varint()];
-        for (int a = 0; a < attributesAt.length; a++) {
-            attributesAt[a] = in.position();
+        int attributes = in.varint();
+        // Where each attribute starts: in chars when every offset fits one (an entry under 64 KiB,
+        // which is nearly every entry), half the bytes of ints; in ints past that.
+        boolean small = bytes.limit() <= Character.MAX_VALUE;
+        char[] shortAt = small ? new char[attributes] : null;
+        int[] longAt = small ? null : new int[attributes];
+        for (int a = 0; a < attributes; a++) {
+            if (small) {
+                shortAt[a] = (char) in.position();
+            } else {
+                longAt[a] = in.position();
+            }
             catalog.oid(in.varint()); // an ID the catalog does not know fails here, as a damaged entry
             int nameTag = in.varint();
             in.skip(nameTag == 0 ? 0 : nameTag - 1);
@@ -199,11 +235,11 @@ public final class EntryCodec {
                 in.skip(in.varint());
             }
         }
-        return new StoredEntry(id, parentId, dn, new DecodedAttributes(this, bytes, attributesAt));
+        return new StoredEntry(id, parentId, dn, new DecodedAttributes(this, bytes, readable, shortAt, longAt));
     }
 
     /** The attribute whose record starts at {@code at} in a decoded entry's {@code bytes}. */
-    StoredAttribute attribute(byte[] bytes, int at) {
+    StoredAttribute attribute(DecodedAttributes entry, ByteBuffer bytes, int at) {
         Cursor in = new Cursor(bytes, at);
         int attributeId = in.varint();
         String oid = catalog.oid(attributeId);
@@ -211,24 +247,24 @@ public final class EntryCodec {
         int nameTag = in.varint();
         String name = nameTag == 0 ? (type == null ? oid : type.getName()) : in.str(nameTag - 1);
         int count = in.varint();
-        return StoredAttribute.inEntry(oid, name, type, bytes, in.position(), count);
+        return StoredAttribute.inEntry(oid, name, type, entry, in.position(), count);
     }
 
     /** The OID of the attribute whose record starts at {@code at} in a decoded entry's {@code bytes}. */
-    String oid(byte[] bytes, int at) {
+    String oid(ByteBuffer bytes, int at) {
         return catalog.oid(attributeId(bytes, at));
     }
 
     /** The schema's type of the attribute whose record starts at {@code at}; null when the schema lacks it. */
-    AttributeType type(byte[] bytes, int at) {
+    AttributeType type(ByteBuffer bytes, int at) {
         return catalog.type(attributeId(bytes, at));
     }
 
     /** The varint at {@code at}: read without a {@link Cursor}, since a search asks for one per attribute. */
-    private static int attributeId(byte[] bytes, int at) {
+    private static int attributeId(ByteBuffer bytes, int at) {
         int value = 0;
         for (int shift = 0, i = at; shift < 35; shift += 7, i++) {
-            int next = bytes[i];
+            int next = bytes.get(i);
             value |= (next & 0x7F) << shift;
             if ((next & 0x80) == 0) {
                 return value;
@@ -241,7 +277,7 @@ public final class EntryCodec {
      * The {@code count} values stored from {@code offset} in {@code entry} (each a varint length and
      * that many bytes), copied out.
      */
-    static byte[][] values(byte[] entry, int offset, int count) {
+    static byte[][] values(ByteBuffer entry, int offset, int count) {
         Cursor in = new Cursor(entry, offset);
         byte[][] values = new byte[count][];
         for (int v = 0; v < count; v++) {
@@ -372,16 +408,16 @@ public final class EntryCodec {
         }
     }
 
-    /** Reads an entry's bytes copied out of the store. */
+    /** Reads a decoded entry's bytes (a copy, or the transaction's memory) by absolute index. */
     private static final class Cursor {
-        private final byte[] b;
+        private final ByteBuffer b;
         private int at;
 
-        Cursor(byte[] b) {
+        Cursor(ByteBuffer b) {
             this(b, 0);
         }
 
-        Cursor(byte[] b, int at) {
+        Cursor(ByteBuffer b, int at) {
             this.b = b;
             this.at = at;
         }
@@ -391,21 +427,19 @@ public final class EntryCodec {
         }
 
         int u8() {
-            return Byte.toUnsignedInt(b[at++]);
+            return Byte.toUnsignedInt(b.get(at++));
         }
 
         long i64() {
-            long v = 0;
-            for (int i = 0; i < 8; i++) {
-                v = (v << 8) | Byte.toUnsignedLong(b[at++]);
-            }
+            long v = b.getLong(at);
+            at += Long.BYTES;
             return v;
         }
 
         int varint() {
             int value = 0;
             for (int shift = 0; shift < 35; shift += 7) {
-                int next = b[at++];
+                int next = b.get(at++);
                 value |= (next & 0x7F) << shift;
                 if ((next & 0x80) == 0) {
                     return value;
@@ -415,7 +449,7 @@ public final class EntryCodec {
         }
 
         void skip(int n) {
-            if (n < 0 || n > b.length - at) {
+            if (n < 0 || n > b.limit() - at) {
                 throw new IllegalStateException("stored entry ends inside a value");
             }
             at += n;
@@ -425,13 +459,20 @@ public final class EntryCodec {
             int n = varint();
             int from = at;
             skip(n);
-            return Arrays.copyOfRange(b, from, at);
+            byte[] out = new byte[n];
+            b.get(from, out);
+            return out;
         }
 
         String str(int n) {
             int from = at;
             skip(n);
-            return new String(b, from, n, UTF_8);
+            if (b.hasArray()) {
+                return new String(b.array(), b.arrayOffset() + from, n, UTF_8);
+            }
+            byte[] copy = new byte[n];
+            b.get(from, copy);
+            return new String(copy, UTF_8);
         }
 
         String str() {

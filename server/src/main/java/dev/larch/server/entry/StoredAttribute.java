@@ -20,8 +20,8 @@ public final class StoredAttribute {
     private final String userId;
     private final AttributeType type;
     private final int count;
-    /** The entry's stored bytes the values are copied out of on first use; null when given as values. */
-    private final byte[] entry;
+    /** The decoded entry whose stored bytes the values are copied out of on first use; null when given as values. */
+    private final DecodedAttributes entry;
 
     private final int valuesAt;
     private byte[][] values;
@@ -45,7 +45,8 @@ public final class StoredAttribute {
         this.valuesAt = 0;
     }
 
-    private StoredAttribute(String oid, String userId, AttributeType type, byte[] entry, int valuesAt, int count) {
+    private StoredAttribute(
+            String oid, String userId, AttributeType type, DecodedAttributes entry, int valuesAt, int count) {
         this.oid = oid;
         this.userId = userId;
         this.type = type;
@@ -55,11 +56,11 @@ public final class StoredAttribute {
     }
 
     /**
-     * An attribute whose {@code count} values lie in a stored entry's bytes from {@code valuesAt}
+     * An attribute whose {@code count} values lie in a decoded entry's bytes from {@code valuesAt}
      * ({@link EntryCodec}'s format), copied out only when first asked for.
      */
     static StoredAttribute inEntry(
-            String oid, String userId, AttributeType type, byte[] entry, int valuesAt, int count) {
+            String oid, String userId, AttributeType type, DecodedAttributes entry, int valuesAt, int count) {
         return new StoredAttribute(oid, userId, type, entry, valuesAt, count);
     }
 
@@ -78,7 +79,7 @@ public final class StoredAttribute {
 
     public byte[][] values() {
         if (values == null) {
-            values = EntryCodec.values(entry, valuesAt, count);
+            values = entry.values(valuesAt, count);
         }
         return values;
     }

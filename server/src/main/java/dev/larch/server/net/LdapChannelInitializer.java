@@ -17,7 +17,6 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.flush.FlushConsolidationHandler;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.ImmediateEventExecutor;
 import org.apache.directory.api.ldap.codec.api.LdapApiService;
 import org.apache.directory.api.ldap.codec.api.LdapApiServiceFactory;
@@ -140,7 +139,7 @@ public final class LdapChannelInitializer extends ChannelInitializer<Channel> {
         pipeline.addLast("gate", gate);
         pipeline.addLast("flush", new FlushConsolidationHandler(FLUSH_EVERY, true));
         if (options.idleTimeoutSeconds() > 0) {
-            pipeline.addLast("idle", new IdleStateHandler(0, 0, options.idleTimeoutSeconds(), TimeUnit.SECONDS));
+            pipeline.addLast("idle", new IdleTimeout(options.idleTimeoutSeconds(), TimeUnit.SECONDS));
         }
         pipeline.addLast(
                 "frame",

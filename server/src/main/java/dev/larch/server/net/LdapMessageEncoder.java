@@ -24,7 +24,8 @@ import org.apache.directory.api.ldap.model.message.SearchResultDone;
  * Encodes each outbound {@link Message} into one buffer: a search's entries as they were selected
  * ({@link SelectedEntryWriter}) and its plain done ({@link PlainDoneWriter}) directly, everything
  * else with the Apache LDAP API. An encoding
- * failure fails the write's promise; the dispatcher's listener logs it and closes the connection.
+ * failure fails the write's promise; the dispatcher writes with the channel's void promise, so the
+ * failure reaches its {@code exceptionCaught}, which logs it and closes the connection.
  *
  * <p>Stateful (reuses one {@link Asn1Buffer}): one instance per channel, used on its event loop only.
  * Public, with {@link #encode(ByteBufAllocator, Message)}, so that benchmarks can measure encoding

@@ -3,6 +3,7 @@ package dev.larch.server.net;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.larch.server.protocol.SearchDone;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import org.apache.directory.api.ldap.model.exception.LdapInvalidDnException;
@@ -10,6 +11,7 @@ import org.apache.directory.api.ldap.model.filter.ExprNode;
 import org.apache.directory.api.ldap.model.message.AliasDerefMode;
 import org.apache.directory.api.ldap.model.message.SearchRequest;
 import org.apache.directory.api.ldap.model.message.SearchRequestImpl;
+import org.apache.directory.api.ldap.model.message.SearchResultDone;
 import org.apache.directory.api.ldap.model.message.SearchScope;
 import org.apache.directory.api.ldap.model.name.Dn;
 
@@ -116,7 +118,7 @@ final class SearchRequestReader {
             return null;
         }
 
-        SearchRequestImpl request = new SearchRequestImpl();
+        SearchRequestImpl request = new EndsWithSearchDone();
         if (!readAttributes(pdu, header.valueIndex(), end, request)) {
             return null;
         }
@@ -228,5 +230,22 @@ final class SearchRequestReader {
     /** Reads the element at {@code index}, which must end by {@code end} and carry {@code tag}. */
     private boolean element(ByteBuf pdu, int index, int end, int tag) {
         return header.readElement(pdu, index, end) == BerHeader.Status.COMPLETE && header.tag() == tag;
+    }
+
+    /**
+     * The request this reader returns: the API's, but its done is a {@link SearchDone}, which makes
+     * no control and parameter maps until one is put (96 bytes a search).
+     */
+    private static final class EndsWithSearchDone extends SearchRequestImpl {
+        private static final long serialVersionUID = 1L;
+        private transient SearchResultDone done;
+
+        @Override
+        public SearchResultDone getResultResponse() {
+            if (done == null) {
+                done = new SearchDone(getMessageId());
+            }
+            return done;
+        }
     }
 }

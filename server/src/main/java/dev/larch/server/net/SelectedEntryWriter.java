@@ -27,17 +27,9 @@ final class SelectedEntryWriter {
     /** The encoded message in a new buffer from {@code alloc}, which the caller releases. */
     static ByteBuf write(ByteBufAllocator alloc, SelectedEntry entry) {
         int attributes = entry.size();
-        int[] nameLengths = new int[attributes];
-        int[] setLengths = new int[attributes];
         int attributesLength = 0;
         for (int a = 0; a < attributes; a++) {
-            nameLengths[a] = ByteBufUtil.utf8Bytes(entry.name(a));
-            int set = 0;
-            for (byte[] value : entry.values(a)) {
-                set += BerOut.element(value.length);
-            }
-            setLengths[a] = set;
-            attributesLength += BerOut.element(BerOut.element(nameLengths[a]) + BerOut.element(set));
+            attributesLength += BerOut.element(attributeLength(entry, a));
         }
         int dnLength = ByteBufUtil.utf8Bytes(entry.dn());
         int operationLength = BerOut.element(dnLength) + BerOut.element(attributesLength);
@@ -53,15 +45,31 @@ final class SelectedEntryWriter {
         ByteBufUtil.writeUtf8(out, entry.dn());
         BerOut.header(out, BerTags.SEQUENCE, attributesLength);
         for (int a = 0; a < attributes; a++) {
-            BerOut.header(out, BerTags.SEQUENCE, BerOut.element(nameLengths[a]) + BerOut.element(setLengths[a]));
-            BerOut.header(out, BerTags.OCTET_STRING, nameLengths[a]);
+            // The lengths are worked out again rather than kept in arrays made for each entry sent.
+            int nameLength = ByteBufUtil.utf8Bytes(entry.name(a));
+            BerOut.header(out, BerTags.SEQUENCE, attributeLength(entry, a));
+            BerOut.header(out, BerTags.OCTET_STRING, nameLength);
             ByteBufUtil.writeUtf8(out, entry.name(a));
-            BerOut.header(out, BerTags.SET, setLengths[a]);
+            BerOut.header(out, BerTags.SET, setLength(entry.values(a)));
             for (byte[] value : entry.values(a)) {
                 BerOut.header(out, BerTags.OCTET_STRING, value.length);
                 out.writeBytes(value);
             }
         }
         return out;
+    }
+
+    /** The length of the value of attribute {@code a}'s SEQUENCE { type, vals }. */
+    private static int attributeLength(SelectedEntry entry, int a) {
+        return BerOut.element(ByteBufUtil.utf8Bytes(entry.name(a))) + BerOut.element(setLength(entry.values(a)));
+    }
+
+    /** The length of the value of the SET OF OCTET STRING holding {@code values}. */
+    private static int setLength(byte[][] values) {
+        int set = 0;
+        for (byte[] value : values) {
+            set += BerOut.element(value.length);
+        }
+        return set;
     }
 }

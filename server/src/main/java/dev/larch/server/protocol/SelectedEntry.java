@@ -7,7 +7,6 @@ import org.apache.directory.api.ldap.model.entry.DefaultAttribute;
 import org.apache.directory.api.ldap.model.entry.DefaultEntry;
 import org.apache.directory.api.ldap.model.entry.Entry;
 import org.apache.directory.api.ldap.model.exception.LdapException;
-import org.apache.directory.api.ldap.model.message.AbstractResponse;
 import org.apache.directory.api.ldap.model.message.MessageTypeEnum;
 import org.apache.directory.api.ldap.model.message.SearchResultEntry;
 import org.apache.directory.api.ldap.model.name.Dn;
@@ -23,8 +22,7 @@ import org.apache.directory.api.ldap.model.name.Dn;
  *
  * <p>Not thread-safe: one operation builds, sends and forgets it.
  */
-public final class SelectedEntry extends AbstractResponse implements SearchResultEntry {
-    private static final long serialVersionUID = 1L;
+public final class SelectedEntry extends BareResponse implements SearchResultEntry {
     private static final byte[][] NO_VALUES = new byte[0][];
 
     /** Room for the attributes of a typical answer before the arrays grow. */
@@ -36,7 +34,7 @@ public final class SelectedEntry extends AbstractResponse implements SearchResul
     private String[] names = new String[FIRST_CAPACITY];
     private byte[][][] values = new byte[FIRST_CAPACITY][][];
     private int size;
-    private transient Entry built;
+    private Entry built;
 
     /** @param dn the entry's DN as stored (the user form) */
     public SelectedEntry(int messageId, String dn) {
@@ -134,6 +132,7 @@ public final class SelectedEntry extends AbstractResponse implements SearchResul
 
     @Override
     public String toString() {
-        return "    Search Result Entry " + dn + " " + Arrays.asList(names).subList(0, size) + "\n" + super.toString();
+        return describe(
+                "    Search Result Entry " + dn + " " + Arrays.asList(names).subList(0, size) + "\n");
     }
 }

@@ -231,7 +231,7 @@ public final class SearchCursor implements EntryCursor {
                 }
                 if (referrals.contains(id)) {
                     budget.examine();
-                    StoredEntry referral = load(id);
+                    StoredEntry referral = load(id, false);
                     if (referral != null && screen.mayRead(referral, refOid)) {
                         return referral; // whatever the filter says (RFC 3296 section 5.3)
                     }
@@ -239,15 +239,23 @@ public final class SearchCursor implements EntryCursor {
                 }
             }
             budget.examine();
-            StoredEntry entry = load(id);
+            // In place: a candidate is tested, sent and dropped while the search's transaction is open.
+            StoredEntry entry = load(id, true);
             if (entry != null && screen.evaluate(entry, filter) == Tri.TRUE) {
                 return entry;
             }
         }
     }
 
-    private StoredEntry load(long id) {
-        return scan != null ? directory.load(txn, id, scan) : directory.load(txn, id);
+    /**
+     * Entry {@code id}: from the ID-order walk's cursor when there is one (copied), else looked up,
+     * read in place in the transaction's memory when {@code inPlace} and copied out otherwise.
+     */
+    private StoredEntry load(long id, boolean inPlace) {
+        if (scan != null) {
+            return directory.load(txn, id, scan);
+        }
+        return inPlace ? directory.loadInPlace(txn, id) : directory.load(txn, id);
     }
 
     /**

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 import dev.larch.config.IndexKind;
 import org.lmdbjava.Cursor;
@@ -24,6 +25,8 @@ public class ReadTxn implements AutoCloseable {
     final LmdbStore store;
     final Txn<ByteBuffer> txn;
     private boolean closed;
+    /** {@link #stillOpen()}: one per transaction, however many entries ask it. */
+    private final BooleanSupplier open = this::isOpen;
     /**
      * Direct buffers for keys and IDs handed to LMDB, one pair per thread: LMDB copies what a put
      * is given and a lookup only reads it, and every use ends within one method call, so nothing
@@ -82,6 +85,27 @@ public class ReadTxn implements AutoCloseable {
      */
     public long renameGeneration() {
         return renames;
+    }
+
+    /**
+     * Whether the buffers this transaction returned still point at the state it reads: it reads
+     * only (a write transaction's later writes may change what an earlier read returned) and has not
+     * ended. Asked when data is read in place, in the transaction's memory, rather than copied out.
+     */
+    public boolean readsInPlace() {
+        return !closed && txn.isReadOnly();
+    }
+
+    /**
+     * Tells whether this transaction is still open: for data left in its memory, which a read must
+     * not touch once it has ended. The same object each call.
+     */
+    public BooleanSupplier stillOpen() {
+        return open;
+    }
+
+    private boolean isOpen() {
+        return !closed;
     }
 
     /** The serialized entry with this ID, or null. */

@@ -3,6 +3,7 @@ package dev.larch.server.entry;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -145,6 +146,62 @@ class EntryCodecTest {
         assertEquals(SCHEMA.getAttributeType(CN), cn.type());
     }
 
+    /** As LMDB hands a read: a direct buffer positioned at the entry, moved by the next read. */
+    @Test
+    void anEntryDecodedInPlaceReadsItsValuesFromTheBufferWhileItIsReadable() throws LdapException {
+        Entry entry = ann();
+        entry.add(SCHEMA.getAttributeType(SN), "Smith", "Smyth");
+        byte[] bytes = CODEC.encode(42, entry);
+        ByteBuffer memory = ByteBuffer.allocateDirect(bytes.length + 3);
+        memory.put(new byte[] {9, 9, 9}).put(bytes);
+        ByteBuffer buffer = memory.duplicate().position(3).limit(3 + bytes.length);
+        boolean[] open = {true};
+
+        StoredEntry decoded = CODEC.decodeInPlace(7, buffer, "dc=ex", () -> open[0]);
+        assertEquals(3, buffer.position(), "decoding does not move the buffer");
+        buffer.position(0).limit(1); // the transaction's next read moves its buffer
+
+        StoredEntry copied = CODEC.decode(7, ByteBuffer.wrap(bytes), "dc=ex");
+        assertEquals(copied.id(), decoded.id());
+        assertEquals(copied.parentId(), decoded.parentId());
+        assertEquals(copied.dn(), decoded.dn());
+        assertEquals(copied.attributes().size(), decoded.attributes().size());
+        for (int i = 0; i < copied.attributes().size(); i++) {
+            StoredAttribute want = copied.attributes().get(i);
+            StoredAttribute got = decoded.attributes().get(i);
+            assertEquals(want.oid(), decoded.oidAt(i));
+            assertEquals(want.userId(), got.userId());
+            assertEquals(want.type(), decoded.typeAt(i));
+            assertEquals(want.size(), got.size());
+            for (int v = 0; v < want.size(); v++) {
+                assertArrayEquals(want.values()[v], got.values()[v]);
+            }
+        }
+    }
+
+    /** Past its transaction the memory may hold anything: an entry read in place refuses to read it. */
+    @Test
+    void anEntryDecodedInPlaceRefusesToReadOnceItsTransactionHasEnded() throws LdapException {
+        Entry entry = ann();
+        entry.add(SCHEMA.getAttributeType(SN), "Smith");
+        byte[] bytes = CODEC.encode(42, entry);
+        ByteBuffer buffer = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+        boolean[] open = {true};
+        StoredEntry decoded = CODEC.decodeInPlace(7, buffer, "dc=ex", () -> open[0]);
+        StoredAttribute cn = decoded.attribute(CN);
+        StoredAttribute sn = decoded.attribute(SN); // made, its values not read yet
+        assertArrayEquals("Ann".getBytes(UTF_8), cn.values()[0]);
+
+        open[0] = false;
+
+        assertEquals("cn=Ann,dc=ex", decoded.dn(), "what was decoded at once stays");
+        assertArrayEquals("Ann".getBytes(UTF_8), cn.values()[0], "values copied out stay");
+        assertThrows(IllegalStateException.class, sn::values);
+        assertThrows(IllegalStateException.class, () -> decoded.attribute(SN));
+        assertThrows(IllegalStateException.class, () -> decoded.oidAt(0));
+        assertThrows(IllegalStateException.class, () -> decoded.typeAt(1));
+    }
+
     @Test
     void aStoredEntryIsWrittenAsItsApiFormIs() throws LdapException {
         Entry entry = ann();
@@ -211,6 +268,70 @@ class EntryCodecTest {
                 UnsupportedOperationException.class, () -> decoded.attributes().remove(0));
         assertThrows(IndexOutOfBoundsException.class, () -> decoded.attributes().get(expected.size()));
         assertThrows(IndexOutOfBoundsException.class, () -> decoded.oidAt(-1));
+    }
+
+    /** Past the few attributes a search makes, the entry keeps them by index: each still made once. */
+    @Test
+    void anEntryOfManyAttributesMakesEachOnceInWhateverOrderTheyAreAskedFor() {
+        String[] oids = {
+            "2.5.4.3", "2.5.4.4", "2.5.4.42", "0.9.2342.19200300.100.1.3", "0.9.2342.19200300.100.1.1", "2.5.4.20",
+            "2.5.4.13", "2.5.4.7", "2.5.4.8", "2.5.4.9", "2.5.4.12", "2.5.4.11"
+        };
+        Map<String, Integer> ids = new HashMap<>();
+        List<StoredAttribute> attributes = new ArrayList<>();
+        for (int i = 0; i < oids.length; i++) {
+            ids.put(oids[i], i + 1);
+            attributes.add(new StoredAttribute(
+                    oids[i],
+                    SCHEMA.getAttributeType(oids[i]).getName(),
+                    new byte[][] {("v" + i).getBytes(UTF_8)},
+                    SCHEMA.getAttributeType(oids[i]),
+                    null));
+        }
+        EntryCodec codec = new EntryCodec(new AttributeCatalog(SCHEMA, ids));
+        StoredEntry decoded = codec.decode(7, ByteBuffer.wrap(codec.encode(42, "cn=Ann", attributes)), "dc=ex");
+        assertEquals(oids.length, decoded.attributes().size());
+
+        StoredAttribute[] first = new StoredAttribute[oids.length];
+        for (int index : new int[] {5, 0, 11, 5, 3, 0, 7, 9, 11, 1}) {
+            StoredAttribute a = decoded.attributes().get(index);
+            if (first[index] == null) {
+                first[index] = a;
+            }
+            assertSame(first[index], a, "attribute " + index);
+            assertEquals(oids[index], a.oid());
+        }
+        for (int i = 0; i < oids.length; i++) {
+            StoredAttribute a = decoded.attribute(oids[i]);
+            assertSame(decoded.attributes().get(i), a, "attribute " + i);
+            if (first[i] != null) {
+                assertSame(first[i], a, "attribute " + i + ", made before the entry kept them by index");
+            }
+            assertArrayEquals(("v" + i).getBytes(UTF_8), a.values()[0]);
+        }
+    }
+
+    /** Offsets past 64 KiB (a photo, a large description) do not fit the chars nearly every entry keeps them in. */
+    @Test
+    void anAttributeAfterMoreThan64KiBOfValuesIsFoundWhereItStarts() {
+        byte[] big = new byte[70_000];
+        Arrays.fill(big, (byte) 'x');
+        byte[] bytes = CODEC.encode(
+                42,
+                "cn=Ann",
+                List.of(
+                        new StoredAttribute(CN, "cn", new byte[][] {big}, SCHEMA.getAttributeType(CN), null),
+                        new StoredAttribute(
+                                SN, "sn", new byte[][] {"Smith".getBytes(UTF_8)}, SCHEMA.getAttributeType(SN), null)));
+        ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+        for (StoredEntry decoded : List.of(
+                CODEC.decode(7, ByteBuffer.wrap(bytes), "dc=ex"),
+                CODEC.decodeInPlace(7, direct, "dc=ex", () -> true))) {
+            assertEquals(SN, decoded.oidAt(1));
+            assertEquals(SCHEMA.getAttributeType(SN), decoded.typeAt(1));
+            assertArrayEquals("Smith".getBytes(UTF_8), decoded.attribute(SN).values()[0]);
+            assertArrayEquals(big, decoded.attributes().get(0).values()[0]);
+        }
     }
 
     @Test

@@ -8,7 +8,11 @@ import dev.larch.server.protocol.ConnectionEvent;
 import dev.larch.server.protocol.Operation;
 import dev.larch.server.protocol.RequestHandler;
 import dev.larch.server.protocol.Session;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.EncoderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import org.apache.directory.api.ldap.model.message.AbandonRequestImpl;
 import org.apache.directory.api.ldap.model.message.ExtendedResponse;
@@ -71,6 +75,27 @@ class LdapDispatcherTest {
         assertEquals(1, ((SearchResultDone) channel.readOutbound()).getMessageId());
         assertEquals(0, inFlight.count());
         assertFalse(channel.finishAndReleaseAll());
+    }
+
+    /** Responses are written with the channel's void promise: one that cannot be encoded still closes the connection. */
+    @Test
+    void aResponseThatCannotBeEncodedClosesTheConnection() {
+        EmbeddedChannel own = new EmbeddedChannel(
+                new ChannelOutboundHandlerAdapter() {
+                    @Override
+                    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+                        throw new EncoderException(
+                                "cannot encode " + msg.getClass().getSimpleName());
+                    }
+                },
+                new LdapDispatcher(received::add, inFlight));
+        own.writeInbound(search(1), search(2));
+        assertTrue(own.isActive());
+        received.get(0).send(new SearchResultEntryImpl(1));
+        assertFalse(own.isActive(), "closed after the failed entry");
+        received.get(1).complete(done(received.get(1), ResultCodeEnum.SUCCESS));
+        assertNull(own.readOutbound());
+        assertFalse(own.finishAndReleaseAll());
     }
 
     @Test
