@@ -22,13 +22,19 @@ public final class AttributeCatalog {
      * @param ids attribute OID → stored ID, covering every attribute type of {@code schema}
      */
     public AttributeCatalog(SchemaManager schema, Map<String, Integer> ids) {
-        this.idsByOid = new HashMap<>(ids);
+        this.idsByOid = new HashMap<>(ids.size() * 2);
         int max = ids.values().stream().mapToInt(Integer::intValue).max().orElse(0);
         this.oids = new String[max + 1];
         this.types = new AttributeType[max + 1];
         ids.forEach((oid, id) -> {
-            oids[id] = oid;
-            types[id] = schema.getAttributeType(oid);
+            AttributeType type = schema.getAttributeType(oid);
+            // The schema's own string where it has the type: a compiled filter names attributes with
+            // the schema's strings, so a lookup of one finds its key by reference, not by comparing
+            // two OIDs' characters.
+            String canonical = type != null && type.getOid().equals(oid) ? type.getOid() : oid;
+            idsByOid.put(canonical, id);
+            oids[id] = canonical;
+            types[id] = type;
         });
     }
 
@@ -39,6 +45,12 @@ public final class AttributeCatalog {
             throw new IllegalArgumentException("attribute type " + oid + " has no stored ID");
         }
         return id;
+    }
+
+    /** The stored ID of an attribute type, or -1 when it has none (a type no stored entry can hold). */
+    public int idOrAbsent(String oid) {
+        Integer id = idsByOid.get(oid);
+        return id == null ? -1 : id;
     }
 
     /** The OID stored under {@code id}. */

@@ -26,12 +26,15 @@ final class DecodedAttributes extends AbstractList<StoredAttribute> implements R
     /** Whether {@link #entry} still holds the entry's bytes. */
     private final BooleanSupplier readable;
     /**
-     * Where each attribute's record (its attribute ID first) starts in {@code entry}: in {@code
-     * shortAt} when every offset fits a char, else in {@code longAt}; the other is null.
+     * Each attribute's stored ID and where its record (the ID first) starts in {@code entry}: packed
+     * in an int, ID in the high half, when every offset and ID fits a char (an entry under 64 KiB,
+     * which is nearly every entry), else in {@code large} as ID and offset in the halves of a long;
+     * the other is null. Kept so that finding an attribute by type, and naming one, reads no entry
+     * bytes: a search finds its filter's attributes and names every attribute it may return.
      */
-    private final char[] shortAt;
+    private final int[] small;
 
-    private final int[] longAt;
+    private final long[] large;
     private final int size;
 
     /**
@@ -51,18 +54,27 @@ final class DecodedAttributes extends AbstractList<StoredAttribute> implements R
     private int[] madeIndexes;
     private int madeCount;
 
-    DecodedAttributes(EntryCodec codec, ByteBuffer entry, BooleanSupplier readable, char[] shortAt, int[] longAt) {
+    /**
+     * @param small as {@link #small}, or null
+     * @param large as {@link #large}, or null
+     */
+    DecodedAttributes(EntryCodec codec, ByteBuffer entry, BooleanSupplier readable, int[] small, long[] large) {
         this.codec = codec;
         this.entry = entry;
         this.readable = readable;
-        this.shortAt = shortAt;
-        this.longAt = longAt;
-        this.size = shortAt != null ? shortAt.length : longAt.length;
+        this.small = small;
+        this.large = large;
+        this.size = small != null ? small.length : large.length;
     }
 
     /** Where attribute {@code index}'s record starts. */
     private int at(int index) {
-        return shortAt != null ? shortAt[index] : longAt[index];
+        return small != null ? small[index] & 0xFFFF : (int) large[index];
+    }
+
+    /** The stored ID of attribute {@code index}. */
+    private int id(int index) {
+        return small != null ? small[index] >>> 16 : (int) (large[index] >>> 32);
     }
 
     @Override
@@ -116,20 +128,29 @@ final class DecodedAttributes extends AbstractList<StoredAttribute> implements R
     /** The OID of attribute {@code index}, without making it. */
     String oid(int index) {
         Objects.checkIndex(index, size);
-        return codec.oid(bytes(), at(index));
+        ensureReadable();
+        return codec.oid(id(index));
     }
 
     /** The schema's type of attribute {@code index} (null when the schema no longer has it), without making it. */
     AttributeType type(int index) {
         Objects.checkIndex(index, size);
-        return codec.type(bytes(), at(index));
+        ensureReadable();
+        return codec.type(id(index));
     }
 
-    /** The attribute with this OID, or null; makes no other. */
+    /**
+     * The attribute with this OID, or null; makes no other. Compares stored IDs: one lookup of the
+     * OID's, instead of an OID string compared per attribute passed over.
+     */
     StoredAttribute find(String oid) {
-        ByteBuffer bytes = bytes();
+        int wanted = codec.storedId(oid);
+        ensureReadable();
+        if (wanted < 0) {
+            return null;
+        }
         for (int i = 0; i < size; i++) {
-            if (codec.oid(bytes, at(i)).equals(oid)) {
+            if (id(i) == wanted) {
                 return get(i);
             }
         }
@@ -143,9 +164,17 @@ final class DecodedAttributes extends AbstractList<StoredAttribute> implements R
 
     /** The entry's bytes, while they are readable. */
     private ByteBuffer bytes() {
+        ensureReadable();
+        return entry;
+    }
+
+    /**
+     * Refuses use of an entry read in place past its transaction, even where the answer needs no
+     * entry bytes: such a use is a bug that the next read of its values would hit less plainly.
+     */
+    private void ensureReadable() {
         if (!readable.getAsBoolean()) {
             throw new IllegalStateException("a stored entry read in place was used after its transaction ended");
         }
-        return entry;
     }
 }

@@ -216,18 +216,25 @@ public final class EntryCodec {
         }
         String dn = composeDn(in.str(), parentDn);
         int attributes = in.varint();
-        // Where each attribute starts: in chars when every offset fits one (an entry under 64 KiB,
-        // which is nearly every entry), half the bytes of ints; in ints past that.
-        boolean small = bytes.limit() <= Character.MAX_VALUE;
-        char[] shortAt = small ? new char[attributes] : null;
-        int[] longAt = small ? null : new int[attributes];
+        // Each attribute's ID and where it starts, packed in an int when both fit a char (an entry
+        // under 64 KiB, which is nearly every entry), half the bytes of longs; in longs past that.
+        int[] small = new int[attributes];
+        long[] large = null;
         for (int a = 0; a < attributes; a++) {
-            if (small) {
-                shortAt[a] = (char) in.position();
-            } else {
-                longAt[a] = in.position();
+            int at = in.position();
+            int attributeId = in.varint();
+            catalog.oid(attributeId); // an ID the catalog does not know fails here, as a damaged entry
+            if (large == null && (at > Character.MAX_VALUE || attributeId > Character.MAX_VALUE)) {
+                large = new long[attributes];
+                for (int before = 0; before < a; before++) {
+                    large[before] = (long) (small[before] >>> 16) << 32 | (small[before] & 0xFFFF);
+                }
             }
-            catalog.oid(in.varint()); // an ID the catalog does not know fails here, as a damaged entry
+            if (large == null) {
+                small[a] = attributeId << 16 | at;
+            } else {
+                large[a] = (long) attributeId << 32 | at;
+            }
             int nameTag = in.varint();
             in.skip(nameTag == 0 ? 0 : nameTag - 1);
             int count = in.varint();
@@ -235,7 +242,8 @@ public final class EntryCodec {
                 in.skip(in.varint());
             }
         }
-        return new StoredEntry(id, parentId, dn, new DecodedAttributes(this, bytes, readable, shortAt, longAt));
+        return new StoredEntry(
+                id, parentId, dn, new DecodedAttributes(this, bytes, readable, large == null ? small : null, large));
     }
 
     /** The attribute whose record starts at {@code at} in a decoded entry's {@code bytes}. */
@@ -250,27 +258,19 @@ public final class EntryCodec {
         return StoredAttribute.inEntry(oid, name, type, entry, in.position(), count);
     }
 
-    /** The OID of the attribute whose record starts at {@code at} in a decoded entry's {@code bytes}. */
-    String oid(ByteBuffer bytes, int at) {
-        return catalog.oid(attributeId(bytes, at));
+    /** The OID stored under attribute ID {@code id}. */
+    String oid(int id) {
+        return catalog.oid(id);
     }
 
-    /** The schema's type of the attribute whose record starts at {@code at}; null when the schema lacks it. */
-    AttributeType type(ByteBuffer bytes, int at) {
-        return catalog.type(attributeId(bytes, at));
+    /** The schema's type stored under attribute ID {@code id}; null when the schema lacks it. */
+    AttributeType type(int id) {
+        return catalog.type(id);
     }
 
-    /** The varint at {@code at}: read without a {@link Cursor}, since a search asks for one per attribute. */
-    private static int attributeId(ByteBuffer bytes, int at) {
-        int value = 0;
-        for (int shift = 0, i = at; shift < 35; shift += 7, i++) {
-            int next = bytes.get(i);
-            value |= (next & 0x7F) << shift;
-            if ((next & 0x80) == 0) {
-                return value;
-            }
-        }
-        throw new IllegalStateException("malformed varint in stored entry");
+    /** The stored ID of the attribute type with this OID, or -1 when no stored entry can hold it. */
+    int storedId(String oid) {
+        return catalog.idOrAbsent(oid);
     }
 
     /**
@@ -411,6 +411,15 @@ public final class EntryCodec {
     /** Reads a decoded entry's bytes (a copy, or the transaction's memory) by absolute index. */
     private static final class Cursor {
         private final ByteBuffer b;
+        /**
+         * The buffer's array when it has one (an entry's own copy), read directly: a heap buffer's
+         * get costs a bounds check and a memory-session check per byte, and decoding reads every
+         * attribute's varints.
+         */
+        private final byte[] array;
+
+        private final int arrayOffset;
+        private final int limit;
         private int at;
 
         Cursor(ByteBuffer b) {
@@ -419,6 +428,9 @@ public final class EntryCodec {
 
         Cursor(ByteBuffer b, int at) {
             this.b = b;
+            this.array = b.hasArray() ? b.array() : null;
+            this.arrayOffset = array != null ? b.arrayOffset() : 0;
+            this.limit = b.limit();
             this.at = at;
         }
 
@@ -426,8 +438,12 @@ public final class EntryCodec {
             return at;
         }
 
+        private byte next() {
+            return array != null ? array[arrayOffset + at++] : b.get(at++);
+        }
+
         int u8() {
-            return Byte.toUnsignedInt(b.get(at++));
+            return Byte.toUnsignedInt(next());
         }
 
         long i64() {
@@ -439,7 +455,7 @@ public final class EntryCodec {
         int varint() {
             int value = 0;
             for (int shift = 0; shift < 35; shift += 7) {
-                int next = b.get(at++);
+                int next = next();
                 value |= (next & 0x7F) << shift;
                 if ((next & 0x80) == 0) {
                     return value;
@@ -449,7 +465,7 @@ public final class EntryCodec {
         }
 
         void skip(int n) {
-            if (n < 0 || n > b.limit() - at) {
+            if (n < 0 || n > limit - at) {
                 throw new IllegalStateException("stored entry ends inside a value");
             }
             at += n;
