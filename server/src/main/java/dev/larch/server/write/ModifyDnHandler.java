@@ -124,7 +124,7 @@ public final class ModifyDnHandler {
                     directory.schemaNormalizer().dn(after.dn()),
                     modifier);
             // After every DN changed, so references held inside the moved subtree are found too.
-            integrity.referencesMovedBelow(txn, id, before.dn(), after.dn(), modifier);
+            integrity.referencesMovedBelow(txn, before.dn(), after.dn(), modifier);
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
             ReadEntryControl.attach(response, preCopy, postCopy);

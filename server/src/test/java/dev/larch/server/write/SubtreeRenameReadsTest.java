@@ -73,7 +73,7 @@ class SubtreeRenameReadsTest {
             Dn admin = tree.directory.administrator();
             integrity.referencesMoved(
                     txn, tree.schemaNormalizer.dn(before.dn()), tree.schemaNormalizer.dn(after.dn()), admin);
-            int referred = integrity.referencesMovedBelow(txn, unit, before.dn(), after.dn(), admin);
+            int referred = integrity.referencesMovedBelow(txn, before.dn(), after.dn(), admin);
             txn.commit();
             return referred;
         } catch (LdapException e) {
