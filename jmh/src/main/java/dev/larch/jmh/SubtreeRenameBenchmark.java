@@ -99,7 +99,7 @@ public class SubtreeRenameBenchmark {
             long read = directory.subtreeRenamed(txn, id, before.dn(), after.dn());
             Dn admin = directory.administrator();
             integrity.referencesMoved(txn, normalizer.dn(before.dn()), normalizer.dn(after.dn()), admin);
-            read += integrity.referencesMovedBelow(txn, id, before.dn(), after.dn(), admin);
+            read += integrity.referencesMovedBelow(txn, before.dn(), after.dn(), admin);
             txn.commit();
             return read;
         }

@@ -2,6 +2,7 @@ package dev.larch.server;
 
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -13,6 +14,7 @@ import dev.larch.server.directory.SchemaChecker;
 import dev.larch.server.directory.SchemaNormalizer;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.BulkLoad;
+import dev.larch.server.store.DnKeys;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.IndexRef;
 import dev.larch.server.store.LmdbStore;
@@ -50,11 +52,15 @@ public final class StoredDirectory implements AutoCloseable {
     public static StoredDirectory open(LarchConfig config, SchemaManager schema, boolean durableWrites) {
         SchemaNormalizer schemaNormalizer = new SchemaNormalizer(schema);
         Map<String, Set<IndexKind>> byOid = new HashMap<>();
+        Set<String> dnValued = new HashSet<>();
         config.indexes().forEach((name, kinds) -> {
             AttributeType type = schema.getAttributeType(name);
             if (type == null) {
                 throw new IllegalArgumentException(
                         "index." + name + ": the schema has no attribute type '" + name + "'");
+            }
+            if (DnKeys.reverses(type.getSyntaxOid())) {
+                dnValued.add(type.getOid());
             }
             byOid.merge(type.getOid(), kinds, (a, b) -> {
                 Set<IndexKind> both = EnumSet.copyOf(a);
@@ -66,7 +72,7 @@ public final class StoredDirectory implements AutoCloseable {
                 config.storage().mapSizeBytes(),
                 config.storage().maxReaders(),
                 durableWrites && config.storage().durableWrites());
-        LmdbStore store = LmdbStore.open(config.storage().dataDir(), options, byOid);
+        LmdbStore store = LmdbStore.open(config.storage().dataDir(), options, byOid, dnValued);
         Directory directory = new Directory(
                 store,
                 schemaNormalizer,

@@ -131,9 +131,7 @@ public final class MemberOfMaintainer implements MemberOfUpkeep {
                 memberOids.add(oid);
             }
         }
-        List<String> oids = new ArrayList<>(memberOids);
-        oids.add(Directory.MEMBER_OF_OID);
-        SubtreeNames below = new SubtreeNames(txn, rootId, List.of(oldRoot.getNormName(), newRoot.getNormName()), oids);
+        SubtreeNames below = new SubtreeNames(txn, directory, List.of(oldRoot.getNormName(), newRoot.getNormName()));
         Set<Long> affected = new LinkedHashSet<>();
         for (String oid : memberOids) {
             Set<String> named = new LinkedHashSet<>();

@@ -88,8 +88,10 @@ public sealed interface Filter {
      * Equality (and approximate, which we match as equality, as RFC 4511 permits).
      *
      * @param oids the attribute type and its subtypes
+     * @param value the normalized assertion value, compared with the entries' normalized values
+     * @param key the equality index key of {@code value} ({@link IndexKeys#equalityKey}), read by the planner
      */
-    record Equality(String attribute, String[] oids, byte[] value) implements Filter {
+    record Equality(String attribute, String[] oids, byte[] value, byte[] key) implements Filter {
         /**
          * Whether the equality index answers this filter exactly: its key is the whole normalized
          * value unless that value is cut at LMDB's key size, so below it no candidate needs checking.

@@ -167,7 +167,8 @@ public final class FilterCompiler {
         if (normalized == null) {
             return new Filter.Undefined("invalid assertion value for " + attribute);
         }
-        return new Filter.Equality(attribute, oids(type), normalized);
+        return new Filter.Equality(
+                attribute, oids(type), normalized, IndexKeys.equalityKey(normalized, type.getSyntaxOid()));
     }
 
     /**
@@ -181,7 +182,8 @@ public final class FilterCompiler {
         if (type == null || type.getEquality() == null) {
             return null;
         }
-        return new Filter.Equality(attribute, oids(type), normalizedValue);
+        return new Filter.Equality(
+                attribute, oids(type), normalizedValue, IndexKeys.equalityKey(normalizedValue, type.getSyntaxOid()));
     }
 
     private Filter ordering(String attribute, Value value, boolean greaterOrEqual) {

@@ -76,7 +76,7 @@ public final class SearchPlanner {
                         Step.EQUALITY,
                         eq.attribute(),
                         eq.oids(),
-                        IndexRead.key(IndexKind.EQUALITY, eq.value()));
+                        IndexRead.key(IndexKind.EQUALITY, eq.key()));
             case Filter.Presence p ->
                 read(
                         txn,

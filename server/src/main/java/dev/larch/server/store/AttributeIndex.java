@@ -81,20 +81,6 @@ final class AttributeIndex {
         }
     }
 
-    /**
-     * The smallest stored key at or above {@code key} (cut as stored keys are), copied, or null when
-     * there is none; through a cursor of this index the caller keeps.
-     */
-    static byte[] ceiling(ReadTxn txn, Cursor<ByteBuffer> c, byte[] key) {
-        if (!c.get(IndexKeys.stored(txn.keyBuffer(), key), GetOp.MDB_SET_RANGE)) {
-            return null;
-        }
-        ByteBuffer found = c.key();
-        byte[] out = new byte[found.remaining()];
-        found.duplicate().get(out);
-        return out;
-    }
-
     /** As {@link #ids(ReadTxn, byte[], int)}, through a cursor of this index the caller keeps. */
     static IdSet ids(ReadTxn txn, Cursor<ByteBuffer> c, byte[] key, int limit) {
         if (!c.get(IndexKeys.stored(txn.keyBuffer(), key), GetOp.MDB_SET_KEY)) {
@@ -135,15 +121,15 @@ final class AttributeIndex {
         return out.build();
     }
 
-    /** Whether the index holds ({@code key}, {@code id}), positioned by {@code cursor} (one of this tree's). */
-    static boolean has(ReadTxn txn, Cursor<ByteBuffer> cursor, byte[] key, long id) {
-        return cursor.get(
-                IndexKeys.stored(txn.keyBuffer(), key), EntryIds.write(txn.idBuffer(), id), SeekOp.MDB_GET_BOTH);
-    }
-
     /** Records (key, ID pairs) in the index. */
     long records(ReadTxn txn) {
         return tree.records(txn.txn);
+    }
+
+    /** Visits the records whose key starts with {@code prefix} (cut as stored keys are) in key order, the key copied. */
+    void forEachWithPrefix(ReadTxn txn, byte[] prefix, ReadTxn.RecordVisitor visitor) {
+        KeyRange range = new KeyRange(IndexKeys.stored(txn.keyBuffer(), prefix), false, IndexKeys.cut(prefix), null);
+        IdsInRange.visitAll(tree.range(txn.txn, range), visitor);
     }
 
     /** Visits every record in key order, the key copied. */

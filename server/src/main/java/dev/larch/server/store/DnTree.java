@@ -90,11 +90,7 @@ public final class DnTree {
         }
     }
 
-    /**
-     * As {@link #forEachChild(ReadTxn, long, ReadTxn.ChildVisitor)}, through a cursor the caller keeps;
-     * {@code prefix} holds the parent's ID ({@link EntryIds#write}).
-     */
-    void forEachChild(Cursor<ByteBuffer> c, ByteBuffer prefix, ReadTxn.ChildVisitor visitor) {
+    private static void forEachChild(Cursor<ByteBuffer> c, ByteBuffer prefix, ReadTxn.ChildVisitor visitor) {
         boolean found = c.get(prefix, GetOp.MDB_SET_RANGE);
         while (found && KeyRange.startsWith(c.key(), prefix)) {
             ByteBuffer key = c.key();
@@ -105,14 +101,6 @@ public final class DnTree {
             }
             found = c.seek(SeekOp.MDB_NEXT);
         }
-    }
-
-    /**
-     * The lowest ID at or above the one {@code prefix} holds that has a child, or {@link
-     * ReadTxn#NOT_FOUND}: a caller visiting IDs in ascending order skips every ID below it unasked.
-     */
-    long nextParent(Cursor<ByteBuffer> c, ByteBuffer prefix) {
-        return c.get(prefix, GetOp.MDB_SET_RANGE) ? EntryIds.read(c.key()) : ReadTxn.NOT_FOUND;
     }
 
     /** A raw cursor of the DN index; close it before {@code txn}. */

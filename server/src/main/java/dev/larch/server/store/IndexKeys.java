@@ -16,7 +16,8 @@ import dev.larch.config.IndexKind;
  * value contributes to an index of each kind, and how a key is stored. The same functions build
  * keys at write time and lookup keys at search time, so the two can never disagree.
  *
- * <p>Per kind: equality, the normalized value; presence, the single key {@link #PRESENCE_KEY};
+ * <p>Per kind: equality, {@link #equalityKey} (the normalized value; a DN's with its RDNs reversed,
+ * {@link DnKeys}); presence, the single key {@link #PRESENCE_KEY};
  * substring, the distinct {@value #GRAM}-byte grams of the value framed by {@link #START} and {@link
  * #END}; ordering, {@link #orderingKey}. Stored, a key is cut to {@link #MAX_KEY_BYTES} (so a longer
  * equality key stands for every value sharing its first bytes, and a match needs checking), and an
@@ -47,11 +48,21 @@ public final class IndexKeys {
      */
     public static List<byte[]> keys(IndexKind kind, byte[] normalized, String syntaxOid) {
         return switch (kind) {
-            case EQUALITY -> List.of(normalized);
+            case EQUALITY -> List.of(equalityKey(normalized, syntaxOid));
             case PRESENCE -> List.of(PRESENCE_KEY);
             case SUBSTRING -> grams(normalized, true, true);
             case ORDERING -> List.of(orderingKey(normalized, syntaxOid));
         };
+    }
+
+    /**
+     * The equality key of one normalized value of an attribute of {@code syntaxOid} (null for
+     * unknown): the value itself, or for a DN-valued attribute the DN with its RDNs reversed ({@link
+     * DnKeys}), so that the values naming entries below one root are one key range. Of the same
+     * length as the value either way.
+     */
+    public static byte[] equalityKey(byte[] normalized, String syntaxOid) {
+        return DnKeys.reverses(syntaxOid) ? DnKeys.reverse(normalized) : normalized;
     }
 
     /**

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,6 +25,8 @@ import org.lmdbjava.LmdbNativeException;
 import org.lmdbjava.Txn;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * The LMDB environment holding one directory tree: it opens and closes the environment, hands out
@@ -87,8 +90,13 @@ public final class LmdbStore implements AutoCloseable {
     private final boolean readOnly;
     private volatile boolean loadingInBulk;
 
-    /** @param configuredIndexes null to open, read-only, the indexes the store holds built */
-    private LmdbStore(Path directory, Env<ByteBuffer> env, Map<String, Set<IndexKind>> configuredIndexes) {
+    /**
+     * @param configuredIndexes null to open, read-only, the indexes the store holds built
+     * @param dnValued the configured attributes of a DN syntax ({@link DnKeys#reverses}), whose
+     *     equality indexes an upgrade from format {@value StoreFormat#UPGRADABLE} builds again
+     */
+    private LmdbStore(
+            Path directory, Env<ByteBuffer> env, Map<String, Set<IndexKind>> configuredIndexes, Set<String> dnValued) {
         this.directory = directory;
         this.env = env;
         // An idle kept read holds a reader slot: an eighth of them at most, for the threads that read most.
@@ -101,7 +109,7 @@ public final class LmdbStore implements AutoCloseable {
         this.dn = DnTree.open(env, !readOnly, writeFailure);
         this.meta = MetaTree.open(env, !readOnly, writeFailure);
         this.attributeNumbers = AttributeNumbers.open(env, readOnly, writeFailure);
-        StoreFormat.check(directory, readFormat(), lastEntryId() == 0L);
+        boolean upgrade = StoreFormat.check(directory, readFormat(), lastEntryId() == 0L, !readOnly);
         // After the check: a store of an older format has no change log to open read-only.
         this.changeLog = ChangeLogTree.open(env, !readOnly, writeFailure);
         // Created in a format 4 store that lacks them; never needed by a read-only reader.
@@ -110,7 +118,7 @@ public final class LmdbStore implements AutoCloseable {
         if (readOnly) {
             this.indexes = IndexCatalog.openBuilt(env, meta, writeFailure);
         } else {
-            stampFormat();
+            stampFormat(upgrade ? dnValued : Set.of());
             this.indexes = IndexCatalog.open(env, meta, configuredIndexes, writeFailure);
         }
         this.nextId = new AtomicLong(Math.max(lastEntryId() + 1, idFloor()));
@@ -124,6 +132,16 @@ public final class LmdbStore implements AutoCloseable {
      * @throws StoreException when the directory cannot be used, naming the reason
      */
     public static LmdbStore open(Path directory, StoreOptions options, Map<String, Set<IndexKind>> configuredIndexes) {
+        return open(directory, options, configuredIndexes, Set.of());
+    }
+
+    /**
+     * As {@link #open(Path, StoreOptions, Map)}, upgrading a store of format {@value
+     * StoreFormat#UPGRADABLE}: the equality indexes of {@code dnValued} (attribute OIDs of a DN syntax)
+     * are emptied and left {@linkplain IndexCatalog#unbuilt() unbuilt}, to be built again.
+     */
+    public static LmdbStore open(
+            Path directory, StoreOptions options, Map<String, Set<IndexKind>> configuredIndexes, Set<String> dnValued) {
         try {
             OwnerOnlyFiles.createDirectory(directory);
         } catch (IOException e) {
@@ -141,7 +159,7 @@ public final class LmdbStore implements AutoCloseable {
                     .setMaxDbs(maxDbs)
                     .open(directory.toFile(), OwnerOnlyFiles.FILE_MODE, flags.toArray(EnvFlags[]::new));
             tighten(directory);
-            return new LmdbStore(directory, env, configuredIndexes);
+            return new LmdbStore(directory, env, configuredIndexes, dnValued);
         } catch (LmdbException e) {
             throw new StoreException("cannot open store in " + directory + ": " + e.getMessage(), e);
         }
@@ -171,7 +189,7 @@ public final class LmdbStore implements AutoCloseable {
                     .setMaxDbs(1024)
                     .open(directory.toFile(), flags.toArray(EnvFlags[]::new));
             try {
-                return new LmdbStore(directory, env, null);
+                return new LmdbStore(directory, env, null, Set.of());
             } catch (RuntimeException e) {
                 env.close();
                 throw e;
@@ -196,8 +214,33 @@ public final class LmdbStore implements AutoCloseable {
         }
     }
 
-    private void stampFormat() {
+    /**
+     * Records this build's format; with {@code rekeyed} (an upgrade), in the same transaction, empties
+     * the equality indexes of those attributes and forgets they were built, so they are built again
+     * in the new key form before anything reads them, and a crash before that leaves them unbuilt.
+     */
+    private void stampFormat(Set<String> rekeyed) {
+        // Listed before the write transaction: getDbiNames begins a transaction of its own, which
+        // waits on the write one in this thread for ever.
+        Set<String> trees = new HashSet<>();
+        if (!rekeyed.isEmpty()) {
+            for (byte[] rawName : env.getDbiNames()) {
+                trees.add(new String(rawName, UTF_8));
+            }
+        }
         try (Txn<ByteBuffer> txn = env.txnWrite()) {
+            for (String oid : rekeyed) {
+                String tree = new IndexRef(oid, IndexKind.EQUALITY).treeName();
+                if (trees.contains(tree)) {
+                    Tree.drop(env, txn, tree.getBytes(UTF_8));
+                    meta.clearBuilt(txn, tree);
+                    LOG.info(
+                            "format {} to {}: the equality index on {} is built again with DN keys",
+                            StoreFormat.UPGRADABLE,
+                            StoreFormat.VERSION,
+                            oid);
+                }
+            }
             meta.putFormat(txn, StoreFormat.VERSION);
             txn.commit();
         }

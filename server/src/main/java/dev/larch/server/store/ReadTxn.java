@@ -1,9 +1,7 @@
 package dev.larch.server.store;
 
 import java.nio.ByteBuffer;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 import dev.larch.config.IndexKind;
@@ -136,41 +134,6 @@ public class ReadTxn implements AutoCloseable {
         store.dn().forEachChild(this, parentId, visitor);
     }
 
-    /** A walk over the children of many entries in this transaction; close it before the transaction. */
-    public ChildWalk childWalk() {
-        return new ChildWalk();
-    }
-
-    /**
-     * Visits the children of one entry after another through one cursor of the DN index, kept for its
-     * life: a walk of a subtree opens no cursor per entry (most of which, leaves, have no child). Not
-     * thread-safe.
-     */
-    public final class ChildWalk implements AutoCloseable {
-        private final Cursor<ByteBuffer> cursor = store.dn().cursor(ReadTxn.this);
-        private final ByteBuffer prefix = ByteBuffer.allocateDirect(EntryIds.BYTES);
-
-        private ChildWalk() {}
-
-        /** As {@link ReadTxn#forEachChild}. */
-        public void forEachChild(long parentId, ChildVisitor visitor) {
-            store.dn().forEachChild(cursor, EntryIds.write(prefix, parentId), visitor);
-        }
-
-        /**
-         * The lowest entry ID at or above {@code id} that has a child, or {@link #NOT_FOUND}: a walk
-         * that visits IDs in ascending order asks once for the many leaves below it.
-         */
-        public long nextParent(long id) {
-            return store.dn().nextParent(cursor, EntryIds.write(prefix, id));
-        }
-
-        @Override
-        public void close() {
-            cursor.close();
-        }
-    }
-
     /**
      * Streams the IDs of the children of {@code parentId} whose normalized RDN sorts after {@code
      * normalizedRdn}, in normalized-RDN order: where a walk of the children stopped, resumed in a
@@ -284,50 +247,6 @@ public class ReadTxn implements AutoCloseable {
         return store.indexes().get(attributeOid, kind).idsInRange(this, from, to, prefixOnly, limit);
     }
 
-    /** A probe for single index records in this transaction; close it before the transaction. */
-    public IndexProbe indexProbe() {
-        return new IndexProbe();
-    }
-
-    /**
-     * Answers whether an index holds a (key, ID) record, keeping one cursor open per index for its
-     * life: a check of every record of a store opens no cursor per record. Not thread-safe.
-     */
-    public final class IndexProbe implements AutoCloseable {
-        private final Map<IndexRef, Cursor<ByteBuffer>> cursors = new HashMap<>();
-
-        private IndexProbe() {}
-
-        /** Whether {@code index} holds ({@code key}, {@code id}); {@code key} is cut as stored keys are. */
-        public boolean has(IndexRef index, byte[] key, long id) {
-            return AttributeIndex.has(ReadTxn.this, cursor(index), key, id);
-        }
-
-        /** The IDs {@code index} holds under {@code key}, as {@link ReadTxn#ids} without a limit. */
-        public IdSet ids(IndexRef index, byte[] key) {
-            return AttributeIndex.ids(ReadTxn.this, cursor(index), key, Integer.MAX_VALUE);
-        }
-
-        /**
-         * The smallest key {@code index} stores at or above {@code key}, copied, or null when there is
-         * none: a caller with keys in ascending order skips every one below it without a lookup.
-         */
-        public byte[] ceiling(IndexRef index, byte[] key) {
-            return AttributeIndex.ceiling(ReadTxn.this, cursor(index), key);
-        }
-
-        private Cursor<ByteBuffer> cursor(IndexRef index) {
-            return cursors.computeIfAbsent(
-                    index, ref -> store.indexes().get(ref).tree().cursor(txn));
-        }
-
-        @Override
-        public void close() {
-            cursors.values().forEach(Cursor::close);
-            cursors.clear();
-        }
-    }
-
     /** Records (key, ID pairs) in one index. */
     public long indexRecordCount(String attributeOid, IndexKind kind) {
         return store.indexes().get(attributeOid, kind).records(this);
@@ -362,6 +281,15 @@ public class ReadTxn implements AutoCloseable {
     /** Visits every record of one index in key order. */
     public void forEachIndexRecord(String attributeOid, IndexKind kind, RecordVisitor visitor) {
         store.indexes().get(attributeOid, kind).forEach(this, visitor);
+    }
+
+    /**
+     * Visits, in key order, the records of one index whose stored key starts with {@code prefix}
+     * (compared as stored keys are, cut to {@link IndexKeys#MAX_KEY_BYTES}).
+     */
+    public void forEachIndexRecordWithPrefix(
+            String attributeOid, IndexKind kind, byte[] prefix, RecordVisitor visitor) {
+        store.indexes().get(attributeOid, kind).forEachWithPrefix(this, prefix, visitor);
     }
 
     /** A walk of every record of {@code index} in key order, then ID order; close it before this transaction. */

@@ -19,13 +19,20 @@ import java.nio.file.Path;
  * would give every DN twice its parent's part, so version 2 is refused; 4, every entry carries an
  * {@code entryCSN} and a {@code structuralObjectClass}, and the {@link ChangeLogTree} and the
  * contextCSN in the {@link MetaTree} record its changes for content synchronization, none of which
- * a version 3 store has. Stores written before the version was
+ * a version 3 store has; 5, the equality indexes of DN-valued attributes key a DN by its RDNs in
+ * reverse order ({@link DnKeys}). A version 4 store opened for writing is upgraded in place: those
+ * indexes are emptied and marked unbuilt in the transaction that stamps version 5, and are built
+ * again over the entries before the server serves ({@code StoredDirectory}); opened read-only, it is
+ * refused until then. Stores written before the version was
  * recorded have the layout of version 1 and are refused too; an empty store without a version is
  * new and stamped with this one when opened for writing.
  */
 public final class StoreFormat {
     /** The layout this build reads and writes. */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
+
+    /** The one older layout a writer upgrades in place ({@link #VERSION}'s DN keys aside, the same). */
+    static final int UPGRADABLE = 4;
 
     static final String META_KEY = "format";
 
@@ -37,14 +44,24 @@ public final class StoreFormat {
     /**
      * @param found the version recorded in the store in {@code directory}, or null for none
      * @param empty whether the store holds no entry (a new store)
+     * @param writable whether the store is opened for writing, which upgrades an {@link #UPGRADABLE} one
+     * @return whether the store is to be upgraded from {@link #UPGRADABLE}
      * @throws StoreException when the store is of another version, saying how to move the data
      */
-    static void check(Path directory, Integer found, boolean empty) {
+    static boolean check(Path directory, Integer found, boolean empty, boolean writable) {
         if (found == null && !empty) {
             found = UNRECORDED;
         }
         if (found == null || found == VERSION) {
-            return;
+            return false;
+        }
+        if (found == UPGRADABLE && writable) {
+            return true;
+        }
+        if (found == UPGRADABLE) {
+            throw new StoreException("the store in " + directory + " has format version " + found
+                    + "; this Larch reads format " + VERSION + " and upgrades a version " + found
+                    + " store when it opens it for writing: start the server on it once ('./larch serve')");
         }
         throw new StoreException("the store in " + directory + " has format version " + found
                 + "; this Larch reads format " + VERSION + ". Move the data: with the Larch that wrote it run"

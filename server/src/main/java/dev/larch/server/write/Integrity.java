@@ -17,6 +17,7 @@ import dev.larch.server.search.Filter;
 import dev.larch.server.search.FilterCompiler;
 import dev.larch.server.search.SearchPlanner;
 import dev.larch.server.search.Tri;
+import dev.larch.server.store.DnKeys;
 import dev.larch.server.store.IdSet;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
@@ -130,34 +131,34 @@ public final class Integrity {
     }
 
     /**
-     * Rewrites every reference to an entry below {@code rootId}, renamed from {@code oldRoot} to
-     * {@code newRoot} (its descendants moved with it), as {@link #referencesMoved} of each descendant
-     * would. The references are found through the reference attributes' equality indexes ({@link
-     * SubtreeNames}), so a rename reads only the descendants something refers to when the indexes
-     * hold fewer records than the subtree holds entries. A reference naming a DN below the old root
-     * that no entry had is left as it is.
+     * Rewrites every reference to an entry below the entry renamed from {@code oldRoot} to {@code
+     * newRoot} (its descendants moved with it), as {@link #referencesMoved} of each descendant would.
+     * The references are found by one range read of each reference attribute's equality index ({@link
+     * SubtreeNames}), so a rename reads only the descendants something refers to, however many it
+     * has. A reference naming a DN below the old root that no entry had is left as it is.
      *
      * @param oldRoot the renamed entry's DN before the rename (user form)
      * @param newRoot its DN after it (user form, as the store spells it)
      * @param modifier recorded as modifiersName of each entry rewritten
      * @return how many descendants something referred to
      */
-    public int referencesMovedBelow(WriteTxn txn, long rootId, String oldRoot, String newRoot, Dn modifier) {
+    public int referencesMovedBelow(WriteTxn txn, String oldRoot, String newRoot, Dn modifier) {
         if (!keepsReferences()) {
             return 0;
         }
         List<String> oids = new ArrayList<>(referenceAttributes.size());
         for (String name : referenceAttributes) {
-            String oid =
-                    directory.schemaNormalizer().schema().getAttributeType(name).getOid();
+            AttributeType type = directory.schemaNormalizer().schema().getAttributeType(name);
             // The configuration refuses an attribute without one; tools may run without the check.
-            if (directory.store().indexes().isIndexed(oid, IndexKind.EQUALITY)) {
-                oids.add(oid);
+            // Only DN-valued attributes can name an entry, and only their keys are ranged by DN.
+            if (directory.store().indexes().isIndexed(type.getOid(), IndexKind.EQUALITY)
+                    && DnKeys.reverses(type.getSyntaxOid())) {
+                oids.add(type.getOid());
             }
         }
         String oldRootNorm = directory.schemaNormalizer().dn(oldRoot).getNormName();
         String newRootNorm = directory.schemaNormalizer().dn(newRoot).getNormName();
-        SubtreeNames below = new SubtreeNames(txn, rootId, List.of(oldRootNorm), oids);
+        SubtreeNames below = new SubtreeNames(txn, directory, List.of(oldRootNorm));
         Set<String> named = new LinkedHashSet<>();
         for (String oid : oids) {
             for (SubtreeNames.Named record : below.below(oid)) {

@@ -116,15 +116,21 @@ public final class ModifyDnHandler {
             access.requireRenameTo(op.session(), txn, before, after);
             access.written(txn, before, after);
             Control postCopy = postRead.read(post, op.session(), txn, after);
-            // Descendants are neither written nor, unless someone needs each of them, read.
-            directory.subtreeRenamed(txn, id, before.dn(), after.dn());
+            // Descendants are neither written nor, unless someone needs each of them, read; a leaf
+            // (most renames) has none to ask about.
+            boolean hasDescendants = txn.hasChildren(id);
+            if (hasDescendants) {
+                directory.subtreeRenamed(txn, id, before.dn(), after.dn());
+            }
             integrity.referencesMoved(
                     txn,
                     directory.schemaNormalizer().dn(before.dn()),
                     directory.schemaNormalizer().dn(after.dn()),
                     modifier);
-            // After every DN changed, so references held inside the moved subtree are found too.
-            integrity.referencesMovedBelow(txn, id, before.dn(), after.dn(), modifier);
+            if (hasDescendants) {
+                // After every DN changed, so references held inside the moved subtree are found too.
+                integrity.referencesMovedBelow(txn, before.dn(), after.dn(), modifier);
+            }
             ResultResponse response = request.getResultResponse();
             response.getLdapResult().setResultCode(ResultCodeEnum.SUCCESS);
             ReadEntryControl.attach(response, preCopy, postCopy);

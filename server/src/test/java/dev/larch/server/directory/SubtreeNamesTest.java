@@ -45,74 +45,106 @@ class SubtreeNamesTest {
         return new HashSet<>(names.below(MEMBER));
     }
 
+    /** {@code dn}'s normalized name without its root's, as a record names it. */
+    private static String relative(TestTree tree, String dn, String root) {
+        String name = tree.schemaNormalizer.dn(dn).getNormName();
+        return name.substring(
+                0, name.length() - tree.schemaNormalizer.dn(root).getNormName().length() - 1);
+    }
+
+    private static Set<String> relativeNames(Set<SubtreeNames.Named> found) {
+        Set<String> out = new HashSet<>();
+        found.forEach(n -> out.add(n.relativeName()));
+        return out;
+    }
+
     @Test
-    void theWalkAndTheScanFindTheSameReferencesToEntriesBelowTheRoot(@TempDir Path dir) {
+    void oneRangeReadFindsTheReferencesBelowTheRootWithoutReadingTheSubtree(@TempDir Path dir) {
         try (TestTree tree = tree(dir);
                 ReadTxn txn = tree.store.read()) {
-            long unit = tree.directory.require(txn, tree.schemaNormalizer.dn(UNIT));
             List<String> root = List.of(tree.schemaNormalizer.dn(UNIT).getNormName());
-            SubtreeNames walk = new SubtreeNames(txn, unit, root, List.of(MEMBER), Long.MAX_VALUE);
-            SubtreeNames scan = new SubtreeNames(txn, unit, root, List.of(MEMBER), 0);
-            Set<SubtreeNames.Named> walked = found(walk);
-            Set<SubtreeNames.Named> scanned = found(scan);
-            assertEquals(2, walked.size(), walked.toString());
-            assertTrue(scanned.containsAll(walked), scanned + " holds " + walked);
-            Set<SubtreeNames.Named> onlyScanned = new HashSet<>(scanned);
-            onlyScanned.removeAll(walked);
-            assertEquals(1, onlyScanned.size(), "the scan also finds the name no entry has: " + onlyScanned);
-            assertTrue(onlyScanned.iterator().next().relativeName().contains("nobody"), onlyScanned.toString());
-            assertEquals(52, walk.walked());
-            assertEquals(0, walk.scanned());
-            assertEquals(6, scan.scanned(), "the scan read each record of the index once");
-            assertEquals(0, scan.walked());
+            SubtreeNames names = new SubtreeNames(txn, tree.directory, root);
+            Set<SubtreeNames.Named> found = found(names);
+            // not the root itself, not the unit whose name ends like it, not the escaped comma
+            assertEquals(
+                    Set.of(
+                            relative(tree, "uid=u0003," + UNIT, UNIT),
+                            relative(tree, "uid=deep,ou=Sub," + UNIT, UNIT),
+                            relative(tree, "uid=nobody," + UNIT, UNIT)),
+                    relativeNames(found),
+                    found.toString());
+            assertEquals(3, names.read(), "the three records below the root, of the subtree's 52 entries none");
+            assertEquals(0, names.loaded());
         }
     }
 
     @Test
-    void theWalkFindsEveryReferenceUnderEachOfTheRootsNamesAsTheScanDoes(@TempDir Path dir) {
+    void theReferencesUnderEachOfTheRootsNamesAreFound(@TempDir Path dir) {
         String renamed = "ou=Renamed," + PEOPLE;
         StringBuilder group =
                 new StringBuilder("dn: cn=g2,ou=Groups,dc=example,dc=com\nobjectClass: groupOfNames\ncn: g2\n");
         for (int i = 0; i < 50; i += 7) {
-            group.append("member: uid=u")
-                    .append(String.format(Locale.ROOT, "%04d", i))
-                    .append(',')
-                    .append(UNIT)
-                    .append('\n');
-            group.append("member: uid=u")
-                    .append(String.format(Locale.ROOT, "%04d", i))
-                    .append(',')
-                    .append(renamed)
-                    .append('\n');
+            for (String root : List.of(UNIT, renamed)) {
+                group.append("member: uid=u")
+                        .append(String.format(Locale.ROOT, "%04d", i))
+                        .append(',')
+                        .append(root)
+                        .append('\n');
+            }
         }
         try (TestTree tree = tree(dir).add(group.append('\n').toString());
                 ReadTxn txn = tree.store.read()) {
-            long unit = tree.directory.require(txn, tree.schemaNormalizer.dn(UNIT));
             List<String> roots = List.of(
                     tree.schemaNormalizer.dn(UNIT).getNormName(),
                     tree.schemaNormalizer.dn(renamed).getNormName());
-            Set<SubtreeNames.Named> walked = found(new SubtreeNames(txn, unit, roots, List.of(MEMBER), Long.MAX_VALUE));
-            Set<SubtreeNames.Named> scanned = found(new SubtreeNames(txn, unit, roots, List.of(MEMBER), 0));
-            // g1's two under the old name, g2's eight under each name; the scan adds g1's name no entry has
-            assertEquals(2 + 8 + 8, walked.size(), walked.toString());
-            assertEquals(8, walked.stream().filter(n -> n.root() == 1).count(), walked.toString());
-            Set<SubtreeNames.Named> onlyScanned = new HashSet<>(scanned);
-            onlyScanned.removeAll(walked);
-            assertTrue(scanned.containsAll(walked), scanned + " holds " + walked);
-            assertEquals(1, onlyScanned.size(), onlyScanned.toString());
+            Set<SubtreeNames.Named> found = found(new SubtreeNames(txn, tree.directory, roots));
+            // g1's three under the old name, g2's eight under each name
+            assertEquals(3 + 8 + 8, found.size(), found.toString());
+            assertEquals(8, found.stream().filter(n -> n.root() == 1).count(), found.toString());
         }
     }
 
     @Test
-    void aSubtreeLargerThanTheIndexIsNotWalkedButTheIndexScanned(@TempDir Path dir) {
-        try (TestTree tree = tree(dir);
+    void aValueCutAtTheKeySizeIsReadFromTheEntryHoldingIt(@TempDir Path dir) {
+        String longName = "uid=" + "x".repeat(600);
+        try (TestTree tree = tree(dir)
+                        .add("dn: cn=long,ou=Groups,dc=example,dc=com\nobjectClass: groupOfNames\n"
+                                + "cn: long\nmember: " + longName + "," + UNIT + "\n"
+                                + "member: " + longName + ",ou=Unitx," + PEOPLE + "\n"
+                                + "member: uid=u0001," + UNIT + "\n\n");
                 ReadTxn txn = tree.store.read()) {
-            long unit = tree.directory.require(txn, tree.schemaNormalizer.dn(UNIT));
+            long group = tree.directory.require(txn, tree.schemaNormalizer.dn("cn=long,ou=Groups,dc=example,dc=com"));
             List<String> root = List.of(tree.schemaNormalizer.dn(UNIT).getNormName());
-            SubtreeNames judged = new SubtreeNames(txn, unit, root, List.of(MEMBER));
-            assertEquals(3, found(judged).size());
-            assertEquals(6, judged.scanned(), "every record of the member index, once");
-            assertTrue(judged.walked() <= 6, "the walk stopped early: " + judged.walked() + " of 52 read");
+            SubtreeNames names = new SubtreeNames(txn, tree.directory, root);
+            Set<SubtreeNames.Named> found = found(names);
+            assertTrue(
+                    found.contains(new SubtreeNames.Named(relative(tree, longName + "," + UNIT, UNIT), 0, group)),
+                    found.toString());
+            assertTrue(
+                    found.contains(new SubtreeNames.Named(relative(tree, "uid=u0001," + UNIT, UNIT), 0, group)),
+                    found.toString());
+            assertEquals(
+                    1,
+                    found.stream().filter(n -> n.relativeName().length() > 600).count(),
+                    found.toString());
+            assertEquals(1, names.loaded(), "the group, once, for its cut key");
+        }
+    }
+
+    @Test
+    void aRootWhoseKeyPassesTheKeySizeStillFindsWhatIsBelowIt(@TempDir Path dir) {
+        String deepUnit = "ou=" + "y".repeat(520) + "," + PEOPLE;
+        // no entry has this name: its RDN alone would pass the DN index's key size
+        try (TestTree tree = tree(dir)
+                        .add("dn: cn=deep,ou=Groups,dc=example,dc=com\nobjectClass: groupOfNames\ncn: deep\n"
+                                + "member: uid=a," + deepUnit + "\nmember: " + deepUnit + "\n\n");
+                ReadTxn txn = tree.store.read()) {
+            List<String> root = List.of(tree.schemaNormalizer.dn(deepUnit).getNormName());
+            Set<SubtreeNames.Named> found = found(new SubtreeNames(txn, tree.directory, root));
+            assertEquals(
+                    Set.of(relative(tree, "uid=a," + deepUnit, deepUnit)),
+                    relativeNames(found),
+                    "the root itself is not below it");
         }
     }
 }

@@ -14,6 +14,7 @@ import dev.larch.server.entry.StoredAttribute;
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.search.GroupGraph;
+import dev.larch.server.store.DnKeys;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
 import dev.larch.server.testing.TestTree;
@@ -292,7 +293,8 @@ class MemberOfMaintainerTest {
     void theMemberOfIndexFindsTheStoredValues() {
         tree.add(group("inner", p("ann")) + group("outer", g("inner")));
         try (ReadTxn txn = tree.store.read()) {
-            byte[] key = tree.schemaNormalizer.dn(g("outer")).getNormName().getBytes(UTF_8);
+            byte[] key = DnKeys.reverse(
+                    tree.schemaNormalizer.dn(g("outer")).getNormName().getBytes(UTF_8));
             assertEquals(2, txn.count(MEMBER_OF, IndexKind.EQUALITY, key));
         }
         assertEquals(

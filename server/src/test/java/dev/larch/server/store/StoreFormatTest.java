@@ -92,7 +92,7 @@ class StoreFormatTest {
 
     @Test
     void aVersionThreeStoreLacksChangeStampsAndItsChangeLogAndIsRefused() {
-        assertEquals(4, StoreFormat.VERSION);
+        assertEquals(5, StoreFormat.VERSION);
         try (LmdbStore store = LmdbStore.open(dir, OPTIONS, Map.of())) {
             try (WriteTxn txn = store.write()) {
                 txn.putEntry(txn.allocateId(), new byte[] {2});
@@ -102,7 +102,7 @@ class StoreFormatTest {
         }
         StoreException refused = assertThrows(StoreException.class, () -> LmdbStore.open(dir, OPTIONS, Map.of()));
         assertEquals(
-                "the store in " + dir + " has format version 3; this Larch reads format 4. Move the data: with the"
+                "the store in " + dir + " has format version 3; this Larch reads format 5. Move the data: with the"
                         + " Larch that wrote it run './larch export FILE', then with this one './larch import FILE'"
                         + " into an empty data directory",
                 refused.getMessage());

@@ -61,19 +61,25 @@ class SubtreeRenameReadsTest {
 
     /** Moves the unit below ou=Groups as ModifyDnHandler does; returns the descendants referred to. */
     private static int moveUnit(TestTree tree, Integrity integrity) {
+        return move(tree, integrity, UNIT, MOVED);
+    }
+
+    /** Moves {@code from} to {@code to} (both RDNs ou=) as ModifyDnHandler does; returns the descendants referred to. */
+    private static int move(TestTree tree, Integrity integrity, String from, String to) {
         try (WriteTxn txn = tree.store.write()) {
-            long unit = tree.directory.require(txn, tree.schemaNormalizer.dn(UNIT));
+            long unit = tree.directory.require(txn, tree.schemaNormalizer.dn(from));
             StoredEntry before = tree.directory.load(txn, unit);
             Entry entry = tree.schemaNormalizer.toEntry(before);
-            entry.setDn(tree.schemaNormalizer.dn(MOVED));
-            entry.add("ou", "Moved");
-            long groups = tree.directory.require(txn, tree.schemaNormalizer.dn("ou=Groups," + S));
+            Dn toDn = tree.schemaNormalizer.dn(to);
+            entry.setDn(toDn);
+            entry.add("ou", toDn.getRdn().getValue());
+            long groups = tree.directory.require(txn, toDn.getParent());
             StoredEntry after = tree.directory.move(txn, before, groups, entry);
             tree.directory.subtreeRenamed(txn, unit, before.dn(), after.dn());
             Dn admin = tree.directory.administrator();
             integrity.referencesMoved(
                     txn, tree.schemaNormalizer.dn(before.dn()), tree.schemaNormalizer.dn(after.dn()), admin);
-            int referred = integrity.referencesMovedBelow(txn, unit, before.dn(), after.dn(), admin);
+            int referred = integrity.referencesMovedBelow(txn, before.dn(), after.dn(), admin);
             txn.commit();
             return referred;
         } catch (LdapException e) {
@@ -126,6 +132,35 @@ class SubtreeRenameReadsTest {
             assertEquals(
                     PEOPLE + 2,
                     tree.search(MOVED, SearchScope.SUBTREE, "(objectClass=*)").size());
+        }
+    }
+
+    @Test
+    void aSubtreeMovedThereAndBackInTwoCommitsTakesItsReferencesAndMemberOfAlongEachTime(@TempDir Path dir) {
+        try (TestTree tree = tree(dir)) {
+            Integrity integrity = new Integrity(
+                    tree.directory,
+                    tree.compiler,
+                    tree.planner,
+                    new SchemaChecker(tree.schema),
+                    List.of("member", "uniqueMember"),
+                    List.of());
+            String back = "ou=Back,ou=People," + S;
+            assertEquals(3, move(tree, integrity, UNIT, MOVED));
+            // the second rename finds the references the first one wrote, under their new names
+            assertEquals(3, move(tree, integrity, MOVED, back));
+            assertEquals(0, tree.directory.renamedDescendantsRead());
+            assertEquals(
+                    Set.of("uid=u0003," + back, "uid=u0004," + back),
+                    values(tree, "cn=outside,ou=Groups," + S, "member"));
+            assertEquals(
+                    Set.of("uid=ann,ou=People," + S, "uid=u0005," + back), values(tree, "cn=inside," + back, "member"));
+            assertEquals(Set.of("cn=outside,ou=Groups," + S), values(tree, "uid=u0004," + back, "memberOf"));
+            assertEquals(Set.of("cn=inside," + back), values(tree, "uid=ann,ou=People," + S, "memberOf"));
+            assertEquals(Set.of("cn=inside," + back), values(tree, "uid=u0005," + back, "memberOf"));
+            assertEquals(
+                    List.of("cn=outside,ou=Groups," + S),
+                    tree.search(S, SearchScope.SUBTREE, "(member=uid=u0003," + back + ")"));
         }
     }
 
