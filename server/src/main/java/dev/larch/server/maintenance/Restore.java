@@ -23,12 +23,18 @@ import org.apache.directory.api.ldap.model.schema.SchemaManager;
  * passed nothing in the data directory changes, and the swap itself is one rename.
  *
  * <p>Checks, in order: the data directory is not in use (a server or an import holds its lock); the
- * manifest is there and of this store format; the copy's data file has the manifest's size and
- * SHA-256 (so a truncated file is refused before it is mapped, which could fault); its suffix is the
- * configured one; then the copy is opened read-only and verified entry by entry and index by index
- * ({@link StoreVerifier}).
+ * manifest is there and of this store format or the one before ({@link StoreFormat#UPGRADABLE}); the
+ * copy's data file has the manifest's size and SHA-256 (so a truncated file is refused before it is
+ * mapped, which could fault); its suffix is the configured one; then the copy is opened read-only and
+ * verified entry by entry and index by index ({@link StoreVerifier}). A backup of the format before
+ * is first copied into a staging directory inside the data directory and upgraded there, as a
+ * server's first start upgrades a store, then verified; the staging directory goes whether the
+ * restore succeeds or not, and the live store is untouched until the swap.
  */
 public final class Restore {
+    /** The staging directory, inside the data directory, where a format 4 backup is upgraded. */
+    static final String STAGING = "restoring";
+
     private Restore() {}
 
     /**
@@ -41,21 +47,76 @@ public final class Restore {
             throws IOException {
         Path dataDir = config.storage().dataDir();
         try (DataDirectoryLock lock = DataDirectoryLock.acquire(dataDir, "restore")) {
-            BackupManifest manifest = check(config, schema, backup, progress);
-            replace(backup.resolve(BackupManifest.DATA_FILE), dataDir);
+            BackupManifest manifest = check(config, schema, backup);
+            if (manifest.format() == StoreFormat.VERSION) {
+                verify(config, schema, backup, manifest, progress);
+                replace(backup.resolve(BackupManifest.DATA_FILE), dataDir);
+                return manifest;
+            }
+            Path upgraded = upgrade(config, schema, backup, progress);
+            try {
+                verify(config, schema, upgraded, manifest, progress);
+                replace(upgraded.resolve(BackupManifest.DATA_FILE), dataDir);
+            } finally {
+                deleteStaging(upgraded);
+            }
             return manifest;
         }
     }
 
-    private static BackupManifest check(LarchConfig config, SchemaManager schema, Path backup, PrintStream progress)
+    /**
+     * A backup of format {@value StoreFormat#UPGRADABLE}, copied into a staging directory inside the
+     * data directory (the backup itself is never written) and upgraded there as a server's first start
+     * would upgrade it: its DN-valued equality indexes built again with this format's keys.
+     */
+    private static Path upgrade(LarchConfig config, SchemaManager schema, Path backup, PrintStream progress)
             throws IOException {
+        Path staging = config.storage().dataDir().resolve(STAGING);
+        deleteStaging(staging);
+        OwnerOnlyFiles.createDirectory(staging);
+        try {
+            try (var in = Files.newInputStream(backup.resolve(BackupManifest.DATA_FILE));
+                    var out = OwnerOnlyFiles.newOutputStream(staging.resolve(BackupManifest.DATA_FILE))) {
+                in.transferTo(out);
+            }
+            if (progress != null) {
+                progress.println("larch: the backup holds store format " + StoreFormat.UPGRADABLE
+                        + "; upgrading a copy of it to format " + StoreFormat.VERSION + " before it is verified");
+            }
+            try {
+                StoredDirectory.open(config.withDataDir(staging), schema, true).close();
+            } catch (StoreException e) {
+                throw new MaintenanceException(
+                        "the backup's store could not be upgraded: " + e.getMessage() + "; nothing was restored");
+            }
+            return staging;
+        } catch (IOException | RuntimeException e) {
+            deleteStaging(staging);
+            throw e;
+        }
+    }
+
+    private static void deleteStaging(Path staging) throws IOException {
+        if (!Files.isDirectory(staging)) {
+            return;
+        }
+        try (var files = Files.list(staging)) {
+            for (Path file : files.toList()) {
+                Files.delete(file);
+            }
+        }
+        Files.delete(staging);
+    }
+
+    private static BackupManifest check(LarchConfig config, SchemaManager schema, Path backup) throws IOException {
         if (!Files.isDirectory(backup)) {
             throw new MaintenanceException(backup + " is not a backup directory");
         }
         BackupManifest manifest = BackupManifest.read(backup);
-        if (manifest.format() != StoreFormat.VERSION) {
+        if (manifest.format() != StoreFormat.VERSION && manifest.format() != StoreFormat.UPGRADABLE) {
             throw new MaintenanceException("the backup holds store format " + manifest.format() + "; this Larch reads "
-                    + StoreFormat.VERSION + ". Restore it with the Larch that took it, export there and import here");
+                    + StoreFormat.VERSION + " (and upgrades " + StoreFormat.UPGRADABLE
+                    + "). Restore it with the Larch that took it, export there and import here");
         }
         Path data = backup.resolve(BackupManifest.DATA_FILE);
         if (!Files.isRegularFile(data)) {
@@ -71,8 +132,16 @@ public final class Restore {
                     "the backup holds suffix " + manifest.suffix() + " but this server's suffix is " + config.suffix()
                             + " (set suffix in the config, or use --config)");
         }
-        try (StoredDirectory copy = openCopy(config, schema, backup)) {
-            if (copy.store().usedBytes() > size) {
+        return manifest;
+    }
+
+    /** Opens the store in {@code store} read-only and verifies it against {@code manifest}. */
+    private static void verify(
+            LarchConfig config, SchemaManager schema, Path store, BackupManifest manifest, PrintStream progress)
+            throws IOException {
+        Path data = store.resolve(BackupManifest.DATA_FILE);
+        try (StoredDirectory copy = openCopy(config, schema, store)) {
+            if (copy.store().usedBytes() > Files.size(data)) {
                 throw new MaintenanceException(data + " is shorter than its pages: truncated");
             }
             VerifyReport report = new StoreVerifier(
@@ -90,7 +159,6 @@ public final class Restore {
                         + " disagreements), first: " + report.listed().get(0));
             }
         }
-        return manifest;
     }
 
     private static StoredDirectory openCopy(LarchConfig config, SchemaManager schema, Path backup) {

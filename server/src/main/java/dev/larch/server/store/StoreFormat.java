@@ -32,7 +32,7 @@ public final class StoreFormat {
     public static final int VERSION = 5;
 
     /** The one older layout a writer upgrades in place ({@link #VERSION}'s DN keys aside, the same). */
-    static final int UPGRADABLE = 4;
+    public static final int UPGRADABLE = 4;
 
     static final String META_KEY = "format";
 

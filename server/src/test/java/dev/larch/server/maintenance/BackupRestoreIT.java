@@ -15,6 +15,8 @@ import com.unboundid.ldap.sdk.SearchScope;
 import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.StoredDirectory;
+import dev.larch.server.store.FormatFourStores;
+import dev.larch.server.store.StoreFormat;
 import dev.larch.server.testing.TestServer;
 import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.junit.jupiter.api.Test;
@@ -30,6 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BackupRestoreIT {
     @TempDir
     Path dir;
+
+    private static final String GROUP = "cn=keepers,ou=groups," + TestServer.SUFFIX;
 
     private static String person(int n) {
         return "uid=p" + n + ",ou=people," + TestServer.SUFFIX;
@@ -126,6 +130,57 @@ class BackupRestoreIT {
                         before, Files.readAllBytes(target.storage().dataDir().resolve("data.mdb"))),
                 "a refused restore changed the store");
         assertFalse(Files.exists(target.storage().dataDir().resolve("data.mdb.restoring")));
+    }
+
+    /**
+     * A backup the Larch before this store format took (format 4: DN-valued index keys as spelled) is
+     * upgraded on the way in, beside the live store and without writing the backup: the restored
+     * server finds a group by its member and a person by memberOf, and the staging directory is gone.
+     */
+    @Test
+    void aBackupOfTheFormatBeforeIsUpgradedAsItIsRestored() throws Exception {
+        SchemaManager schema = LarchSchema.load(List.of());
+        LarchConfig old = TestServer.config(dir.resolve("old"));
+        TestServer.importOffline(
+                old,
+                TestServer.BASE_LDIF + "\ndn: " + person(1) + "\nobjectClass: inetOrgPerson\nuid: p1\ncn: P\nsn: P\n\n"
+                        + "dn: " + GROUP + "\nobjectClass: groupOfNames\ncn: keepers\nmember: " + person(1) + "\n");
+        FormatFourStores.rewrite(old, schema);
+        Path backup = Files.createDirectories(dir.resolve("backup-four"));
+        Files.copy(old.storage().dataDir().resolve(BackupManifest.DATA_FILE), backup.resolve(BackupManifest.DATA_FILE));
+        Path data = backup.resolve(BackupManifest.DATA_FILE);
+        new BackupManifest(
+                        StoreFormat.UPGRADABLE,
+                        TestServer.SUFFIX,
+                        3 + 2,
+                        Files.size(data),
+                        BackupManifest.sha256(data),
+                        "2026-11-29T00:00:00Z",
+                        "format 4")
+                .write(backup);
+        String sha = BackupManifest.sha256(data);
+
+        LarchConfig target = TestServer.config(dir.resolve("target"));
+        BackupManifest restored = Restore.run(target, schema, backup, null);
+
+        assertEquals(StoreFormat.UPGRADABLE, restored.format());
+        assertEquals(sha, BackupManifest.sha256(data), "the backup was written");
+        assertFalse(Files.exists(target.storage().dataDir().resolve(Restore.STAGING)));
+        try (TestServer server = TestServer.start(target);
+                LDAPConnection c = server.admin()) {
+            assertEquals(
+                    List.of(GROUP),
+                    c
+                            .search(TestServer.SUFFIX, SearchScope.SUB, "(member=" + person(1) + ")", "1.1")
+                            .getSearchEntries()
+                            .stream()
+                            .map(e -> e.getDN())
+                            .toList());
+            assertEquals(
+                    1,
+                    c.search(TestServer.SUFFIX, SearchScope.SUB, "(memberOf=" + GROUP + ")", "1.1")
+                            .getEntryCount());
+        }
     }
 
     private static void assertRefused(LarchConfig target, SchemaManager schema, Path backup, String why) {

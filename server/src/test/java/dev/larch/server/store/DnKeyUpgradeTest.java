@@ -1,15 +1,11 @@
 package dev.larch.server.store;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
-import dev.larch.config.IndexKind;
 import dev.larch.config.LarchConfig;
 import dev.larch.schema.LarchSchema;
 import dev.larch.server.StoredDirectory;
-import dev.larch.server.directory.Directory;
 import dev.larch.server.directory.SubtreeNames;
 import dev.larch.server.maintenance.StoreVerifier;
 import dev.larch.server.maintenance.VerifyReport;
@@ -21,7 +17,6 @@ import org.apache.directory.api.ldap.model.schema.SchemaManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,32 +34,6 @@ class DnKeyUpgradeTest {
     @TempDir
     Path dir;
 
-    /** Turns the store into the one format 4 wrote: DN-valued equality keys as spelled, version 4. */
-    private static void writeFormatFour(LarchConfig config, SchemaManager schema) {
-        try (StoredDirectory open = StoredDirectory.open(config, schema, false);
-                WriteTxn txn = open.store().write()) {
-            for (String oid : List.of(MEMBER, Directory.MEMBER_OF_OID)) {
-                List<byte[]> keys = new ArrayList<>();
-                List<Long> ids = new ArrayList<>();
-                txn.forEachIndexRecord(oid, IndexKind.EQUALITY, (key, id) -> {
-                    keys.add(key);
-                    ids.add(id);
-                });
-                assertTrue(!keys.isEmpty(), oid);
-                for (int i = 0; i < keys.size(); i++) {
-                    txn.indexDelete(oid, IndexKind.EQUALITY, keys.get(i), ids.get(i));
-                    txn.indexAdd(oid, IndexKind.EQUALITY, DnKeys.reverse(keys.get(i)), ids.get(i));
-                }
-            }
-            ByteBuffer key = ByteBuffer.allocateDirect(StoreFormat.META_KEY.length());
-            key.put(StoreFormat.META_KEY.getBytes(UTF_8)).flip();
-            ByteBuffer four = ByteBuffer.allocateDirect(4);
-            four.putInt(0, StoreFormat.UPGRADABLE);
-            open.store().meta().tree().put(txn.txn, key, four);
-            txn.commit();
-        }
-    }
-
     @Test
     void aFormatFourStoreIsRefusedReadOnlyAndRekeyedAtItsFirstWritableOpen() throws Exception {
         LarchConfig config = TestServer.config(dir.resolve("data"));
@@ -73,7 +42,7 @@ class DnKeyUpgradeTest {
                 TestServer.BASE_LDIF + "\ndn: " + PERSON + "\nobjectClass: inetOrgPerson\nuid: kept\ncn: K\nsn: K\n\n"
                         + "dn: " + GROUP + "\nobjectClass: groupOfNames\ncn: keepers\nmember: " + PERSON + "\n");
         SchemaManager schema = LarchSchema.load(config.schemaFiles());
-        writeFormatFour(config, schema);
+        FormatFourStores.rewrite(config, schema);
 
         StoreException readOnly =
                 assertThrows(StoreException.class, () -> StoredDirectory.openReadOnly(config, schema, false));
