@@ -40,8 +40,8 @@ public final class AttributeCatalog {
 
     /** The stored ID of an attribute type; every type of the schema has one. */
     public int id(String oid) {
-        Integer id = idsByOid.get(oid);
-        if (id == null) {
+        int id = idOrAbsent(oid);
+        if (id < 0) {
             throw new IllegalArgumentException("attribute type " + oid + " has no stored ID");
         }
         return id;

@@ -56,7 +56,8 @@ public final class Restore {
             Path upgraded = upgrade(config, schema, backup, progress);
             try {
                 verify(config, schema, upgraded, manifest, progress);
-                replace(upgraded.resolve(BackupManifest.DATA_FILE), dataDir);
+                // Already beside the live store: swapped in as it is, not copied a second time.
+                swapIn(upgraded.resolve(BackupManifest.DATA_FILE), dataDir);
             } finally {
                 deleteStaging(upgraded);
             }
@@ -188,6 +189,14 @@ public final class Restore {
                 var out = OwnerOnlyFiles.newOutputStream(staged)) {
             in.transferTo(out);
         }
+        swapIn(staged, dataDir);
+    }
+
+    /**
+     * Syncs {@code staged}, a data file on the data directory's file system, and renames it over the
+     * live one.
+     */
+    private static void swapIn(Path staged, Path dataDir) throws IOException {
         try (FileChannel channel = FileChannel.open(staged, StandardOpenOption.WRITE)) {
             channel.force(true);
         }

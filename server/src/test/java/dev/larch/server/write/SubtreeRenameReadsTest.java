@@ -59,6 +59,17 @@ class SubtreeRenameReadsTest {
                         + "member: uid=ann,ou=People," + S + "\nmember: uid=u0005," + UNIT + "\n\n");
     }
 
+    /** Referential integrity on member and uniqueMember, with no unique attributes. */
+    private static Integrity integrity(TestTree tree) {
+        return new Integrity(
+                tree.directory,
+                tree.compiler,
+                tree.planner,
+                new SchemaChecker(tree.schema),
+                List.of("member", "uniqueMember"),
+                List.of());
+    }
+
     /** Moves the unit below ou=Groups as ModifyDnHandler does; returns the descendants referred to. */
     private static int moveUnit(TestTree tree, Integrity integrity) {
         return move(tree, integrity, UNIT, MOVED);
@@ -105,13 +116,7 @@ class SubtreeRenameReadsTest {
     @Test
     void aMovedSubtreesReferencesAndMemberOfFollowWithoutReadingEveryDescendant(@TempDir Path dir) {
         try (TestTree tree = tree(dir)) {
-            Integrity integrity = new Integrity(
-                    tree.directory,
-                    tree.compiler,
-                    tree.planner,
-                    new SchemaChecker(tree.schema),
-                    List.of("member", "uniqueMember"),
-                    List.of());
+            Integrity integrity = integrity(tree);
             assertEquals(Set.of("cn=inside," + UNIT), values(tree, "uid=ann,ou=People," + S, "memberOf"));
 
             assertEquals(3, moveUnit(tree, integrity), "u0003 and u0004 named from outside, u0005 from inside");
@@ -138,13 +143,7 @@ class SubtreeRenameReadsTest {
     @Test
     void aSubtreeMovedThereAndBackInTwoCommitsTakesItsReferencesAndMemberOfAlongEachTime(@TempDir Path dir) {
         try (TestTree tree = tree(dir)) {
-            Integrity integrity = new Integrity(
-                    tree.directory,
-                    tree.compiler,
-                    tree.planner,
-                    new SchemaChecker(tree.schema),
-                    List.of("member", "uniqueMember"),
-                    List.of());
+            Integrity integrity = integrity(tree);
             String back = "ou=Back,ou=People," + S;
             assertEquals(3, move(tree, integrity, UNIT, MOVED));
             // the second rename finds the references the first one wrote, under their new names
