@@ -22,6 +22,7 @@ import java.util.Set;
 
 import dev.larch.config.LarchConfig;
 import dev.larch.config.Passwords;
+import dev.larch.server.store.FileSync;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -239,19 +240,7 @@ public final class AdminCredentials {
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
         }
-        syncDirectory(dir);
-    }
-
-    /**
-     * Makes the rename durable. Opening a directory for reading and forcing it works on Linux and
-     * macOS; other platforms refuse, and there the rename is as durable as the file system makes it.
-     */
-    private static void syncDirectory(Path dir) {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException e) {
-            LOG.debug("cannot sync directory {}: {}", dir, e.toString());
-        }
+        FileSync.directory(dir);
     }
 
     private static FileAttribute<?>[] ownerOnly(Path dir) {

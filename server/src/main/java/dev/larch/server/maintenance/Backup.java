@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import dev.larch.config.LarchConfig;
 import dev.larch.server.Progress;
 import dev.larch.server.StoredDirectory;
+import dev.larch.server.store.FileSync;
 import dev.larch.server.store.LmdbStore;
 import dev.larch.server.store.OwnerOnlyFiles;
 import dev.larch.server.store.ReadTxn;
@@ -65,6 +66,10 @@ public final class Backup {
                     Instant.now().toString(),
                     larchVersion);
             manifest.write(target);
+            // A backup is kept for the day the store is lost: on disk before it is reported taken.
+            FileSync.file(data);
+            FileSync.file(target.resolve(BackupManifest.FILE));
+            FileSync.directory(target);
             return manifest;
         } catch (IOException | RuntimeException e) {
             deleteQuietly(target);

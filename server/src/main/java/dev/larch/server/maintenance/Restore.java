@@ -2,15 +2,14 @@ package dev.larch.server.maintenance;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 
 import dev.larch.config.LarchConfig;
 import dev.larch.server.DataDirectoryLock;
 import dev.larch.server.StoredDirectory;
+import dev.larch.server.store.FileSync;
 import dev.larch.server.store.OwnerOnlyFiles;
 import dev.larch.server.store.StoreException;
 import dev.larch.server.store.StoreFormat;
@@ -193,18 +192,17 @@ public final class Restore {
     }
 
     /**
-     * Syncs {@code staged}, a data file on the data directory's file system, and renames it over the
-     * live one.
+     * Syncs {@code staged}, a data file on the data directory's file system, renames it over the live
+     * one, and syncs the directory so that the rename, too, outlives a crash.
      */
     private static void swapIn(Path staged, Path dataDir) throws IOException {
-        try (FileChannel channel = FileChannel.open(staged, StandardOpenOption.WRITE)) {
-            channel.force(true);
-        }
+        FileSync.file(staged);
         Files.deleteIfExists(dataDir.resolve("lock.mdb"));
         Files.move(
                 staged,
                 dataDir.resolve(BackupManifest.DATA_FILE),
                 StandardCopyOption.REPLACE_EXISTING,
                 StandardCopyOption.ATOMIC_MOVE);
+        FileSync.directory(dataDir);
     }
 }
