@@ -12,7 +12,7 @@
 #   modrate     replaces the description of a person drawn from DATA (12 random characters), bound as
 #               BIND_DN (as the harness's modify mix)
 #   onelevel    one-level searches under the parent in DATA with the most people (at 1,000,000 entries
-#               about 168,000) for one of its people's uid, asking cn, sn, mail, uid: the scope must not
+#               200,335) for one of its people's uid, asking cn, sn, mail, uid: the scope must not
 #               make the server visit every child when the filter names one
 #   authrate    searches a person by uid, then binds as them. authrate binds every user with one password,
 #               and each generated person's is their own uid: so AUTH_USERS (1000) people spread over
