@@ -70,6 +70,7 @@ public final class Backup {
             FileSync.file(data);
             FileSync.file(target.resolve(BackupManifest.FILE));
             FileSync.directory(target);
+            FileSync.directory(target.toAbsolutePath().getParent());
             return manifest;
         } catch (IOException | RuntimeException e) {
             deleteQuietly(target);
