@@ -127,7 +127,8 @@ class YardstickLoggingIT {
         // nor on their standard output, where a log without a file would go
         assertFalse(Files.readString(slapd.dir().resolve("slapd.out")).contains("conn="));
         assertFalse(Files.readString(larch.dir().resolve("larch.out")).contains("conn="));
-        assertTrue(Files.readString(slapd.dir().resolve("settings.txt")).contains("started: /usr/sbin/slapd -s 0 -f "));
+        assertTrue(Files.readString(slapd.dir().resolve("settings.txt"))
+                .contains("started: /usr/sbin/slapd -d 0 -s 0 -f "));
         assertTrue(Files.readString(slapd.dir().resolve("slapd.conf")).contains("\nloglevel 0\n"));
         assertTrue(Files.readString(larch.dir().resolve("larch.conf")).contains("logging.access-log = false"));
 
