@@ -75,10 +75,7 @@ public final class Restore {
         deleteStaging(staging);
         OwnerOnlyFiles.createDirectory(staging);
         try {
-            try (var in = Files.newInputStream(backup.resolve(BackupManifest.DATA_FILE));
-                    var out = OwnerOnlyFiles.newOutputStream(staging.resolve(BackupManifest.DATA_FILE))) {
-                in.transferTo(out);
-            }
+            copyOwnerOnly(backup.resolve(BackupManifest.DATA_FILE), staging.resolve(BackupManifest.DATA_FILE));
             if (progress != null) {
                 progress.println("larch: the backup holds store format " + StoreFormat.UPGRADABLE
                         + "; upgrading a copy of it to format " + StoreFormat.VERSION + " before it is verified");
@@ -184,11 +181,16 @@ public final class Restore {
     private static void replace(Path source, Path dataDir) throws IOException {
         Path staged = dataDir.resolve(BackupManifest.DATA_FILE + ".restoring");
         Files.deleteIfExists(staged);
+        copyOwnerOnly(source, staged);
+        swapIn(staged, dataDir);
+    }
+
+    /** Copies {@code source} to {@code target}, which only its owner may read. */
+    private static void copyOwnerOnly(Path source, Path target) throws IOException {
         try (var in = Files.newInputStream(source);
-                var out = OwnerOnlyFiles.newOutputStream(staged)) {
+                var out = OwnerOnlyFiles.newOutputStream(target)) {
             in.transferTo(out);
         }
-        swapIn(staged, dataDir);
     }
 
     /**

@@ -54,18 +54,8 @@ class DnKeyUpgradeTest {
             assertEquals(List.of(), open.store().indexes().unbuilt());
             FilterCompiler compiler = new FilterCompiler(schema);
             SearchPlanner planner = new SearchPlanner(open.store(), 1000);
-            long group = open.directory()
-                    .resolve(txn, open.directory().schemaNormalizer().dn(GROUP));
-            IdSet holders = planner.plan(txn, compiler.compile(new EqualityNode<>("member", PERSON)))
-                    .ids();
-            assertEquals(1, holders.size());
-            assertEquals(group, holders.get(0));
-            long person = open.directory()
-                    .resolve(txn, open.directory().schemaNormalizer().dn(PERSON));
-            IdSet members = planner.plan(txn, compiler.compile(new EqualityNode<>("memberOf", GROUP)))
-                    .ids();
-            assertEquals(1, members.size());
-            assertEquals(person, members.get(0));
+            long group = assertOnlyMatch(open, txn, planner, compiler, "member", PERSON, GROUP);
+            assertOnlyMatch(open, txn, planner, compiler, "memberOf", GROUP, PERSON);
             String people = open.directory()
                     .schemaNormalizer()
                     .dn("ou=people," + TestServer.SUFFIX)
@@ -80,5 +70,24 @@ class DnKeyUpgradeTest {
             VerifyReport report = new StoreVerifier(open.directory(), null, 0, 2).verify();
             assertTrue(report.clean(), report.listed().toString());
         }
+    }
+
+    /** Asserts that ({@code attribute}={@code value}) finds the entry {@code expected} alone; returns its ID. */
+    private static long assertOnlyMatch(
+            StoredDirectory open,
+            ReadTxn txn,
+            SearchPlanner planner,
+            FilterCompiler compiler,
+            String attribute,
+            String value,
+            String expected)
+            throws Exception {
+        long id = open.directory()
+                .resolve(txn, open.directory().schemaNormalizer().dn(expected));
+        IdSet found = planner.plan(txn, compiler.compile(new EqualityNode<>(attribute, value)))
+                .ids();
+        assertEquals(1, found.size());
+        assertEquals(id, found.get(0));
+        return id;
     }
 }
