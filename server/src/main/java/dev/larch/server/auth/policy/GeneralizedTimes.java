@@ -5,6 +5,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -22,6 +23,15 @@ final class GeneralizedTimes {
 
     static String format(Instant instant) {
         return WRITE.format(instant);
+    }
+
+    /**
+     * {@code instant} as {@link #format} writes it, to the millisecond: times that must stay distinct
+     * once written are compared at this precision, or two failures within one millisecond would be
+     * written as one value.
+     */
+    static Instant asWritten(Instant instant) {
+        return instant.truncatedTo(ChronoUnit.MILLIS);
     }
 
     /**

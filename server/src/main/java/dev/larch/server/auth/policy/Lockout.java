@@ -77,11 +77,15 @@ final class Lockout {
         return !failures.isEmpty() && hasExpiredLock(policy, state, failures.get(0));
     }
 
-    /** pwdFailureTime may not hold one value twice: a clash moves the later one a millisecond on. */
+    /**
+     * pwdFailureTime may not hold one value twice: a clash, to the millisecond it is written with, moves
+     * the later one a millisecond on.
+     */
     private static List<Instant> distinct(List<Instant> times) {
         List<Instant> out = new ArrayList<>(times.size());
         Instant previous = null;
-        for (Instant t : times) {
+        for (Instant time : times) {
+            Instant t = GeneralizedTimes.asWritten(time);
             Instant next = previous != null && !t.isAfter(previous) ? previous.plusMillis(1) : t;
             out.add(next);
             previous = next;

@@ -218,7 +218,7 @@ public final class PolicyStateWriter {
         String[] values = new String[times.size()];
         Instant previous = null;
         for (int i = 0; i < values.length; i++) {
-            Instant t = times.get(i);
+            Instant t = GeneralizedTimes.asWritten(times.get(i));
             if (previous != null && !t.isAfter(previous)) {
                 t = previous.plusMillis(1);
             }

@@ -103,6 +103,28 @@ class BindPolicyTest {
         assertEquals(T0.plusMillis(2), state.accountLockedTime());
     }
 
+    /**
+     * Parallel binds fail within one millisecond; the times are written to the millisecond, so each
+     * must be moved to one of its own or the account would store fewer failures than it counted and
+     * never lock (BindAdmissionIT found it: a burst locked in memory, two failures stored).
+     */
+    @Test
+    void failuresWithinOneMillisecondAreEachWrittenAndLock() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        writes.submitInternal("a slow write", txn -> awaitQuietly(release));
+        BindPolicy.Governed governed = governed();
+        for (int i = 1; i <= 3; i++) {
+            clock.now = T0.plusNanos(i * 100_000L);
+            bind.failed(governed);
+        }
+        release.countDown();
+        drain();
+
+        PasswordState state = state();
+        assertEquals(List.of(T0, T0.plusMillis(1), T0.plusMillis(2)), state.failureTimes());
+        assertEquals(T0, state.accountLockedTime(), "the third failure's time, to the millisecond");
+    }
+
     @Test
     void aStalledWriterClosesBindsOfOtherAccountsRatherThanDroppingTheirOutcomes() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
