@@ -353,6 +353,15 @@ class EntryCodecTest {
         assertThrows(IllegalStateException.class, () -> CODEC.decode(7, ByteBuffer.wrap(unknown), "dc=ex"));
         byte[] truncated = Arrays.copyOf(bytes, bytes.length - 1);
         assertThrows(IllegalStateException.class, () -> CODEC.decode(7, ByteBuffer.wrap(truncated), "dc=ex"));
+        // Read in place, an entry is walked in a copy the thread keeps: the whole entry walked first
+        // leaves its bytes there, and one cut inside sn's header must not read them as its own.
+        CODEC.decodeInPlace(7, direct(bytes), "dc=ex", () -> true);
+        byte[] cut = Arrays.copyOf(bytes, snAt + 1);
+        assertThrows(IllegalStateException.class, () -> CODEC.decodeInPlace(7, direct(cut), "dc=ex", () -> true));
+    }
+
+    private static ByteBuffer direct(byte[] bytes) {
+        return ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
     }
 
     @Test
