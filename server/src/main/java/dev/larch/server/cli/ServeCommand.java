@@ -39,6 +39,7 @@ final class ServeCommand implements Callable<Integer> {
             ReadableSecrets.warning(options.config, started.settings()).ifPresent(LOG::warn);
         }
         LarchConfig effective = started.config();
+        LeakTracking.offUnlessAsked(System.getProperties());
         LarchServer server = LarchServer.start(effective, System.getenv());
         Path dataDir = effective.storage().dataDir();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> stopAndExit(server, dataDir), "larch-shutdown"));
