@@ -18,6 +18,13 @@ public final class AttributeSelection {
     private final boolean allUser;
     private final boolean allOperational;
     private final Set<String> named;
+    /**
+     * The computed operational attributes ({@link ResultEntries#COMPUTED_OIDS}) named: asked about
+     * five times per entry returned, nearly always empty (a HashSet look-up each was 0.6% of the
+     * server's CPU on the addressing mix, async-profiler).
+     */
+    private final Set<String> namedComputed;
+
     private final SchemaManager schema;
     /** Which values of the returned attributes are sent (RFC 3876); null for all. */
     private final MatchedValues values;
@@ -27,6 +34,9 @@ public final class AttributeSelection {
         this.allUser = allUser;
         this.allOperational = allOperational;
         this.named = named;
+        Set<String> computed = new HashSet<>(named);
+        computed.retainAll(ResultEntries.COMPUTED_OIDS);
+        this.namedComputed = Set.copyOf(computed);
         this.schema = schema;
         this.values = values;
     }
@@ -90,6 +100,6 @@ public final class AttributeSelection {
 
     /** Whether a computed operational attribute (hasSubordinates, entryDN, …) is asked for. */
     public boolean includesComputed(String oid) {
-        return allOperational || named.contains(oid);
+        return allOperational || (!namedComputed.isEmpty() && namedComputed.contains(oid));
     }
 }
