@@ -98,7 +98,11 @@ public final class AttributeSelection {
         return type == null ? false : named.contains(oid);
     }
 
-    /** Whether a computed operational attribute (hasSubordinates, entryDN, …) is asked for. */
+    /**
+     * Whether a computed operational attribute (hasSubordinates, entryDN, …) is asked for.
+     *
+     * @param oid one of {@link ResultEntries#COMPUTED_OIDS}; any other is never asked for here
+     */
     public boolean includesComputed(String oid) {
         return allOperational || (!namedComputed.isEmpty() && namedComputed.contains(oid));
     }
