@@ -125,6 +125,13 @@ final class DecodedAttributes extends AbstractList<StoredAttribute> implements R
         return size;
     }
 
+    /** The store's number for the type of attribute {@code index} (its AttributeCatalog ID). */
+    int number(int index) {
+        Objects.checkIndex(index, size);
+        ensureReadable();
+        return id(index);
+    }
+
     /** The OID of attribute {@code index}, without making it. */
     String oid(int index) {
         Objects.checkIndex(index, size);

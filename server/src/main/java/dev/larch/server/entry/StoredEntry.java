@@ -37,6 +37,15 @@ public record StoredEntry(long id, long parentId, String dn, List<StoredAttribut
                 : attributes.get(index).oid();
     }
 
+    /**
+     * The store's number for the type of attribute {@code index} of {@link #attributes}, the same for
+     * every entry of the store (it stands for the OID in the stored entry); -1 for an entry not
+     * decoded from the store (a virtual entry's, one built for a write).
+     */
+    public int numberAt(int index) {
+        return attributes instanceof DecodedAttributes decoded ? decoded.number(index) : -1;
+    }
+
     /** The schema's type of attribute {@code index} of {@link #attributes} (null when unknown), as {@link #oidAt}. */
     public AttributeType typeAt(int index) {
         return attributes instanceof DecodedAttributes decoded

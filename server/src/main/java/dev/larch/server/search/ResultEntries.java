@@ -62,9 +62,12 @@ public final class ResultEntries {
         MatchedValues matched = typesOnly ? null : selection.values();
         // By index: of an entry decoded from the store only the attributes returned are made.
         for (int i = 0, n = stored.attributes().size(); i < n; i++) {
+            if (!selection.includes(stored, i)) {
+                continue;
+            }
             String oid = stored.oidAt(i);
-            if (GroupGraph.MEMBER_OF_OID.equals(oid) || !selection.includes(oid, stored.typeAt(i))) {
-                // memberOf: each group judged for the client below, never copied as stored.
+            if (GroupGraph.MEMBER_OF_OID.equals(oid)) {
+                // Each group judged for the client below, never copied as stored.
                 continue;
             }
             StoredAttribute a = stored.attributes().get(i);
