@@ -31,8 +31,9 @@ class BindAdmissionTest {
 
         @Override
         public void start(BindAdmission.Slot s) {
-            slot = s;
+            // The event first: a test that waits for the slot on another thread then finds the event.
             events.add("start");
+            slot = s;
         }
 
         @Override
