@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.larch.server.entry.StoredEntry;
 import dev.larch.server.store.ReadTxn;
+import dev.larch.server.testing.Ldif;
 import dev.larch.server.testing.TestTree;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,14 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Selecting attributes of entries read from a store, whose decisions are remembered by attribute number. */
 class AttributeSelectionTest {
-    private static final String LDIF = """
-            dn: dc=example,dc=com
-            objectClass: dcObject
-            objectClass: organization
-            dc: example
-            o: Example
-
-            dn: uid=ann,dc=example,dc=com
+    private static final String LDIF = Ldif.BASE + """
+            dn: uid=ann,ou=People,dc=example,dc=com
             objectClass: inetOrgPerson
             uid: ann
             cn: Ann Smith
@@ -30,13 +25,16 @@ class AttributeSelectionTest {
             mail: ann@example.com
             telephoneNumber: +1 555 0100
 
-            dn: uid=bob,dc=example,dc=com
+            dn: uid=bob,ou=People,dc=example,dc=com
             objectClass: inetOrgPerson
             uid: bob
             cn: Bob Jones
             sn: Jones
             title: Clerk
             """;
+
+    private static final String ANN = "uid=ann,ou=People,dc=example,dc=com";
+    private static final String BOB = "uid=bob,ou=People,dc=example,dc=com";
 
     @TempDir
     Path dir;
@@ -53,7 +51,7 @@ class AttributeSelectionTest {
                 AttributeSelection selection = AttributeSelection.of(requested, tree.schema);
                 // Twice over both entries: the second pass answers from what the first remembered.
                 for (int pass = 0; pass < 2; pass++) {
-                    for (String dn : List.of("uid=ann,dc=example,dc=com", "uid=bob,dc=example,dc=com")) {
+                    for (String dn : List.of(ANN, BOB)) {
                         StoredEntry entry = load(tree, dn);
                         List<String> byNumber = new ArrayList<>();
                         List<String> byType = new ArrayList<>();
@@ -71,7 +69,7 @@ class AttributeSelectionTest {
                 }
             }
             AttributeSelection name = AttributeSelection.of(List.of("name"), tree.schema);
-            StoredEntry bob = load(tree, "uid=bob,dc=example,dc=com");
+            StoredEntry bob = load(tree, BOB);
             List<String> selected = new ArrayList<>();
             for (int pass = 0; pass < 2; pass++) {
                 selected.clear();

@@ -6,6 +6,8 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -26,12 +28,21 @@ final class GeneralizedTimes {
     }
 
     /**
-     * {@code instant} as {@link #format} writes it, to the millisecond: times that must stay distinct
-     * once written are compared at this precision, or two failures within one millisecond would be
-     * written as one value.
+     * {@code times} (oldest first) as {@link #format} writes them, to the millisecond, each after the
+     * one before: a clash at that precision moves the later one a millisecond on. A multi-valued
+     * time ({@code pwdFailureTime}, {@code pwdGraceUseTime}) may not hold one value twice, and
+     * failures within one millisecond must each count, or the store would lock later than it should.
      */
-    static Instant asWritten(Instant instant) {
-        return instant.truncatedTo(ChronoUnit.MILLIS);
+    static List<Instant> distinctAsWritten(List<Instant> times) {
+        List<Instant> out = new ArrayList<>(times.size());
+        Instant previous = null;
+        for (Instant time : times) {
+            Instant t = time.truncatedTo(ChronoUnit.MILLIS);
+            Instant next = previous != null && !t.isAfter(previous) ? previous.plusMillis(1) : t;
+            out.add(next);
+            previous = next;
+        }
+        return out;
     }
 
     /**

@@ -70,27 +70,11 @@ final class Lockout {
                 lockedTime = failure;
             }
         }
-        return new Update(distinct(times), lockedTime);
+        return new Update(GeneralizedTimes.distinctAsWritten(times), lockedTime);
     }
 
     private static boolean hasExpiredLockAt(PasswordPolicy policy, PasswordState state, List<Instant> failures) {
         return !failures.isEmpty() && hasExpiredLock(policy, state, failures.get(0));
-    }
-
-    /**
-     * pwdFailureTime may not hold one value twice: a clash, to the millisecond it is written with, moves
-     * the later one a millisecond on.
-     */
-    private static List<Instant> distinct(List<Instant> times) {
-        List<Instant> out = new ArrayList<>(times.size());
-        Instant previous = null;
-        for (Instant time : times) {
-            Instant t = GeneralizedTimes.asWritten(time);
-            Instant next = previous != null && !t.isAfter(previous) ? previous.plusMillis(1) : t;
-            out.add(next);
-            previous = next;
-        }
-        return out;
     }
 
     /**

@@ -215,15 +215,10 @@ public final class PolicyStateWriter {
         if (times.isEmpty()) {
             return;
         }
-        String[] values = new String[times.size()];
-        Instant previous = null;
+        List<Instant> distinct = GeneralizedTimes.distinctAsWritten(times);
+        String[] values = new String[distinct.size()];
         for (int i = 0; i < values.length; i++) {
-            Instant t = GeneralizedTimes.asWritten(times.get(i));
-            if (previous != null && !t.isAfter(previous)) {
-                t = previous.plusMillis(1);
-            }
-            values[i] = GeneralizedTimes.format(t);
-            previous = t;
+            values[i] = GeneralizedTimes.format(distinct.get(i));
         }
         try {
             entry.add(attribute, values);
