@@ -16,17 +16,16 @@ record Aci(String name, Target target, List<Rule> rules, String text) {
         rules = List.copyOf(rules);
     }
 
-    /** Whether whether this ACI applies can differ between entries under the same parent. */
-    boolean dependsOnEntry() {
+    /** How far what this ACI grants one requester can differ between entries under the same parent. */
+    EntryDependence dependence(boolean anonymous) {
         if (target.dn() != null || target.filter() != null) {
-            return true;
+            return EntryDependence.ANY;
         }
+        EntryDependence widest = EntryDependence.NONE;
         for (Rule rule : rules) {
-            if (rule.subject().dependsOnEntry()) {
-                return true;
-            }
+            widest = widest.or(rule.subject().dependence(anonymous));
         }
-        return false;
+        return widest;
     }
 
     /**

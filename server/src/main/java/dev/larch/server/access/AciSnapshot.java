@@ -12,10 +12,27 @@ import java.util.Map;
  * <p>Memory: the compiled ACIs, one small object graph per value; the number of values is what the
  * directory holds, read at start and after each change to an {@code aci}.
  */
-record AciSnapshot(List<Aci> global, Map<Long, List<Aci>> byHolder, boolean globalDependsOnEntry) {
+record AciSnapshot(
+        List<Aci> global,
+        Map<Long, List<Aci>> byHolder,
+        EntryDependence globalWhenAnonymous,
+        EntryDependence globalWhenBound) {
 
     AciSnapshot(List<Aci> global, Map<Long, List<Aci>> byHolder) {
-        this(List.copyOf(global), Map.copyOf(byHolder), global.stream().anyMatch(Aci::dependsOnEntry));
+        this(List.copyOf(global), Map.copyOf(byHolder), widest(global, true), widest(global, false));
+    }
+
+    /** How far what the global rules grant can differ between entries under one parent. */
+    EntryDependence globalDependence(boolean anonymous) {
+        return anonymous ? globalWhenAnonymous : globalWhenBound;
+    }
+
+    private static EntryDependence widest(List<Aci> acis, boolean anonymous) {
+        EntryDependence widest = EntryDependence.NONE;
+        for (Aci aci : acis) {
+            widest = widest.or(aci.dependence(anonymous));
+        }
+        return widest;
     }
 
     /** The ACIs entry {@code id} holds; empty when none. */

@@ -16,8 +16,9 @@ import dev.larch.server.store.ReadTxn;
  *
  * <p>Cheap per entry: the holders above an entry are found by walking parent IDs once per parent
  * (remembered), and when no rule in reach looks at the entry itself ({@code target},
- * {@code targetfilter}, {@code self}, {@code userattr}) entries under the same parent share one
- * {@link EntryRights}. Both memories hold at most {@value #MAX_REMEMBERED} parents (the shared
+ * {@code targetfilter}, {@code userattr} for a bound requester) entries under the same parent share
+ * one {@link EntryRights}; a {@code self} rule only keeps the requester's own entry out of the
+ * sharing (see {@link EntryDependence}). Both memories hold at most {@value #MAX_REMEMBERED} parents (the shared
  * rights one more: the first parent's) and start over when full, so a search over millions of
  * entries stays in bounded memory.
  *
@@ -30,12 +31,15 @@ final class Decider {
     private record HolderHit(List<Aci> acis, int depth) {}
 
     /** The holders above a parent's children; whether any of their ACIs looks at the entry. */
-    private record Chain(List<HolderHit> hits, boolean dependsOnEntry) {}
+    private record Chain(List<HolderHit> hits, EntryDependence dependence) {}
 
-    private static final Chain NONE = new Chain(List.of(), false);
+    private static final Chain NONE = new Chain(List.of(), EntryDependence.NONE);
 
     private final AciSnapshot snapshot;
     private final Requester who;
+    /** Taken once: whether entries may share rights must not change within one operation. */
+    private final boolean anonymous;
+
     private final AciSchema schema;
     private final Directory directory;
     private final ReadTxn txn;
@@ -55,6 +59,7 @@ final class Decider {
     Decider(AciSnapshot snapshot, Requester who, AciSchema schema, Directory directory, ReadTxn txn) {
         this.snapshot = snapshot;
         this.who = who;
+        this.anonymous = who.isAnonymous();
         this.schema = schema;
         this.directory = directory;
         this.txn = txn;
@@ -76,7 +81,8 @@ final class Decider {
         }
         List<Aci> own = snapshot.heldBy(entry.id());
         Chain chain = chainAbove(entry.parentId());
-        boolean shareable = own.isEmpty() && !chain.dependsOnEntry() && !snapshot.globalDependsOnEntry();
+        boolean shareable =
+                own.isEmpty() && shareable(entry, chain.dependence().or(snapshot.globalDependence(anonymous)));
         EntryRights rights = shareable ? sharedUnder(entry.parentId()) : null;
         if (rights == null) {
             EntryView view = new EntryView(entry, schema);
@@ -102,6 +108,18 @@ final class Decider {
         lastId = entry.id();
         last = rights;
         return rights;
+    }
+
+    /**
+     * Whether the entry may take (or give) the rights shared under its parent: when no rule in reach
+     * looks at it, or the only one that does is {@code self} and it is not the requester's own entry.
+     */
+    private boolean shareable(StoredEntry entry, EntryDependence dependence) {
+        return switch (dependence) {
+            case NONE -> true;
+            case OWN_ENTRY -> !who.isEntry(entry.id());
+            case ANY -> false;
+        };
     }
 
     private EntryRights sharedUnder(long parentId) {
@@ -189,19 +207,19 @@ final class Decider {
         Chain chain = chains.get(parentId);
         if (chain == null) {
             List<HolderHit> hits = new ArrayList<>();
-            boolean dependsOnEntry = false;
+            EntryDependence dependence = EntryDependence.NONE;
             long id = parentId;
             for (int depth = 1; id != DnTree.NO_PARENT && depth < 10_000; depth++) {
                 List<Aci> held = snapshot.heldBy(id);
                 if (!held.isEmpty()) {
                     hits.add(new HolderHit(held, depth));
                     for (Aci aci : held) {
-                        dependsOnEntry |= aci.dependsOnEntry();
+                        dependence = dependence.or(aci.dependence(anonymous));
                     }
                 }
                 id = directory.parentOf(txn, id);
             }
-            chain = hits.isEmpty() ? NONE : new Chain(List.copyOf(hits), dependsOnEntry);
+            chain = hits.isEmpty() ? NONE : new Chain(List.copyOf(hits), dependence);
             if (chains.size() >= MAX_REMEMBERED) {
                 chains.clear();
             }

@@ -57,15 +57,17 @@ final class Requester {
         this.schema = schema;
         this.directory = directory;
         this.txn = txn;
-        this.boundDn = session.isAnonymous() ? null : session.boundDn();
+        Dn bound = session.boundDn();
+        this.boundDn = bound.isEmpty() ? null : bound;
     }
 
     boolean isAdmin() {
         return session.isAdmin();
     }
 
+    /** Whether the operation began anonymous (what the ACIs and the sharing of rights both go by). */
     boolean isAnonymous() {
-        return session.isAnonymous();
+        return boundDn == null;
     }
 
     String canonicalDn() {
@@ -91,18 +93,23 @@ final class Requester {
 
     /** The bound DN as the client wrote it, as a DN-valued attribute would hold it. */
     byte[] boundDnBytes() {
-        return session.boundDn().getName().getBytes(UTF_8);
+        return boundDn.getName().getBytes(UTF_8);
     }
 
     /** Whether the entry is the requester's own. */
     boolean isEntry(EntryView entry) {
+        return isEntry(entry.id());
+    }
+
+    /** Whether the entry with this ID is the requester's own. */
+    boolean isEntry(long entryId) {
         long id = selfId();
-        return id != ReadTxn.NOT_FOUND && id == entry.id();
+        return id != ReadTxn.NOT_FOUND && id == entryId;
     }
 
     private long selfId() {
         if (selfId == UNKNOWN) {
-            selfId = isAnonymous() ? ReadTxn.NOT_FOUND : directory.resolve(txn, session.boundDn());
+            selfId = isAnonymous() ? ReadTxn.NOT_FOUND : directory.resolve(txn, boundDn);
         }
         return selfId;
     }
@@ -226,7 +233,7 @@ final class Requester {
         }
         String oid = type == null ? "" : type.getOid();
         if (!normalizedSelf.containsKey(oid)) {
-            normalizedSelf.put(oid, normalize(type, session.boundDn().getName()));
+            normalizedSelf.put(oid, normalize(type, boundDn.getName()));
         }
         return normalizedSelf.get(oid);
     }

@@ -19,8 +19,11 @@ sealed interface Subject {
 
     Tri matches(Requester who, EntryView entry);
 
-    /** Whether the answer can differ between entries for the same requester ({@code self}, {@code userattr}). */
-    boolean dependsOnEntry();
+    /**
+     * How far the answer can differ between entries for one requester, anonymous or bound: neither
+     * {@code self} nor {@code userattr} matches an anonymous requester, whatever the entry.
+     */
+    EntryDependence dependence(boolean anonymous);
 
     /** {@code userdn}: one of the listed DNs (or keywords); {@code !=} negates. */
     record UserDn(List<DnPattern> dns, boolean anyone, boolean all, boolean self, boolean negated) implements Subject {
@@ -43,8 +46,8 @@ sealed interface Subject {
         }
 
         @Override
-        public boolean dependsOnEntry() {
-            return self;
+        public EntryDependence dependence(boolean anonymous) {
+            return self && !anonymous ? EntryDependence.OWN_ENTRY : EntryDependence.NONE;
         }
     }
 
@@ -70,8 +73,8 @@ sealed interface Subject {
         }
 
         @Override
-        public boolean dependsOnEntry() {
-            return false;
+        public EntryDependence dependence(boolean anonymous) {
+            return EntryDependence.NONE;
         }
     }
 
@@ -99,8 +102,8 @@ sealed interface Subject {
         }
 
         @Override
-        public boolean dependsOnEntry() {
-            return kind != Kind.VALUE;
+        public EntryDependence dependence(boolean anonymous) {
+            return anonymous || kind == Kind.VALUE ? EntryDependence.NONE : EntryDependence.ANY;
         }
     }
 
@@ -122,8 +125,8 @@ sealed interface Subject {
         }
 
         @Override
-        public boolean dependsOnEntry() {
-            return false;
+        public EntryDependence dependence(boolean anonymous) {
+            return EntryDependence.NONE;
         }
     }
 
@@ -135,8 +138,8 @@ sealed interface Subject {
         }
 
         @Override
-        public boolean dependsOnEntry() {
-            return false;
+        public EntryDependence dependence(boolean anonymous) {
+            return EntryDependence.NONE;
         }
     }
 
@@ -157,8 +160,8 @@ sealed interface Subject {
         }
 
         @Override
-        public boolean dependsOnEntry() {
-            return false;
+        public EntryDependence dependence(boolean anonymous) {
+            return EntryDependence.NONE;
         }
     }
 
@@ -177,8 +180,8 @@ sealed interface Subject {
         }
 
         @Override
-        public boolean dependsOnEntry() {
-            return left.dependsOnEntry() || right.dependsOnEntry();
+        public EntryDependence dependence(boolean anonymous) {
+            return left.dependence(anonymous).or(right.dependence(anonymous));
         }
     }
 
@@ -197,8 +200,8 @@ sealed interface Subject {
         }
 
         @Override
-        public boolean dependsOnEntry() {
-            return left.dependsOnEntry() || right.dependsOnEntry();
+        public EntryDependence dependence(boolean anonymous) {
+            return left.dependence(anonymous).or(right.dependence(anonymous));
         }
     }
 
@@ -209,8 +212,8 @@ sealed interface Subject {
         }
 
         @Override
-        public boolean dependsOnEntry() {
-            return child.dependsOnEntry();
+        public EntryDependence dependence(boolean anonymous) {
+            return child.dependence(anonymous);
         }
     }
 }
