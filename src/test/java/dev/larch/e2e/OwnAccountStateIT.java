@@ -8,6 +8,8 @@ import com.unboundid.ldap.sdk.DN;
 import com.unboundid.ldap.sdk.Entry;
 import com.unboundid.ldap.sdk.LDAPConnection;
 import com.unboundid.ldap.sdk.LDAPException;
+import com.unboundid.ldap.sdk.LDAPSearchException;
+import com.unboundid.ldap.sdk.ResultCode;
 import com.unboundid.ldap.sdk.SearchResult;
 import com.unboundid.ldap.sdk.SearchResultEntry;
 import com.unboundid.ldap.sdk.SearchScope;
@@ -16,19 +18,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The built-in rules let each person read their own account state and nobody else's. Entries under
  * one parent share their worked-out rights when no rule looks at the entry; {@code self} looks only at
  * whether the entry is the requester's own, so a search over siblings must still show each requester
  * their own state, wherever their entry falls in the answer (first, between others, last), and
- * nobody's to an anonymous client. Only the global rules reach {@code ou=own-state}.
+ * nobody's to an anonymous client. Only the global rules reach {@code ou=own-state}; below it a
+ * vault is hidden by a rule on it that names no target.
  */
 @ExtendWith(SharedServer.class)
 class OwnAccountStateIT {
     static final String CONTAINER = "ou=own-state," + TestData.SUFFIX;
     static final String POLICY = "cn=own-state-policy," + TestData.SUFFIX;
     static final List<String> PEOPLE = List.of("ada", "ben", "cy", "di", "ed");
+    /** Hidden from everyone but the administrator by a rule that never looks at the entry. */
+    static final String VAULT = "ou=vault," + CONTAINER;
 
     static int port;
     static String adminPassword;
@@ -55,6 +61,40 @@ class OwnAccountStateIT {
                         "userPassword: " + uid + "-pw",
                         "pwdPolicySubentry: " + POLICY));
             }
+            admin.add(new Entry(
+                    "dn: " + VAULT,
+                    "objectClass: organizationalUnit",
+                    "ou: vault",
+                    "aci: (targetattr = \"*\")(version 3.0; acl \"vault\"; deny (all) userdn = \"ldap:///anyone\";)"));
+            admin.add(new Entry("dn: cn=inside," + VAULT, "objectClass: organizationalRole", "cn: inside"));
+        }
+    }
+
+    /**
+     * A search base hidden by a rule that does not look at the entry is judged without reading it:
+     * the answer must be the one for a missing entry, from the base down.
+     */
+    @Test
+    void aHiddenBaseAnswersAsAMissingOne() throws Exception {
+        String missing = "ou=missing," + CONTAINER;
+        try (LDAPConnection anonymous = new LDAPConnection("127.0.0.1", port);
+                LDAPConnection person = connect(dn("ada"), "ada-pw")) {
+            for (LDAPConnection c : List.of(anonymous, person)) {
+                for (String base : List.of(VAULT, "cn=inside," + VAULT, missing)) {
+                    LDAPSearchException e = assertThrows(
+                            LDAPSearchException.class, () -> c.search(base, SearchScope.SUB, "(objectClass=*)"));
+                    assertEquals(ResultCode.NO_SUCH_OBJECT, e.getResultCode(), base);
+                    // The nearest ancestor the client may read: never the hidden vault.
+                    assertEquals(
+                            new DN(CONTAINER).toNormalizedString(),
+                            new DN(e.getMatchedDN()).toNormalizedString(),
+                            base);
+                }
+            }
+        }
+        try (LDAPConnection admin = connect(TestData.ADMIN_DN, adminPassword)) {
+            assertEquals(
+                    2, admin.search(VAULT, SearchScope.SUB, "(objectClass=*)").getEntryCount());
         }
     }
 

@@ -14,6 +14,7 @@ import dev.larch.server.error.ResultCodeException;
 import dev.larch.server.protocol.Session;
 import dev.larch.server.search.EntryScreen;
 import dev.larch.server.search.FilterCompiler;
+import dev.larch.server.search.Tri;
 import dev.larch.server.store.IdCursor;
 import dev.larch.server.store.ReadTxn;
 import dev.larch.server.store.WriteTxn;
@@ -169,30 +170,38 @@ public final class AccessControl {
      * @throws ResultCodeException noSuchObject naming only an ancestor the client may read ({@link #noSuchObject})
      */
     public long requireVisible(Session session, ReadTxn txn, Dn dn) {
-        return requireVisible(session, txn, dn, null);
+        return requireVisible(session, txn, dn, null).id();
     }
 
     /**
      * {@link #requireVisible(Session, ReadTxn, Dn)} judged by the screen of the search whose base
      * {@code dn} is ({@link #forSearch}, same session and transaction): the search's decider works out
-     * the base's rights, rather than one made for this question alone.
+     * the base's rights, rather than one made for this question alone, and reads the base only when a
+     * rule must look at it (the base of most searches is the suffix, and reading it was 3.5% of the
+     * server's CPU under the messaging mix).
      *
      * @param screen the search's screen; null to judge with a decider made for this question
+     * @return where the entry sits: its ID and its parent's
      */
-    public long requireVisible(Session session, ReadTxn txn, Dn dn, EntryScreen screen) {
-        long id = directory.resolve(txn, dn);
-        if (id == ReadTxn.NOT_FOUND) {
+    public Directory.Location requireVisible(Session session, ReadTxn txn, Dn dn, EntryScreen screen) {
+        Directory.Location at = directory.locate(txn, dn);
+        if (at == null) {
             throw noSuchObject(session, txn, dn);
         }
         if (!session.isAdmin()) {
-            StoredEntry entry = directory.loadInPlace(txn, id); // judged here, then dropped
-            boolean visible =
-                    entry != null && (screen == null ? mayRead(session, txn, entry) : screen.mayReadEntry(entry));
+            Tri known = screen == null ? Tri.UNDEFINED : screen.mayReadEntryUnread(at.id(), at.parentId());
+            boolean visible;
+            if (known == Tri.UNDEFINED) {
+                StoredEntry entry = directory.loadInPlace(txn, at.id()); // judged here, then dropped
+                visible = entry != null && (screen == null ? mayRead(session, txn, entry) : screen.mayReadEntry(entry));
+            } else {
+                visible = known == Tri.TRUE;
+            }
             if (!visible) {
                 throw noSuchObject(session, txn, dn);
             }
         }
-        return id;
+        return at;
     }
 
     /**

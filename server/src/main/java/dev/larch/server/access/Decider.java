@@ -76,16 +76,32 @@ final class Decider {
 
     /** The rights on a stored entry. */
     EntryRights decide(StoredEntry entry) {
-        if (entry.id() == lastId && last != null) {
+        return decide(entry.id(), entry.parentId(), entry);
+    }
+
+    /**
+     * The rights on the entry {@code id} under {@code parentId} without reading it, or null when a
+     * rule in reach looks at the entry's content ({@code target}, {@code targetfilter},
+     * {@code userattr}): then read it and ask {@link #decide(StoredEntry)}.
+     */
+    EntryRights decideUnread(long id, long parentId) {
+        return decide(id, parentId, null);
+    }
+
+    private EntryRights decide(long id, long parentId, StoredEntry entry) {
+        if (id == lastId && last != null) {
             return last;
         }
-        List<Aci> own = snapshot.heldBy(entry.id());
-        Chain chain = chainAbove(entry.parentId());
-        boolean shareable =
-                own.isEmpty() && shareable(entry, chain.dependence().or(snapshot.globalDependence(anonymous)));
-        EntryRights rights = shareable ? sharedUnder(entry.parentId()) : null;
+        List<Aci> own = snapshot.heldBy(id);
+        Chain chain = chainAbove(parentId);
+        EntryDependence dependence = chain.dependence().or(snapshot.globalDependence(anonymous));
+        boolean shareable = own.isEmpty() && shareable(id, dependence);
+        EntryRights rights = shareable ? sharedUnder(parentId) : null;
         if (rights == null) {
-            EntryView view = new EntryView(entry, schema);
+            if (entry == null && widest(own, dependence) == EntryDependence.ANY) {
+                return null;
+            }
+            EntryView view = entry == null ? EntryView.unread(id) : new EntryView(entry, schema);
             List<EntryRights.Applied> applied = new ArrayList<>();
             collectGlobal(view, applied);
             for (Aci aci : own) {
@@ -102,22 +118,31 @@ final class Decider {
             }
             rights = new EntryRights(applied, schema);
             if (shareable) {
-                share(entry.parentId(), rights);
+                share(parentId, rights);
             }
         }
-        lastId = entry.id();
+        lastId = id;
         last = rights;
         return rights;
+    }
+
+    /** {@code from} widened by the ACIs the entry holds itself. */
+    private EntryDependence widest(List<Aci> own, EntryDependence from) {
+        EntryDependence widest = from;
+        for (Aci aci : own) {
+            widest = widest.or(aci.dependence(anonymous));
+        }
+        return widest;
     }
 
     /**
      * Whether the entry may take (or give) the rights shared under its parent: when no rule in reach
      * looks at it, or the only one that does is {@code self} and it is not the requester's own entry.
      */
-    private boolean shareable(StoredEntry entry, EntryDependence dependence) {
+    private boolean shareable(long id, EntryDependence dependence) {
         return switch (dependence) {
             case NONE -> true;
-            case OWN_ENTRY -> !who.isEntry(entry.id());
+            case OWN_ENTRY -> !who.isEntry(id);
             case ANY -> false;
         };
     }

@@ -104,6 +104,12 @@ final class SearchAccess implements EntryScreen {
         return (decider.decide(entry).onEntry() & Rights.READ) != 0;
     }
 
+    @Override
+    public Tri mayReadEntryUnread(long id, long parentId) {
+        EntryRights rights = decider.decideUnread(id, parentId);
+        return rights == null ? Tri.UNDEFINED : Tri.of((rights.onEntry() & Rights.READ) != 0);
+    }
+
     private Tri evaluateOnEveryAttribute(StoredEntry entry, EntryRights rights) {
         Set<String> unsearchable = new HashSet<>();
         for (String oid : filterOids) {

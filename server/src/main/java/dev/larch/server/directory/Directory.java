@@ -177,10 +177,23 @@ public final class Directory {
                 && normalized.startsWith(suffixNormalized, from);
     }
 
+    /** Where an entry sits in the tree: its ID and its parent's ({@link DnTree#NO_PARENT} for the suffix). */
+    public record Location(long id, long parentId) {}
+
     /** The ID of the entry named {@code dn} (schema-aware), or {@link ReadTxn#NOT_FOUND}. */
     public long resolve(ReadTxn txn, Dn dn) {
+        Location at = locate(txn, dn);
+        return at == null ? ReadTxn.NOT_FOUND : at.id();
+    }
+
+    /**
+     * The entry named {@code dn} (schema-aware) and its parent, found in one walk; null when there is
+     * none. A search needs both for its base, and a second lookup of the parent costs a descent of
+     * the entries' B-tree (2.5% of the server's CPU under the messaging mix).
+     */
+    public Location locate(ReadTxn txn, Dn dn) {
         if (!holds(dn)) {
-            return ReadTxn.NOT_FOUND;
+            return null;
         }
         long generation = txn.renameGeneration();
         int parentFrom = dn.size() > suffix.size() && generation >= 0 ? parentFrom(dn) : -1;
@@ -189,22 +202,25 @@ public final class Directory {
             if (parentId != ReadTxn.NOT_FOUND) {
                 long id = txn.childId(parentId, rdnKey(dn.getRdn(0)));
                 if (id != ReadTxn.NOT_FOUND) {
-                    return id;
+                    return new Location(id, parentId);
                 }
                 // The parent may be gone from this snapshot or not in it yet (see ParentIds): only
                 // the walk from the root can tell that the entry is absent.
             }
         }
-        long parentId = ReadTxn.NOT_FOUND;
+        long parentId = DnTree.NO_PARENT;
         long id = txn.childId(DnTree.NO_PARENT, suffixKey);
         for (int i = dn.size() - suffix.size() - 1; i >= 0 && id != ReadTxn.NOT_FOUND; i--) {
             parentId = id;
             id = txn.childId(id, rdnKey(dn.getRdn(i)));
         }
-        if (parentFrom > 0 && id != ReadTxn.NOT_FOUND) {
+        if (id == ReadTxn.NOT_FOUND) {
+            return null;
+        }
+        if (parentFrom > 0) {
             parentIds.put(dn.getNormName(), parentFrom, parentId, generation);
         }
-        return id;
+        return new Location(id, parentId);
     }
 
     /**

@@ -212,13 +212,14 @@ public final class SearchHandler {
         try {
             EntryScreen screen = access.forSearch(op.session(), txn, request.getFilter(), filters);
             // A base the client may not read answers as a missing one: noSuchObject, the same matched DN.
-            long baseId = access.requireVisible(op.session(), txn, base, screen);
+            Directory.Location baseAt = access.requireVisible(op.session(), txn, base, screen);
+            long baseId = baseAt.id();
             if (AssertionControl.carriedBy(request)) {
                 // Decoded only then: most searches carry no assertion, and a base is a whole entry.
                 assertion.require(request, op.session(), txn, directory.load(txn, baseId));
             }
             SearchBudget budget = bounds.budget(request.getTimeLimit(), op.startNanos(), op::isAbandoned);
-            Found found = new Found(txn, baseId, budget, screen);
+            Found found = new Found(txn, baseAt, budget, screen);
             if (workers != null && GroupGraph.hasInChain(filter)) {
                 // Group walks read many entries: on a worker, never on the event loop.
                 expandOnWorker(
@@ -247,13 +248,13 @@ public final class SearchHandler {
     }
 
     /** What a search has found out before it plans: its transaction, base, budget, screen and bound filter. */
-    private record Found(ReadTxn txn, long baseId, SearchBudget budget, EntryScreen screen, Filter bound) {
-        Found(ReadTxn txn, long baseId, SearchBudget budget, EntryScreen screen) {
-            this(txn, baseId, budget, screen, null);
+    private record Found(ReadTxn txn, Directory.Location base, SearchBudget budget, EntryScreen screen, Filter bound) {
+        Found(ReadTxn txn, Directory.Location base, SearchBudget budget, EntryScreen screen) {
+            this(txn, base, budget, screen, null);
         }
 
         Found with(Filter boundFilter) {
-            return new Found(txn, baseId, budget, screen, boundFilter);
+            return new Found(txn, base, budget, screen, boundFilter);
         }
     }
 
@@ -315,7 +316,7 @@ public final class SearchHandler {
             ListView view,
             SyncRefresh refresh) {
         ReadTxn txn = found.txn();
-        long baseId = found.baseId();
+        long baseId = found.base().id();
         Filter bound = found.bound();
         SearchBudget budget = found.budget();
         EntryScreen screen = found.screen();
@@ -335,7 +336,7 @@ public final class SearchHandler {
             SearchCursor inStoreOrder = new SearchCursor(
                     directory,
                     txn,
-                    baseId,
+                    found.base(),
                     request.getScope(),
                     bound,
                     candidates,

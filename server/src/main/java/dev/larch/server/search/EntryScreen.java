@@ -24,6 +24,15 @@ public interface EntryScreen {
      */
     boolean mayReadEntry(StoredEntry entry);
 
+    /**
+     * {@link #mayReadEntry} for the entry {@code id} under {@code parentId} without reading it: TRUE
+     * or FALSE when no rule in reach looks at the entry's content, UNDEFINED when the entry must be
+     * read and asked about.
+     */
+    default Tri mayReadEntryUnread(long id, long parentId) {
+        return Tri.UNDEFINED;
+    }
+
     /** No restriction: the administrator's view. */
     EntryScreen ALL = new EntryScreen() {
         @Override
@@ -39,6 +48,11 @@ public interface EntryScreen {
         @Override
         public boolean mayReadEntry(StoredEntry entry) {
             return true;
+        }
+
+        @Override
+        public Tri mayReadEntryUnread(long id, long parentId) {
+            return Tri.TRUE;
         }
     };
 }

@@ -143,15 +143,41 @@ public final class SearchCursor implements EntryCursor {
             SearchBudget budget,
             EntryScreen screen,
             ResumePoint resume) {
+        this(
+                directory,
+                txn,
+                new Directory.Location(baseId, directory.parentOf(txn, baseId)),
+                scope,
+                filter,
+                candidates,
+                budget,
+                screen,
+                resume);
+    }
+
+    /**
+     * As {@link #SearchCursor(Directory, ReadTxn, long, SearchScope, Filter, IdSet, SearchBudget,
+     * EntryScreen, ResumePoint)}, for a base whose parent is known already (the search located it).
+     */
+    public SearchCursor(
+            Directory directory,
+            ReadTxn txn,
+            Directory.Location base,
+            SearchScope scope,
+            Filter filter,
+            IdSet candidates,
+            SearchBudget budget,
+            EntryScreen screen,
+            ResumePoint resume) {
         this.screen = screen;
         this.directory = directory;
         this.txn = txn;
-        this.baseId = baseId;
+        this.baseId = base.id();
         this.scope = scope;
         this.filter = filter;
         this.candidates = scope == SearchScope.OBJECT ? null : candidates;
         this.budget = budget;
-        this.baseIsRoot = directory.parentOf(txn, baseId) == DnTree.NO_PARENT;
+        this.baseIsRoot = base.parentId() == DnTree.NO_PARENT;
         if (resume != null) {
             resumeAfter(resume);
         }
