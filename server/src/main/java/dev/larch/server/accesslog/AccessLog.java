@@ -1,8 +1,5 @@
 package dev.larch.server.accesslog;
 
-import java.net.InetSocketAddress;
-import java.net.SocketAddress;
-
 import dev.larch.server.auth.PasswordAttributes;
 import dev.larch.server.protocol.OperationName;
 import dev.larch.server.protocol.Session;
@@ -61,7 +58,7 @@ final class AccessLog implements AccessLines {
     @Override
     public void opened(Session session) {
         if (on()) {
-            LOG.info("conn={} open from={}", session.id(), address(session.remoteAddress()));
+            LOG.info("conn={} open from={}", session.id(), session.remoteAddressText());
         }
     }
 
@@ -300,12 +297,5 @@ final class AccessLog implements AccessLines {
             }
         }
         return out.isEmpty() ? "-" : out.toString();
-    }
-
-    static String address(SocketAddress address) {
-        if (address instanceof InetSocketAddress inet) {
-            return inet.getHostString() + ":" + inet.getPort();
-        }
-        return String.valueOf(address);
     }
 }

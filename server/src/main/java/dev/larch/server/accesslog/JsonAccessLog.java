@@ -1,7 +1,6 @@
 package dev.larch.server.accesslog;
 
 import java.io.IOException;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -186,10 +185,14 @@ final class JsonAccessLog implements AccessLines {
         AccessLog.LOG.info(line(session, messageId, type, withOp, fields));
     }
 
-    /** One line's JSON text; a {@link StringWriter} never fails, so neither does the generator. */
+    /**
+     * One line's JSON text, generated into this thread's kept line builder ({@link KeptBuilders}) rather
+     * than a new {@code StringWriter} each time; appending to a builder never fails, so neither does
+     * the generator.
+     */
     private static String line(Session session, int messageId, String type, boolean withOp, Fields fields) {
-        StringWriter out = new StringWriter(256);
-        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+        StringBuilder text = KeptBuilders.line();
+        try (JsonGenerator g = FACTORY.createGenerator(BuilderWriter.into(text))) {
             g.writeStartObject();
             g.writeStringField("time", now());
             g.writeNumberField("conn", session.id());
@@ -197,13 +200,13 @@ final class JsonAccessLog implements AccessLines {
                 g.writeNumberField("op", messageId);
             }
             g.writeStringField("type", type);
-            g.writeStringField("client", AccessLog.address(session.remoteAddress()));
+            g.writeStringField("client", session.remoteAddressText());
             fields.write(g);
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toString();
+        return text.toString();
     }
 
     /** The current time, UTC, to the millisecond; racing threads at worst format it twice. */
@@ -222,7 +225,11 @@ final class JsonAccessLog implements AccessLines {
             case SearchRequest r -> {
                 string(g, "base", r.getBase() == null ? "" : r.getBase().getName());
                 g.writeStringField("scope", OperationName.scope(r.getScope()));
-                string(g, "filter", r.getFilter() == null ? "" : MaskedFilter.render(r.getFilter(), passwords));
+                StringBuilder filter = KeptBuilders.filter();
+                if (r.getFilter() != null) {
+                    MaskedFilter.render(r.getFilter(), passwords, filter);
+                }
+                string(g, "filter", filter.toString());
                 attributes(g, r.getAttributes());
             }
             case BindRequest r -> {

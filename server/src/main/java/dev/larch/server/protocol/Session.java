@@ -28,6 +28,8 @@ public final class Session {
 
     private final long id;
     private final SocketAddress remoteAddress;
+    /** {@link #remoteAddressText()}, null until asked for. */
+    private String remoteText;
     /** The connection's own session when this is an admitted copy ({@link #admitted}); null otherwise. */
     private final Session origin;
     /** Successful binds so far (for a copy: at the time it was made); guarded by the connection's session. */
@@ -109,6 +111,21 @@ public final class Session {
 
     public SocketAddress remoteAddress() {
         return remoteAddress;
+    }
+
+    /**
+     * The client's address as the logs write it ({@code host:port}), formatted on first use and then
+     * kept: a JSON access line names it on every operation. Racing threads at worst format it twice.
+     */
+    public String remoteAddressText() {
+        String text = remoteText;
+        if (text == null) {
+            text = remoteAddress instanceof InetSocketAddress inet
+                    ? inet.getHostString() + ":" + inet.getPort()
+                    : String.valueOf(remoteAddress);
+            remoteText = text;
+        }
+        return text;
     }
 
     /**
