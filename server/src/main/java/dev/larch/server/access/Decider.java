@@ -18,9 +18,9 @@ import dev.larch.server.store.ReadTxn;
  * (remembered), and when no rule in reach looks at the entry itself ({@code target},
  * {@code targetfilter}, {@code userattr} for a bound requester) entries under the same parent share
  * one {@link EntryRights}; a {@code self} rule only keeps the requester's own entry out of the
- * sharing (see {@link EntryDependence}). Both memories hold at most {@value #MAX_REMEMBERED} parents (the shared
- * rights one more: the first parent's) and start over when full, so a search over millions of
- * entries stays in bounded memory.
+ * sharing (see {@link EntryDependence}). Both memories hold at most {@value #MAX_REMEMBERED}
+ * parents (the shared rights one more: the first parent's) and start over when full, so a search
+ * over millions of entries stays in bounded memory.
  *
  * <p>Not thread-safe: one operation uses it at a time, within the transaction it was made with.
  */
