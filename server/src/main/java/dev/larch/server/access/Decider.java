@@ -37,9 +37,6 @@ final class Decider {
 
     private final AciSnapshot snapshot;
     private final Requester who;
-    /** Taken once: whether entries may share rights must not change within one operation. */
-    private final boolean anonymous;
-
     private final AciSchema schema;
     private final Directory directory;
     private final ReadTxn txn;
@@ -59,7 +56,6 @@ final class Decider {
     Decider(AciSnapshot snapshot, Requester who, AciSchema schema, Directory directory, ReadTxn txn) {
         this.snapshot = snapshot;
         this.who = who;
-        this.anonymous = who.isAnonymous();
         this.schema = schema;
         this.directory = directory;
         this.txn = txn;
@@ -94,7 +90,7 @@ final class Decider {
         }
         List<Aci> own = snapshot.heldBy(id);
         Chain chain = chainAbove(parentId);
-        EntryDependence dependence = chain.dependence().or(snapshot.globalDependence(anonymous));
+        EntryDependence dependence = chain.dependence().or(snapshot.globalDependence(who.isAnonymous()));
         boolean shareable = own.isEmpty() && shareable(id, dependence);
         EntryRights rights = shareable ? sharedUnder(parentId) : null;
         if (rights == null) {
@@ -130,7 +126,7 @@ final class Decider {
     private EntryDependence widest(List<Aci> own, EntryDependence from) {
         EntryDependence widest = from;
         for (Aci aci : own) {
-            widest = widest.or(aci.dependence(anonymous));
+            widest = widest.or(aci.dependence(who.isAnonymous()));
         }
         return widest;
     }
@@ -239,7 +235,7 @@ final class Decider {
                 if (!held.isEmpty()) {
                     hits.add(new HolderHit(held, depth));
                     for (Aci aci : held) {
-                        dependence = dependence.or(aci.dependence(anonymous));
+                        dependence = dependence.or(aci.dependence(who.isAnonymous()));
                     }
                 }
                 id = directory.parentOf(txn, id);
